@@ -1,0 +1,1 @@
+/* client/cmd_score: placeholder, being written. */

@@ -1,0 +1,3 @@
+#ifndef X_cmd_score
+#define X_cmd_score
+#endif

@@ -1,0 +1,1 @@
+/* common/referee: placeholder, being written. */

@@ -1,0 +1,3 @@
+#ifndef X_referee
+#define X_referee
+#endif

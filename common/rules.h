@@ -1,0 +1,44 @@
+/* rules: a game's rule options (RULES.md "decided" defaults, each a per-event setting) and
+ * their names on the wire. Pure. */
+#ifndef TENGEN_RULES_H
+#define TENGEN_RULES_H
+
+#include "board.h"
+
+#define RULES_DEFAULT_KOMI 7.5
+#define RULES_DEFAULT_SIZE 19
+
+/* What an illegal move costs (RULES.md §3): forfeit the turn (Art. 19) or lose at once. */
+enum rule_illegal { ILLEGAL_FORFEIT = 0, ILLEGAL_LOSE };
+/* Art. 20.3: a repetition other than a simple ko retake is illegal, or voids the game. */
+enum rule_cycle { CYCLE_FORBID = 0, CYCLE_VOID };
+/* Art. 8: dead stones agreed by both, or every stone alive (Tromp-Taylor). */
+enum rule_counting { COUNTING_AGREEMENT = 0, COUNTING_ALL_ALIVE };
+/* Art. 22.5: the last byo-yomi period running out loses, or forfeits the turn. */
+enum rule_last_period { LAST_PERIOD_LOSE = 0, LAST_PERIOD_PASS };
+
+struct rules {
+	enum ko_rule ko;
+	enum rule_illegal illegal;
+	enum rule_cycle cycle;
+	enum rule_counting counting;
+	enum rule_last_period last_period;
+};
+
+/* The defaults: situational superko, forfeit, forbid, agreement, lose. */
+void rules_default(struct rules *r);
+
+/* Names: "situational"/"positional"/"simple", "forfeit"/"lose", "forbid"/"void",
+ * "agreement"/"all-alive", "lose"/"pass". Each parse returns 0 or -1 for an unknown name. */
+int rules_parse_ko(const char *s, enum ko_rule *out);
+int rules_parse_illegal(const char *s, enum rule_illegal *out);
+int rules_parse_cycle(const char *s, enum rule_cycle *out);
+int rules_parse_counting(const char *s, enum rule_counting *out);
+int rules_parse_last_period(const char *s, enum rule_last_period *out);
+const char *rules_ko_name(enum ko_rule k);
+const char *rules_illegal_name(enum rule_illegal v);
+const char *rules_cycle_name(enum rule_cycle v);
+const char *rules_counting_name(enum rule_counting v);
+const char *rules_last_period_name(enum rule_last_period v);
+
+#endif

@@ -1,0 +1,1 @@
+/* common/sgf: placeholder, being written. */

@@ -1,0 +1,3 @@
+#ifndef X_sgf
+#define X_sgf
+#endif

@@ -1,0 +1,1 @@
+/* proto/framing: placeholder, being written. */

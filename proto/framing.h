@@ -1,0 +1,3 @@
+#ifndef X_framing
+#define X_framing
+#endif

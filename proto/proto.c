@@ -1,0 +1,1 @@
+/* proto/proto: placeholder, being written. */

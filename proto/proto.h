@@ -1,0 +1,3 @@
+#ifndef X_proto
+#define X_proto
+#endif

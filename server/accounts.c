@@ -1,0 +1,1 @@
+/* server/accounts: placeholder, being written. */

@@ -1,0 +1,3 @@
+#ifndef X_accounts
+#define X_accounts
+#endif

@@ -1,0 +1,1 @@
+/* server/games: placeholder, being written. */

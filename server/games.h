@@ -1,0 +1,3 @@
+#ifndef X_games
+#define X_games
+#endif

@@ -1,0 +1,1 @@
+/* server/log: placeholder, being written. */

@@ -1,0 +1,3 @@
+#ifndef X_log
+#define X_log
+#endif

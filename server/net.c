@@ -1,0 +1,1 @@
+/* server/net: placeholder, being written. */

@@ -1,0 +1,3 @@
+#ifndef X_net
+#define X_net
+#endif

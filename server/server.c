@@ -1,0 +1,1 @@
+/* server/server: placeholder, being written. */

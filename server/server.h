@@ -1,0 +1,3 @@
+#ifndef X_server
+#define X_server
+#endif

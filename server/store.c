@@ -1,0 +1,1 @@
+/* server/store: placeholder, being written. */

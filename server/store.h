@@ -1,0 +1,3 @@
+#ifndef X_store
+#define X_store
+#endif

@@ -1,0 +1,1 @@
+/* tests/gtp_pipe: placeholder, being written. */

@@ -1,0 +1,3 @@
+#ifndef X_gtp_pipe
+#define X_gtp_pipe
+#endif

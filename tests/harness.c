@@ -1,0 +1,1 @@
+/* tests/harness: placeholder, being written. */

@@ -1,0 +1,3 @@
+#ifndef X_harness
+#define X_harness
+#endif
