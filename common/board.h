@@ -71,9 +71,13 @@ struct board {
 	uint64_t chash[BOARD_POINTS_MAX]; /* XOR of the chain's stones' keys */
 	uint64_t hash;       /* Zobrist hash of the stones */
 	int ko_point;        /* the point a simple-ko retake would play, or BOARD_PASS */
+	enum color ko_color; /* the colour that may not retake at ko_point */
 	enum color to_move;
 	int captures[3];     /* stones captured by BLACK / WHITE (index by colour) */
 	int passes;          /* consecutive passes at the end of the history */
+	/* Setup stones (handicap, SGF AB/AW), placed before the first move. */
+	struct { int16_t pt; uint8_t color; } setup[BOARD_MAX_SIZE * BOARD_MAX_SIZE];
+	size_t nsetup;
 	/* History: entry 0 is the initial (possibly handicap) position. */
 	struct board_hist *hist;
 	size_t nhist, caphist;

@@ -1,1 +1,232 @@
-/* common/referee: placeholder, being written. */
+/* referee: one game's rules and penalties. See referee.h. */
+#include <stdio.h>
+#include <string.h>
+#include "referee.h"
+
+int referee_init(struct referee *r, int size, double komi, int handicap, const struct rules *rules)
+{
+	memset(r, 0, sizeof *r);
+	if (rules)
+		r->rules = *rules;
+	else
+		rules_default(&r->rules);
+	if (board_init(&r->board, size, r->rules.ko) < 0)
+		return -1;
+	r->komi = komi;
+	r->phase = PHASE_PLAYING;
+	if (handicap != 0) {
+		int pts[9];
+		int n = board_fixed_handicap(size, handicap, pts, r->board.stride);
+		if (n < 0) {
+			board_free(&r->board);
+			return -1;
+		}
+		for (int i = 0; i < n; i++)
+			board_setup(&r->board, BLACK, pts[i]);
+		board_set_to_move(&r->board, WHITE);
+		r->handicap = handicap;
+	}
+	return 0;
+}
+
+void referee_free(struct referee *r)
+{
+	board_free(&r->board);
+}
+
+static void finish(struct referee *r, const char *result, enum end_reason reason)
+{
+	snprintf(r->result, sizeof r->result, "%s", result);
+	r->reason = reason;
+	r->phase = PHASE_ENDED;
+}
+
+/* The opponent of `loser` wins by forfeit (RULES.md §3: B+F / W+F). */
+static void forfeit_loss(struct referee *r, enum color loser, enum end_reason reason)
+{
+	finish(r, loser == BLACK ? "W+F" : "B+F", reason);
+}
+
+void referee_count(const struct referee *r, const bool *dead, struct score *out)
+{
+	score_area(&r->board, dead, r->komi, r->handicap, r->warnings, out);
+}
+
+static void finish_counted(struct referee *r, const bool *dead)
+{
+	char res[SCORE_RESULT_MAX];
+	referee_count(r, dead, &r->score);
+	r->scored = true;
+	finish(r, score_result(score_margin(&r->score), res), END_SCORE);
+}
+
+/* A pass or forfeited turn was recorded: count it, maybe open counting. */
+static void after_pass(struct referee *r, enum color c, struct referee_move *out)
+{
+	if (r->passes++ == 0)
+		r->first_passer = c;
+	if (r->passes < 2)
+		return;
+	if (r->rules.counting == COUNTING_ALL_ALIVE) {
+		finish_counted(r, NULL);
+		out->ended = true;
+		return;
+	}
+	r->phase = PHASE_COUNTING;
+	r->claimed[BLACK] = r->claimed[WHITE] = false;
+	out->counting = true;
+}
+
+static void warn(struct referee *r, enum color c, struct referee_move *out)
+{
+	out->warning = true;
+	if (++r->warnings[c] >= 2) {
+		forfeit_loss(r, c, END_WARNINGS);
+		out->lost = out->ended = true;
+	}
+}
+
+int referee_play(struct referee *r, enum color c, int pt, struct referee_move *out)
+{
+	memset(out, 0, sizeof *out);
+	out->color = c;
+	out->pt = BOARD_PASS;
+	if (r->phase != PHASE_PLAYING || (c != BLACK && c != WHITE) ||
+	    (pt != BOARD_PASS && !board_on(&r->board, pt)))
+		return -1;
+
+	if (c != r->board.to_move) {
+		/* Art. 17.2: the move is void and earns a warning. */
+		out->offence = OFFENCE_NOT_YOUR_TURN;
+		warn(r, c, out);
+		return 0;
+	}
+
+	enum board_status st = board_check(&r->board, c, pt);
+	bool repeat = false;
+	if (st == BOARD_OK && pt != BOARD_PASS && r->rules.ko == KO_SIMPLE &&
+	    board_repeats(&r->board, c, pt, KO_SITUATIONAL))
+		repeat = true; /* a long cycle under simple ko: judged by the `cycle` option */
+
+	if (st == BOARD_OK && !repeat) {
+		board_play(&r->board, c, pt, out->captured, &out->ncaptured);
+		out->pt = pt;
+		out->number = (int)board_moves(&r->board);
+		if (pt == BOARD_PASS)
+			after_pass(r, c, out);
+		else
+			r->passes = 0;
+		return 0;
+	}
+
+	switch (st) {
+	case BOARD_OCCUPIED: out->offence = OFFENCE_OCCUPIED; break;
+	case BOARD_SUICIDE: out->offence = OFFENCE_SUICIDE; break;
+	default: out->offence = OFFENCE_SUPERKO; break;
+	}
+	if (r->rules.illegal == ILLEGAL_LOSE) {
+		forfeit_loss(r, c, END_ILLEGAL);
+		out->lost = out->ended = true;
+		return 0;
+	}
+	/* Art. 20.3: with `cycle: void` a repetition other than a simple ko retake voids the game. */
+	if (out->offence == OFFENCE_SUPERKO && st != BOARD_KO && r->rules.cycle == CYCLE_VOID) {
+		finish(r, "Void", END_CYCLE);
+		out->voided = out->ended = true;
+		return 0;
+	}
+	/* Art. 19: the move is void and the turn forfeited, recorded as a pass. */
+	board_play(&r->board, c, BOARD_PASS, NULL, NULL);
+	out->forfeit_turn = true;
+	out->number = (int)board_moves(&r->board);
+	if (out->offence == OFFENCE_SUPERKO) {
+		warn(r, c, out); /* Art. 18.3 */
+		if (out->ended)
+			return 0;
+	}
+	after_pass(r, c, out);
+	return 0;
+}
+
+int referee_dead(struct referee *r, enum color c, const int *pts, int n, bool *ended, bool *resumed)
+{
+	bool dead[BOARD_POINTS_MAX];
+	*ended = *resumed = false;
+	if (r->phase != PHASE_COUNTING || (c != BLACK && c != WHITE))
+		return -1;
+	int bad = score_mark_dead(&r->board, pts, n, dead);
+	if (bad)
+		return bad;
+	memcpy(r->dead[c], dead, sizeof dead);
+	r->claimed[c] = true;
+	if (!r->claimed[BLACK] || !r->claimed[WHITE])
+		return 0;
+	if (memcmp(r->dead[BLACK], r->dead[WHITE], sizeof dead) == 0) {
+		finish_counted(r, r->dead[BLACK]);
+		*ended = true;
+		return 0;
+	}
+	/* Art. 21.4: play resumes; who holds dead stones the other holds alive moves first. */
+	bool bx = false, wx = false;
+	for (int p = 0; p < BOARD_POINTS_MAX; p++) {
+		bx |= r->dead[BLACK][p] && !r->dead[WHITE][p];
+		wx |= r->dead[WHITE][p] && !r->dead[BLACK][p];
+	}
+	enum color first = bx && wx ? r->first_passer : bx ? BLACK : WHITE;
+	board_set_to_move(&r->board, first);
+	r->phase = PHASE_PLAYING;
+	r->passes = 0;
+	r->claimed[BLACK] = r->claimed[WHITE] = false;
+	*resumed = true;
+	return 0;
+}
+
+int referee_resign(struct referee *r, enum color c)
+{
+	if ((r->phase != PHASE_PLAYING && r->phase != PHASE_COUNTING) || (c != BLACK && c != WHITE))
+		return -1;
+	finish(r, c == BLACK ? "W+R" : "B+R", END_RESIGNATION);
+	return 0;
+}
+
+int referee_end(struct referee *r, const char *result, enum end_reason reason, bool override)
+{
+	if (r->phase == PHASE_ENDED && !override)
+		return -1;
+	r->scored = false;
+	finish(r, result, reason);
+	return 0;
+}
+
+/* ---- names ---- */
+
+static const char *const phase_names[] = {"pending", "scheduled", "playing", "counting", "ended"};
+static const char *const reason_names[] = {"", "resignation", "time", "score", "warnings",
+	"illegal", "lateness", "double_forfeit", "adjudicated", "cycle"};
+static const char *const offence_names[] = {"", "occupied", "suicide", "superko", "not_your_turn"};
+
+static int find(const char *s, const char *const *names, int n)
+{
+	for (int i = 0; s && i < n; i++)
+		if (strcmp(s, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+#define NAMES(kind, type, table)                                                     \
+	const char *referee_##kind##_name(type v)                                    \
+	{                                                                            \
+		return (unsigned)v < sizeof table / sizeof *table ? table[v] : "";   \
+	}                                                                            \
+	int referee_##kind##_parse(const char *s, type *out)                         \
+	{                                                                            \
+		int i = find(s, table, (int)(sizeof table / sizeof *table));         \
+		if (i < 0)                                                           \
+			return -1;                                                   \
+		*out = (type)i;                                                      \
+		return 0;                                                            \
+	}
+
+NAMES(phase, enum game_phase, phase_names)
+NAMES(reason, enum end_reason, reason_names)
+NAMES(offence, enum offence, offence_names)

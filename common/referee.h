@@ -1,3 +1,108 @@
-#ifndef X_referee
-#define X_referee
+/* referee: one game's state machine and its penalties, pure (no I/O, no clocks).
+ *
+ * It owns the board and applies RULES.md §1 and §3 (Chinese Rules 2002, Art. 5-9, 17-21, 24):
+ * turns, illegal moves (void, turn forfeited as a pass), repetitions (also a warning), moves
+ * out of turn (void, warning), two warnings losing, two consecutive passes opening the counting
+ * phase, dead-stone claims, area counting, resignation and results set from outside (time,
+ * lateness, a director's adjudication).
+ *
+ * Move numbers count every recorded move from 1: stones, passes and forfeited turns.
+ */
+#ifndef TENGEN_REFEREE_H
+#define TENGEN_REFEREE_H
+
+#include <stdbool.h>
+#include "board.h"
+#include "rules.h"
+#include "score.h"
+
+enum game_phase { PHASE_PENDING = 0, PHASE_SCHEDULED, PHASE_PLAYING, PHASE_COUNTING, PHASE_ENDED };
+
+/* Why a game ended (PROTOCOL.md game.end `reason`). */
+enum end_reason {
+	END_NONE = 0, END_RESIGNATION, END_TIME, END_SCORE, END_WARNINGS, END_ILLEGAL,
+	END_LATENESS, END_DOUBLE_FORFEIT, END_ADJUDICATED, END_CYCLE
+};
+
+/* What was wrong with a move (PROTOCOL.md illegal_move `reason`). */
+enum offence { OFFENCE_NONE = 0, OFFENCE_OCCUPIED, OFFENCE_SUICIDE, OFFENCE_SUPERKO,
+	       OFFENCE_NOT_YOUR_TURN };
+
+struct referee {
+	struct board board;
+	struct rules rules;
+	double komi;             /* points */
+	int handicap;            /* stones placed before move 1 (0 = none) */
+	enum game_phase phase;
+	int warnings[3];         /* per colour */
+	int passes;              /* consecutive passes (forfeits included) since play (re)started */
+	enum color first_passer; /* who passed first of the passes that opened counting */
+	bool claimed[3];         /* per colour: dead-stone claim submitted in this counting phase */
+	bool dead[3][BOARD_POINTS_MAX];
+	char result[SCORE_RESULT_MAX]; /* SGF result once ended ("" before) */
+	enum end_reason reason;
+	bool scored;
+	struct score score;      /* valid when scored */
+};
+
+/* The outcome of one referee_play call. */
+struct referee_move {
+	int number;              /* the move's number if one was recorded (a stone, pass or
+				  * forfeited turn), else 0 */
+	enum color color;
+	int pt;                  /* point played; BOARD_PASS for a pass or a forfeited turn */
+	int captured[BOARD_MAX_SIZE * BOARD_MAX_SIZE];
+	int ncaptured;
+	enum offence offence;    /* OFFENCE_NONE for a legal move */
+	bool forfeit_turn;       /* the turn was forfeited (recorded as a pass) */
+	bool warning;            /* a warning was given to `color` */
+	bool lost;               /* the mover lost by this move (warnings or `illegal: lose`) */
+	bool voided;             /* the game is void (`cycle: void`) */
+	bool counting;           /* this move opened the counting phase */
+	bool ended;              /* the game ended (lost, voided, or counted at once) */
+};
+
+/* Start a game of `size` with `rules`, komi in points and `handicap` stones (0, or 2-9 at the
+ * GTP fixed points; then White moves first, Art. 2). Phase PLAYING. Returns 0, or -1 for a bad
+ * size, an impossible handicap or no memory. Free with referee_free. */
+int referee_init(struct referee *r, int size, double komi, int handicap, const struct rules *rules);
+void referee_free(struct referee *r);
+
+/* `c` plays `pt` (a point or BOARD_PASS) in the PLAYING phase and the referee applies the rules
+ * (RULES.md §3): legal moves are played; an occupied point or suicide forfeits the turn
+ * (Art. 19); a repetition forfeits the turn and earns a warning (Art. 18.3), or voids the game
+ * with `cycle: void` unless it is a simple ko retake; a move out of turn is void and earns a
+ * warning (Art. 17.2); a second warning loses (Art. 24.2); with `illegal: lose` any illegal
+ * move loses at once. Two consecutive passes open counting (Art. 7, 21), or with `counting:
+ * all-alive` end the game counted. Returns 0 (see *out), or -1 if the game is not in PLAYING or
+ * `pt` is not a point of the board (nothing changes). */
+int referee_play(struct referee *r, enum color c, int pt, struct referee_move *out);
+
+/* Counting phase (Art. 8, 21.4): `c` claims the stones at pts[0..n-1] dead (any stone marks
+ * its chain). Returns 0, -1 if not in COUNTING, or the 1-based index of a point that is no
+ * stone (nothing changes). When both have claimed: equal claims end the game, counted; else
+ * play resumes (*resumed = true) with the player who holds dead stones the other holds alive
+ * to move, or, if both do, the player who passed first. */
+int referee_dead(struct referee *r, enum color c, const int *pts, int n, bool *ended, bool *resumed);
+
+/* `c` resigns (PLAYING or COUNTING). Returns 0 or -1 if the game is not live. */
+int referee_resign(struct referee *r, enum color c);
+
+/* End the game from outside with an SGF result and a reason (time, lateness, a director's
+ * decision). Allowed in any phase but ENDED, unless `override` (a director changing a result).
+ * Returns 0 or -1. */
+int referee_end(struct referee *r, const char *result, enum end_reason reason, bool override);
+
+/* Count the board now with the agreed dead stones (NULL: all alive), komi, handicap
+ * compensation and warnings (Art. 9, 11, 24.1). */
+void referee_count(const struct referee *r, const bool *dead, struct score *out);
+
+/* Names on the wire and in the store. */
+const char *referee_phase_name(enum game_phase p);
+int referee_phase_parse(const char *s, enum game_phase *out);
+const char *referee_reason_name(enum end_reason e);
+int referee_reason_parse(const char *s, enum end_reason *out);
+const char *referee_offence_name(enum offence o);
+int referee_offence_parse(const char *s, enum offence *out);
+
 #endif

@@ -1,1 +1,356 @@
-/* server/accounts: placeholder, being written. */
+/* accounts: see accounts.h. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sodium.h>
+#include "accounts.h"
+#include "log.h"
+#include "net.h"
+
+#define LOGIN_FAIL_ENTRIES 4096 /* remembered (name or address) keys at most */
+#define PLAYERS_LIMIT_MAX 1000
+
+struct login_fail {
+	char key[80];
+	double start;
+	int count;
+};
+
+enum job_kind { JOB_REGISTER, JOB_LOGIN };
+
+struct pw_job {
+	uv_work_t work;
+	enum job_kind kind;
+	struct conn *c;
+	json_t *id;
+	char name[PROTO_NAME_MAX + 1];
+	char *password;
+	bool fast;
+	char hash[STORE_PWHASH_SIZE]; /* register: the new hash; login: the stored one */
+	int ok;                       /* result of the work */
+	struct store_player player;
+};
+
+int accounts_hash(const char *password, bool fast, char out[STORE_PWHASH_SIZE])
+{
+	unsigned long long ops = fast ? crypto_pwhash_OPSLIMIT_MIN : crypto_pwhash_OPSLIMIT_INTERACTIVE;
+	size_t mem = fast ? crypto_pwhash_MEMLIMIT_MIN : crypto_pwhash_MEMLIMIT_INTERACTIVE;
+	return crypto_pwhash_str(out, password, strlen(password), ops, mem);
+}
+
+json_t *accounts_player_json(const struct store_player *p)
+{
+	return json_pack("{s:I, s:s, s:s, s:f, s:f, s:s?}", "id", (json_int_t)p->id, "name", p->name,
+			 "role", p->role, "rating", p->rating, "rd", p->rd, "rank",
+			 p->rank[0] ? p->rank : NULL);
+}
+
+/* ---- rate limiting of failed logins ---- */
+
+static struct login_fail *fail_find(struct server *srv, const char *key, bool create, double now)
+{
+	struct login_fail *oldest = NULL;
+	for (size_t i = 0; i < srv->nfails; i++) {
+		if (strcmp(srv->fails[i].key, key) == 0)
+			return &srv->fails[i];
+		if (!oldest || srv->fails[i].start < oldest->start)
+			oldest = &srv->fails[i];
+	}
+	if (!create)
+		return NULL;
+	struct login_fail *f;
+	if (srv->nfails == srv->capfails && srv->capfails < LOGIN_FAIL_ENTRIES) {
+		size_t ncap = srv->capfails ? srv->capfails * 2 : 64;
+		struct login_fail *n = realloc(srv->fails, ncap * sizeof *n);
+		if (!n)
+			return oldest;
+		srv->fails = n;
+		srv->capfails = ncap;
+	}
+	if (srv->nfails < srv->capfails)
+		f = &srv->fails[srv->nfails++];
+	else
+		f = oldest; /* full: forget the oldest window */
+	snprintf(f->key, sizeof f->key, "%s", key);
+	f->start = now;
+	f->count = 0;
+	return f;
+}
+
+static void fail_key(char *out, size_t n, const char *kind, const char *v)
+{
+	size_t k = (size_t)snprintf(out, n, "%s:", kind);
+	for (; *v && k + 1 < n; v++)
+		out[k++] = (char)tolower((unsigned char)*v);
+	out[k] = '\0';
+}
+
+static bool rate_limited(struct server *srv, const char *name, const char *addr)
+{
+	char kn[80], ka[80];
+	double now = server_now();
+	fail_key(kn, sizeof kn, "n", name);
+	fail_key(ka, sizeof ka, "a", addr);
+	struct login_fail *f[2] = {fail_find(srv, kn, false, now), fail_find(srv, ka, false, now)};
+	for (int i = 0; i < 2; i++)
+		if (f[i] && now - f[i]->start < SERVER_LOGIN_WINDOW_S && f[i]->count >= SERVER_LOGIN_FAILS)
+			return true;
+	return false;
+}
+
+static void record_failure(struct server *srv, const char *name, const char *addr)
+{
+	char k[2][80];
+	double now = server_now();
+	fail_key(k[0], sizeof k[0], "n", name);
+	fail_key(k[1], sizeof k[1], "a", addr);
+	for (int i = 0; i < 2; i++) {
+		struct login_fail *f = fail_find(srv, k[i], true, now);
+		if (!f)
+			continue;
+		if (now - f->start >= SERVER_LOGIN_WINDOW_S) {
+			f->start = now;
+			f->count = 0;
+		}
+		f->count++;
+	}
+}
+
+void accounts_free(struct server *srv)
+{
+	free(srv->fails);
+	srv->fails = NULL;
+	srv->nfails = srv->capfails = 0;
+}
+
+/* ---- commands ---- */
+
+void accounts_hello(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	int64_t version;
+	const char *client = NULL;
+	if (proto_get_int(req->root, "protocol", true, 1, 1000, &version, &err) < 0 ||
+	    proto_get_string(req->root, "client", false, 200, &client, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	if (version != PROTO_VERSION) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
+				   "field 'protocol': this server speaks protocol %d", PROTO_VERSION);
+		return;
+	}
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "server", json_string("tengend " SERVER_VERSION));
+	json_object_set_new(r, "protocol", json_integer(PROTO_VERSION));
+	json_object_set_new(r, "capabilities", proto_command_names());
+	server_reply(c, r);
+}
+
+void accounts_ping(struct conn *c, const struct proto_request *req)
+{
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "time", json_real(server_now()));
+	server_reply(c, r);
+}
+
+static void job_work(uv_work_t *w)
+{
+	struct pw_job *j = w->data;
+	if (j->kind == JOB_REGISTER)
+		j->ok = accounts_hash(j->password, j->fast, j->hash) == 0;
+	else
+		j->ok = crypto_pwhash_str_verify(j->hash, j->password, strlen(j->password)) == 0;
+}
+
+static void job_done(uv_work_t *w, int status)
+{
+	struct pw_job *j = w->data;
+	struct conn *c = j->c;
+	struct server *srv = c->srv;
+	if (c->closing || status < 0)
+		goto out;
+	if (j->kind == JOB_REGISTER) {
+		int64_t id;
+		enum store_rc rc;
+		if (!j->ok) {
+			server_reply_error(c, j->id, PROTO_ERR_INTERNAL, "could not hash the password");
+		} else if (server_txn(srv) < 0) {
+			server_reply_error(c, j->id, PROTO_ERR_INTERNAL, "storage unavailable");
+		} else if ((rc = store_player_create(srv->store, j->name, j->hash, "player", &id)) ==
+			   STORE_CONFLICT) {
+			server_reply_error(c, j->id, PROTO_ERR_CONFLICT, "the name '%s' is taken", j->name);
+		} else if (rc != STORE_OK) {
+			log_msg(LOG_ERROR, "register", "error=\"%s\"", store_errmsg(srv->store));
+			server_reply_error(c, j->id, PROTO_ERR_INTERNAL, "could not store the player");
+		} else {
+			struct store_player p;
+			store_player_by_id(srv->store, id, &p);
+			log_msg(LOG_INFO, "register", "player=%s id=%lld", p.name, (long long)id);
+			json_t *r = proto_reply_ok(j->id);
+			json_object_set_new(r, "player", accounts_player_json(&p));
+			server_reply(c, r);
+		}
+	} else if (!j->ok || !j->player.id) {
+		record_failure(srv, j->name, c->addr);
+		log_msg(LOG_INFO, "login_failed", "name=%s addr=%s", j->name, c->addr);
+		server_reply_error(c, j->id, PROTO_ERR_UNAUTHENTICATED, "wrong name or password");
+	} else {
+		if (c->player_id)
+			server_session_del(srv, c);
+		c->player_id = j->player.id;
+		snprintf(c->name, sizeof c->name, "%s", j->player.name);
+		proto_role_parse(j->player.role, &c->role);
+		server_session_add(srv, c);
+		log_msg(LOG_INFO, "login", "player=%s conn=%llu addr=%s", c->name,
+			(unsigned long long)c->serial, c->addr);
+		json_t *r = proto_reply_ok(j->id);
+		json_object_set_new(r, "player", accounts_player_json(&j->player));
+		server_reply(c, r);
+		games_player_login(c);
+	}
+out:
+	c->busy = false;
+	net_backlog_add(c);
+	sodium_memzero(j->password, strlen(j->password));
+	free(j->password);
+	json_decref(j->id);
+	free(j);
+	net_unref(c);
+}
+
+static void start_job(struct conn *c, struct pw_job *j, const struct proto_request *req,
+		      const char *name, const char *password)
+{
+	j->c = c;
+	j->id = json_incref(req->id);
+	snprintf(j->name, sizeof j->name, "%s", name);
+	j->password = strdup(password);
+	j->fast = c->srv->set.pwhash_fast;
+	j->work.data = j;
+	if (!j->password || uv_queue_work(c->srv->loop, &j->work, job_work, job_done) < 0) {
+		free(j->password);
+		json_decref(j->id);
+		free(j);
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not start hashing");
+		return;
+	}
+	c->busy = true;
+	c->refs++;
+}
+
+void accounts_register(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	const char *name, *password;
+	struct store_player p;
+	if (proto_get_name(req->root, "name", true, &name, &err) < 0 ||
+	    proto_get_password(req->root, "password", true, &password, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	if (store_player_by_name(c->srv->store, name, &p) == STORE_OK) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "the name '%s' is taken", name);
+		return;
+	}
+	struct pw_job *j = calloc(1, sizeof *j);
+	if (!j) {
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
+		return;
+	}
+	j->kind = JOB_REGISTER;
+	start_job(c, j, req, name, password);
+}
+
+void accounts_login(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	const char *name, *password;
+	if (proto_get_name(req->root, "name", true, &name, &err) < 0 ||
+	    proto_get_password(req->root, "password", true, &password, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	if (rate_limited(c->srv, name, c->addr)) {
+		server_reply_error(c, req->id, PROTO_ERR_RATE_LIMITED,
+				   "too many failed logins; try again in %d seconds", SERVER_LOGIN_WINDOW_S);
+		return;
+	}
+	struct pw_job *j = calloc(1, sizeof *j);
+	if (!j) {
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
+		return;
+	}
+	j->kind = JOB_LOGIN;
+	if (store_player_by_name(c->srv->store, name, &j->player) != STORE_OK) {
+		/* Verify against a hash of nothing so an unknown name costs the same time. */
+		static char dummy[STORE_PWHASH_SIZE];
+		if (!dummy[0])
+			accounts_hash("not a password", c->srv->set.pwhash_fast, dummy);
+		snprintf(j->hash, sizeof j->hash, "%s", dummy);
+		j->player.id = 0;
+	} else {
+		snprintf(j->hash, sizeof j->hash, "%s", j->player.pwhash);
+	}
+	memset(j->player.pwhash, 0, sizeof j->player.pwhash);
+	start_job(c, j, req, name, password);
+}
+
+void accounts_logout(struct conn *c, const struct proto_request *req)
+{
+	log_msg(LOG_INFO, "logout", "player=%s conn=%llu", c->name, (unsigned long long)c->serial);
+	server_session_del(c->srv, c);
+	c->name[0] = '\0';
+	c->role = PROTO_ROLE_PLAYER;
+	server_reply(c, proto_reply_ok(req->id));
+}
+
+struct list_ctx {
+	json_t *arr;
+	int64_t limit;
+};
+
+static int add_player(void *ctx, const struct store_player *p)
+{
+	struct list_ctx *l = ctx;
+	if ((int64_t)json_array_size(l->arr) >= l->limit)
+		return 1;
+	json_array_append_new(l->arr, accounts_player_json(p));
+	return 0;
+}
+
+void accounts_players(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	int64_t limit = SERVER_GAMES_LIMIT;
+	static const char *const sorts[] = {"rating"};
+	int sort;
+	if (proto_get_int(req->root, "limit", false, 1, PLAYERS_LIMIT_MAX, &limit, &err) < 0 ||
+	    proto_get_choice(req->root, "sort", false, sorts, 1, &sort, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	struct list_ctx l = {json_array(), limit};
+	store_players_list(c->srv->store, add_player, &l);
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "players", l.arr);
+	server_reply(c, r);
+}
+
+void accounts_player(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	const char *name;
+	struct store_player p;
+	if (proto_get_name(req->root, "name", true, &name, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	if (store_player_by_name(c->srv->store, name, &p) != STORE_OK) {
+		server_reply_error(c, req->id, PROTO_ERR_NOT_FOUND, "no player named '%s'", name);
+		return;
+	}
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "player", accounts_player_json(&p));
+	server_reply(c, r);
+}

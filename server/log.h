@@ -1,3 +1,16 @@
-#ifndef X_log
-#define X_log
+/* log: one line per event on stderr, greppable: "<iso time> <level> <event> key=value ...".
+ * Passwords and hashes are never logged. */
+#ifndef TENGEN_LOG_H
+#define TENGEN_LOG_H
+
+enum log_level { LOG_ERROR = 0, LOG_WARN, LOG_INFO, LOG_DEBUG };
+
+/* Set the threshold; messages above it are dropped. */
+void log_set_level(enum log_level l);
+/* Parse "error", "warn", "info", "debug". Returns 0 or -1. */
+int log_parse_level(const char *s, enum log_level *out);
+/* Log `event` with printf-formatted key=value pairs. */
+void log_msg(enum log_level l, const char *event, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif

@@ -1,1 +1,372 @@
-/* server/net: placeholder, being written. */
+/* net: connections on libuv. See net.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "log.h"
+#include "net.h"
+
+static char read_buffer[SERVER_READ_BUFFER]; /* one loop thread: fed to framing at once */
+
+struct write_req {
+	uv_write_t req;
+	struct conn *c;
+	char *data;
+	size_t len;
+};
+
+static void on_close(uv_handle_t *h)
+{
+	net_unref((struct conn *)h->data);
+}
+
+void net_unref(struct conn *c)
+{
+	if (--c->refs > 0)
+		return;
+	framing_free(&c->fr);
+	free(c->out);
+	free(c->observing);
+	free(c);
+}
+
+static void unlink_conn(struct conn *c)
+{
+	struct server *srv = c->srv;
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		srv->conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	srv->nconns--;
+	if (c->in_backlog) {
+		struct conn **pp = &srv->backlog;
+		srv->backlog_tail = NULL;
+		while (*pp) {
+			if (*pp == c)
+				*pp = c->bl_next;
+			else {
+				srv->backlog_tail = *pp;
+				pp = &(*pp)->bl_next;
+			}
+		}
+		c->in_backlog = false;
+	}
+	if (c->dirty) {
+		for (struct conn **pp = &srv->dirty; *pp; pp = &(*pp)->dnext)
+			if (*pp == c) {
+				*pp = c->dnext;
+				break;
+			}
+		c->dirty = false;
+	}
+}
+
+void net_close(struct conn *c, const char *why)
+{
+	if (c->closing)
+		return;
+	c->closing = true;
+	log_msg(LOG_INFO, "disconnect", "conn=%llu addr=%s player=%s why=%s",
+		(unsigned long long)c->serial, c->addr, c->player_id ? c->name : "-", why);
+	server_session_del(c->srv, c);
+	unlink_conn(c);
+	uv_close((uv_handle_t *)&c->tcp, on_close);
+}
+
+static void on_write(uv_write_t *req, int status)
+{
+	struct write_req *w = (struct write_req *)req;
+	w->c->inflight -= w->len;
+	if (status < 0 && status != UV_ECANCELED && !w->c->closing)
+		net_close(w->c, uv_strerror(status));
+	net_unref(w->c);
+	free(w->data);
+	free(w);
+}
+
+static void write_out(struct conn *c)
+{
+	if (!c->outlen || c->closing)
+		return;
+	struct write_req *w = malloc(sizeof *w);
+	if (!w) {
+		net_close(c, "out of memory");
+		return;
+	}
+	w->c = c;
+	w->data = c->out;
+	w->len = c->outlen;
+	c->out = NULL;
+	c->outlen = c->outcap = 0;
+	c->inflight += w->len;
+	c->refs++;
+	uv_buf_t buf = uv_buf_init(w->data, (unsigned)w->len);
+	int r = uv_write(&w->req, (uv_stream_t *)&c->tcp, &buf, 1, on_write);
+	if (r < 0) {
+		c->inflight -= w->len;
+		free(w->data);
+		free(w);
+		net_unref(c);
+		net_close(c, uv_strerror(r));
+	}
+}
+
+void net_flush(struct server *srv)
+{
+	while (srv->dirty) {
+		struct conn *c = srv->dirty;
+		srv->dirty = c->dnext;
+		c->dirty = false;
+		write_out(c);
+	}
+}
+
+void server_send_raw(struct conn *c, const char *line, size_t len)
+{
+	if (c->closing)
+		return;
+	if (c->outlen + c->inflight + len > c->srv->set.max_queued) {
+		/* A client that does not read its replies and events is cut off; nobody waits. */
+		net_close(c, "slow reader: too many unsent bytes");
+		return;
+	}
+	if (c->outlen + len > c->outcap) {
+		size_t ncap = c->outcap ? c->outcap : 1024;
+		while (ncap < c->outlen + len)
+			ncap *= 2;
+		char *n = realloc(c->out, ncap);
+		if (!n) {
+			net_close(c, "out of memory");
+			return;
+		}
+		c->out = n;
+		c->outcap = ncap;
+	}
+	memcpy(c->out + c->outlen, line, len);
+	c->outlen += len;
+	if (!c->dirty) {
+		c->dirty = true;
+		c->dnext = c->srv->dirty;
+		c->srv->dirty = c;
+	}
+}
+
+static void on_idle(uv_idle_t *h)
+{
+	net_run_backlog(h->data);
+}
+
+void net_backlog_add(struct conn *c)
+{
+	struct server *srv = c->srv;
+	if (c->in_backlog || c->closing)
+		return;
+	c->in_backlog = true;
+	c->bl_next = NULL;
+	if (srv->backlog_tail)
+		srv->backlog_tail->bl_next = c;
+	else
+		srv->backlog = c;
+	srv->backlog_tail = c;
+	uv_idle_start(&srv->idle, on_idle);
+}
+
+static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf);
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf);
+
+/* Handle up to SERVER_LINES_PER_READ lines of c. Returns true if lines remain. */
+static bool handle_lines(struct conn *c)
+{
+	for (int i = 0; i < SERVER_LINES_PER_READ; i++) {
+		if (c->closing || c->busy)
+			return false;
+		const char *line;
+		size_t len;
+		enum framing_result r = framing_next(&c->fr, &line, &len);
+		if (r == FRAMING_NONE)
+			break;
+		if (r == FRAMING_TOO_LONG) {
+			server_reply_error(c, NULL, PROTO_ERR_LINE_TOO_LONG,
+					   "a line may hold at most %d bytes", FRAMING_MAX_LINE);
+			continue;
+		}
+		if (len == 0)
+			continue; /* blank lines are ignored */
+		server_handle_line(c, line, len);
+	}
+	if (c->closing)
+		return false;
+	size_t pending = framing_pending(&c->fr);
+	if (c->paused && pending <= FRAMING_MAX_LINE) {
+		c->paused = false;
+		uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+	}
+	return !c->busy && pending > c->fr.partial;
+}
+
+void net_run_backlog(struct server *srv)
+{
+	struct conn *list = srv->backlog;
+	srv->backlog = srv->backlog_tail = NULL;
+	while (list) {
+		struct conn *c = list;
+		list = c->bl_next;
+		c->in_backlog = false;
+		if (handle_lines(c))
+			net_backlog_add(c);
+	}
+	if (!srv->backlog)
+		uv_idle_stop(&srv->idle);
+}
+
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+	buf->base = read_buffer;
+	buf->len = sizeof read_buffer;
+}
+
+static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
+{
+	struct conn *c = s->data;
+	if (nread < 0) {
+		net_close(c, nread == UV_EOF ? "closed by peer" : uv_strerror((int)nread));
+		return;
+	}
+	if (nread == 0 || c->closing)
+		return;
+	if (framing_feed(&c->fr, buf->base, (size_t)nread) < 0) {
+		net_close(c, "out of memory");
+		return;
+	}
+	if (handle_lines(c))
+		net_backlog_add(c);
+	/* Bound what one client can make us buffer: stop reading until its lines are handled. */
+	if (!c->closing && !c->paused && framing_pending(&c->fr) > FRAMING_MAX_LINE) {
+		c->paused = true;
+		uv_read_stop(s);
+	}
+}
+
+static unsigned count_from(struct server *srv, const char *addr)
+{
+	unsigned n = 0;
+	for (struct conn *c = srv->conns; c; c = c->next)
+		n += strcmp(c->addr, addr) == 0;
+	return n;
+}
+
+static void on_connection(uv_stream_t *l, int status)
+{
+	struct server *srv = l->data;
+	if (status < 0 || srv->stopping)
+		return;
+	struct conn *c = calloc(1, sizeof *c);
+	if (!c)
+		return;
+	c->srv = srv;
+	c->refs = 1;
+	c->serial = ++srv->serial;
+	framing_init(&c->fr);
+	uv_tcp_init(srv->loop, &c->tcp);
+	c->tcp.data = c;
+	if (uv_accept(l, (uv_stream_t *)&c->tcp) < 0) {
+		c->closing = true;
+		uv_close((uv_handle_t *)&c->tcp, on_close);
+		return;
+	}
+	struct sockaddr_storage ss;
+	int sl = sizeof ss;
+	snprintf(c->addr, sizeof c->addr, "?");
+	if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &sl) == 0) {
+		if (ss.ss_family == AF_INET6)
+			uv_ip6_name((struct sockaddr_in6 *)&ss, c->addr, sizeof c->addr);
+		else
+			uv_ip4_name((struct sockaddr_in *)&ss, c->addr, sizeof c->addr);
+	}
+	uv_tcp_nodelay(&c->tcp, 1);
+	const char *refuse = NULL;
+	if (srv->nconns >= srv->set.max_connections)
+		refuse = "too many connections";
+	else if (count_from(srv, c->addr) >= srv->set.max_per_address)
+		refuse = "too many connections from this address";
+	c->next = srv->conns;
+	if (srv->conns)
+		srv->conns->prev = c;
+	srv->conns = c;
+	srv->nconns++;
+	log_msg(LOG_DEBUG, "connect", "conn=%llu addr=%s", (unsigned long long)c->serial, c->addr);
+	if (refuse) {
+		/* Say why, then hang up once the line is written. */
+		server_reply_error(c, NULL, PROTO_ERR_RATE_LIMITED, "%s", refuse);
+		write_out(c);
+		net_close(c, refuse);
+		return;
+	}
+	uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+}
+
+int net_listen(struct server *srv)
+{
+	struct sockaddr_storage addr;
+	int r;
+	if (strchr(srv->set.host, ':'))
+		r = uv_ip6_addr(srv->set.host, srv->set.port, (struct sockaddr_in6 *)&addr);
+	else
+		r = uv_ip4_addr(srv->set.host, srv->set.port, (struct sockaddr_in *)&addr);
+	if (r < 0) {
+		log_msg(LOG_ERROR, "listen", "host=%s error=\"%s\"", srv->set.host, uv_strerror(r));
+		return -1;
+	}
+	uv_tcp_init(srv->loop, &srv->listener);
+	srv->listener.data = srv;
+	if ((r = uv_tcp_bind(&srv->listener, (struct sockaddr *)&addr, 0)) < 0 ||
+	    (r = uv_listen((uv_stream_t *)&srv->listener, 511, on_connection)) < 0) {
+		log_msg(LOG_ERROR, "listen", "host=%s port=%d error=\"%s\"", srv->set.host,
+			srv->set.port, uv_strerror(r));
+		return -1;
+	}
+	struct sockaddr_storage bound;
+	int bl = sizeof bound;
+	uv_tcp_getsockname(&srv->listener, (struct sockaddr *)&bound, &bl);
+	int port = ntohs(bound.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&bound)->sin6_port
+						   : ((struct sockaddr_in *)&bound)->sin_port);
+	log_msg(LOG_INFO, "listening", "host=%s port=%d", srv->set.host, port);
+	if (srv->set.port_file) {
+		char tmp[4096];
+		snprintf(tmp, sizeof tmp, "%s.tmp", srv->set.port_file);
+		FILE *f = fopen(tmp, "w");
+		if (!f || fprintf(f, "%d\n", port) < 0 || fclose(f) != 0 || rename(tmp, srv->set.port_file) < 0) {
+			log_msg(LOG_ERROR, "port_file", "path=%s", srv->set.port_file);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void on_shutdown(uv_shutdown_t *req, int status)
+{
+	struct conn *c = req->data;
+	free(req);
+	net_close(c, "server stopping");
+	net_unref(c);
+}
+
+void net_shutdown(struct server *srv)
+{
+	uv_close((uv_handle_t *)&srv->listener, NULL);
+	for (struct conn *c = srv->conns, *n; c; c = n) {
+		n = c->next;
+		write_out(c);
+		uv_shutdown_t *req = malloc(sizeof *req);
+		if (req) {
+			req->data = c;
+			c->refs++;
+			if (uv_shutdown(req, (uv_stream_t *)&c->tcp, on_shutdown) == 0)
+				continue;
+			free(req);
+			c->refs--;
+		}
+		net_close(c, "server stopping");
+	}
+}

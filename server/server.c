@@ -1,1 +1,235 @@
-/* server/server: placeholder, being written. */
+/* server: state, dispatch, group commit. See server.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include "accounts.h"
+#include "games.h"
+#include "log.h"
+#include "net.h"
+#include "server.h"
+
+double server_now(void)
+{
+	struct timeval tv;
+	gettimeofday(&tv, NULL);
+	return (double)tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+int server_txn(struct server *srv)
+{
+	if (srv->txn)
+		return 0;
+	if (store_begin(srv->store) != STORE_OK) {
+		log_msg(LOG_ERROR, "store_begin", "error=\"%s\"", store_errmsg(srv->store));
+		return -1;
+	}
+	srv->txn = true;
+	return 0;
+}
+
+/* Once per iteration, before the loop waits: commit, then release replies and events. */
+static void on_prepare(uv_prepare_t *h)
+{
+	struct server *srv = h->data;
+	if (srv->txn) {
+		srv->txn = false;
+		if (store_commit(srv->store) != STORE_OK) {
+			/* Memory is ahead of the database; nothing was reported yet. Stop at once:
+			 * a restart rebuilds every game from what did commit. */
+			log_msg(LOG_ERROR, "store_commit", "error=\"%s\"", store_errmsg(srv->store));
+			exit(1);
+		}
+	}
+	net_flush(srv);
+}
+
+void server_send(struct conn *c, const json_t *msg)
+{
+	size_t len;
+	char *line = proto_serialize(msg, &len);
+	if (!line) {
+		log_msg(LOG_ERROR, "serialize", "conn=%llu", (unsigned long long)c->serial);
+		return;
+	}
+	server_send_raw(c, line, len);
+	free(line);
+}
+
+void server_send_player(struct server *srv, int64_t player_id, const json_t *msg)
+{
+	struct conn *c = idmap_get(&srv->sessions, player_id);
+	if (!c)
+		return;
+	size_t len;
+	char *line = proto_serialize(msg, &len);
+	if (!line)
+		return;
+	for (struct conn *n; c; c = n) {
+		n = c->pnext; /* server_send_raw may cut c off */
+		server_send_raw(c, line, len);
+	}
+	free(line);
+}
+
+void server_reply(struct conn *c, json_t *reply)
+{
+	if (reply)
+		server_send(c, reply);
+	json_decref(reply);
+}
+
+int server_reply_error(struct conn *c, const json_t *id, enum proto_errcode code, const char *fmt, ...)
+{
+	struct proto_error err = {.code = code};
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err.message, sizeof err.message, fmt, ap);
+	va_end(ap);
+	server_reply(c, proto_reply_error_from(id, &err));
+	return -1;
+}
+
+void server_session_add(struct server *srv, struct conn *c)
+{
+	c->pnext = idmap_get(&srv->sessions, c->player_id);
+	idmap_put(&srv->sessions, c->player_id, c);
+}
+
+void server_session_del(struct server *srv, struct conn *c)
+{
+	games_conn_gone(srv, c);
+	if (!c->player_id)
+		return;
+	struct conn *first = idmap_get(&srv->sessions, c->player_id);
+	if (first == c) {
+		if (c->pnext)
+			idmap_put(&srv->sessions, c->player_id, c->pnext);
+		else
+			idmap_del(&srv->sessions, c->player_id);
+	} else {
+		for (struct conn *p = first; p; p = p->pnext)
+			if (p->pnext == c) {
+				p->pnext = c->pnext;
+				break;
+			}
+	}
+	c->pnext = NULL;
+	c->player_id = 0;
+}
+
+typedef void (*handler_fn)(struct conn *c, const struct proto_request *req);
+
+static const handler_fn handlers[PROTO_CMD_COUNT] = {
+	[PROTO_CMD_HELLO] = accounts_hello,
+	[PROTO_CMD_PING] = accounts_ping,
+	[PROTO_CMD_REGISTER] = accounts_register,
+	[PROTO_CMD_LOGIN] = accounts_login,
+	[PROTO_CMD_LOGOUT] = accounts_logout,
+	[PROTO_CMD_PLAYERS] = accounts_players,
+	[PROTO_CMD_PLAYER] = accounts_player,
+	[PROTO_CMD_CHALLENGE] = games_challenge,
+	[PROTO_CMD_ACCEPT] = games_accept,
+	[PROTO_CMD_DECLINE] = games_decline,
+	[PROTO_CMD_PLAY] = games_play,
+	[PROTO_CMD_RESIGN] = games_resign,
+	[PROTO_CMD_DEAD] = games_dead,
+	[PROTO_CMD_GAME] = games_game,
+	[PROTO_CMD_GAMES] = games_games,
+	[PROTO_CMD_SGF] = games_sgf,
+	[PROTO_CMD_OBSERVE] = games_observe,
+	[PROTO_CMD_UNOBSERVE] = games_unobserve,
+};
+
+void server_handle_line(struct conn *c, const char *line, size_t len)
+{
+	struct proto_request req;
+	struct proto_error err = {0};
+	if (proto_parse(line, len, &req, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req.id, &err));
+		proto_request_free(&req);
+		return;
+	}
+	if (proto_command_allowed(req.cmd, c->player_id != 0, c->role, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req.id, &err));
+	} else if (!handlers[req.cmd->id]) {
+		server_reply_error(c, req.id, PROTO_ERR_UNKNOWN_COMMAND,
+				   "command '%s' is not available on this server yet", req.cmd->name);
+	} else {
+		handlers[req.cmd->id](c, &req);
+	}
+	proto_request_free(&req);
+}
+
+static void on_signal(uv_signal_t *h, int signum)
+{
+	struct server *srv = h->data;
+	log_msg(LOG_INFO, "signal", "signum=%d", signum);
+	server_stop(srv);
+}
+
+int server_start(struct server *srv, uv_loop_t *loop, const struct server_settings *set)
+{
+	char err[STORE_ERR_MAX];
+	memset(srv, 0, sizeof *srv);
+	srv->loop = loop;
+	srv->set = *set;
+	if (store_open(set->db_path, &srv->store, err, sizeof err) != STORE_OK) {
+		log_msg(LOG_ERROR, "store_open", "path=%s error=\"%s\"", set->db_path, err);
+		return -1;
+	}
+	if (games_load(srv) < 0) {
+		store_close(srv->store);
+		srv->store = NULL;
+		return -1;
+	}
+	uv_prepare_init(loop, &srv->prepare);
+	srv->prepare.data = srv;
+	uv_prepare_start(&srv->prepare, on_prepare);
+	uv_idle_init(loop, &srv->idle);
+	srv->idle.data = srv;
+	uv_signal_init(loop, &srv->sigint);
+	uv_signal_init(loop, &srv->sigterm);
+	srv->sigint.data = srv->sigterm.data = srv;
+	uv_signal_start(&srv->sigint, on_signal, SIGINT);
+	uv_signal_start(&srv->sigterm, on_signal, SIGTERM);
+	if (net_listen(srv) < 0) {
+		server_stop(srv);
+		return -1;
+	}
+	return 0;
+}
+
+static void on_last_close(uv_handle_t *h)
+{
+	(void)h;
+}
+
+void server_stop(struct server *srv)
+{
+	if (srv->stopping)
+		return;
+	srv->stopping = true;
+	/* Commit what this iteration did, then flush and close every connection. */
+	if (srv->txn) {
+		srv->txn = false;
+		if (store_commit(srv->store) != STORE_OK)
+			log_msg(LOG_ERROR, "store_commit", "error=\"%s\"", store_errmsg(srv->store));
+	}
+	if (srv->listener.loop)
+		net_shutdown(srv);
+	uv_close((uv_handle_t *)&srv->prepare, on_last_close);
+	uv_close((uv_handle_t *)&srv->idle, on_last_close);
+	uv_close((uv_handle_t *)&srv->sigint, on_last_close);
+	uv_close((uv_handle_t *)&srv->sigterm, on_last_close);
+}
+
+void server_free(struct server *srv)
+{
+	games_free(srv);
+	idmap_free(&srv->sessions);
+	accounts_free(srv);
+	store_close(srv->store);
+	srv->store = NULL;
+}

@@ -1,3 +1,136 @@
-#ifndef X_server
-#define X_server
+/* server: the daemon's state, request dispatch and group commit.
+ *
+ * Flow: net.c reads bytes into a connection's framing; each complete line goes to
+ * server_handle_line, which parses it (proto), checks login and role against the command table
+ * and calls the command's handler (accounts.c, games.c). Handlers write to the store inside
+ * the iteration's transaction (opened on first write by server_txn) and queue their reply and
+ * events on connections (server_send). Once per loop iteration (a uv_prepare handle, before
+ * the loop waits for I/O) the transaction commits and only then are queued bytes written, so
+ * no reply or event reports a change before it is durable.
+ */
+#ifndef TENGEN_SERVER_H
+#define TENGEN_SERVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <uv.h>
+#include <jansson.h>
+#include "framing.h"
+#include "idmap.h"
+#include "proto.h"
+#include "store.h"
+
+#define SERVER_VERSION PACKAGE_VERSION
+#define SERVER_DEFAULT_HOST "127.0.0.1"
+#define SERVER_DEFAULT_PORT 6970
+#define SERVER_DEFAULT_DB "./tengen.db"
+
+/* Settings (defaults; each is a command-line option of tengend). */
+#define SERVER_MAX_CONNECTIONS 20000      /* --max-connections */
+#define SERVER_MAX_PER_ADDRESS 64         /* --max-per-address: connections from one address */
+#define SERVER_MAX_QUEUED_BYTES (8u << 20) /* --max-queued: unsent bytes before a cut-off */
+#define SERVER_LINES_PER_READ 16          /* lines handled per connection per turn */
+#define SERVER_LOGIN_FAILS 5              /* failed logins per name or address per window */
+#define SERVER_LOGIN_WINDOW_S 60          /* ...before `rate_limited` for this long */
+#define SERVER_GAMES_LIMIT 100            /* default and ... */
+#define SERVER_GAMES_LIMIT_MAX 1000       /* ... largest `limit` of the games listing */
+#define SERVER_READ_BUFFER 65536          /* bytes per read */
+
+struct server;
+struct game;
+
+/* One client connection. */
+struct conn {
+	uv_tcp_t tcp;
+	struct server *srv;
+	uint64_t serial;          /* for logs */
+	char addr[64];            /* peer address, no port */
+	struct framing fr;
+	char *out;                /* queued bytes, written at the end of the iteration */
+	size_t outlen, outcap;
+	size_t inflight;          /* bytes handed to uv_write and not yet done */
+	int refs;                 /* 1 for the handle, +1 per async job */
+	bool closing;
+	bool busy;                /* an async job (password hashing) holds this connection's turn */
+	bool paused;              /* reading stopped: too much buffered input */
+	bool in_backlog;
+	bool dirty;               /* on the server's list of connections with queued bytes */
+	struct conn *dnext;
+	struct conn *next, *prev;           /* all connections */
+	struct conn *bl_next;               /* backlog of connections with lines to handle */
+	/* Session. */
+	int64_t player_id;        /* 0: not logged in */
+	char name[PROTO_NAME_MAX + 1];
+	enum proto_role role;
+	struct conn *pnext;       /* next connection of the same player */
+	int64_t *observing;       /* games observed */
+	size_t nobs, capobs;
+};
+
+struct server_settings {
+	const char *host;
+	int port;
+	const char *db_path;
+	const char *port_file;    /* write the bound port here (tests bind port 0) */
+	unsigned max_connections, max_per_address;
+	size_t max_queued;
+	bool pwhash_fast;         /* libsodium's minimum hashing cost: tests and benchmarks only */
+};
+
+struct server {
+	uv_loop_t *loop;
+	struct server_settings set;
+	struct store *store;
+	uv_tcp_t listener;
+	uv_prepare_t prepare;     /* commit + flush once per iteration */
+	uv_idle_t idle;           /* keeps the loop spinning while lines are backlogged */
+	uv_signal_t sigint, sigterm;
+	struct conn *conns;       /* all connections */
+	unsigned nconns;
+	uint64_t serial;
+	struct conn *backlog, *backlog_tail;
+	struct conn *dirty;       /* connections with queued bytes to write */
+	struct idmap sessions;    /* player id -> first struct conn of that player */
+	struct idmap games;       /* game id -> struct game (live games) */
+	bool txn;                 /* a store transaction is open */
+	bool stopping;
+	struct login_fail *fails; /* rate limiting of failed logins (accounts.c) */
+	size_t nfails, capfails;
+};
+
+/* Set up the server on `loop`: open the store, load live games, listen. Returns 0 or -1
+ * (logged). */
+int server_start(struct server *srv, uv_loop_t *loop, const struct server_settings *set);
+/* Begin a graceful stop: close the listener, flush and close connections, close the store
+ * once every handle is closed. The loop then ends by itself. */
+void server_stop(struct server *srv);
+
+/* After the loop has ended: free games, sessions and close the store. */
+void server_free(struct server *srv);
+
+/* Handle one request line from `c`. */
+void server_handle_line(struct conn *c, const char *line, size_t len);
+
+/* Open the iteration's transaction if none is open. Returns 0 or -1 (logged). */
+int server_txn(struct server *srv);
+
+/* Queue `msg` (not consumed) to connection c. */
+void server_send(struct conn *c, const json_t *msg);
+/* Queue an already serialised line to c. */
+void server_send_raw(struct conn *c, const char *line, size_t len);
+/* Queue msg to every connection of player `player_id`. */
+void server_send_player(struct server *srv, int64_t player_id, const json_t *msg);
+/* Reply to a request: the reply object is consumed. */
+void server_reply(struct conn *c, json_t *reply);
+/* Reply with an error. Returns -1. */
+int server_reply_error(struct conn *c, const json_t *id, enum proto_errcode code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Sessions. */
+void server_session_add(struct server *srv, struct conn *c);
+void server_session_del(struct server *srv, struct conn *c);
+
+/* Now, Unix epoch seconds. */
+double server_now(void);
+
 #endif

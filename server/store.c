@@ -1,1 +1,1002 @@
-/* server/store: placeholder, being written. */
+/* store: the daemon's SQLite database. See store.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+#include "store.h"
+
+/* The migrations, in order, NULL-terminated (generated from migrations/ by
+ * scripts/embed-migrations into server/migrations_sql.c). */
+extern const char *const store_migrations[];
+
+#define GAMES_CHUNK 16 /* growth step of the arrays the listings collect */
+#define MOVES_CHUNK 64
+
+/* Every statement the store runs after store_open, prepared there once. */
+enum stmt_id {
+	ST_BEGIN,
+	ST_COMMIT,
+	ST_ROLLBACK,
+	ST_PLAYER_CREATE,
+	ST_PLAYER_BY_NAME,
+	ST_PLAYER_BY_ID,
+	ST_PLAYER_SET_ROLE,
+	ST_PLAYER_SET_RATING,
+	ST_PLAYERS_LIST,
+	ST_GAME_CREATE,
+	ST_GAME_UPDATE,
+	ST_GAME_GET,
+	ST_GAMES_ANY,
+	ST_GAMES_BY_PHASE,
+	ST_GAMES_BY_PLAYER,
+	ST_GAMES_BY_TOURNAMENT,
+	ST_GAMES_UNFINISHED,
+	ST_MOVE_ADD,
+	ST_MOVES_GET,
+	ST_WARNING_ADD,
+	ST_WARNINGS_GET,
+	ST_COUNT
+};
+
+#define PLAYER_COLS "id, name, pwhash, role, rating, rd, volatility, rank, created_at"
+enum { PC_ID, PC_NAME, PC_PWHASH, PC_ROLE, PC_RATING, PC_RD, PC_VOLATILITY, PC_RANK,
+	PC_CREATED_AT };
+
+#define GAME_COLS "id, black_id, white_id, size, komi, handicap, rated, time_control, rules, " \
+	"phase, result, reason, challenger_id, color_choice, tournament_id, round, start_at, " \
+	"created_at, ended_at, clocks, warnings_b, warnings_w, extra"
+enum { GC_ID, GC_BLACK, GC_WHITE, GC_SIZE, GC_KOMI, GC_HANDICAP, GC_RATED, GC_TIME_CONTROL,
+	GC_RULES, GC_PHASE, GC_RESULT, GC_REASON, GC_CHALLENGER, GC_COLOR_CHOICE, GC_TOURNAMENT,
+	GC_ROUND, GC_START_AT, GC_CREATED_AT, GC_ENDED_AT, GC_CLOCKS, GC_WARNINGS_B,
+	GC_WARNINGS_W, GC_EXTRA };
+/* Parameters ?1..?22 of create and update are the columns after id, in GAME_COLS order;
+ * update's ?23 is the id. */
+#define GAME_SET "black_id = ?1, white_id = ?2, size = ?3, komi = ?4, handicap = ?5, " \
+	"rated = ?6, time_control = ?7, rules = ?8, phase = ?9, result = ?10, reason = ?11, " \
+	"challenger_id = ?12, color_choice = ?13, tournament_id = ?14, round = ?15, " \
+	"start_at = ?16, created_at = ?17, ended_at = ?18, clocks = ?19, warnings_b = ?20, " \
+	"warnings_w = ?21, extra = ?22"
+#define GAME_ID_PARAM 23
+
+/* The listing filters: ?1 phase or NULL, ?2 player id or 0, ?3 tournament id or 0, ?4 limit
+ * or -1. Each variant leads with the condition an index serves. */
+#define GAMES_FILTER_PHASE "(?1 IS NULL OR phase = ?1)"
+#define GAMES_FILTER_PLAYER "(?2 = 0 OR black_id = ?2 OR white_id = ?2)"
+#define GAMES_FILTER_TOURNAMENT "(?3 = 0 OR tournament_id = ?3)"
+#define GAMES_TAIL " ORDER BY id DESC LIMIT ?4"
+
+#define MOVE_COLS "number, color, vertex, forfeit, clocks, at"
+enum { MC_NUMBER, MC_COLOR, MC_VERTEX, MC_FORFEIT, MC_CLOCKS, MC_AT };
+#define WARNING_COLS "id, color, reason, number, at"
+enum { WC_ID, WC_COLOR, WC_REASON, WC_NUMBER, WC_AT };
+
+static const char *const stmt_sql[ST_COUNT] = {
+	[ST_BEGIN] = "BEGIN IMMEDIATE",
+	[ST_COMMIT] = "COMMIT",
+	[ST_ROLLBACK] = "ROLLBACK",
+	[ST_PLAYER_CREATE] = "INSERT INTO players (name, pwhash, role) VALUES (?1, ?2, ?3)",
+	[ST_PLAYER_BY_NAME] = "SELECT " PLAYER_COLS " FROM players WHERE name = ?1",
+	[ST_PLAYER_BY_ID] = "SELECT " PLAYER_COLS " FROM players WHERE id = ?1",
+	[ST_PLAYER_SET_ROLE] = "UPDATE players SET role = ?2 WHERE name = ?1",
+	[ST_PLAYER_SET_RATING] =
+		"UPDATE players SET rating = ?2, rd = ?3, volatility = ?4 WHERE id = ?1",
+	[ST_PLAYERS_LIST] = "SELECT " PLAYER_COLS " FROM players ORDER BY rating DESC, name",
+	[ST_GAME_CREATE] = "INSERT INTO games (" GAME_COLS ") VALUES (NULL, ?1, ?2, ?3, ?4, ?5, "
+		"?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
+	[ST_GAME_UPDATE] = "UPDATE games SET " GAME_SET " WHERE id = ?23",
+	[ST_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1",
+	[ST_GAMES_ANY] = "SELECT " GAME_COLS " FROM games WHERE " GAMES_FILTER_PHASE " AND "
+		GAMES_FILTER_PLAYER " AND " GAMES_FILTER_TOURNAMENT GAMES_TAIL,
+	[ST_GAMES_BY_PHASE] = "SELECT " GAME_COLS " FROM games WHERE phase = ?1 AND "
+		GAMES_FILTER_PLAYER " AND " GAMES_FILTER_TOURNAMENT GAMES_TAIL,
+	[ST_GAMES_BY_PLAYER] = "SELECT " GAME_COLS " FROM games WHERE "
+		"(black_id = ?2 OR white_id = ?2) AND " GAMES_FILTER_PHASE " AND "
+		GAMES_FILTER_TOURNAMENT GAMES_TAIL,
+	[ST_GAMES_BY_TOURNAMENT] = "SELECT " GAME_COLS " FROM games WHERE tournament_id = ?3 AND "
+		GAMES_FILTER_PHASE " AND " GAMES_FILTER_PLAYER GAMES_TAIL,
+	[ST_GAMES_UNFINISHED] = "SELECT " GAME_COLS " FROM games WHERE phase IN "
+		"('pending', 'scheduled', 'playing', 'counting') ORDER BY id",
+	[ST_MOVE_ADD] = "INSERT INTO moves (game_id, " MOVE_COLS ") VALUES (?1, ?2, ?3, ?4, ?5, "
+		"?6, ?7)",
+	[ST_MOVES_GET] = "SELECT " MOVE_COLS " FROM moves WHERE game_id = ?1 ORDER BY number",
+	[ST_WARNING_ADD] = "INSERT INTO warnings (game_id, color, reason, number, at) "
+		"VALUES (?1, ?2, ?3, ?4, ?5)",
+	[ST_WARNINGS_GET] = "SELECT " WARNING_COLS " FROM warnings WHERE game_id = ?1 ORDER BY id",
+};
+
+struct store {
+	sqlite3 *db;
+	sqlite3_stmt *st[ST_COUNT];
+	char err[STORE_ERR_MAX];
+};
+
+static const char *const roles[] = { "player", "td", "admin", NULL };
+static const char *const phases[] = { "pending", "scheduled", "playing", "counting", "ended",
+	NULL };
+static const char *const color_choices[] = { "nigiri", "black", "white", NULL };
+
+/* ---- Errors ---- */
+
+static enum store_rc fail(struct store *s, enum store_rc rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static enum store_rc fail(struct store *s, enum store_rc rc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->err, sizeof s->err, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* Map a failed sqlite3_step's (extended) code: a taken unique key is a conflict. */
+static enum store_rc sql_fail(struct store *s, int rc)
+{
+	enum store_rc r = (rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+		? STORE_CONFLICT : STORE_ERROR;
+	return fail(s, r, "%s", sqlite3_errmsg(s->db));
+}
+
+const char *store_errmsg(const struct store *s)
+{
+	return s ? s->err : "no store";
+}
+
+/* ---- Small helpers ---- */
+
+static bool in_list(const char *v, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(v, *list) == 0)
+			return true;
+	return false;
+}
+
+/* A fixed array holds a NUL-terminated string. */
+static bool fits(const char *a, size_t size)
+{
+	return memchr(a, '\0', size) != NULL;
+}
+
+/* Binding: the first failure sticks, later binds are skipped. */
+struct binder {
+	sqlite3_stmt *st;
+	int rc;
+};
+
+static void b_int(struct binder *b, int i, sqlite3_int64 v)
+{
+	if (b->rc == SQLITE_OK)
+		b->rc = sqlite3_bind_int64(b->st, i, v);
+}
+
+/* 0 binds NULL. */
+static void b_id(struct binder *b, int i, sqlite3_int64 v)
+{
+	if (b->rc == SQLITE_OK)
+		b->rc = v ? sqlite3_bind_int64(b->st, i, v) : sqlite3_bind_null(b->st, i);
+}
+
+static void b_double(struct binder *b, int i, double v)
+{
+	if (b->rc == SQLITE_OK)
+		b->rc = sqlite3_bind_double(b->st, i, v);
+}
+
+/* 0 binds NULL. */
+static void b_time(struct binder *b, int i, double v)
+{
+	if (b->rc == SQLITE_OK)
+		b->rc = v != 0 ? sqlite3_bind_double(b->st, i, v) : sqlite3_bind_null(b->st, i);
+}
+
+/* NULL binds NULL; the text is used before the statement is reset (SQLITE_STATIC). */
+static void b_text(struct binder *b, int i, const char *v)
+{
+	if (b->rc == SQLITE_OK)
+		b->rc = v ? sqlite3_bind_text(b->st, i, v, -1, SQLITE_STATIC)
+			: sqlite3_bind_null(b->st, i);
+}
+
+/* "" binds NULL. */
+static void b_opt(struct binder *b, int i, const char *v)
+{
+	b_text(b, i, v[0] ? v : NULL);
+}
+
+static void b_color(struct binder *b, int i, char c)
+{
+	if (b->rc == SQLITE_OK)
+		b->rc = sqlite3_bind_text(b->st, i, &c, 1, SQLITE_TRANSIENT);
+}
+
+static void done(sqlite3_stmt *st)
+{
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+}
+
+/* Bind failure: report it and leave the statement clean. */
+static enum store_rc bind_fail(struct store *s, struct binder *b)
+{
+	enum store_rc r = fail(s, STORE_ERROR, "bind: %s", sqlite3_errstr(b->rc));
+	done(b->st);
+	return r;
+}
+
+/* Run a bound statement that returns no row, then reset it. */
+static enum store_rc run(struct store *s, struct binder *b)
+{
+	enum store_rc r = STORE_OK;
+	if (b->rc != SQLITE_OK)
+		return bind_fail(s, b);
+	int rc = sqlite3_step(b->st);
+	if (rc != SQLITE_DONE)
+		r = sql_fail(s, rc);
+	done(b->st);
+	return r;
+}
+
+/* Copy a text column into a fixed array of `size` bytes; NULL gives "". */
+static enum store_rc col_copy(struct store *s, sqlite3_stmt *st, int col, char *dst,
+		size_t size)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	size_t n = (size_t)sqlite3_column_bytes(st, col);
+	if (!t) {
+		if (sqlite3_column_type(st, col) != SQLITE_NULL)
+			return fail(s, STORE_ERROR, "out of memory");
+		dst[0] = '\0';
+		return STORE_OK;
+	}
+	if (n >= size)
+		return fail(s, STORE_ERROR, "stored %s is %zu bytes, more than %zu",
+				sqlite3_column_name(st, col), n, size - 1);
+	memcpy(dst, t, n);
+	dst[n] = '\0';
+	return STORE_OK;
+}
+
+/* A malloc'd copy of a text column, NULL for SQL NULL. */
+static enum store_rc col_dup(struct store *s, sqlite3_stmt *st, int col, char **out)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	size_t n = (size_t)sqlite3_column_bytes(st, col);
+	*out = NULL;
+	if (!t) {
+		if (sqlite3_column_type(st, col) != SQLITE_NULL)
+			return fail(s, STORE_ERROR, "out of memory");
+		return STORE_OK;
+	}
+	*out = malloc(n + 1);
+	if (!*out)
+		return fail(s, STORE_ERROR, "out of memory");
+	memcpy(*out, t, n);
+	(*out)[n] = '\0';
+	return STORE_OK;
+}
+
+/* 'B' or 'W' from a colour column (the schema allows nothing else). */
+static char col_color(sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	return t ? (char)t[0] : '\0';
+}
+
+/* A listing may not run from inside its own callback: the statement is in use. */
+static enum store_rc check_idle(struct store *s, sqlite3_stmt *st, const char *what)
+{
+	if (sqlite3_stmt_busy(st))
+		return fail(s, STORE_ERROR, "%s called from its own callback", what);
+	return STORE_OK;
+}
+
+/* ---- Opening ---- */
+
+int store_schema_version(void)
+{
+	int n = 0;
+	while (store_migrations[n])
+		n++;
+	return n;
+}
+
+/* Run one statement returning at most one row; *text (may be NULL) gets a copy of its first
+ * column as text, *num its first column as an integer. */
+static int pragma(sqlite3 *db, const char *sql, char *text, size_t size, int *num)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		const unsigned char *t = sqlite3_column_text(st, 0);
+		if (text)
+			snprintf(text, size, "%s", t ? (const char *)t : "");
+		if (num)
+			*num = sqlite3_column_int(st, 0);
+		rc = SQLITE_OK;
+	} else if (rc == SQLITE_DONE) {
+		if (text && size)
+			text[0] = '\0';
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Bring the schema up to date in one transaction. */
+static enum store_rc migrate(struct store *s)
+{
+	int have = 0, want = store_schema_version();
+	char sql[64], *msg = NULL;
+	int rc = sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return fail(s, STORE_ERROR, "begin migrations: %s", sqlite3_errmsg(s->db));
+	rc = pragma(s->db, "PRAGMA user_version", NULL, 0, &have);
+	if (rc != SQLITE_OK) {
+		fail(s, STORE_ERROR, "read user_version: %s", sqlite3_errmsg(s->db));
+		goto rollback;
+	}
+	if (have > want) {
+		fail(s, STORE_ERROR, "database schema version %d is newer than this tengend's (%d)",
+				have, want);
+		goto rollback;
+	}
+	if (have < 0) {
+		fail(s, STORE_ERROR, "database schema version %d is invalid", have);
+		goto rollback;
+	}
+	if (have == want) {
+		if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+			fail(s, STORE_ERROR, "commit: %s", sqlite3_errmsg(s->db));
+			goto rollback;
+		}
+		return STORE_OK;
+	}
+	for (int i = have; i < want; i++) {
+		if (sqlite3_exec(s->db, store_migrations[i], NULL, NULL, &msg) != SQLITE_OK) {
+			fail(s, STORE_ERROR, "migration %d: %s", i + 1, msg ? msg : "failed");
+			sqlite3_free(msg);
+			goto rollback;
+		}
+	}
+	char fk[8];
+	if (pragma(s->db, "PRAGMA foreign_key_check", fk, sizeof fk, NULL) != SQLITE_OK || fk[0]) {
+		fail(s, STORE_ERROR, "migrations leave foreign keys broken (table %s)", fk);
+		goto rollback;
+	}
+	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", want);
+	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK
+			|| sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		fail(s, STORE_ERROR, "finish migrations: %s", sqlite3_errmsg(s->db));
+		goto rollback;
+	}
+	return STORE_OK;
+rollback:
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return STORE_ERROR;
+}
+
+/* Connection settings: WAL (refused only for an in-memory database, which cannot have
+ * it), synchronous=NORMAL, foreign keys (checked: a build without them is refused). */
+static enum store_rc configure(struct store *s)
+{
+	char mode[16];
+	int fk = 0;
+	sqlite3_extended_result_codes(s->db, 1);
+	if (sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS) != SQLITE_OK
+			|| pragma(s->db, "PRAGMA journal_mode = WAL", mode, sizeof mode, NULL) != SQLITE_OK
+			|| pragma(s->db, "PRAGMA synchronous = NORMAL", NULL, 0, NULL) != SQLITE_OK
+			|| pragma(s->db, "PRAGMA foreign_keys = ON", NULL, 0, NULL) != SQLITE_OK
+			|| pragma(s->db, "PRAGMA foreign_keys", NULL, 0, &fk) != SQLITE_OK)
+		return fail(s, STORE_ERROR, "configure: %s", sqlite3_errmsg(s->db));
+	const char *file = sqlite3_db_filename(s->db, "main");
+	bool memory = !file || !file[0];
+	if (strcmp(mode, "wal") != 0 && !memory)
+		return fail(s, STORE_ERROR, "cannot use WAL journal mode (got \"%s\")", mode);
+	if (fk != 1)
+		return fail(s, STORE_ERROR, "this SQLite does not enforce foreign keys");
+	return STORE_OK;
+}
+
+enum store_rc store_open(const char *path, struct store **out, char *err, size_t errlen)
+{
+	enum store_rc r = STORE_ERROR;
+	struct store *s = calloc(1, sizeof *s);
+	*out = NULL;
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return STORE_ERROR;
+	}
+	int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	if (rc != SQLITE_OK) {
+		fail(s, STORE_ERROR, "open %s: %s", path,
+				s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
+		goto bad;
+	}
+	if ((r = configure(s)) != STORE_OK || (r = migrate(s)) != STORE_OK)
+		goto bad;
+	for (int i = 0; i < ST_COUNT; i++) {
+		rc = sqlite3_prepare_v3(s->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &s->st[i],
+				NULL);
+		if (rc != SQLITE_OK) {
+			r = fail(s, STORE_ERROR, "prepare statement %d: %s", i, sqlite3_errmsg(s->db));
+			goto bad;
+		}
+	}
+	s->err[0] = '\0';
+	*out = s;
+	return STORE_OK;
+bad:
+	snprintf(err, errlen, "%s", s->err);
+	store_close(s);
+	return r == STORE_OK ? STORE_ERROR : r;
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(s->st[i]);
+	sqlite3_close(s->db);
+	free(s);
+}
+
+/* ---- Transactions ---- */
+
+bool store_in_transaction(const struct store *s)
+{
+	return !sqlite3_get_autocommit(s->db);
+}
+
+enum store_rc store_begin(struct store *s)
+{
+	if (store_in_transaction(s))
+		return fail(s, STORE_ERROR, "a transaction is already open");
+	struct binder b = { s->st[ST_BEGIN], SQLITE_OK };
+	return run(s, &b);
+}
+
+enum store_rc store_commit(struct store *s)
+{
+	if (!store_in_transaction(s))
+		return fail(s, STORE_ERROR, "no transaction to commit");
+	struct binder b = { s->st[ST_COMMIT], SQLITE_OK };
+	return run(s, &b);
+}
+
+enum store_rc store_rollback(struct store *s)
+{
+	if (!store_in_transaction(s))
+		return STORE_OK;
+	struct binder b = { s->st[ST_ROLLBACK], SQLITE_OK };
+	return run(s, &b);
+}
+
+/* ---- Players ---- */
+
+static enum store_rc check_role(struct store *s, const char *role)
+{
+	if (!role || !in_list(role, roles))
+		return fail(s, STORE_ERROR, "unknown role \"%s\" (player, td or admin)",
+				role ? role : "(null)");
+	return STORE_OK;
+}
+
+static enum store_rc check_name(struct store *s, const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+	if (n < 1 || n > STORE_NAME_MAX)
+		return fail(s, STORE_ERROR, "a player name is 1 to %d bytes", STORE_NAME_MAX);
+	return STORE_OK;
+}
+
+enum store_rc store_player_create(struct store *s, const char *name, const char *pwhash,
+		const char *role, int64_t *id)
+{
+	enum store_rc r;
+	if ((r = check_name(s, name)) != STORE_OK || (r = check_role(s, role)) != STORE_OK)
+		return r;
+	size_t n = pwhash ? strlen(pwhash) : 0;
+	if (n < 1 || n >= STORE_PWHASH_SIZE)
+		return fail(s, STORE_ERROR, "a password hash is 1 to %d bytes", STORE_PWHASH_SIZE - 1);
+	struct binder b = { s->st[ST_PLAYER_CREATE], SQLITE_OK };
+	b_text(&b, 1, name);
+	b_text(&b, 2, pwhash);
+	b_text(&b, 3, role);
+	if ((r = run(s, &b)) == STORE_CONFLICT)
+		return fail(s, STORE_CONFLICT, "the name \"%s\" is taken", name);
+	if (r == STORE_OK && id)
+		*id = sqlite3_last_insert_rowid(s->db);
+	return r;
+}
+
+static enum store_rc read_player(struct store *s, sqlite3_stmt *st, struct store_player *p)
+{
+	enum store_rc r;
+	memset(p, 0, sizeof *p);
+	p->id = sqlite3_column_int64(st, PC_ID);
+	if ((r = col_copy(s, st, PC_NAME, p->name, sizeof p->name)) != STORE_OK
+			|| (r = col_copy(s, st, PC_PWHASH, p->pwhash, sizeof p->pwhash)) != STORE_OK
+			|| (r = col_copy(s, st, PC_ROLE, p->role, sizeof p->role)) != STORE_OK
+			|| (r = col_copy(s, st, PC_RANK, p->rank, sizeof p->rank)) != STORE_OK)
+		return r;
+	p->rating = sqlite3_column_double(st, PC_RATING);
+	p->rd = sqlite3_column_double(st, PC_RD);
+	p->volatility = sqlite3_column_double(st, PC_VOLATILITY);
+	p->created_at = sqlite3_column_double(st, PC_CREATED_AT);
+	return STORE_OK;
+}
+
+/* Step a bound one-row query into *p. */
+static enum store_rc player_one(struct store *s, struct binder *b, struct store_player *p)
+{
+	enum store_rc r;
+	if (b->rc != SQLITE_OK)
+		return bind_fail(s, b);
+	int rc = sqlite3_step(b->st);
+	if (rc == SQLITE_ROW)
+		r = read_player(s, b->st, p);
+	else if (rc == SQLITE_DONE)
+		r = fail(s, STORE_NOT_FOUND, "no such player");
+	else
+		r = sql_fail(s, rc);
+	done(b->st);
+	return r;
+}
+
+enum store_rc store_player_by_name(struct store *s, const char *name, struct store_player *out)
+{
+	struct binder b = { s->st[ST_PLAYER_BY_NAME], SQLITE_OK };
+	if (!name)
+		return fail(s, STORE_ERROR, "no name");
+	b_text(&b, 1, name);
+	return player_one(s, &b, out);
+}
+
+enum store_rc store_player_by_id(struct store *s, int64_t id, struct store_player *out)
+{
+	struct binder b = { s->st[ST_PLAYER_BY_ID], SQLITE_OK };
+	b_int(&b, 1, id);
+	return player_one(s, &b, out);
+}
+
+/* A run that must touch one row: none is STORE_NOT_FOUND. */
+static enum store_rc run_one(struct store *s, struct binder *b, const char *what)
+{
+	enum store_rc r = run(s, b);
+	if (r == STORE_OK && sqlite3_changes(s->db) == 0)
+		r = fail(s, STORE_NOT_FOUND, "no such %s", what);
+	return r;
+}
+
+enum store_rc store_player_set_role(struct store *s, const char *name, const char *role)
+{
+	enum store_rc r;
+	if ((r = check_role(s, role)) != STORE_OK)
+		return r;
+	if (!name)
+		return fail(s, STORE_ERROR, "no name");
+	struct binder b = { s->st[ST_PLAYER_SET_ROLE], SQLITE_OK };
+	b_text(&b, 1, name);
+	b_text(&b, 2, role);
+	return run_one(s, &b, "player");
+}
+
+enum store_rc store_player_set_rating(struct store *s, int64_t id, double rating, double rd,
+		double volatility)
+{
+	struct binder b = { s->st[ST_PLAYER_SET_RATING], SQLITE_OK };
+	b_int(&b, 1, id);
+	b_double(&b, 2, rating);
+	b_double(&b, 3, rd);
+	b_double(&b, 4, volatility);
+	return run_one(s, &b, "player");
+}
+
+enum store_rc store_players_list(struct store *s, store_player_cb cb, void *ctx)
+{
+	sqlite3_stmt *st = s->st[ST_PLAYERS_LIST];
+	enum store_rc r = check_idle(s, st, "store_players_list");
+	struct store_player p;
+	int rc;
+	if (r != STORE_OK)
+		return r;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((r = read_player(s, st, &p)) != STORE_OK || cb(ctx, &p) != 0)
+			break;
+	}
+	if (r == STORE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
+		r = sql_fail(s, rc);
+	done(st);
+	return r;
+}
+
+/* ---- Games ---- */
+
+static enum store_rc check_game(struct store *s, const struct store_game *g)
+{
+	if (!fits(g->phase, sizeof g->phase) || !in_list(g->phase, phases))
+		return fail(s, STORE_ERROR, "unknown game phase");
+	if (!fits(g->color_choice, sizeof g->color_choice)
+			|| (g->color_choice[0] && !in_list(g->color_choice, color_choices)))
+		return fail(s, STORE_ERROR, "unknown color choice (nigiri, black or white)");
+	if (!fits(g->result, sizeof g->result) || !fits(g->reason, sizeof g->reason))
+		return fail(s, STORE_ERROR, "game result or reason not terminated");
+	if (g->handicap < 0 || g->warnings_b < 0 || g->warnings_w < 0 || g->round < 0)
+		return fail(s, STORE_ERROR, "negative handicap, warnings or round");
+	return STORE_OK;
+}
+
+static void bind_game(struct binder *b, const struct store_game *g)
+{
+	b_int(b, 1, g->black_id);
+	b_int(b, 2, g->white_id);
+	b_int(b, 3, g->size);
+	b_double(b, 4, g->komi);
+	b_int(b, 5, g->handicap);
+	b_int(b, 6, g->rated ? 1 : 0);
+	b_text(b, 7, g->time_control);
+	b_text(b, 8, g->rules);
+	b_text(b, 9, g->phase);
+	b_opt(b, 10, g->result);
+	b_opt(b, 11, g->reason);
+	b_id(b, 12, g->challenger_id);
+	b_opt(b, 13, g->color_choice);
+	b_id(b, 14, g->tournament_id);
+	b_id(b, 15, g->round);
+	b_time(b, 16, g->start_at);
+	b_double(b, 17, g->created_at);
+	b_time(b, 18, g->ended_at);
+	b_text(b, 19, g->clocks);
+	b_int(b, 20, g->warnings_b);
+	b_int(b, 21, g->warnings_w);
+	b_text(b, 22, g->extra);
+}
+
+enum store_rc store_game_create(struct store *s, const struct store_game *g, int64_t *id)
+{
+	enum store_rc r = check_game(s, g);
+	if (r != STORE_OK)
+		return r;
+	struct binder b = { s->st[ST_GAME_CREATE], SQLITE_OK };
+	bind_game(&b, g);
+	if ((r = run(s, &b)) == STORE_OK && id)
+		*id = sqlite3_last_insert_rowid(s->db);
+	return r;
+}
+
+enum store_rc store_game_update(struct store *s, const struct store_game *g)
+{
+	enum store_rc r = check_game(s, g);
+	if (r != STORE_OK)
+		return r;
+	struct binder b = { s->st[ST_GAME_UPDATE], SQLITE_OK };
+	bind_game(&b, g);
+	b_int(&b, GAME_ID_PARAM, g->id);
+	return run_one(s, &b, "game");
+}
+
+void store_game_clear(struct store_game *g)
+{
+	if (!g)
+		return;
+	free(g->time_control);
+	free(g->rules);
+	free(g->clocks);
+	free(g->extra);
+	g->time_control = g->rules = g->clocks = g->extra = NULL;
+}
+
+/* Read the current row into *g (zeroed first); on failure *g holds nothing to free. */
+static enum store_rc read_game(struct store *s, sqlite3_stmt *st, struct store_game *g)
+{
+	enum store_rc r;
+	memset(g, 0, sizeof *g);
+	g->id = sqlite3_column_int64(st, GC_ID);
+	g->black_id = sqlite3_column_int64(st, GC_BLACK);
+	g->white_id = sqlite3_column_int64(st, GC_WHITE);
+	g->size = sqlite3_column_int(st, GC_SIZE);
+	g->komi = sqlite3_column_double(st, GC_KOMI);
+	g->handicap = sqlite3_column_int(st, GC_HANDICAP);
+	g->rated = sqlite3_column_int(st, GC_RATED) != 0;
+	g->challenger_id = sqlite3_column_int64(st, GC_CHALLENGER);
+	g->tournament_id = sqlite3_column_int64(st, GC_TOURNAMENT);
+	g->round = sqlite3_column_int(st, GC_ROUND);
+	g->start_at = sqlite3_column_double(st, GC_START_AT);
+	g->created_at = sqlite3_column_double(st, GC_CREATED_AT);
+	g->ended_at = sqlite3_column_double(st, GC_ENDED_AT);
+	g->warnings_b = sqlite3_column_int(st, GC_WARNINGS_B);
+	g->warnings_w = sqlite3_column_int(st, GC_WARNINGS_W);
+	if ((r = col_copy(s, st, GC_PHASE, g->phase, sizeof g->phase)) != STORE_OK
+			|| (r = col_copy(s, st, GC_RESULT, g->result, sizeof g->result)) != STORE_OK
+			|| (r = col_copy(s, st, GC_REASON, g->reason, sizeof g->reason)) != STORE_OK
+			|| (r = col_copy(s, st, GC_COLOR_CHOICE, g->color_choice,
+					sizeof g->color_choice)) != STORE_OK
+			|| (r = col_dup(s, st, GC_TIME_CONTROL, &g->time_control)) != STORE_OK
+			|| (r = col_dup(s, st, GC_RULES, &g->rules)) != STORE_OK
+			|| (r = col_dup(s, st, GC_CLOCKS, &g->clocks)) != STORE_OK
+			|| (r = col_dup(s, st, GC_EXTRA, &g->extra)) != STORE_OK)
+		store_game_clear(g);
+	return r;
+}
+
+enum store_rc store_game_get(struct store *s, int64_t id, struct store_game *out)
+{
+	sqlite3_stmt *st = s->st[ST_GAME_GET];
+	enum store_rc r;
+	struct binder b = { st, SQLITE_OK };
+	b_int(&b, 1, id);
+	if (b.rc != SQLITE_OK)
+		return bind_fail(s, &b);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		r = read_game(s, st, out);
+	else if (rc == SQLITE_DONE)
+		r = fail(s, STORE_NOT_FOUND, "no such game");
+	else
+		r = sql_fail(s, rc);
+	done(st);
+	return r;
+}
+
+/* Games collected from a query before any callback runs, so that callbacks may write. */
+struct game_list {
+	struct store_game *g;
+	size_t n, cap;
+};
+
+static void game_list_free(struct game_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		store_game_clear(&l->g[i]);
+	free(l->g);
+	l->g = NULL;
+	l->n = l->cap = 0;
+}
+
+/* Step a bound query to the end, appending each row to *l; resets the statement. */
+static enum store_rc collect_games(struct store *s, sqlite3_stmt *st, struct game_list *l)
+{
+	enum store_rc r = STORE_OK;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (l->n == l->cap) {
+			size_t cap = l->cap + GAMES_CHUNK;
+			struct store_game *g = realloc(l->g, cap * sizeof *g);
+			if (!g) {
+				r = fail(s, STORE_ERROR, "out of memory");
+				break;
+			}
+			l->g = g;
+			l->cap = cap;
+		}
+		if ((r = read_game(s, st, &l->g[l->n])) != STORE_OK)
+			break;
+		l->n++;
+	}
+	if (r == STORE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
+		r = sql_fail(s, rc);
+	done(st);
+	return r;
+}
+
+enum store_rc store_games_list(struct store *s, const struct store_games_filter *filter,
+		store_game_cb cb, void *ctx)
+{
+	static const struct store_games_filter all = { NULL, 0, 0, 0 };
+	const struct store_games_filter *f = filter ? filter : &all;
+	enum stmt_id id = f->tournament_id ? ST_GAMES_BY_TOURNAMENT
+		: f->player_id ? ST_GAMES_BY_PLAYER
+		: f->phase ? ST_GAMES_BY_PHASE : ST_GAMES_ANY;
+	struct game_list l = { NULL, 0, 0 };
+	enum store_rc r;
+	if (f->limit < 0)
+		return fail(s, STORE_ERROR, "negative limit");
+	if ((r = check_idle(s, s->st[id], "store_games_list")) != STORE_OK)
+		return r;
+	struct binder b = { s->st[id], SQLITE_OK };
+	b_text(&b, 1, f->phase);
+	b_int(&b, 2, f->player_id);
+	b_int(&b, 3, f->tournament_id);
+	b_int(&b, 4, f->limit ? f->limit : -1);
+	if (b.rc != SQLITE_OK)
+		return bind_fail(s, &b);
+	if ((r = collect_games(s, b.st, &l)) == STORE_OK)
+		for (size_t i = 0; i < l.n; i++)
+			if (cb(ctx, &l.g[i]) != 0)
+				break;
+	game_list_free(&l);
+	return r;
+}
+
+/* ---- Moves ---- */
+
+static enum store_rc read_move(struct store *s, sqlite3_stmt *st, struct store_move *m)
+{
+	enum store_rc r;
+	memset(m, 0, sizeof *m);
+	m->number = sqlite3_column_int(st, MC_NUMBER);
+	m->color = col_color(st, MC_COLOR);
+	m->at = sqlite3_column_double(st, MC_AT);
+	if ((r = col_copy(s, st, MC_VERTEX, m->vertex, sizeof m->vertex)) != STORE_OK
+			|| (r = col_copy(s, st, MC_FORFEIT, m->forfeit, sizeof m->forfeit)) != STORE_OK)
+		return r;
+	m->clocks = (const char *)sqlite3_column_text(st, MC_CLOCKS);
+	return STORE_OK;
+}
+
+/* Moves of one game copied out (clocks malloc'd). */
+struct move_list {
+	struct store_move *m;
+	size_t n, cap;
+};
+
+static void move_list_free(struct move_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free((char *)l->m[i].clocks);
+	free(l->m);
+	l->m = NULL;
+	l->n = l->cap = 0;
+}
+
+static enum store_rc collect_moves(struct store *s, int64_t game_id, struct move_list *l)
+{
+	sqlite3_stmt *st = s->st[ST_MOVES_GET];
+	enum store_rc r = STORE_OK;
+	int rc;
+	struct binder b = { st, SQLITE_OK };
+	b_int(&b, 1, game_id);
+	if (b.rc != SQLITE_OK)
+		return bind_fail(s, &b);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (l->n == l->cap) {
+			size_t cap = l->cap + MOVES_CHUNK;
+			struct store_move *m = realloc(l->m, cap * sizeof *m);
+			if (!m) {
+				r = fail(s, STORE_ERROR, "out of memory");
+				break;
+			}
+			l->m = m;
+			l->cap = cap;
+		}
+		struct store_move *m = &l->m[l->n];
+		char *clocks = NULL;
+		if ((r = read_move(s, st, m)) != STORE_OK
+				|| (r = col_dup(s, st, MC_CLOCKS, &clocks)) != STORE_OK)
+			break;
+		m->clocks = clocks;
+		l->n++;
+	}
+	if (r == STORE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
+		r = sql_fail(s, rc);
+	done(st);
+	return r;
+}
+
+enum store_rc store_games_unfinished(struct store *s, store_unfinished_cb cb, void *ctx)
+{
+	sqlite3_stmt *st = s->st[ST_GAMES_UNFINISHED];
+	struct game_list games = { NULL, 0, 0 };
+	struct move_list moves = { NULL, 0, 0 };
+	enum store_rc r;
+	if ((r = check_idle(s, st, "store_games_unfinished")) != STORE_OK)
+		return r;
+	if ((r = collect_games(s, st, &games)) != STORE_OK)
+		goto out;
+	for (size_t i = 0; i < games.n; i++) {
+		if ((r = collect_moves(s, games.g[i].id, &moves)) != STORE_OK)
+			break;
+		int stop = cb(ctx, &games.g[i], moves.m, moves.n);
+		move_list_free(&moves);
+		if (stop)
+			break;
+	}
+out:
+	move_list_free(&moves);
+	game_list_free(&games);
+	return r;
+}
+
+enum store_rc store_move_add(struct store *s, int64_t game_id, const struct store_move *m)
+{
+	if (m->number < 1)
+		return fail(s, STORE_ERROR, "move number %d: moves are numbered from 1", m->number);
+	if (m->color != 'B' && m->color != 'W')
+		return fail(s, STORE_ERROR, "move colour must be 'B' or 'W'");
+	if (!fits(m->vertex, sizeof m->vertex) || !m->vertex[0]
+			|| !fits(m->forfeit, sizeof m->forfeit))
+		return fail(s, STORE_ERROR, "move vertex empty or not terminated");
+	struct binder b = { s->st[ST_MOVE_ADD], SQLITE_OK };
+	b_int(&b, 1, game_id);
+	b_int(&b, 2, m->number);
+	b_color(&b, 3, m->color);
+	b_text(&b, 4, m->vertex);
+	b_opt(&b, 5, m->forfeit);
+	b_text(&b, 6, m->clocks);
+	b_double(&b, 7, m->at);
+	enum store_rc r = run(s, &b);
+	if (r == STORE_CONFLICT)
+		return fail(s, STORE_CONFLICT, "game %lld already has move %d", (long long)game_id,
+				m->number);
+	return r;
+}
+
+enum store_rc store_moves_get(struct store *s, int64_t game_id, store_move_cb cb, void *ctx)
+{
+	sqlite3_stmt *st = s->st[ST_MOVES_GET];
+	enum store_rc r = check_idle(s, st, "store_moves_get");
+	struct store_move m;
+	int rc;
+	if (r != STORE_OK)
+		return r;
+	struct binder b = { st, SQLITE_OK };
+	b_int(&b, 1, game_id);
+	if (b.rc != SQLITE_OK)
+		return bind_fail(s, &b);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((r = read_move(s, st, &m)) != STORE_OK || cb(ctx, &m) != 0)
+			break;
+	}
+	if (r == STORE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
+		r = sql_fail(s, rc);
+	done(st);
+	return r;
+}
+
+/* ---- Warnings ---- */
+
+enum store_rc store_warning_add(struct store *s, int64_t game_id, const struct store_warning *w,
+		int64_t *id)
+{
+	if (w->color != 'B' && w->color != 'W')
+		return fail(s, STORE_ERROR, "warning colour must be 'B' or 'W'");
+	if (!fits(w->reason, sizeof w->reason))
+		return fail(s, STORE_ERROR, "warning reason not terminated");
+	if (w->number < 0)
+		return fail(s, STORE_ERROR, "negative move number");
+	struct binder b = { s->st[ST_WARNING_ADD], SQLITE_OK };
+	b_int(&b, 1, game_id);
+	b_color(&b, 2, w->color);
+	b_text(&b, 3, w->reason);
+	b_id(&b, 4, w->number);
+	b_double(&b, 5, w->at);
+	enum store_rc r = run(s, &b);
+	if (r == STORE_OK && id)
+		*id = sqlite3_last_insert_rowid(s->db);
+	return r;
+}
+
+enum store_rc store_warnings_get(struct store *s, int64_t game_id, store_warning_cb cb,
+		void *ctx)
+{
+	sqlite3_stmt *st = s->st[ST_WARNINGS_GET];
+	enum store_rc r = check_idle(s, st, "store_warnings_get");
+	struct store_warning w;
+	int rc;
+	if (r != STORE_OK)
+		return r;
+	struct binder b = { st, SQLITE_OK };
+	b_int(&b, 1, game_id);
+	if (b.rc != SQLITE_OK)
+		return bind_fail(s, &b);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		memset(&w, 0, sizeof w);
+		w.id = sqlite3_column_int64(st, WC_ID);
+		w.color = col_color(st, WC_COLOR);
+		w.number = sqlite3_column_int(st, WC_NUMBER);
+		w.at = sqlite3_column_double(st, WC_AT);
+		if ((r = col_copy(s, st, WC_REASON, w.reason, sizeof w.reason)) != STORE_OK
+				|| cb(ctx, &w) != 0)
+			break;
+	}
+	if (r == STORE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
+		r = sql_fail(s, rc);
+	done(st);
+	return r;
+}

@@ -1,1 +1,852 @@
-int main(void) { return 77; }
+/* Tests for server/store: migrations, transactions, players, games, moves, warnings. Each test
+ * works on a fresh database in its own mkdtemp directory. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sqlite3.h>
+#include "store.h"
+
+extern const char *const store_migrations[];
+
+#define GROUP_MOVES 500 /* moves written in one group-commit transaction */
+
+static char dir[64];
+static char path[128];
+static struct store *s;
+
+static void setup(void)
+{
+	snprintf(dir, sizeof dir, "/tmp/tengen-store-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/tengen.db", dir);
+	s = NULL;
+}
+
+static void teardown(void)
+{
+	char f[160];
+	store_close(s);
+	s = NULL;
+	static const char *const suffix[] = { "", "-wal", "-shm", "-journal" };
+	for (size_t i = 0; i < sizeof suffix / sizeof *suffix; i++) {
+		snprintf(f, sizeof f, "%s%s", path, suffix[i]);
+		unlink(f);
+	}
+	rmdir(dir);
+}
+
+static void open_store(void)
+{
+	char err[STORE_ERR_MAX] = "";
+	enum store_rc rc = store_open(path, &s, err, sizeof err);
+	ck_assert_msg(rc == STORE_OK, "store_open: %d %s", rc, err);
+	ck_assert_ptr_nonnull(s);
+}
+
+/* A value from the database through a connection of its own (not the store's). */
+static int raw_int(const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	int v = -1;
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+static void raw_exec(const char *sql)
+{
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+static int64_t player(const char *name)
+{
+	int64_t id = 0;
+	ck_assert_int_eq(store_player_create(s, name, "$argon2id$v=19$fakehash", "player", &id),
+			STORE_OK);
+	ck_assert_int_gt(id, 0);
+	return id;
+}
+
+/* A game with every field set. */
+static void game_fill(struct store_game *g, int64_t black, int64_t white)
+{
+	memset(g, 0, sizeof *g);
+	g->black_id = black;
+	g->white_id = white;
+	g->size = 13;
+	g->komi = 6.5;
+	g->handicap = 2;
+	g->rated = true;
+	g->time_control = "{\"system\":\"byoyomi\",\"main_s\":600,\"periods\":3,\"period_s\":30}";
+	g->rules = "{\"ko\":\"positional\",\"illegal\":\"lose\"}";
+	snprintf(g->phase, sizeof g->phase, "playing");
+	g->challenger_id = white;
+	snprintf(g->color_choice, sizeof g->color_choice, "white");
+	g->tournament_id = 7;
+	g->round = 3;
+	g->start_at = 1700000000.25;
+	g->created_at = 1699999000.5;
+	g->clocks = "{\"B\":{\"main_ms\":600000},\"W\":{\"main_ms\":599000}}";
+	g->warnings_b = 1;
+	g->warnings_w = 0;
+	g->extra = "{\"dead\":{\"B\":[\"D4\"]}}";
+}
+
+static void game_eq(const struct store_game *a, const struct store_game *b)
+{
+	ck_assert_int_eq(a->id, b->id);
+	ck_assert_int_eq(a->black_id, b->black_id);
+	ck_assert_int_eq(a->white_id, b->white_id);
+	ck_assert_int_eq(a->size, b->size);
+	ck_assert_double_eq(a->komi, b->komi);
+	ck_assert_int_eq(a->handicap, b->handicap);
+	ck_assert_int_eq(a->rated, b->rated);
+	ck_assert_pstr_eq(a->time_control, b->time_control);
+	ck_assert_pstr_eq(a->rules, b->rules);
+	ck_assert_str_eq(a->phase, b->phase);
+	ck_assert_str_eq(a->result, b->result);
+	ck_assert_str_eq(a->reason, b->reason);
+	ck_assert_int_eq(a->challenger_id, b->challenger_id);
+	ck_assert_str_eq(a->color_choice, b->color_choice);
+	ck_assert_int_eq(a->tournament_id, b->tournament_id);
+	ck_assert_int_eq(a->round, b->round);
+	ck_assert_double_eq(a->start_at, b->start_at);
+	ck_assert_double_eq(a->created_at, b->created_at);
+	ck_assert_double_eq(a->ended_at, b->ended_at);
+	ck_assert_pstr_eq(a->clocks, b->clocks);
+	ck_assert_int_eq(a->warnings_b, b->warnings_b);
+	ck_assert_int_eq(a->warnings_w, b->warnings_w);
+	ck_assert_pstr_eq(a->extra, b->extra);
+}
+
+static int64_t game_new(int64_t black, int64_t white, const char *phase)
+{
+	struct store_game g;
+	int64_t id = 0;
+	game_fill(&g, black, white);
+	snprintf(g.phase, sizeof g.phase, "%s", phase);
+	ck_assert_int_eq(store_game_create(s, &g, &id), STORE_OK);
+	ck_assert_int_gt(id, 0);
+	return id;
+}
+
+static void move_fill(struct store_move *m, int number, const char *vertex)
+{
+	memset(m, 0, sizeof *m);
+	m->number = number;
+	m->color = number % 2 ? 'B' : 'W';
+	snprintf(m->vertex, sizeof m->vertex, "%s", vertex);
+	m->at = 1700000000.0 + number;
+}
+
+/* Collects moves: numbers in order, count. */
+struct moves_seen {
+	int n;
+	int numbers[GROUP_MOVES + 8];
+	char last_forfeit[STORE_REASON_SIZE];
+	char last_clocks[128];
+	char last_color;
+};
+
+static int on_move(void *ctx, const struct store_move *m)
+{
+	struct moves_seen *ms = ctx;
+	if (ms->n < (int)(sizeof ms->numbers / sizeof *ms->numbers))
+		ms->numbers[ms->n] = m->number;
+	ms->n++;
+	snprintf(ms->last_forfeit, sizeof ms->last_forfeit, "%s", m->forfeit);
+	snprintf(ms->last_clocks, sizeof ms->last_clocks, "%s", m->clocks ? m->clocks : "(null)");
+	ms->last_color = m->color;
+	return 0;
+}
+
+static int moves_count(int64_t game)
+{
+	struct moves_seen ms = { 0 };
+	ck_assert_int_eq(store_moves_get(s, game, on_move, &ms), STORE_OK);
+	return ms.n;
+}
+
+/* ---- Database ---- */
+
+START_TEST(test_create_reopen)
+{
+	int n = 0;
+	while (store_migrations[n])
+		n++;
+	ck_assert_int_ge(n, 1);
+	ck_assert_int_eq(store_schema_version(), n);
+
+	open_store();
+	int64_t id = player("alice");
+	store_close(s);
+	s = NULL;
+	ck_assert_int_eq(raw_int("PRAGMA user_version"), n);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM sqlite_master WHERE name = 'games'"), 1);
+
+	/* Reopening applies nothing again (a rerun CREATE TABLE would fail) and keeps the data. */
+	open_store();
+	struct store_player p;
+	ck_assert_int_eq(store_player_by_id(s, id, &p), STORE_OK);
+	ck_assert_str_eq(p.name, "alice");
+	store_close(s);
+	s = NULL;
+	ck_assert_int_eq(raw_int("PRAGMA user_version"), n);
+}
+END_TEST
+
+START_TEST(test_refuse_newer)
+{
+	char err[STORE_ERR_MAX] = "";
+	open_store();
+	store_close(s);
+	s = NULL;
+	raw_exec("PRAGMA user_version = 99");
+	s = (struct store *)&err; /* must be reset to NULL */
+	ck_assert_int_eq(store_open(path, &s, err, sizeof err), STORE_ERROR);
+	ck_assert_ptr_null(s);
+	ck_assert_msg(strstr(err, "newer") != NULL, "message: %s", err);
+	ck_assert_int_eq(raw_int("PRAGMA user_version"), 99);
+}
+END_TEST
+
+START_TEST(test_open_bad_path)
+{
+	char err[STORE_ERR_MAX] = "";
+	ck_assert_int_eq(store_open("/nonexistent-dir/x/y.db", &s, err, sizeof err), STORE_ERROR);
+	ck_assert_ptr_null(s);
+	ck_assert_int_gt(strlen(err), 0);
+}
+END_TEST
+
+START_TEST(test_wal)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	open_store();
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	ck_assert_str_eq((const char *)sqlite3_column_text(st, 0), "wal");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	char wal[160];
+	snprintf(wal, sizeof wal, "%s-wal", path);
+	ck_assert_int_eq(access(wal, F_OK), 0);
+}
+END_TEST
+
+/* ---- Players ---- */
+
+START_TEST(test_player_create)
+{
+	struct store_player p;
+	int64_t id = 0, id2 = 0;
+	double now = (double)time(NULL);
+	open_store();
+	ck_assert_int_eq(store_player_create(s, "Alice", "hash1", "player", &id), STORE_OK);
+	ck_assert_int_eq(store_player_create(s, "aLICE", "hash2", "player", &id2), STORE_CONFLICT);
+	ck_assert_int_eq(id2, 0);
+	ck_assert_ptr_nonnull(strstr(store_errmsg(s), "taken"));
+	ck_assert_int_eq(store_player_create(s, "Bob", "hash3", "admin", &id2), STORE_OK);
+	ck_assert_int_ne(id, id2);
+
+	ck_assert_int_eq(store_player_by_name(s, "ALICE", &p), STORE_OK);
+	ck_assert_int_eq(p.id, id);
+	ck_assert_str_eq(p.name, "Alice");
+	ck_assert_str_eq(p.pwhash, "hash1");
+	ck_assert_str_eq(p.role, "player");
+	ck_assert_double_eq(p.rating, 1500);
+	ck_assert_double_eq(p.rd, 350);
+	ck_assert_double_eq(p.volatility, 0.06);
+	ck_assert_str_eq(p.rank, "");
+	ck_assert_double_ge(p.created_at, now - 5);
+	ck_assert_double_le(p.created_at, now + 5);
+
+	ck_assert_int_eq(store_player_by_id(s, id2, &p), STORE_OK);
+	ck_assert_str_eq(p.name, "Bob");
+	ck_assert_str_eq(p.role, "admin");
+	ck_assert_int_eq(store_player_by_id(s, id2 + 100, &p), STORE_NOT_FOUND);
+	ck_assert_int_eq(store_player_by_name(s, "carol", &p), STORE_NOT_FOUND);
+
+	/* Bad input changes nothing. */
+	ck_assert_int_eq(store_player_create(s, "carol", "h", "king", NULL), STORE_ERROR);
+	ck_assert_int_eq(store_player_create(s, "", "h", "player", NULL), STORE_ERROR);
+	ck_assert_int_eq(store_player_create(s, "abcdefghijabcdefghijabcdefghijabc", "h", "player",
+			NULL), STORE_ERROR);
+	ck_assert_int_eq(store_player_create(s, "carol", "", "player", NULL), STORE_ERROR);
+	ck_assert_int_eq(store_player_by_name(s, "carol", &p), STORE_NOT_FOUND);
+	ck_assert_int_eq(store_player_create(s, "abcdefghijabcdefghijabcdefghijab", "h", "td",
+			NULL), STORE_OK);
+}
+END_TEST
+
+START_TEST(test_player_role)
+{
+	struct store_player p;
+	open_store();
+	player("alice");
+	ck_assert_int_eq(store_player_set_role(s, "ALICE", "td"), STORE_OK);
+	ck_assert_int_eq(store_player_by_name(s, "alice", &p), STORE_OK);
+	ck_assert_str_eq(p.role, "td");
+	ck_assert_int_eq(store_player_set_role(s, "alice", "admin"), STORE_OK);
+	ck_assert_int_eq(store_player_set_role(s, "alice", "king"), STORE_ERROR);
+	ck_assert_int_eq(store_player_by_name(s, "alice", &p), STORE_OK);
+	ck_assert_str_eq(p.role, "admin");
+	ck_assert_int_eq(store_player_set_role(s, "nobody", "td"), STORE_NOT_FOUND);
+}
+END_TEST
+
+struct names {
+	int n;
+	char name[4][STORE_NAME_MAX + 1];
+};
+
+static int on_player(void *ctx, const struct store_player *p)
+{
+	struct names *ns = ctx;
+	if (ns->n < 4)
+		snprintf(ns->name[ns->n], sizeof ns->name[0], "%s", p->name);
+	ns->n++;
+	return 0;
+}
+
+START_TEST(test_player_rating)
+{
+	struct store_player p;
+	struct names ns = { 0 };
+	open_store();
+	int64_t a = player("alice"), b = player("bob");
+	player("carol");
+	ck_assert_int_eq(store_player_set_rating(s, b, 1712.5, 80.25, 0.059), STORE_OK);
+	ck_assert_int_eq(store_player_set_rating(s, a, 1400, 90, 0.06), STORE_OK);
+	ck_assert_int_eq(store_player_set_rating(s, b + 100, 1, 1, 1), STORE_NOT_FOUND);
+	ck_assert_int_eq(store_player_by_id(s, b, &p), STORE_OK);
+	ck_assert_double_eq(p.rating, 1712.5);
+	ck_assert_double_eq(p.rd, 80.25);
+	ck_assert_double_eq(p.volatility, 0.059);
+	ck_assert_int_eq(store_players_list(s, on_player, &ns), STORE_OK);
+	ck_assert_int_eq(ns.n, 3);
+	ck_assert_str_eq(ns.name[0], "bob");
+	ck_assert_str_eq(ns.name[1], "carol");
+	ck_assert_str_eq(ns.name[2], "alice");
+}
+END_TEST
+
+/* ---- Games ---- */
+
+START_TEST(test_game_round_trip)
+{
+	struct store_game g, got;
+	int64_t id = 0;
+	open_store();
+	int64_t a = player("alice"), b = player("bob");
+	game_fill(&g, a, b);
+	ck_assert_int_eq(store_game_create(s, &g, &id), STORE_OK);
+	ck_assert_int_gt(id, 0);
+	g.id = id;
+	ck_assert_int_eq(store_game_get(s, id, &got), STORE_OK);
+	game_eq(&got, &g);
+	store_game_clear(&got);
+	ck_assert_ptr_null(got.clocks);
+
+	/* The game ends: every mutable field changes. */
+	snprintf(g.phase, sizeof g.phase, "ended");
+	snprintf(g.result, sizeof g.result, "W+3.5");
+	snprintf(g.reason, sizeof g.reason, "score");
+	g.clocks = "{\"B\":{\"main_ms\":1},\"W\":{\"main_ms\":2}}";
+	g.extra = NULL;
+	g.warnings_b = 2;
+	g.warnings_w = 1;
+	g.ended_at = 1700003600.75;
+	g.komi = 0.5;
+	g.rated = false;
+	g.black_id = b;
+	g.white_id = a;
+	ck_assert_int_eq(store_game_update(s, &g), STORE_OK);
+	ck_assert_int_eq(store_game_get(s, id, &got), STORE_OK);
+	game_eq(&got, &g);
+	ck_assert_ptr_null(got.extra);
+	store_game_clear(&got);
+
+	/* Optional fields as none. */
+	struct store_game h;
+	game_fill(&h, a, b);
+	h.time_control = h.rules = h.clocks = h.extra = NULL;
+	h.challenger_id = h.tournament_id = 0;
+	h.round = 0;
+	h.start_at = 0;
+	h.color_choice[0] = '\0';
+	ck_assert_int_eq(store_game_create(s, &h, &h.id), STORE_OK);
+	ck_assert_int_eq(store_game_get(s, h.id, &got), STORE_OK);
+	game_eq(&got, &h);
+	store_game_clear(&got);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM games WHERE tournament_id IS NULL AND "
+			"challenger_id IS NULL AND start_at IS NULL AND color_choice IS NULL"), 1);
+
+	ck_assert_int_eq(store_game_get(s, id + 100, &got), STORE_NOT_FOUND);
+	g.id = id + 100;
+	ck_assert_int_eq(store_game_update(s, &g), STORE_NOT_FOUND);
+}
+END_TEST
+
+START_TEST(test_game_invalid)
+{
+	struct store_game g, got;
+	int64_t id = 0;
+	open_store();
+	int64_t a = player("alice"), b = player("bob");
+	game_fill(&g, a, b);
+	ck_assert_int_eq(store_game_create(s, &g, &id), STORE_OK);
+	g.id = id;
+
+	struct store_game bad = g;
+	snprintf(bad.phase, sizeof bad.phase, "paused");
+	ck_assert_int_eq(store_game_update(s, &bad), STORE_ERROR);
+	ck_assert_int_eq(store_game_create(s, &bad, NULL), STORE_ERROR);
+	bad = g;
+	snprintf(bad.color_choice, sizeof bad.color_choice, "red");
+	ck_assert_int_eq(store_game_update(s, &bad), STORE_ERROR);
+	bad = g;
+	bad.clocks = "{not json";
+	ck_assert_int_eq(store_game_update(s, &bad), STORE_ERROR);
+	ck_assert_ptr_nonnull(strstr(store_errmsg(s), "CHECK"));
+	bad = g;
+	bad.white_id = bad.black_id;
+	ck_assert_int_eq(store_game_update(s, &bad), STORE_ERROR);
+	bad = g;
+	bad.handicap = -1;
+	ck_assert_int_eq(store_game_update(s, &bad), STORE_ERROR);
+	bad = g;
+	memset(bad.result, 'x', sizeof bad.result);
+	ck_assert_int_eq(store_game_update(s, &bad), STORE_ERROR);
+
+	/* Nothing changed. */
+	ck_assert_int_eq(store_game_get(s, id, &got), STORE_OK);
+	game_eq(&got, &g);
+	store_game_clear(&got);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM games"), 1);
+}
+END_TEST
+
+struct ids {
+	int n;
+	int64_t id[16];
+};
+
+static int on_game(void *ctx, const struct store_game *g)
+{
+	struct ids *ids = ctx;
+	if (ids->n < 16)
+		ids->id[ids->n] = g->id;
+	ids->n++;
+	return 0;
+}
+
+static struct ids list(const char *phase, int64_t player_id, int64_t tournament_id, int limit)
+{
+	struct store_games_filter f = { phase, player_id, tournament_id, limit };
+	struct ids ids = { 0 };
+	ck_assert_int_eq(store_games_list(s, &f, on_game, &ids), STORE_OK);
+	return ids;
+}
+
+START_TEST(test_games_list)
+{
+	struct store_game g;
+	struct ids ids = { 0 };
+	open_store();
+	int64_t a = player("alice"), b = player("bob"), c = player("carol");
+	int64_t g1 = game_new(a, b, "playing");
+	int64_t g2 = game_new(b, c, "ended");
+	int64_t g3 = game_new(c, a, "playing");
+	game_fill(&g, a, c);
+	g.tournament_id = 0;
+	int64_t g4 = 0;
+	ck_assert_int_eq(store_game_create(s, &g, &g4), STORE_OK);
+
+	ck_assert_int_eq(store_games_list(s, NULL, on_game, &ids), STORE_OK);
+	ck_assert_int_eq(ids.n, 4);
+	ck_assert_int_eq(ids.id[0], g4); /* newest first */
+	ck_assert_int_eq(ids.id[3], g1);
+
+	ids = list("playing", 0, 0, 0);
+	ck_assert_int_eq(ids.n, 3);
+	ck_assert_int_eq(ids.id[0], g4);
+	ck_assert_int_eq(ids.id[1], g3);
+	ck_assert_int_eq(ids.id[2], g1);
+	ids = list(NULL, b, 0, 0);
+	ck_assert_int_eq(ids.n, 2);
+	ck_assert_int_eq(ids.id[0], g2);
+	ck_assert_int_eq(ids.id[1], g1);
+	ids = list("ended", b, 0, 0);
+	ck_assert_int_eq(ids.n, 1);
+	ck_assert_int_eq(ids.id[0], g2);
+	ids = list(NULL, 0, 7, 0);
+	ck_assert_int_eq(ids.n, 3);
+	ids = list(NULL, a, 7, 0);
+	ck_assert_int_eq(ids.n, 2);
+	ids = list("playing", a, 7, 0);
+	ck_assert_int_eq(ids.n, 2);
+	ck_assert_int_eq(ids.id[0], g3);
+	ids = list(NULL, 0, 8, 0);
+	ck_assert_int_eq(ids.n, 0);
+	ids = list(NULL, 0, 0, 2);
+	ck_assert_int_eq(ids.n, 2);
+	ck_assert_int_eq(ids.id[1], g3);
+	ids = list("playing", a, 0, 1);
+	ck_assert_int_eq(ids.n, 1);
+	ck_assert_int_eq(ids.id[0], g4);
+}
+END_TEST
+
+/* ---- Moves ---- */
+
+START_TEST(test_moves)
+{
+	struct store_move m;
+	struct moves_seen ms = { 0 };
+	open_store();
+	int64_t a = player("alice"), b = player("bob");
+	int64_t g = game_new(a, b, "playing");
+	int64_t other = game_new(b, a, "playing");
+
+	move_fill(&m, 2, "Q16");
+	m.clocks = "{\"W\":{\"main_ms\":5}}";
+	ck_assert_int_eq(store_move_add(s, g, &m), STORE_OK);
+	move_fill(&m, 1, "D4");
+	ck_assert_int_eq(store_move_add(s, g, &m), STORE_OK);
+	move_fill(&m, 3, "pass");
+	snprintf(m.forfeit, sizeof m.forfeit, "superko");
+	ck_assert_int_eq(store_move_add(s, g, &m), STORE_OK);
+	move_fill(&m, 1, "C3");
+	ck_assert_int_eq(store_move_add(s, other, &m), STORE_OK);
+
+	/* A duplicate number is a conflict and changes nothing. */
+	move_fill(&m, 2, "K10");
+	ck_assert_int_eq(store_move_add(s, g, &m), STORE_CONFLICT);
+	/* Bad input. */
+	move_fill(&m, 0, "K10");
+	ck_assert_int_eq(store_move_add(s, g, &m), STORE_ERROR);
+	move_fill(&m, 4, "K10");
+	m.color = 'X';
+	ck_assert_int_eq(store_move_add(s, g, &m), STORE_ERROR);
+	move_fill(&m, 4, "");
+	ck_assert_int_eq(store_move_add(s, g, &m), STORE_ERROR);
+	move_fill(&m, 4, "K10");
+	m.clocks = "[";
+	ck_assert_int_eq(store_move_add(s, g, &m), STORE_ERROR);
+
+	ck_assert_int_eq(store_moves_get(s, g, on_move, &ms), STORE_OK);
+	ck_assert_int_eq(ms.n, 3);
+	ck_assert_int_eq(ms.numbers[0], 1);
+	ck_assert_int_eq(ms.numbers[1], 2);
+	ck_assert_int_eq(ms.numbers[2], 3);
+	ck_assert_str_eq(ms.last_forfeit, "superko");
+	ck_assert_str_eq(ms.last_clocks, "(null)");
+	ck_assert_int_eq(ms.last_color, 'B');
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM moves WHERE vertex = 'Q16' AND number = 2 "
+			"AND color = 'W' AND clocks = '{\"W\":{\"main_ms\":5}}' AND forfeit IS NULL"), 1);
+	ck_assert_int_eq(moves_count(other), 1);
+	ck_assert_int_eq(moves_count(other + 100), 0);
+}
+END_TEST
+
+static int stop_early(void *ctx, const struct store_move *m)
+{
+	int *n = ctx;
+	(*n)++;
+	return 1;
+}
+
+static int nested(void *ctx, const struct store_move *m)
+{
+	struct moves_seen inner = { 0 };
+	int *rc = ctx;
+	*rc = store_moves_get(s, 1, on_move, &inner);
+	return 0;
+}
+
+START_TEST(test_moves_callbacks)
+{
+	struct store_move m;
+	int n = 0, rc = -1;
+	open_store();
+	int64_t g = game_new(player("alice"), player("bob"), "playing");
+	ck_assert_int_eq(g, 1);
+	for (int i = 1; i <= 3; i++) {
+		move_fill(&m, i, "A1");
+		ck_assert_int_eq(store_move_add(s, g, &m), STORE_OK);
+	}
+	ck_assert_int_eq(store_moves_get(s, g, stop_early, &n), STORE_OK);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(store_moves_get(s, g, nested, &rc), STORE_OK);
+	ck_assert_int_eq(rc, STORE_ERROR);
+	ck_assert_int_eq(moves_count(g), 3); /* usable again afterwards */
+}
+END_TEST
+
+/* ---- Warnings ---- */
+
+struct warns {
+	int n;
+	struct store_warning w[4];
+};
+
+static int on_warning(void *ctx, const struct store_warning *w)
+{
+	struct warns *ws = ctx;
+	if (ws->n < 4)
+		ws->w[ws->n] = *w;
+	ws->n++;
+	return 0;
+}
+
+START_TEST(test_warnings)
+{
+	struct store_warning w = { 0 };
+	struct warns ws = { 0 };
+	int64_t id1 = 0, id2 = 0;
+	open_store();
+	int64_t g = game_new(player("alice"), player("bob"), "playing");
+	w.color = 'W';
+	snprintf(w.reason, sizeof w.reason, "not_your_turn");
+	w.number = 12;
+	w.at = 1700000012.5;
+	ck_assert_int_eq(store_warning_add(s, g, &w, &id1), STORE_OK);
+	w.color = 'B';
+	snprintf(w.reason, sizeof w.reason, "disturbing the opponent");
+	w.number = 0;
+	w.at = 1700000100;
+	ck_assert_int_eq(store_warning_add(s, g, &w, &id2), STORE_OK);
+	ck_assert_int_gt(id2, id1);
+	w.color = 'x';
+	ck_assert_int_eq(store_warning_add(s, g, &w, NULL), STORE_ERROR);
+
+	ck_assert_int_eq(store_warnings_get(s, g, on_warning, &ws), STORE_OK);
+	ck_assert_int_eq(ws.n, 2);
+	ck_assert_int_eq(ws.w[0].id, id1);
+	ck_assert_int_eq(ws.w[0].color, 'W');
+	ck_assert_str_eq(ws.w[0].reason, "not_your_turn");
+	ck_assert_int_eq(ws.w[0].number, 12);
+	ck_assert_double_eq(ws.w[0].at, 1700000012.5);
+	ck_assert_int_eq(ws.w[1].color, 'B');
+	ck_assert_int_eq(ws.w[1].number, 0);
+	ck_assert_str_eq(ws.w[1].reason, "disturbing the opponent");
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM warnings WHERE number IS NULL"), 1);
+}
+END_TEST
+
+/* ---- Restart ---- */
+
+struct unfinished {
+	int n;
+	int64_t id[8];
+	size_t moves[8];
+	int last_number[8];
+};
+
+static int on_unfinished(void *ctx, const struct store_game *g, const struct store_move *m,
+		size_t n)
+{
+	struct unfinished *u = ctx;
+	if (u->n < 8) {
+		u->id[u->n] = g->id;
+		u->moves[u->n] = n;
+		u->last_number[u->n] = n ? m[n - 1].number : 0;
+	}
+	u->n++;
+	/* A restart may end games while listing them. */
+	struct store_game e = *g;
+	snprintf(e.phase, sizeof e.phase, "ended");
+	ck_assert_int_eq(store_game_update(s, &e), STORE_OK);
+	return 0;
+}
+
+START_TEST(test_unfinished)
+{
+	struct store_move m;
+	struct unfinished u = { 0 };
+	open_store();
+	int64_t a = player("alice"), b = player("bob");
+	int64_t g1 = game_new(a, b, "playing");
+	int64_t g2 = game_new(a, b, "ended");
+	int64_t g3 = game_new(b, a, "counting");
+	int64_t g4 = game_new(b, a, "pending");
+	int64_t g5 = game_new(b, a, "scheduled");
+	for (int i = 1; i <= 5; i++) {
+		move_fill(&m, i, "B2");
+		m.clocks = "{}";
+		ck_assert_int_eq(store_move_add(s, g1, &m), STORE_OK);
+		ck_assert_int_eq(store_move_add(s, g2, &m), STORE_OK);
+		if (i <= 2)
+			ck_assert_int_eq(store_move_add(s, g3, &m), STORE_OK);
+	}
+	ck_assert_int_eq(store_games_unfinished(s, on_unfinished, &u), STORE_OK);
+	ck_assert_int_eq(u.n, 4);
+	ck_assert_int_eq(u.id[0], g1);
+	ck_assert_int_eq(u.moves[0], 5);
+	ck_assert_int_eq(u.last_number[0], 5);
+	ck_assert_int_eq(u.id[1], g3);
+	ck_assert_int_eq(u.moves[1], 2);
+	ck_assert_int_eq(u.id[2], g4);
+	ck_assert_int_eq(u.moves[2], 0);
+	ck_assert_int_eq(u.id[3], g5);
+	(void)g2;
+	/* The callback ended them all. */
+	memset(&u, 0, sizeof u);
+	ck_assert_int_eq(store_games_unfinished(s, on_unfinished, &u), STORE_OK);
+	ck_assert_int_eq(u.n, 0);
+}
+END_TEST
+
+/* ---- Transactions ---- */
+
+START_TEST(test_rollback)
+{
+	struct store_player p;
+	struct store_game g;
+	struct store_move m;
+	open_store();
+	int64_t a = player("alice");
+	ck_assert(!store_in_transaction(s));
+	ck_assert_int_eq(store_begin(s), STORE_OK);
+	ck_assert(store_in_transaction(s));
+	int64_t b = player("bob");
+	int64_t gid = game_new(a, b, "playing");
+	move_fill(&m, 1, "D4");
+	ck_assert_int_eq(store_move_add(s, gid, &m), STORE_OK);
+	ck_assert_int_eq(store_player_set_role(s, "alice", "admin"), STORE_OK);
+	ck_assert_int_eq(store_game_get(s, gid, &g), STORE_OK); /* visible inside */
+	store_game_clear(&g);
+	ck_assert_int_eq(store_rollback(s), STORE_OK);
+	ck_assert(!store_in_transaction(s));
+
+	ck_assert_int_eq(store_player_by_name(s, "bob", &p), STORE_NOT_FOUND);
+	ck_assert_int_eq(store_game_get(s, gid, &g), STORE_NOT_FOUND);
+	ck_assert_int_eq(moves_count(gid), 0);
+	ck_assert_int_eq(store_player_by_name(s, "alice", &p), STORE_OK);
+	ck_assert_str_eq(p.role, "player");
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM players"), 1);
+	ck_assert_int_eq(store_rollback(s), STORE_OK); /* none open: nothing to undo */
+}
+END_TEST
+
+START_TEST(test_group_commit)
+{
+	struct store_move m;
+	struct moves_seen ms = { 0 };
+	char clocks[64];
+	open_store();
+	int64_t g = game_new(player("alice"), player("bob"), "playing");
+	ck_assert_int_eq(store_commit(s), STORE_ERROR); /* none open */
+	ck_assert_int_eq(store_begin(s), STORE_OK);
+	ck_assert_int_eq(store_begin(s), STORE_ERROR); /* already open */
+	for (int i = 1; i <= GROUP_MOVES; i++) {
+		move_fill(&m, i, i % 7 ? "C3" : "pass");
+		snprintf(clocks, sizeof clocks, "{\"B\":{\"main_ms\":%d}}", 600000 - i);
+		m.clocks = clocks;
+		ck_assert_int_eq(store_move_add(s, g, &m), STORE_OK);
+	}
+	/* A failed write inside the group undoes only itself. */
+	move_fill(&m, 1, "D4");
+	ck_assert_int_eq(store_move_add(s, g, &m), STORE_CONFLICT);
+	ck_assert(store_in_transaction(s));
+	/* Another connection sees nothing before the commit... */
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM moves"), 0);
+	ck_assert_int_eq(store_commit(s), STORE_OK);
+	ck_assert(!store_in_transaction(s));
+	/* ...and everything after. */
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM moves"), GROUP_MOVES);
+	ck_assert_int_eq(store_moves_get(s, g, on_move, &ms), STORE_OK);
+	ck_assert_int_eq(ms.n, GROUP_MOVES);
+	for (int i = 0; i < GROUP_MOVES; i++)
+		ck_assert_int_eq(ms.numbers[i], i + 1);
+	ck_assert_str_eq(ms.last_clocks, "{\"B\":{\"main_ms\":599500}}");
+
+	/* Autocommit writes after the group. */
+	move_fill(&m, GROUP_MOVES + 1, "pass");
+	ck_assert_int_eq(store_move_add(s, g, &m), STORE_OK);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM moves"), GROUP_MOVES + 1);
+}
+END_TEST
+
+START_TEST(test_foreign_keys)
+{
+	struct store_game g;
+	struct store_move m;
+	struct store_warning w = { 0 };
+	open_store();
+	int64_t a = player("alice"), b = player("bob");
+	game_fill(&g, a, b + 100);
+	ck_assert_int_eq(store_game_create(s, &g, NULL), STORE_ERROR);
+	ck_assert_ptr_nonnull(strstr(store_errmsg(s), "FOREIGN KEY"));
+	game_fill(&g, a, b);
+	g.challenger_id = b + 100;
+	ck_assert_int_eq(store_game_create(s, &g, NULL), STORE_ERROR);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM games"), 0);
+
+	move_fill(&m, 1, "D4");
+	ck_assert_int_eq(store_move_add(s, 42, &m), STORE_ERROR);
+	ck_assert_ptr_nonnull(strstr(store_errmsg(s), "FOREIGN KEY"));
+	w.color = 'B';
+	ck_assert_int_eq(store_warning_add(s, 42, &w, NULL), STORE_ERROR);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM moves"), 0);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM warnings"), 0);
+
+	/* Inside a group the failure undoes only itself. */
+	ck_assert_int_eq(store_begin(s), STORE_OK);
+	int64_t gid = game_new(a, b, "playing");
+	ck_assert_int_eq(store_move_add(s, gid + 1, &m), STORE_ERROR);
+	ck_assert(store_in_transaction(s));
+	ck_assert_int_eq(store_move_add(s, gid, &m), STORE_OK);
+	ck_assert_int_eq(store_commit(s), STORE_OK);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM moves"), 1);
+}
+END_TEST
+
+static Suite *store_suite(void)
+{
+	Suite *su = suite_create("store");
+	TCase *tc = tcase_create("store");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_create_reopen);
+	tcase_add_test(tc, test_refuse_newer);
+	tcase_add_test(tc, test_open_bad_path);
+	tcase_add_test(tc, test_wal);
+	tcase_add_test(tc, test_player_create);
+	tcase_add_test(tc, test_player_role);
+	tcase_add_test(tc, test_player_rating);
+	tcase_add_test(tc, test_game_round_trip);
+	tcase_add_test(tc, test_game_invalid);
+	tcase_add_test(tc, test_games_list);
+	tcase_add_test(tc, test_moves);
+	tcase_add_test(tc, test_moves_callbacks);
+	tcase_add_test(tc, test_warnings);
+	tcase_add_test(tc, test_unfinished);
+	tcase_add_test(tc, test_rollback);
+	tcase_add_test(tc, test_group_commit);
+	tcase_add_test(tc, test_foreign_keys);
+	suite_add_tcase(su, tc);
+	return su;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(store_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
