@@ -1,1 +1,585 @@
-/* client/cmd_score: placeholder, being written. */
+/* client/cmd_score: `tengen score` and `tengen replay`. See cmd_score.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+
+#include "board.h"
+#include "referee.h"
+#include "rules.h"
+#include "score.h"
+#include "sgf.h"
+#include "vertex.h"
+#include "cmd_score.h"
+
+#define CMD_READ_CHUNK 65536 /* bytes read from the record per fread */
+#define CMD_MAX_DEAD (BOARD_MAX_SIZE * BOARD_MAX_SIZE) /* --dead vertices in all */
+#define CMD_COLUMNS "ABCDEFGHJKLMNOPQRSTUVWXYZ" /* GTP 2 §2.11 column letters (no I) */
+
+static void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void errorf(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("tengen: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* ---- command line ---- */
+
+enum counting_mode { COUNT_AREA = 0, COUNT_ALL_ALIVE };
+
+/* Options of score and replay. */
+struct options {
+	const char *file;
+	enum ko_rule ko;
+	bool komi_set;
+	double komi;
+	enum counting_mode counting;
+	const char **dead; /* the --dead arguments (comma-separated vertex lists) */
+	int ndead;
+};
+
+#define OPT_DEAD 1u
+#define OPT_KOMI 2u
+#define OPT_KO 4u
+#define OPT_COUNTING 8u
+
+static const char score_usage[] =
+	"usage: tengen score FILE.sgf [--dead V,V,...] [--komi K]\n"
+	"                             [--ko situational|positional|simple] [--counting area|all-alive]\n"
+	"Replay a game record through the referee and print the result as one JSON object.\n"
+	"  --dead V,V,...  stones counted dead (GTP vertices; any stone marks its chain)\n"
+	"  --komi K        komi in points (default: the record's KM)\n"
+	"  --ko RULE       repetition rule (default: situational)\n"
+	"  --counting M    area (default; uses --dead) or all-alive (every stone alive)\n"
+	"FILE may be - for standard input.\n";
+
+static const char replay_usage[] =
+	"usage: tengen replay FILE.sgf [--ko situational|positional|simple]\n"
+	"Replay a game record through the referee and print the final board.\n"
+	"  --ko RULE       repetition rule (default: situational)\n"
+	"FILE may be - for standard input.\n";
+
+/* If argv[*i] is the option `name` ("--name VALUE" or "--name=VALUE"), store its value in
+ * *value and return 1 (advancing *i past a separate value); return 0 if it is not `name`;
+ * -1 if the value is missing (message printed). */
+static int opt_value(int argc, char **argv, int *i, const char *name, const char **value)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+	if (strncmp(a, name, n) != 0)
+		return 0;
+	if (a[n] == '=') {
+		*value = a + n + 1;
+		return 1;
+	}
+	if (a[n] != '\0')
+		return 0;
+	if (*i + 1 >= argc) {
+		errorf("option %s needs a value", name);
+		return -1;
+	}
+	*value = argv[++*i];
+	return 1;
+}
+
+/* Parse komi: a finite number of points within SGF_MAX_KOMI. Returns 0 or -1. */
+static int parse_komi(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double k = strtod(s, &end);
+	if (*s == '\0' || *end != '\0' || errno != 0 || !isfinite(k) || fabs(k) > SGF_MAX_KOMI)
+		return -1;
+	*out = k;
+	return 0;
+}
+
+/* Parse the options `allowed` (OPT_*) and one FILE operand. Returns CMD_EXIT_OK, or
+ * CMD_EXIT_USAGE (message printed), or -1 after printing `usage` for --help. o->dead is
+ * malloc'd (free it). */
+static int parse_options(int argc, char **argv, unsigned allowed, const char *usage,
+			 struct options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->ko = KO_SITUATIONAL;
+	o->counting = COUNT_AREA;
+	o->dead = calloc((size_t)argc + 1, sizeof *o->dead);
+	if (!o->dead) {
+		errorf("out of memory");
+		return CMD_EXIT_FAILURE;
+	}
+	bool only_operands = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = NULL;
+		int m;
+		if (only_operands || a[0] != '-' || strcmp(a, "-") == 0) {
+			if (o->file) {
+				errorf("%s: one record at a time (extra operand '%s')", argv[0], a);
+				return CMD_EXIT_USAGE;
+			}
+			o->file = a;
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			only_operands = true;
+			continue;
+		}
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			fputs(usage, stdout);
+			return -1;
+		}
+		if ((allowed & OPT_DEAD) && (m = opt_value(argc, argv, &i, "--dead", &v)) != 0) {
+			if (m < 0)
+				return CMD_EXIT_USAGE;
+			o->dead[o->ndead++] = v;
+		} else if ((allowed & OPT_KOMI) && (m = opt_value(argc, argv, &i, "--komi", &v)) != 0) {
+			if (m < 0)
+				return CMD_EXIT_USAGE;
+			if (parse_komi(v, &o->komi) < 0) {
+				errorf("--komi: '%s' is not a komi in points (|K| <= %g)", v,
+				       SGF_MAX_KOMI);
+				return CMD_EXIT_USAGE;
+			}
+			o->komi_set = true;
+		} else if ((allowed & OPT_KO) && (m = opt_value(argc, argv, &i, "--ko", &v)) != 0) {
+			if (m < 0)
+				return CMD_EXIT_USAGE;
+			if (rules_parse_ko(v, &o->ko) < 0) {
+				errorf("--ko: '%s' is not situational, positional or simple", v);
+				return CMD_EXIT_USAGE;
+			}
+		} else if ((allowed & OPT_COUNTING) &&
+			   (m = opt_value(argc, argv, &i, "--counting", &v)) != 0) {
+			if (m < 0)
+				return CMD_EXIT_USAGE;
+			if (strcmp(v, "area") == 0)
+				o->counting = COUNT_AREA;
+			else if (strcmp(v, "all-alive") == 0)
+				o->counting = COUNT_ALL_ALIVE;
+			else {
+				errorf("--counting: '%s' is not area or all-alive", v);
+				return CMD_EXIT_USAGE;
+			}
+		} else {
+			errorf("%s: unknown option '%s'", argv[0], a);
+			fputs(usage, stderr);
+			return CMD_EXIT_USAGE;
+		}
+	}
+	if (!o->file) {
+		errorf("%s: no record given", argv[0]);
+		fputs(usage, stderr);
+		return CMD_EXIT_USAGE;
+	}
+	return CMD_EXIT_OK;
+}
+
+/* ---- reading the record ---- */
+
+/* Read all of `path` ("-": stdin), at most SGF_MAX_INPUT + 1 bytes (one more than sgf_parse
+ * takes, so an oversized record fails there with its limit message). Returns 0 with a
+ * malloc'd *data, or -1 (message printed). */
+static int read_record(const char *path, char **data, size_t *len)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	if (!f) {
+		errorf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	size_t cap = 0, n = 0;
+	char *buf = NULL;
+	int rc = 0;
+	while (n < (size_t)SGF_MAX_INPUT + 1) {
+		if (cap - n < CMD_READ_CHUNK) {
+			size_t ncap = cap + CMD_READ_CHUNK;
+			char *nb = realloc(buf, ncap);
+			if (!nb) {
+				errorf("%s: out of memory", path);
+				rc = -1;
+				break;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		size_t want = cap - n;
+		if (want > (size_t)SGF_MAX_INPUT + 1 - n)
+			want = (size_t)SGF_MAX_INPUT + 1 - n;
+		size_t got = fread(buf + n, 1, want, f);
+		n += got;
+		if (got < want) {
+			if (ferror(f)) {
+				errorf("%s: %s", path, strerror(errno));
+				rc = -1;
+			}
+			break;
+		}
+	}
+	if (f != stdin)
+		fclose(f);
+	if (rc < 0) {
+		free(buf);
+		return -1;
+	}
+	*data = buf;
+	*len = n;
+	return 0;
+}
+
+/* Read and parse the record at `path` into *g. Returns CMD_EXIT_OK or CMD_EXIT_FAILURE
+ * (message printed, with the parser's byte offset for a malformed record). */
+static int load_record(const char *path, struct sgf_game *g)
+{
+	char *data = NULL;
+	size_t len = 0;
+	if (read_record(path, &data, &len) < 0)
+		return CMD_EXIT_FAILURE;
+	struct sgf_error err;
+	memset(&err, 0, sizeof err);
+	int st = sgf_parse(data ? data : "", len, g, &err);
+	free(data);
+	if (st != SGF_OK) {
+		errorf("%s: %s", path, err.message[0] ? err.message : "cannot parse the record");
+		return CMD_EXIT_FAILURE;
+	}
+	return CMD_EXIT_OK;
+}
+
+/* ---- replaying ---- */
+
+struct illegal_move {
+	int number; /* the move node, from 1 */
+	enum color color;
+	int pt;
+	enum offence offence;
+};
+
+struct replay {
+	struct sgf_game game;
+	struct referee ref;
+	bool ref_live;               /* ref was initialised */
+	struct illegal_move *illegal; /* at most one per move node */
+	size_t nillegal;
+	bool ended;                  /* the referee ended the game by itself */
+};
+
+static void replay_free(struct replay *rp)
+{
+	if (rp->ref_live)
+		referee_free(&rp->ref);
+	sgf_game_free(&rp->game);
+	free(rp->illegal);
+}
+
+static enum color sgf_color(int c)
+{
+	return c == SGF_WHITE ? WHITE : BLACK;
+}
+
+/* Start the referee for the record in rp->game: its size, the komi, the ko rule; setup
+ * stones (AB/AW) are placed as they stand (HA then counts the AB stones for the handicap
+ * compensation); with no setup stones, HA >= 2 places the GTP fixed handicap. White moves
+ * first when the first move is White's or PL[W]. Returns CMD_EXIT_OK or CMD_EXIT_FAILURE
+ * (message printed). */
+static int replay_start(struct replay *rp, const char *path, double komi, enum ko_rule ko)
+{
+	const struct sgf_game *g = &rp->game;
+	struct rules rules;
+	rules_default(&rules);
+	rules.ko = ko;
+	bool setup = g->nsetup_black > 0 || g->nsetup_white > 0;
+	int handicap = !setup && g->handicap >= 2 ? g->handicap : 0;
+	if (referee_init(&rp->ref, g->size, komi, handicap, &rules) < 0) {
+		errorf("%s: cannot start a %dx%d game with handicap %d (no fixed placement)",
+		       path, g->size, g->size, handicap);
+		return CMD_EXIT_FAILURE;
+	}
+	rp->ref_live = true;
+	struct board *b = &rp->ref.board;
+	for (int pass = 0; pass < 2; pass++) {
+		const struct sgf_point *pts = pass == 0 ? g->setup_black : g->setup_white;
+		size_t n = pass == 0 ? g->nsetup_black : g->nsetup_white;
+		enum color c = pass == 0 ? BLACK : WHITE;
+		for (size_t i = 0; i < n; i++) {
+			if (board_setup(b, c, board_pt(b, pts[i].x, pts[i].y)) < 0) {
+				char v[VERTEX_MAX_LEN];
+				errorf("%s: setup stone at %s on an occupied point", path,
+				       vertex_format_xy(g->size, pts[i].x, pts[i].y, v));
+				return CMD_EXIT_FAILURE;
+			}
+		}
+	}
+	if (setup && g->handicap != 0)
+		rp->ref.handicap = (int)g->nsetup_black;
+	if (g->first_color == SGF_WHITE || (g->nmoves > 0 && g->moves[0].color == SGF_WHITE))
+		board_set_to_move(b, WHITE);
+	else if (g->first_color == SGF_BLACK)
+		board_set_to_move(b, BLACK);
+	rp->illegal = calloc(g->nmoves ? g->nmoves : 1, sizeof *rp->illegal);
+	if (!rp->illegal) {
+		errorf("out of memory");
+		return CMD_EXIT_FAILURE;
+	}
+	return CMD_EXIT_OK;
+}
+
+/* Replay every move node through the referee, noting each refused move. Stops when the
+ * referee ends the game by itself (two warnings, a cycle voiding the game). Two passes open
+ * the counting phase; if the record goes on, play resumed there (Art. 21.4), so the replay
+ * resumes play with the record's next mover to move. Returns CMD_EXIT_OK or CMD_EXIT_FAILURE
+ * (message printed). */
+static int replay_run(struct replay *rp, const char *path)
+{
+	const struct sgf_game *g = &rp->game;
+	struct referee *r = &rp->ref;
+	struct referee_move *mv = malloc(sizeof *mv);
+	if (!mv) {
+		errorf("out of memory");
+		return CMD_EXIT_FAILURE;
+	}
+	int rc = CMD_EXIT_OK;
+	for (size_t i = 0; i < g->nmoves; i++) {
+		const struct sgf_move *m = &g->moves[i];
+		enum color c = sgf_color(m->color);
+		int pt = m->x < 0 ? BOARD_PASS : board_pt(&r->board, m->x, m->y);
+		if (r->phase == PHASE_COUNTING) {
+			r->phase = PHASE_PLAYING;
+			r->passes = 0;
+			r->claimed[BLACK] = r->claimed[WHITE] = false;
+			board_set_to_move(&r->board, c);
+		}
+		if (referee_play(r, c, pt, mv) < 0) {
+			char v[VERTEX_MAX_LEN];
+			errorf("%s: move %zu (%s %s): the referee refused it in phase %s", path, i + 1,
+			       c == BLACK ? "B" : "W", vertex_format(&r->board, pt, v),
+			       referee_phase_name(r->phase));
+			rc = CMD_EXIT_FAILURE;
+			break;
+		}
+		if (mv->offence != OFFENCE_NONE)
+			rp->illegal[rp->nillegal++] = (struct illegal_move){
+				.number = (int)(i + 1), .color = c, .pt = pt, .offence = mv->offence};
+		if (mv->ended) {
+			rp->ended = true;
+			break;
+		}
+	}
+	free(mv);
+	return rc;
+}
+
+/* Load the record at o->file and replay it. Returns CMD_EXIT_*. */
+static int replay_file(struct replay *rp, const struct options *o)
+{
+	memset(rp, 0, sizeof *rp);
+	sgf_game_init(&rp->game);
+	int rc = load_record(o->file, &rp->game);
+	if (rc != CMD_EXIT_OK)
+		return rc;
+	rc = replay_start(rp, o->file, o->komi_set ? o->komi : rp->game.komi, o->ko);
+	if (rc != CMD_EXIT_OK)
+		return rc;
+	return replay_run(rp, o->file);
+}
+
+/* ---- score ---- */
+
+/* Parse the --dead lists into points of `b`. Returns CMD_EXIT_OK, CMD_EXIT_USAGE for a bad
+ * vertex, CMD_EXIT_FAILURE for too many (messages printed). */
+static int parse_dead(const struct options *o, const struct board *b, int *pts, int *n)
+{
+	*n = 0;
+	for (int i = 0; i < o->ndead; i++) {
+		const char *s = o->dead[i];
+		for (;;) {
+			const char *comma = strchr(s, ',');
+			size_t len = comma ? (size_t)(comma - s) : strlen(s);
+			char v[VERTEX_MAX_LEN];
+			int pt = -1;
+			if (len < sizeof v) {
+				memcpy(v, s, len);
+				v[len] = '\0';
+				pt = vertex_parse(b, v);
+			}
+			if (pt <= 0) { /* -1: no vertex of this board; BOARD_PASS: not a stone */
+				errorf("--dead: '%.*s' is not a point of a %dx%d board", (int)len, s,
+				       b->size, b->size);
+				return CMD_EXIT_USAGE;
+			}
+			if (*n >= CMD_MAX_DEAD) {
+				errorf("--dead: more than %d vertices", CMD_MAX_DEAD);
+				return CMD_EXIT_USAGE;
+			}
+			pts[(*n)++] = pt;
+			if (!comma)
+				break;
+			s = comma + 1;
+		}
+	}
+	return CMD_EXIT_OK;
+}
+
+/* Build the JSON report (see cmd_score.h). Returns NULL when out of memory. */
+static json_t *score_report(const struct replay *rp, const struct score *s, const char *result,
+			    const char *reason, const char *stones)
+{
+	const struct board *b = &rp->ref.board;
+	json_t *illegal = json_array();
+	if (!illegal)
+		return NULL;
+	for (size_t i = 0; i < rp->nillegal; i++) {
+		const struct illegal_move *m = &rp->illegal[i];
+		char v[VERTEX_MAX_LEN];
+		json_t *e = json_pack("{s:i, s:s, s:s, s:s}", "number", m->number,
+				      "color", m->color == BLACK ? "B" : "W",
+				      "vertex", vertex_format(b, m->pt, v),
+				      "reason", referee_offence_name(m->offence));
+		if (json_array_append_new(illegal, e) < 0) {
+			json_decref(illegal);
+			return NULL;
+		}
+	}
+	return json_pack("{s:s, s:s, s:s?, s:{s:f, s:f, s:f}, s:I, s:s?, s:o}",
+			 "result", result, "reason", reason, "stones", stones,
+			 "score", "black", s->black, "white", s->white, "komi", s->komi,
+			 "moves", (json_int_t)rp->game.nmoves,
+			 "recorded_result", rp->game.result,
+			 "illegal", illegal);
+}
+
+int cmd_score(int argc, char **argv)
+{
+	struct options o;
+	struct replay rp;
+	struct score s;
+	char result[SCORE_RESULT_MAX], stones[32];
+	const char *reason = referee_reason_name(END_SCORE), *stones_or_null = NULL;
+	const bool *dead_or_null = NULL;
+	json_t *report = NULL;
+	int npts = 0, bad;
+
+	int rc = parse_options(argc, argv, OPT_DEAD | OPT_KOMI | OPT_KO | OPT_COUNTING,
+			       score_usage, &o);
+	if (rc != CMD_EXIT_OK) {
+		free(o.dead);
+		return rc < 0 ? CMD_EXIT_OK : rc;
+	}
+	int *pts = malloc(CMD_MAX_DEAD * sizeof *pts);
+	bool *dead = malloc(BOARD_POINTS_MAX * sizeof *dead);
+	rc = !pts || !dead ? CMD_EXIT_FAILURE : replay_file(&rp, &o);
+	if (!pts || !dead) {
+		errorf("out of memory");
+		goto out_options;
+	}
+	if (rc != CMD_EXIT_OK)
+		goto out;
+
+	/* The dead stones, on the board where the replay stopped. */
+	rc = parse_dead(&o, &rp.ref.board, pts, &npts);
+	if (rc != CMD_EXIT_OK)
+		goto out;
+	if (o.counting == COUNT_AREA && npts > 0) {
+		if ((bad = score_mark_dead(&rp.ref.board, pts, npts, dead)) != 0) {
+			char v[VERTEX_MAX_LEN];
+			errorf("--dead: no stone at %s on the final board",
+			       vertex_format(&rp.ref.board, pts[bad - 1], v));
+			rc = CMD_EXIT_FAILURE;
+			goto out;
+		}
+		dead_or_null = dead;
+	}
+
+	referee_count(&rp.ref, dead_or_null, &s);
+	if (rp.ended && rp.ref.phase == PHASE_ENDED && !rp.ref.scored) {
+		snprintf(result, sizeof result, "%s", rp.ref.result);
+		reason = referee_reason_name(rp.ref.reason);
+	} else {
+		score_result(score_margin(&s), result);
+		stones_or_null = score_result_stones(score_margin(&s), stones);
+	}
+
+	report = score_report(&rp, &s, result, reason, stones_or_null);
+	if (!report) {
+		errorf("out of memory");
+		rc = CMD_EXIT_FAILURE;
+		goto out;
+	}
+	if (json_dumpf(report, stdout, JSON_INDENT(2)) < 0 || fputc('\n', stdout) == EOF ||
+	    fflush(stdout) == EOF) {
+		errorf("writing the report: %s", strerror(errno));
+		rc = CMD_EXIT_FAILURE;
+	}
+out:
+	json_decref(report);
+	replay_free(&rp);
+out_options:
+	free(pts);
+	free(dead);
+	free(o.dead);
+	return rc;
+}
+
+/* ---- replay ---- */
+
+/* Print the column letters line of a board of `size`. */
+static void print_columns(FILE *f, int size)
+{
+	fputs("  ", f);
+	for (int x = 0; x < size; x++)
+		fprintf(f, " %c", CMD_COLUMNS[x]);
+	fputc('\n', f);
+}
+
+/* Print the board GTP style (see cmd_score.h) from board_diagram's rows. */
+static void print_board(FILE *f, const struct board *b)
+{
+	char diagram[BOARD_MAX_SIZE * (BOARD_MAX_SIZE + 1) + 1];
+	board_diagram(b, diagram);
+	print_columns(f, b->size);
+	const char *row = diagram;
+	for (int y = b->size; y >= 1; y--, row += b->size + 1) {
+		fprintf(f, "%2d", y);
+		for (int x = 0; x < b->size; x++)
+			fprintf(f, " %c", row[x]);
+		fprintf(f, " %d\n", y);
+	}
+	print_columns(f, b->size);
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	struct options o;
+	struct replay rp;
+	int rc = parse_options(argc, argv, OPT_KO, replay_usage, &o);
+	if (rc != CMD_EXIT_OK) {
+		free(o.dead);
+		return rc < 0 ? CMD_EXIT_OK : rc;
+	}
+	rc = replay_file(&rp, &o);
+	if (rc == CMD_EXIT_OK) {
+		const struct board *b = &rp.ref.board;
+		print_board(stdout, b);
+		printf("Captures: Black %d, White %d. %s to move.\n", b->captures[BLACK],
+		       b->captures[WHITE], b->to_move == WHITE ? "White" : "Black");
+		if (rp.ended && rp.ref.phase == PHASE_ENDED)
+			printf("Result: %s (%s)\n", rp.ref.result,
+			       referee_reason_name(rp.ref.reason));
+		if (fflush(stdout) == EOF) {
+			errorf("writing the board: %s", strerror(errno));
+			rc = CMD_EXIT_FAILURE;
+		}
+	}
+	replay_free(&rp);
+	free(o.dead);
+	return rc;
+}

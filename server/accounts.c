@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sodium.h>
 #include "accounts.h"
+#include "games.h"
 #include "log.h"
 #include "net.h"
 

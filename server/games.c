@@ -1,1 +1,1069 @@
-/* server/games: placeholder, being written. */
+/* games: live games, their commands and events. See games.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sodium.h>
+#include "games.h"
+#include "log.h"
+#include "referee.h"
+#include "sgf.h"
+#include "vertex.h"
+
+#define KOMI_MAX 1000.0 /* |komi| in points */
+
+struct game {
+	int64_t id;
+	struct store_game row;   /* the persisted row; its JSON strings are owned */
+	struct referee ref;      /* valid once started (playing, counting, ended) */
+	bool started;
+	struct rules rules;
+	struct proto_time time;
+	char black[PROTO_NAME_MAX + 1], white[PROTO_NAME_MAX + 1];
+	struct conn **obs;       /* observers */
+	size_t nobs, capobs;
+};
+
+static void game_free(struct game *g)
+{
+	if (!g)
+		return;
+	if (g->started)
+		referee_free(&g->ref);
+	store_game_clear(&g->row);
+	free(g->obs);
+	free(g);
+}
+
+/* A store write failed inside the iteration's transaction: memory is ahead of the database
+ * and nothing has been reported yet. Stop; a restart rebuilds every game from what committed. */
+static void persist_failed(struct server *srv, const char *what)
+{
+	log_msg(LOG_ERROR, "store_write", "what=%s error=\"%s\"", what, store_errmsg(srv->store));
+	exit(1);
+}
+
+static enum color color_of(const struct game *g, int64_t player_id)
+{
+	return player_id == g->row.black_id ? BLACK : player_id == g->row.white_id ? WHITE : EMPTY;
+}
+
+static const char *color_name(enum color c)
+{
+	return c == BLACK ? "B" : "W";
+}
+
+/* ---- JSON views ---- */
+
+static json_t *captures_json(const struct game *g, const int *pts, int n)
+{
+	json_t *a = json_array();
+	char v[VERTEX_MAX_LEN];
+	for (int i = 0; i < n; i++)
+		json_array_append_new(a, json_string(vertex_format(&g->ref.board, pts[i], v)));
+	return a;
+}
+
+static json_t *score_json(const struct score *s)
+{
+	return json_pack("{s:f, s:f, s:f}", "black", s->black, "white", s->white, "komi", s->komi);
+}
+
+static json_t *settings_json(const struct game *g)
+{
+	return json_pack("{s:i, s:f, s:i, s:o, s:b, s:s, s:o}", "size", g->row.size, "komi",
+			 g->row.komi, "handicap", g->row.handicap, "time", proto_time_to_json(&g->time),
+			 "rated", g->row.rated, "color", g->row.color_choice, "rules",
+			 proto_rules_to_json(&g->rules));
+}
+
+/* The `game` query's object (PROTOCOL.md). */
+static json_t *game_json(const struct game *g)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "id", json_integer(g->id));
+	json_object_set_new(o, "size", json_integer(g->row.size));
+	json_object_set_new(o, "komi", json_real(g->row.komi));
+	json_object_set_new(o, "handicap", json_integer(g->row.handicap));
+	json_object_set_new(o, "black", json_string(g->black));
+	json_object_set_new(o, "white", json_string(g->white));
+	json_object_set_new(o, "phase", json_string(g->row.phase));
+	json_object_set_new(o, "rated", json_boolean(g->row.rated));
+	json_object_set_new(o, "time", proto_time_to_json(&g->time));
+	json_object_set_new(o, "rules", proto_rules_to_json(&g->rules));
+	json_t *moves = json_array(), *board = json_array();
+	const char *to_move = NULL;
+	if (g->started) {
+		const struct board *b = &g->ref.board;
+		char v[VERTEX_MAX_LEN];
+		for (size_t i = 1; i < b->nhist; i++) {
+			const struct board_hist *h = &b->hist[i];
+			json_array_append_new(moves, json_pack("{s:I, s:s, s:s}", "number", (json_int_t)i,
+				"color", color_name((enum color)h->color), "vertex",
+				vertex_format(b, h->pt, v)));
+		}
+		char diag[BOARD_MAX_SIZE * (BOARD_MAX_SIZE + 1) + 1];
+		board_diagram(b, diag);
+		for (char *line = strtok(diag, "\n"); line; line = strtok(NULL, "\n"))
+			json_array_append_new(board, json_string(line));
+		if (g->ref.phase == PHASE_PLAYING)
+			to_move = color_name(b->to_move);
+	}
+	json_object_set_new(o, "to_move", to_move ? json_string(to_move) : json_null());
+	json_object_set_new(o, "moves", moves);
+	json_object_set_new(o, "board", board);
+	json_object_set_new(o, "clocks", json_null());
+	json_object_set_new(o, "warnings", json_pack("{s:i, s:i}", "B", g->row.warnings_b, "W",
+						     g->row.warnings_w));
+	json_object_set_new(o, "result", g->row.result[0] ? json_string(g->row.result) : json_null());
+	json_object_set_new(o, "reason", g->row.reason[0] ? json_string(g->row.reason) : json_null());
+	if (g->started && g->ref.scored)
+		json_object_set_new(o, "score", score_json(&g->ref.score));
+	json_object_set_new(o, "tournament", g->row.tournament_id ? json_integer(g->row.tournament_id) : json_null());
+	json_object_set_new(o, "round", g->row.round ? json_integer(g->row.round) : json_null());
+	return o;
+}
+
+/* ---- persistence ---- */
+
+static json_t *claims_json(const struct game *g, enum color c)
+{
+	json_t *a = json_array();
+	char v[VERTEX_MAX_LEN];
+	const struct board *b = &g->ref.board;
+	for (int p = 0; p < b->stride * b->stride; p++)
+		if (g->ref.dead[c][p])
+			json_array_append_new(a, json_string(vertex_format(b, p, v)));
+	return a;
+}
+
+/* Copy the referee's state into the row (phase, result, warnings, counting state) and write
+ * it. */
+static void game_save(struct server *srv, struct game *g)
+{
+	if (g->started) {
+		const struct referee *r = &g->ref;
+		snprintf(g->row.phase, sizeof g->row.phase, "%s", referee_phase_name(r->phase));
+		snprintf(g->row.result, sizeof g->row.result, "%s", r->result);
+		snprintf(g->row.reason, sizeof g->row.reason, "%s", referee_reason_name(r->reason));
+		g->row.warnings_b = r->warnings[BLACK];
+		g->row.warnings_w = r->warnings[WHITE];
+		json_t *x = json_pack("{s:i, s:s, s:s}", "passes", r->passes, "first_passer",
+				      r->first_passer == WHITE ? "W" : "B", "to_move",
+				      color_name(r->board.to_move));
+		if (r->claimed[BLACK])
+			json_object_set_new(x, "claim_B", claims_json(g, BLACK));
+		if (r->claimed[WHITE])
+			json_object_set_new(x, "claim_W", claims_json(g, WHITE));
+		if (r->scored)
+			json_object_set_new(x, "score", score_json(&r->score));
+		free(g->row.extra);
+		g->row.extra = json_dumps(x, JSON_COMPACT);
+		json_decref(x);
+		if (r->phase == PHASE_ENDED && !g->row.ended_at)
+			g->row.ended_at = server_now();
+	}
+	if (store_game_update(srv->store, &g->row) != STORE_OK)
+		persist_failed(srv, "game");
+}
+
+/* ---- audiences ---- */
+
+static void send_game(struct server *srv, struct game *g, const json_t *msg)
+{
+	server_send_player(srv, g->row.black_id, msg);
+	server_send_player(srv, g->row.white_id, msg);
+	for (size_t i = 0; i < g->nobs; i++) {
+		struct conn *c = g->obs[i];
+		if (c->player_id != g->row.black_id && c->player_id != g->row.white_id)
+			server_send(c, msg);
+	}
+}
+
+static void send_end(struct server *srv, struct game *g)
+{
+	json_t *e = proto_event("game.end");
+	json_object_set_new(e, "game", json_integer(g->id));
+	json_object_set_new(e, "result", json_string(g->ref.result));
+	json_object_set_new(e, "reason", json_string(referee_reason_name(g->ref.reason)));
+	if (g->ref.scored)
+		json_object_set_new(e, "score", score_json(&g->ref.score));
+	send_game(srv, g, e);
+	json_decref(e);
+	log_msg(LOG_INFO, "game_end", "game=%lld result=%s reason=%s", (long long)g->id,
+		g->ref.result, referee_reason_name(g->ref.reason));
+}
+
+/* A game that ended leaves memory; queries read it back from the store. */
+static void retire(struct server *srv, struct game *g)
+{
+	for (size_t i = 0; i < g->nobs; i++) {
+		struct conn *c = g->obs[i];
+		for (size_t k = 0; k < c->nobs; k++)
+			if (c->observing[k] == g->id) {
+				c->observing[k] = c->observing[--c->nobs];
+				break;
+			}
+	}
+	idmap_del(&srv->games, g->id);
+	game_free(g);
+}
+
+/* ---- building games ---- */
+
+static int parse_settings(struct game *g)
+{
+	struct proto_error err;
+	rules_default(&g->rules);
+	memset(&g->time, 0, sizeof g->time);
+	json_t *w = json_object();
+	if (g->row.rules)
+		json_object_set_new(w, "rules", json_loads(g->row.rules, 0, NULL));
+	if (g->row.time_control)
+		json_object_set_new(w, "time", json_loads(g->row.time_control, 0, NULL));
+	int r = proto_get_rules(w, "rules", false, &g->rules, &err) < 0 ||
+		proto_get_time(w, "time", false, &g->time, &err) < 0 ? -1 : 0;
+	json_decref(w);
+	return r;
+}
+
+static int names_of(struct server *srv, struct game *g)
+{
+	struct store_player p;
+	if (store_player_by_id(srv->store, g->row.black_id, &p) != STORE_OK)
+		return -1;
+	snprintf(g->black, sizeof g->black, "%s", p.name);
+	if (store_player_by_id(srv->store, g->row.white_id, &p) != STORE_OK)
+		return -1;
+	snprintf(g->white, sizeof g->white, "%s", p.name);
+	return 0;
+}
+
+static int start_referee(struct game *g)
+{
+	if (referee_init(&g->ref, g->row.size, g->row.komi, g->row.handicap, &g->rules) < 0)
+		return -1;
+	g->started = true;
+	return 0;
+}
+
+struct replay_ctx {
+	struct game *g;
+	int bad;
+};
+
+/* Replay one stored move onto the board (no penalties: they are in the row already). */
+static int replay_move(struct replay_ctx *x, const struct store_move *m)
+{
+	struct board *b = &x->g->ref.board;
+	enum color c = m->color == 'B' ? BLACK : WHITE;
+	int pt = m->forfeit[0] ? BOARD_PASS : vertex_parse(b, m->vertex);
+	if (pt < 0 || board_play(b, c, pt, NULL, NULL) != BOARD_OK) {
+		x->bad = m->number;
+		return 1;
+	}
+	return 0;
+}
+
+static int replay_cb(void *ctx, const struct store_move *m)
+{
+	return replay_move(ctx, m);
+}
+
+static void restore_claim(struct game *g, json_t *x, const char *key, enum color c)
+{
+	json_t *a = json_object_get(x, key);
+	size_t i;
+	json_t *v;
+	if (!a)
+		return;
+	g->ref.claimed[c] = true;
+	json_array_foreach(a, i, v) {
+		int pt = vertex_parse(&g->ref.board, json_string_value(v));
+		if (pt > 0)
+			g->ref.dead[c][pt] = true;
+	}
+}
+
+/* Rebuild a game's referee from its row and replayed moves (restart, queries of ended games). */
+static void restore_state(struct game *g)
+{
+	struct referee *r = &g->ref;
+	referee_phase_parse(g->row.phase, &r->phase);
+	snprintf(r->result, sizeof r->result, "%s", g->row.result);
+	referee_reason_parse(g->row.reason, &r->reason);
+	r->warnings[BLACK] = g->row.warnings_b;
+	r->warnings[WHITE] = g->row.warnings_w;
+	json_t *x = g->row.extra ? json_loads(g->row.extra, 0, NULL) : NULL;
+	if (x) {
+		r->passes = (int)json_integer_value(json_object_get(x, "passes"));
+		const char *fp = json_string_value(json_object_get(x, "first_passer"));
+		r->first_passer = fp && strcmp(fp, "W") == 0 ? WHITE : BLACK;
+		restore_claim(g, x, "claim_B", BLACK);
+		restore_claim(g, x, "claim_W", WHITE);
+		json_t *s = json_object_get(x, "score");
+		if (s) {
+			r->scored = true;
+			r->score.black = json_number_value(json_object_get(s, "black"));
+			r->score.white = json_number_value(json_object_get(s, "white"));
+			r->score.komi = json_number_value(json_object_get(s, "komi"));
+		}
+		const char *tm = json_string_value(json_object_get(x, "to_move"));
+		if (tm)
+			board_set_to_move(&r->board, strcmp(tm, "W") == 0 ? WHITE : BLACK);
+		json_decref(x);
+	}
+}
+
+/* A struct game for row `row` (copied; its strings are taken over), with the referee rebuilt
+ * from `moves` (or from the store when moves is NULL). NULL on a broken record (logged). */
+static struct game *game_build(struct server *srv, struct store_game *row,
+			       const struct store_move *moves, size_t nmoves)
+{
+	struct game *g = calloc(1, sizeof *g);
+	if (!g)
+		return NULL;
+	g->id = row->id;
+	g->row = *row;
+	memset(row, 0, sizeof *row);
+	if (parse_settings(g) < 0 || names_of(srv, g) < 0)
+		goto bad;
+	if (strcmp(g->row.phase, "pending") == 0 || strcmp(g->row.phase, "scheduled") == 0)
+		return g;
+	if (start_referee(g) < 0)
+		goto bad;
+	struct replay_ctx x = {g, 0};
+	if (moves) {
+		for (size_t i = 0; i < nmoves && !x.bad; i++)
+			replay_move(&x, &moves[i]);
+	} else {
+		store_moves_get(srv->store, g->id, replay_cb, &x);
+	}
+	if (x.bad) {
+		log_msg(LOG_ERROR, "game_replay", "game=%lld move=%d", (long long)g->id, x.bad);
+		goto bad;
+	}
+	restore_state(g);
+	return g;
+bad:
+	log_msg(LOG_ERROR, "game_load", "game=%lld", (long long)g->id);
+	game_free(g);
+	return NULL;
+}
+
+static int load_cb(void *ctx, const struct store_game *row, const struct store_move *moves, size_t n)
+{
+	struct server *srv = ctx;
+	struct store_game copy = *row;
+	/* The row's strings belong to the listing: duplicate them for the game. */
+	copy.time_control = row->time_control ? strdup(row->time_control) : NULL;
+	copy.rules = row->rules ? strdup(row->rules) : NULL;
+	copy.clocks = row->clocks ? strdup(row->clocks) : NULL;
+	copy.extra = row->extra ? strdup(row->extra) : NULL;
+	struct game *g = game_build(srv, &copy, moves, n);
+	if (g)
+		idmap_put(&srv->games, g->id, g);
+	return 0;
+}
+
+int games_load(struct server *srv)
+{
+	if (store_games_unfinished(srv->store, load_cb, srv) != STORE_OK) {
+		log_msg(LOG_ERROR, "games_load", "error=\"%s\"", store_errmsg(srv->store));
+		return -1;
+	}
+	log_msg(LOG_INFO, "games_loaded", "live=%zu", srv->games.n);
+	return 0;
+}
+
+void games_free(struct server *srv)
+{
+	for (size_t i = 0; i < srv->games.cap; i++)
+		if (srv->games.slots[i].key)
+			game_free(srv->games.slots[i].val);
+	idmap_free(&srv->games);
+}
+
+/* The live game, or one read back from the store (caller frees it with game_free when
+ * *owned). Replies not_found and returns NULL if there is none. */
+static struct game *find_game(struct conn *c, const struct proto_request *req, bool *owned)
+{
+	struct proto_error err;
+	int64_t id;
+	*owned = false;
+	if (proto_get_id(req->root, "game", true, &id, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return NULL;
+	}
+	struct game *g = idmap_get(&c->srv->games, id);
+	if (g)
+		return g;
+	struct store_game row = {0};
+	if (store_game_get(c->srv->store, id, &row) == STORE_OK &&
+	    (g = game_build(c->srv, &row, NULL, 0)) != NULL) {
+		*owned = true;
+		return g;
+	}
+	store_game_clear(&row);
+	server_reply_error(c, req->id, PROTO_ERR_NOT_FOUND, "no game %lld", (long long)id);
+	return NULL;
+}
+
+/* The live game `game` in which c plays, in one of the phases wanted; replies and returns
+ * NULL otherwise. */
+static struct game *my_game(struct conn *c, const struct proto_request *req, enum color *color)
+{
+	bool owned;
+	struct game *g = find_game(c, req, &owned);
+	if (!g)
+		return NULL;
+	if (owned) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is over", (long long)g->id);
+		game_free(g);
+		return NULL;
+	}
+	*color = color_of(g, c->player_id);
+	if (*color == EMPTY) {
+		server_reply_error(c, req->id, PROTO_ERR_FORBIDDEN, "you do not play in game %lld",
+				   (long long)g->id);
+		return NULL;
+	}
+	return g;
+}
+
+/* ---- commands ---- */
+
+static const char *const color_choices[] = {"nigiri", "black", "white"};
+
+void games_challenge(struct conn *c, const struct proto_request *req)
+{
+	struct server *srv = c->srv;
+	struct proto_error err;
+	const char *opponent;
+	int64_t size = RULES_DEFAULT_SIZE, handicap = 0;
+	double komi = RULES_DEFAULT_KOMI;
+	bool rated = true;
+	int choice = 0;
+	struct game *g = calloc(1, sizeof *g);
+	if (!g) {
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
+		return;
+	}
+	rules_default(&g->rules);
+	if (proto_get_name(req->root, "opponent", true, &opponent, &err) < 0 ||
+	    proto_get_int(req->root, "size", false, BOARD_MIN_SIZE, BOARD_MAX_SIZE, &size, &err) < 0 ||
+	    proto_get_number(req->root, "komi", false, -KOMI_MAX, KOMI_MAX, &komi, &err) < 0 ||
+	    proto_get_int(req->root, "handicap", false, 0, 9, &handicap, &err) < 0 ||
+	    proto_get_time(req->root, "time", false, &g->time, &err) < 0 ||
+	    proto_get_bool(req->root, "rated", false, &rated, &err) < 0 ||
+	    proto_get_choice(req->root, "color", false, color_choices, 3, &choice, &err) < 0 ||
+	    proto_get_rules(req->root, "rules", false, &g->rules, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		goto out;
+	}
+	if (komi * 2 != floor(komi * 2)) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
+				   "field 'komi': must be a whole or half number of points");
+		goto out;
+	}
+	int pts[9];
+	if (handicap == 1 || (handicap > 1 && board_fixed_handicap((int)size, (int)handicap, pts, (int)size + 2) < 0)) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
+				   "field 'handicap': %lld stones cannot be placed on %lldx%lld",
+				   (long long)handicap, (long long)size, (long long)size);
+		goto out;
+	}
+	struct store_player opp;
+	if (store_player_by_name(srv->store, opponent, &opp) != STORE_OK) {
+		server_reply_error(c, req->id, PROTO_ERR_NOT_FOUND, "no player named '%s'", opponent);
+		goto out;
+	}
+	if (opp.id == c->player_id) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'opponent': you cannot challenge yourself");
+		goto out;
+	}
+	/* Colours are settled at accept; until then the challenger is listed as Black. */
+	g->row.black_id = c->player_id;
+	g->row.white_id = opp.id;
+	g->row.challenger_id = c->player_id;
+	g->row.size = (int)size;
+	g->row.komi = komi;
+	g->row.handicap = (int)handicap;
+	g->row.rated = rated;
+	snprintf(g->row.color_choice, sizeof g->row.color_choice, "%s", color_choices[choice]);
+	snprintf(g->row.phase, sizeof g->row.phase, "pending");
+	g->row.created_at = server_now();
+	json_t *tj = proto_time_to_json(&g->time), *rj = proto_rules_to_json(&g->rules);
+	g->row.time_control = json_dumps(tj, JSON_COMPACT);
+	g->row.rules = json_dumps(rj, JSON_COMPACT);
+	json_decref(tj);
+	json_decref(rj);
+	snprintf(g->black, sizeof g->black, "%s", c->name);
+	snprintf(g->white, sizeof g->white, "%s", opp.name);
+	if (server_txn(srv) < 0 || store_game_create(srv->store, &g->row, &g->id) != STORE_OK)
+		persist_failed(srv, "challenge");
+	g->row.id = g->id;
+	idmap_put(&srv->games, g->id, g);
+	log_msg(LOG_INFO, "challenge", "game=%lld from=%s to=%s", (long long)g->id, c->name, opp.name);
+
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "game", json_integer(g->id));
+	server_reply(c, r);
+	json_t *e = proto_event("challenge");
+	json_object_set_new(e, "game", json_integer(g->id));
+	json_object_set_new(e, "from", json_string(c->name));
+	json_object_set_new(e, "settings", settings_json(g));
+	server_send_player(srv, opp.id, e);
+	json_decref(e);
+	return;
+out:
+	game_free(g);
+}
+
+static void send_start(struct server *srv, struct game *g)
+{
+	for (int i = 0; i < 2; i++) {
+		enum color col = i == 0 ? BLACK : WHITE;
+		json_t *e = proto_event("game.start");
+		json_object_set_new(e, "game", json_integer(g->id));
+		json_object_set_new(e, "black", json_string(g->black));
+		json_object_set_new(e, "white", json_string(g->white));
+		json_object_set_new(e, "size", json_integer(g->row.size));
+		json_object_set_new(e, "komi", json_real(g->row.komi));
+		json_object_set_new(e, "handicap", json_integer(g->row.handicap));
+		json_object_set_new(e, "time", proto_time_to_json(&g->time));
+		json_object_set_new(e, "rules", proto_rules_to_json(&g->rules));
+		json_object_set_new(e, "rated", json_boolean(g->row.rated));
+		json_object_set_new(e, "color", json_string(color_name(col)));
+		json_object_set_new(e, "start_at", g->row.start_at ? json_real(g->row.start_at) : json_null());
+		server_send_player(srv, col == BLACK ? g->row.black_id : g->row.white_id, e);
+		json_decref(e);
+	}
+}
+
+void games_accept(struct conn *c, const struct proto_request *req)
+{
+	struct server *srv = c->srv;
+	enum color me;
+	struct game *g = my_game(c, req, &me);
+	if (!g)
+		return;
+	if (strcmp(g->row.phase, "pending") != 0) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is not a pending challenge",
+				   (long long)g->id);
+		return;
+	}
+	if (g->row.challenger_id == c->player_id) {
+		server_reply_error(c, req->id, PROTO_ERR_FORBIDDEN, "only the challenged player may accept");
+		return;
+	}
+	/* Art. 10: colours by the challenger's choice, or by nigiri. */
+	bool challenger_black = strcmp(g->row.color_choice, "black") == 0 ||
+		(strcmp(g->row.color_choice, "nigiri") == 0 && randombytes_uniform(2) == 0);
+	int64_t challenger = g->row.challenger_id, other = c->player_id;
+	char cn[PROTO_NAME_MAX + 1];
+	snprintf(cn, sizeof cn, "%s", g->black); /* challenger's name, listed as Black so far */
+	g->row.black_id = challenger_black ? challenger : other;
+	g->row.white_id = challenger_black ? other : challenger;
+	snprintf(g->black, sizeof g->black, "%s", challenger_black ? cn : c->name);
+	snprintf(g->white, sizeof g->white, "%s", challenger_black ? c->name : cn);
+	if (start_referee(g) < 0) {
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not set up the board");
+		return;
+	}
+	if (server_txn(srv) < 0)
+		persist_failed(srv, "accept");
+	game_save(srv, g);
+	log_msg(LOG_INFO, "game_start", "game=%lld black=%s white=%s", (long long)g->id, g->black, g->white);
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "game", json_integer(g->id));
+	json_object_set_new(r, "color", json_string(color_name(color_of(g, c->player_id))));
+	server_reply(c, r);
+	send_start(srv, g);
+}
+
+void games_decline(struct conn *c, const struct proto_request *req)
+{
+	struct server *srv = c->srv;
+	enum color me;
+	struct game *g = my_game(c, req, &me);
+	if (!g)
+		return;
+	if (strcmp(g->row.phase, "pending") != 0) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is not a pending challenge",
+				   (long long)g->id);
+		return;
+	}
+	/* Either side may call a challenge off: the challenged declines, the challenger withdraws. */
+	snprintf(g->row.phase, sizeof g->row.phase, "ended");
+	snprintf(g->row.reason, sizeof g->row.reason, "declined");
+	g->row.ended_at = server_now();
+	if (server_txn(srv) < 0)
+		persist_failed(srv, "decline");
+	game_save(srv, g);
+	server_reply(c, proto_reply_ok(req->id));
+	json_t *e = proto_event("challenge.declined");
+	json_object_set_new(e, "game", json_integer(g->id));
+	json_object_set_new(e, "by", json_string(c->name));
+	server_send_player(srv, g->row.black_id, e);
+	server_send_player(srv, g->row.white_id, e);
+	json_decref(e);
+	retire(srv, g);
+}
+
+static bool is_live(struct conn *c, const struct proto_request *req, struct game *g, enum game_phase want)
+{
+	if (!g->started || g->ref.phase != want) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is %s, not %s",
+				   (long long)g->id, g->row.phase, referee_phase_name(want));
+		return false;
+	}
+	return true;
+}
+
+void games_play(struct conn *c, const struct proto_request *req)
+{
+	struct server *srv = c->srv;
+	struct proto_error err;
+	const char *vtx;
+	int64_t number = 0;
+	enum color me;
+	struct game *g = my_game(c, req, &me);
+	if (!g || !is_live(c, req, g, PHASE_PLAYING))
+		return;
+	int x, y;
+	if (proto_get_vertex(req->root, "vertex", true, &vtx, &err) < 0 ||
+	    proto_vertex_check("vertex", vtx, g->row.size, &x, &y, &err) < 0 ||
+	    proto_get_int(req->root, "number", false, 1, INT32_MAX, &number, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	int next = (int)board_moves(&g->ref.board) + 1;
+	if (number && number != next) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT,
+				   "field 'number': the next move is number %d, not %lld", next, (long long)number);
+		return;
+	}
+	int pt = vertex_parse(&g->ref.board, vtx);
+	struct referee_move m;
+	if (server_txn(srv) < 0) {
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "storage unavailable");
+		return;
+	}
+	referee_play(&g->ref, me, pt, &m);
+	char v[VERTEX_MAX_LEN];
+	double now = server_now();
+	if (m.number) {
+		struct store_move sm = {.number = m.number, .color = color_name(me)[0], .at = now};
+		vertex_format(&g->ref.board, m.pt, sm.vertex);
+		if (m.forfeit_turn)
+			snprintf(sm.forfeit, sizeof sm.forfeit, "%s", referee_offence_name(m.offence));
+		if (store_move_add(srv->store, g->id, &sm) != STORE_OK)
+			persist_failed(srv, "move");
+	}
+	if (m.warning) {
+		struct store_warning w = {.color = color_name(me)[0], .number = m.number, .at = now};
+		snprintf(w.reason, sizeof w.reason, "%s", referee_offence_name(m.offence));
+		if (store_warning_add(srv->store, g->id, &w, NULL) != STORE_OK)
+			persist_failed(srv, "warning");
+	}
+	game_save(srv, g);
+
+	/* The reply. */
+	if (m.offence == OFFENCE_NONE) {
+		json_t *r = proto_reply_ok(req->id);
+		json_object_set_new(r, "move", json_pack("{s:i, s:s, s:s, s:o}", "number", m.number,
+			"color", color_name(me), "vertex", vertex_format(&g->ref.board, m.pt, v),
+			"captures", captures_json(g, m.captured, m.ncaptured)));
+		server_reply(c, r);
+	} else {
+		json_t *r = proto_reply_error(req->id, PROTO_ERR_ILLEGAL_MOVE, "");
+		json_t *e = json_object_get(r, "error");
+		char msg[128];
+		snprintf(msg, sizeof msg, "%s at %s: %s", referee_offence_name(m.offence), vtx,
+			 m.lost ? "the game is lost" : m.voided ? "the game is void" :
+			 m.forfeit_turn ? "the turn is forfeited" : "the move is void");
+		json_object_set_new(e, "message", json_string(msg));
+		json_object_set_new(e, "reason", json_string(referee_offence_name(m.offence)));
+		json_object_set_new(e, "penalty", json_pack("{s:b, s:b, s:i, s:b}", "forfeit_turn",
+			m.forfeit_turn, "warning", m.warning, "warnings", g->ref.warnings[me], "lost", m.lost));
+		server_reply(c, r);
+	}
+	/* The events. */
+	if (m.number) {
+		json_t *e = proto_event("game.move");
+		json_object_set_new(e, "game", json_integer(g->id));
+		json_object_set_new(e, "number", json_integer(m.number));
+		json_object_set_new(e, "color", json_string(color_name(me)));
+		json_object_set_new(e, "vertex", json_string(vertex_format(&g->ref.board, m.pt, v)));
+		json_object_set_new(e, "captures", captures_json(g, m.captured, m.ncaptured));
+		if (m.forfeit_turn)
+			json_object_set_new(e, "forfeited", json_string(referee_offence_name(m.offence)));
+		json_object_set_new(e, "clocks", json_null());
+		send_game(srv, g, e);
+		json_decref(e);
+	}
+	if (m.warning) {
+		json_t *e = proto_event("game.warning");
+		json_object_set_new(e, "game", json_integer(g->id));
+		json_object_set_new(e, "color", json_string(color_name(me)));
+		json_object_set_new(e, "reason", json_string(referee_offence_name(m.offence)));
+		json_object_set_new(e, "warnings", json_integer(g->ref.warnings[me]));
+		send_game(srv, g, e);
+		json_decref(e);
+	}
+	if (m.counting) {
+		json_t *e = proto_event("game.counting");
+		json_object_set_new(e, "game", json_integer(g->id));
+		send_game(srv, g, e);
+		json_decref(e);
+	}
+	if (m.ended) {
+		send_end(srv, g);
+		retire(srv, g);
+	}
+}
+
+void games_resign(struct conn *c, const struct proto_request *req)
+{
+	struct server *srv = c->srv;
+	enum color me;
+	struct game *g = my_game(c, req, &me);
+	if (!g)
+		return;
+	if (!g->started || referee_resign(&g->ref, me) < 0) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is %s: nothing to resign",
+				   (long long)g->id, g->row.phase);
+		return;
+	}
+	if (server_txn(srv) < 0)
+		persist_failed(srv, "resign");
+	game_save(srv, g);
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "result", json_string(g->ref.result));
+	server_reply(c, r);
+	send_end(srv, g);
+	retire(srv, g);
+}
+
+void games_dead(struct conn *c, const struct proto_request *req)
+{
+	struct server *srv = c->srv;
+	struct proto_error err;
+	const json_t *stones;
+	enum color me;
+	struct game *g = my_game(c, req, &me);
+	if (!g || !is_live(c, req, g, PHASE_COUNTING))
+		return;
+	if (proto_get_vertices(req->root, "stones", true, PROTO_VERTICES_MAX, &stones, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	int pts[PROTO_VERTICES_MAX], n = 0;
+	size_t i;
+	json_t *v;
+	json_array_foreach(stones, i, v) {
+		const char *s = json_string_value(v);
+		if (proto_vertex_check("stones", s, g->row.size, NULL, NULL, &err) <= 0) {
+			if (err.code == PROTO_OK || proto_vertex_check("stones", s, g->row.size, NULL, NULL, &err) == 0)
+				proto_error_set(&err, PROTO_ERR_BAD_REQUEST, "field 'stones': 'pass' is not a stone");
+			server_reply(c, proto_reply_error_from(req->id, &err));
+			return;
+		}
+		pts[n++] = vertex_parse(&g->ref.board, s);
+	}
+	bool ended, resumed;
+	int bad = referee_dead(&g->ref, me, pts, n, &ended, &resumed);
+	if (bad) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'stones': %s is not a stone",
+				   json_string_value(json_array_get(stones, (size_t)bad - 1)));
+		return;
+	}
+	if (server_txn(srv) < 0)
+		persist_failed(srv, "dead");
+	game_save(srv, g);
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "ended", json_boolean(ended));
+	json_object_set_new(r, "resumed", json_boolean(resumed));
+	server_reply(c, r);
+	json_t *e = proto_event("game.dead");
+	json_object_set_new(e, "game", json_integer(g->id));
+	json_object_set_new(e, "color", json_string(color_name(me)));
+	json_object_set_new(e, "stones", claims_json(g, me));
+	send_game(srv, g, e);
+	json_decref(e);
+	if (resumed) {
+		e = proto_event("game.resume");
+		json_object_set_new(e, "game", json_integer(g->id));
+		json_object_set_new(e, "to_move", json_string(color_name(g->ref.board.to_move)));
+		send_game(srv, g, e);
+		json_decref(e);
+	}
+	if (ended) {
+		send_end(srv, g);
+		retire(srv, g);
+	}
+}
+
+void games_game(struct conn *c, const struct proto_request *req)
+{
+	bool owned;
+	struct game *g = find_game(c, req, &owned);
+	if (!g)
+		return;
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "game", game_json(g));
+	server_reply(c, r);
+	if (owned)
+		game_free(g);
+}
+
+struct list_ctx {
+	struct server *srv;
+	json_t *arr;
+};
+
+static int list_cb(void *ctx, const struct store_game *row)
+{
+	struct list_ctx *l = ctx;
+	struct store_player b, w;
+	const char *bn = store_player_by_id(l->srv->store, row->black_id, &b) == STORE_OK ? b.name : "?";
+	const char *wn = store_player_by_id(l->srv->store, row->white_id, &w) == STORE_OK ? w.name : "?";
+	json_t *o = json_pack("{s:I, s:s, s:s, s:i, s:f, s:i, s:s, s:b}", "id", (json_int_t)row->id,
+			      "black", bn, "white", wn, "size", row->size, "komi", row->komi, "handicap",
+			      row->handicap, "phase", row->phase, "rated", row->rated);
+	json_object_set_new(o, "result", row->result[0] ? json_string(row->result) : json_null());
+	json_object_set_new(o, "reason", row->reason[0] ? json_string(row->reason) : json_null());
+	json_object_set_new(o, "tournament", row->tournament_id ? json_integer(row->tournament_id) : json_null());
+	json_object_set_new(o, "round", row->round ? json_integer(row->round) : json_null());
+	json_array_append_new(l->arr, o);
+	return 0;
+}
+
+static const char *const phase_choices[] = {"pending", "scheduled", "playing", "counting", "ended"};
+
+void games_games(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	int phase = -1;
+	const char *player = NULL;
+	int64_t tournament = 0, limit = SERVER_GAMES_LIMIT;
+	if (proto_get_choice(req->root, "phase", false, phase_choices, 5, &phase, &err) < 0 ||
+	    proto_get_name(req->root, "player", false, &player, &err) < 0 ||
+	    proto_get_id(req->root, "tournament", false, &tournament, &err) < 0 ||
+	    proto_get_int(req->root, "limit", false, 1, SERVER_GAMES_LIMIT_MAX, &limit, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	struct store_games_filter f = {.phase = phase >= 0 ? phase_choices[phase] : NULL,
+				       .tournament_id = tournament, .limit = (int)limit};
+	if (player) {
+		struct store_player p;
+		if (store_player_by_name(c->srv->store, player, &p) != STORE_OK) {
+			server_reply_error(c, req->id, PROTO_ERR_NOT_FOUND, "no player named '%s'", player);
+			return;
+		}
+		f.player_id = p.id;
+	}
+	struct list_ctx l = {c->srv, json_array()};
+	store_games_list(c->srv->store, &f, list_cb, &l);
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "games", l.arr);
+	server_reply(c, r);
+}
+
+struct sgf_ctx {
+	struct sgf_game *s;
+	int size;
+};
+
+static int sgf_move_cb(void *ctx, const struct store_move *m)
+{
+	struct sgf_ctx *x = ctx;
+	struct sgf_game *s = x->s;
+	if (s->nmoves == s->capmoves) {
+		size_t n = s->capmoves ? s->capmoves * 2 : 64;
+		struct sgf_move *nm = realloc(s->moves, n * sizeof *nm);
+		if (!nm)
+			return 1;
+		s->moves = nm;
+		s->capmoves = n;
+	}
+	struct sgf_move *sm = &s->moves[s->nmoves++];
+	memset(sm, 0, sizeof *sm);
+	sm->color = m->color == 'B' ? SGF_BLACK : SGF_WHITE;
+	sm->time_left_ms = -1;
+	sm->periods_left = -1;
+	int xx, yy;
+	if (!m->forfeit[0] && vertex_parse_xy(x->size, m->vertex, &xx, &yy) == 1) {
+		sm->x = (int16_t)xx;
+		sm->y = (int16_t)yy;
+	} else {
+		sm->x = sm->y = -1;
+	}
+	if (m->forfeit[0]) {
+		char buf[96];
+		snprintf(buf, sizeof buf, "Turn forfeited: %s (Chinese Rules 2002, Art. 19)", m->forfeit);
+		sm->comment = strdup(buf);
+	}
+	return 0;
+}
+
+static int sgf_warning_cb(void *ctx, const struct store_warning *w)
+{
+	struct sgf_game *s = ((struct sgf_ctx *)ctx)->s;
+	char buf[STORE_WARNING_REASON_SIZE + 64];
+	snprintf(buf, sizeof buf, "Warning to %s: %s", w->color == 'B' ? "Black" : "White", w->reason);
+	char **target = w->number > 0 && (size_t)w->number <= s->nmoves ? &s->moves[w->number - 1].comment
+									 : &s->comment;
+	if (*target) {
+		size_t l = strlen(*target) + strlen(buf) + 2;
+		char *n = malloc(l);
+		if (!n)
+			return 1;
+		snprintf(n, l, "%s\n%s", *target, buf);
+		free(*target);
+		*target = n;
+	} else {
+		*target = strdup(buf);
+	}
+	return 0;
+}
+
+void games_sgf(struct conn *c, const struct proto_request *req)
+{
+	bool owned;
+	struct game *g = find_game(c, req, &owned);
+	if (!g)
+		return;
+	struct sgf_game s;
+	sgf_game_init(&s);
+	s.size = g->row.size;
+	s.komi = g->row.komi;
+	s.handicap = g->row.handicap;
+	s.black = strdup(g->black);
+	s.white = strdup(g->white);
+	s.rules = strdup("Chinese");
+	if (g->row.result[0])
+		s.result = strdup(g->row.result);
+	char date[16];
+	time_t t = (time_t)g->row.created_at;
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(date, sizeof date, "%Y-%m-%d", &tm);
+	s.date = strdup(date);
+	if (g->started && g->ref.board.nsetup) {
+		s.setup_black = calloc(g->ref.board.nsetup, sizeof *s.setup_black);
+		for (size_t i = 0; s.setup_black && i < g->ref.board.nsetup; i++) {
+			int p = g->ref.board.setup[i].pt;
+			s.setup_black[s.nsetup_black++] = (struct sgf_point){
+				(int16_t)board_x(&g->ref.board, p), (int16_t)board_y(&g->ref.board, p)};
+		}
+	}
+	struct sgf_ctx x = {&s, g->row.size};
+	store_moves_get(c->srv->store, g->id, sgf_move_cb, &x);
+	store_warnings_get(c->srv->store, g->id, sgf_warning_cb, &x);
+	char *text = sgf_write(&s);
+	sgf_game_free(&s);
+	if (!text) {
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not write the record");
+	} else {
+		json_t *r = proto_reply_ok(req->id);
+		json_object_set_new(r, "sgf", json_string(text));
+		server_reply(c, r);
+		free(text);
+	}
+	if (owned)
+		game_free(g);
+}
+
+void games_observe(struct conn *c, const struct proto_request *req)
+{
+	bool owned;
+	struct game *g = find_game(c, req, &owned);
+	if (!g)
+		return;
+	if (owned) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is over", (long long)g->id);
+		game_free(g);
+		return;
+	}
+	bool already = false;
+	for (size_t i = 0; i < g->nobs; i++)
+		already |= g->obs[i] == c;
+	if (!already) {
+		if (g->nobs == g->capobs) {
+			size_t n = g->capobs ? g->capobs * 2 : 4;
+			struct conn **no = realloc(g->obs, n * sizeof *no);
+			if (!no) {
+				server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
+				return;
+			}
+			g->obs = no;
+			g->capobs = n;
+		}
+		if (c->nobs == c->capobs) {
+			size_t n = c->capobs ? c->capobs * 2 : 4;
+			int64_t *no = realloc(c->observing, n * sizeof *no);
+			if (!no) {
+				server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
+				return;
+			}
+			c->observing = no;
+			c->capobs = n;
+		}
+		g->obs[g->nobs++] = c;
+		c->observing[c->nobs++] = g->id;
+	}
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "game", game_json(g));
+	server_reply(c, r);
+}
+
+static void unobserve(struct server *srv, struct conn *c, int64_t id)
+{
+	struct game *g = idmap_get(&srv->games, id);
+	for (size_t i = 0; g && i < g->nobs; i++)
+		if (g->obs[i] == c) {
+			g->obs[i] = g->obs[--g->nobs];
+			break;
+		}
+	for (size_t k = 0; k < c->nobs; k++)
+		if (c->observing[k] == id) {
+			c->observing[k] = c->observing[--c->nobs];
+			break;
+		}
+}
+
+void games_unobserve(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	int64_t id;
+	if (proto_get_id(req->root, "game", true, &id, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	unobserve(c->srv, c, id);
+	server_reply(c, proto_reply_ok(req->id));
+}
+
+void games_conn_gone(struct server *srv, struct conn *c)
+{
+	while (c->nobs)
+		unobserve(srv, c, c->observing[c->nobs - 1]);
+}
+
+void games_player_login(struct conn *c)
+{
+	/* Send the state of each live game of this player (reconnects resume play). */
+	for (size_t i = 0; i < c->srv->games.cap; i++) {
+		struct game *g = c->srv->games.slots[i].val;
+		if (!g || color_of(g, c->player_id) == EMPTY)
+			continue;
+		json_t *e = proto_event(strcmp(g->row.phase, "pending") == 0 ? "challenge.pending" : "game.state");
+		json_object_set_new(e, "game", game_json(g));
+		server_send(c, e);
+		json_decref(e);
+	}
+}

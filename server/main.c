@@ -1,1 +1,175 @@
-int main(void) { return 0; }
+/* tengend: the tengen Go server daemon. */
+#include "config.h"
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sodium.h>
+#include "log.h"
+#include "server.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: tengend [--listen HOST:PORT] [--db PATH] [--log-level LEVEL] [options]\n"
+		"       tengend grant NAME ROLE --db PATH     (ROLE: player, td or admin)\n"
+		"\n"
+		"  --listen HOST:PORT     address to serve (default %s:%d; port 0 picks a free one)\n"
+		"  --db PATH              SQLite database, created on first start (default %s)\n"
+		"  --log-level LEVEL      error, warn, info (default) or debug; logs go to stderr\n"
+		"  --port-file PATH       write the port actually bound to PATH\n"
+		"  --max-connections N    connections at once (default %d)\n"
+		"  --max-per-address N    connections from one address (default %d)\n"
+		"  --max-queued BYTES     unsent bytes a client may leave before it is cut off (default %u)\n"
+		"  --pwhash-cost fast     libsodium's minimum hashing cost (tests and benchmarks only)\n"
+		"  --version, --help\n",
+		SERVER_DEFAULT_HOST, SERVER_DEFAULT_PORT, SERVER_DEFAULT_DB, SERVER_MAX_CONNECTIONS,
+		SERVER_MAX_PER_ADDRESS, SERVER_MAX_QUEUED_BYTES);
+}
+
+static int parse_listen(const char *s, struct server_settings *set, char *host, size_t n)
+{
+	const char *colon = strrchr(s, ':');
+	if (!colon || colon == s || (size_t)(colon - s) >= n)
+		return -1;
+	char *end;
+	long port = strtol(colon + 1, &end, 10);
+	if (*end || port < 0 || port > 65535 || end == colon + 1)
+		return -1;
+	memcpy(host, s, (size_t)(colon - s));
+	host[colon - s] = '\0';
+	if (host[0] == '[' && host[strlen(host) - 1] == ']') {
+		memmove(host, host + 1, strlen(host));
+		host[strlen(host) - 1] = '\0';
+	}
+	set->host = host;
+	set->port = (int)port;
+	return 0;
+}
+
+static long parse_count(const char *s, const char *what)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (*end || v <= 0) {
+		fprintf(stderr, "tengend: %s must be a positive number, not '%s'\n", what, s);
+		exit(2);
+	}
+	return v;
+}
+
+/* `tengend grant NAME ROLE --db PATH`: change a role offline. */
+static int grant(int argc, char **argv)
+{
+	const char *db = SERVER_DEFAULT_DB, *name = NULL, *role = NULL;
+	for (int i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "--db") == 0 && i + 1 < argc)
+			db = argv[++i];
+		else if (!name)
+			name = argv[i];
+		else if (!role)
+			role = argv[i];
+		else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	enum proto_role r;
+	if (!name || !role || proto_role_parse(role, &r) < 0) {
+		fprintf(stderr, "tengend: grant NAME ROLE --db PATH, with ROLE player, td or admin\n");
+		return 2;
+	}
+	struct store *st;
+	char err[STORE_ERR_MAX];
+	if (store_open(db, &st, err, sizeof err) != STORE_OK) {
+		fprintf(stderr, "tengend: %s: %s\n", db, err);
+		return 1;
+	}
+	enum store_rc rc = store_player_set_role(st, name, role);
+	if (rc == STORE_NOT_FOUND)
+		fprintf(stderr, "tengend: no player named '%s'\n", name);
+	else if (rc != STORE_OK)
+		fprintf(stderr, "tengend: %s\n", store_errmsg(st));
+	else
+		printf("%s is now %s\n", name, role);
+	store_close(st);
+	return rc == STORE_OK ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct server_settings set = {
+		.host = SERVER_DEFAULT_HOST, .port = SERVER_DEFAULT_PORT, .db_path = SERVER_DEFAULT_DB,
+		.max_connections = SERVER_MAX_CONNECTIONS, .max_per_address = SERVER_MAX_PER_ADDRESS,
+		.max_queued = SERVER_MAX_QUEUED_BYTES};
+	static char host[256];
+	if (sodium_init() < 0) {
+		fprintf(stderr, "tengend: libsodium failed to initialise\n");
+		return 1;
+	}
+	if (argc > 1 && strcmp(argv[1], "grant") == 0)
+		return grant(argc, argv);
+	static const struct option opts[] = {
+		{"listen", required_argument, NULL, 'l'}, {"db", required_argument, NULL, 'd'},
+		{"log-level", required_argument, NULL, 'L'}, {"port-file", required_argument, NULL, 'p'},
+		{"max-connections", required_argument, NULL, 'c'},
+		{"max-per-address", required_argument, NULL, 'a'},
+		{"max-queued", required_argument, NULL, 'q'},
+		{"pwhash-cost", required_argument, NULL, 'w'},
+		{"version", no_argument, NULL, 'V'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+	int o;
+	enum log_level level;
+	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (o) {
+		case 'l':
+			if (parse_listen(optarg, &set, host, sizeof host) < 0) {
+				fprintf(stderr, "tengend: --listen takes HOST:PORT, not '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'd': set.db_path = optarg; break;
+		case 'L':
+			if (log_parse_level(optarg, &level) < 0) {
+				fprintf(stderr, "tengend: --log-level takes error, warn, info or debug\n");
+				return 2;
+			}
+			log_set_level(level);
+			break;
+		case 'p': set.port_file = optarg; break;
+		case 'c': set.max_connections = (unsigned)parse_count(optarg, "--max-connections"); break;
+		case 'a': set.max_per_address = (unsigned)parse_count(optarg, "--max-per-address"); break;
+		case 'q': set.max_queued = (size_t)parse_count(optarg, "--max-queued"); break;
+		case 'w':
+			if (strcmp(optarg, "fast") != 0 && strcmp(optarg, "interactive") != 0) {
+				fprintf(stderr, "tengend: --pwhash-cost takes fast or interactive\n");
+				return 2;
+			}
+			set.pwhash_fast = strcmp(optarg, "fast") == 0;
+			break;
+		case 'V': printf("tengend %s (protocol %d)\n", PACKAGE_VERSION, PROTO_VERSION); return 0;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		usage(stderr);
+		return 2;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	uv_loop_t loop;
+	uv_loop_init(&loop);
+	struct server srv;
+	int rc = 0;
+	if (server_start(&srv, &loop, &set) < 0)
+		rc = 1;
+	uv_run(&loop, UV_RUN_DEFAULT);
+	server_free(&srv);
+	int lc = uv_loop_close(&loop);
+	if (lc != 0) {
+		log_msg(LOG_ERROR, "loop_close", "error=\"%s\"", uv_strerror(lc));
+		rc = 1;
+	}
+	log_msg(LOG_INFO, "stopped", "status=%d", rc);
+	return rc;
+}

@@ -11,6 +11,8 @@
 #ifndef TENGEN_SERVER_H
 #define TENGEN_SERVER_H
 
+#include "config.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <uv.h>
