@@ -476,11 +476,12 @@ int cmd_score(int argc, char **argv)
 	}
 	int *pts = malloc(CMD_MAX_DEAD * sizeof *pts);
 	bool *dead = malloc(BOARD_POINTS_MAX * sizeof *dead);
-	rc = !pts || !dead ? CMD_EXIT_FAILURE : replay_file(&rp, &o);
 	if (!pts || !dead) {
 		errorf("out of memory");
+		rc = CMD_EXIT_FAILURE;
 		goto out_options;
 	}
+	rc = replay_file(&rp, &o);
 	if (rc != CMD_EXIT_OK)
 		goto out;
 

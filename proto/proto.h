@@ -29,7 +29,6 @@
 #define PROTO_VERTICES_MAX (BOARD_MAX_SIZE * BOARD_MAX_SIZE) /* entries of a vertex list */
 #define PROTO_ERROR_MESSAGE_MAX 256  /* bytes of an error message, with its NUL */
 #define PROTO_ERROR_QUOTE_MAX 40     /* bytes of user text quoted in an error message */
-#define PROTO_CMD_NAME_MAX 32        /* longest command name quoted back */
 
 /* Time-control limits (seconds unless said otherwise). */
 #define PROTO_TIME_MAIN_MAX_S (7 * 24 * 3600) /* main time: 0..one week */

@@ -1,0 +1,3 @@
+#ifndef X_clock
+#define X_clock
+#endif

@@ -1,0 +1,3 @@
+#ifndef X_rating
+#define X_rating
+#endif
