@@ -11,6 +11,9 @@
 #include "gtp_pipe.h"
 
 #define QUIT_POLL_NS 10000000L /* 10 ms between checks for the engine's exit */
+/* GNU Go writes its responses unbuffered, often one write per vertex: when a read returns part
+ * of a response, let more pile up before the next read instead of waking once per write. */
+#define PARTIAL_NAP_NS 30000L
 
 int gtp_pipe_open(struct gtp_pipe *g, char *const argv[])
 {
@@ -121,6 +124,8 @@ int gtp_pipe_recv(struct gtp_pipe *g, char *resp, size_t cap)
 			if (g->buf[i] != '\r')
 				g->buf[w++] = g->buf[i];
 		g->len = w;
+		if (find_end(g) < 0)
+			nanosleep(&(struct timespec){0, PARTIAL_NAP_NS}, NULL);
 	}
 	/* Skip stray empty lines before a response. */
 	size_t start = 0;
