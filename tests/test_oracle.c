@@ -277,6 +277,7 @@ static void compare_batch(struct game *gm, bool both)
 	T->positions++;
 }
 
+#define BATCH_SIZE(both) ((both) ? 6 : 5) /* commands sent by send_batch */
 static void send_batch(struct game *gm, bool both)
 {
 	struct gtp_pipe *g = gm->g;
@@ -318,13 +319,20 @@ static void random_game(struct gtp_pipe *g, int size, enum ko_rule ko, int numbe
 		enum board_status st = board_play(&gm.b, c, pt, NULL, &ncap);
 		if (st != BOARD_OK)
 			game_fail(&gm, "board_play(%s %s) = %d after board_check said legal", color_name(c), v, st);
-		if (gtp_pipe_cmd(g, resp, sizeof resp, "play %s %s", color_name(c), v) != 1)
-			game_fail(&gm, "GNU Go refuses play %s %s: %s", color_name(c), v, resp);
+		/* The move and the questions about its result go in one write. */
+		bool both = board_moves(&gm.b) % ORACLE_BOTH_EVERY == 0;
+		ck_assert_msg(gtp_pipe_send(g, "play %s %s", color_name(c), v) == 0, "GNU Go: write failed");
+		send_batch(&gm, both);
+		if (gtp_pipe_recv(g, resp, sizeof resp) != 1) {
+			char why[RESP_MAX];
+			snprintf(why, sizeof why, "%s", resp);
+			for (int i = 0; i < BATCH_SIZE(both); i++)
+				gtp_pipe_recv(g, resp, sizeof resp);
+			game_fail(&gm, "GNU Go refuses play %s %s: %s", color_name(c), v, why);
+		}
 		T->moves++;
 		T->passes += pt == BOARD_PASS;
 		T->captured += ncap;
-		bool both = board_moves(&gm.b) % ORACLE_BOTH_EVERY == 0;
-		send_batch(&gm, both);
 		compare_batch(&gm, both);
 	}
 	T->games++;

@@ -1,0 +1,84 @@
+/* event: a tournament's state as the pure pairing and standings code sees it (Chinese Rules
+ * 2002, Art. 26-28). No I/O: the server fills these from the store.
+ *
+ * Players are indexed 0..nplayers-1 in registration order; `seed` orders them for pairing
+ * (0 = strongest). Rounds are numbered from 1. A game's result is from Black's side.
+ */
+#ifndef TENGEN_EVENT_H
+#define TENGEN_EVENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define EVENT_MAX_PLAYERS 4096
+#define EVENT_MAX_ROUNDS 64
+
+/* Pairing systems (Art. 26). */
+enum event_system {
+	SYSTEM_ROUND_ROBIN = 0,
+	SYSTEM_DOUBLE_ROUND_ROBIN,
+	SYSTEM_SWISS,
+	SYSTEM_MCMAHON,
+	SYSTEM_KNOCKOUT
+};
+
+/* A game's outcome. */
+enum event_result {
+	RESULT_NONE = 0,     /* not finished yet */
+	RESULT_BLACK_WIN,    /* played and won by Black (score, resignation, time, warnings) */
+	RESULT_WHITE_WIN,
+	RESULT_DRAW,         /* jigo (integer komi), Art. 27.1: 1 point each */
+	RESULT_BLACK_FORFEIT_WIN, /* White forfeited without play (no-show, lateness, withdrawal) */
+	RESULT_WHITE_FORFEIT_WIN,
+	RESULT_DOUBLE_LOSS,  /* both lose (double forfeit, Art. 17.5, 23.1): 0 points each */
+	RESULT_VOID          /* no result (replay ordered, results voided by a withdrawal, Art. 28) */
+};
+
+struct event_player {
+	int id;              /* the server's player id (opaque here) */
+	const char *name;
+	int rank;            /* rank on the numeric scale of common/rating.h (higher = stronger) */
+	double rating;
+	int seed;            /* 0 = top seed */
+	int withdrawn_after; /* 0: in the event; else the last round the player took part in */
+	bool withdrawn_before_start;
+};
+
+struct event_game {
+	int round;
+	int black, white;    /* player indices */
+	int handicap;
+	enum event_result result;
+};
+
+struct event_bye {
+	int round;
+	int player;
+};
+
+struct event {
+	enum event_system system;
+	int nplayers;
+	struct event_player *players;
+	int ngames;
+	struct event_game *games;
+	int nbyes;
+	struct event_bye *byes;
+	int rounds_planned;  /* rounds of the event (for round robin: derived from the field) */
+	int rounds_played;   /* rounds paired so far */
+	/* Points (Art. 27.1): win 2, draw 1, loss 0; a bye scores as a win unless set otherwise. */
+	int bye_points;      /* default 2 */
+	/* McMahon (OpenGotha's terms): bar and floor on the numeric rank scale; MMS counts wins
+	 * (1 a win, 1/2 a draw); a bye adds mms_bye (default 1), an absent round mms_absent
+	 * (default 0.5). */
+	int mcmahon_bar, mcmahon_floor;
+	double mms_bye, mms_absent;
+	/* Handicap option (McMahon): rank (MMS) difference minus handicap_correction, capped at
+	 * handicap_max (9), none when the weaker player's rank is above handicap_none_above. */
+	bool handicap;
+	int handicap_correction, handicap_max, handicap_none_above;
+	/* Knockout: double elimination instead of single. */
+	bool double_elimination;
+};
+
+#endif

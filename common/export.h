@@ -1,0 +1,3 @@
+#ifndef X_export
+#define X_export
+#endif

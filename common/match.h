@@ -1,0 +1,3 @@
+#ifndef X_match
+#define X_match
+#endif

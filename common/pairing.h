@@ -1,0 +1,3 @@
+#ifndef X_pairing
+#define X_pairing
+#endif

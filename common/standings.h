@@ -1,0 +1,3 @@
+#ifndef X_standings
+#define X_standings
+#endif
