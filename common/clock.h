@@ -51,8 +51,8 @@
 #define CLOCK_STATE_MAX_MS (1LL << 52)
 /* clock_remaining for the system none. */
 #define CLOCK_UNLIMITED INT64_MAX
-/* Size of the buffer for clock_sgf_ot, NUL included ("100x86399.999 byo-yomi" fits). */
-#define CLOCK_OT_MAX 48
+/* Size of the buffer for clock_sgf_ot, NUL included (the longest is about 33). */
+#define CLOCK_OT_MAX 64
 
 enum clock_system { CLOCK_NONE = 0, CLOCK_ABSOLUTE, CLOCK_BYOYOMI, CLOCK_CANADIAN, CLOCK_FISCHER };
 
@@ -115,7 +115,7 @@ int64_t clock_remaining(const struct clock_control *tc, const struct clock_state
  * may be s): for the clocks of the player to move in a `game` query and in events, and to see
  * whether the flag has fallen. Main time goes first; then byo-yomi periods that run out are
  * gone (Art. 12.3) / the Canadian block runs down (Art. 12.5). Returns CLOCK_OK, CLOCK_FLAG iff
- * elapsed_ms >= clock_remaining(tc, s) (then *out shows the clock at the flag fall: main_ms 0,
+ * elapsed_ms >= clock_remaining(tc, s) (never for none) (then *out shows the clock at the flag fall: main_ms 0,
  * byoyomi periods 0 and period_ms 0, canadian period_ms 0), or CLOCK_EINVAL (bad control,
  * state, or elapsed_ms < 0; *out unchanged). */
 enum clock_result clock_peek(const struct clock_control *tc, const struct clock_state *s,

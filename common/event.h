@@ -42,6 +42,9 @@ struct event_player {
 	int seed;            /* 0 = top seed */
 	int withdrawn_after; /* 0: in the event; else the last round the player took part in */
 	bool withdrawn_before_start;
+	/* For the EGD (h9) export; NULL when unknown (added by standings/export). */
+	const char *country; /* ISO 3166-1 alpha-2, e.g. "FR" */
+	const char *club;    /* EGD club code, e.g. "Lyon" */
 };
 
 struct event_game {
@@ -49,6 +52,9 @@ struct event_game {
 	int black, white;    /* player indices */
 	int handicap;
 	enum event_result result;
+	/* Warnings given in this game (Art. 17, 18.3, 23, 24); the tie-break "fewer warnings" of
+	 * Art. 27.1 sums them (added by standings). */
+	int black_warnings, white_warnings;
 };
 
 struct event_bye {

@@ -110,7 +110,10 @@ int rating_init_rank(struct rating *r, int rank_value);
 /* One Glicko-2 rating period (Glickman 2013, steps 2-8) for *r against opps[0..n-1], all
  * games taken as simultaneous. n == 0 is a period without games: only the RD grows
  * (step 6). The new RD is clamped to [RATING_RD_MIN, RATING_RD_MAX]; the new rating uses
- * the unclamped phi' as in the paper. RATING_EINVAL for an invalid *r or opponent (see the
+ * the unclamped phi' as in the paper. The new volatility is capped at RATING_VOLATILITY_MAX
+ * (before step 6) and the new rating at +-RATING_VALUE_LIMIT; only absurd upsets between
+ * ratings thousands of points apart reach these caps, which keep every result a valid
+ * input. RATING_EINVAL for an invalid *r or opponent (see the
  * structs; opps may be NULL only when n == 0), RATING_ENOCONV if the volatility search
  * fails; *r is unchanged on any error. */
 int rating_update_period(struct rating *r, const struct rating_opponent *opps, size_t n);

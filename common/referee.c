@@ -202,7 +202,7 @@ int referee_end(struct referee *r, const char *result, enum end_reason reason, b
 
 static const char *const phase_names[] = {"pending", "scheduled", "playing", "counting", "ended"};
 static const char *const reason_names[] = {"", "resignation", "time", "score", "warnings",
-	"illegal", "lateness", "double_forfeit", "adjudicated", "cycle"};
+	"illegal", "lateness", "double_forfeit", "adjudicated", "cycle", "declined"};
 static const char *const offence_names[] = {"", "occupied", "suicide", "superko", "not_your_turn"};
 
 static int find(const char *s, const char *const *names, int n)

@@ -4,7 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 #include <sodium.h>
+#include "clock.h"
 #include "games.h"
 #include "log.h"
 #include "referee.h"
@@ -12,6 +16,7 @@
 #include "vertex.h"
 
 #define KOMI_MAX 1000.0 /* |komi| in points */
+#define LATENESS_LIMIT_DEFAULT_S 900 /* Art. 22.1: 15 minutes (RULES.md decided default) */
 
 struct game {
 	int64_t id;
@@ -23,17 +28,50 @@ struct game {
 	char black[PROTO_NAME_MAX + 1], white[PROTO_NAME_MAX + 1];
 	struct conn **obs;       /* observers */
 	size_t nobs, capobs;
+	/* Clocks (RULES.md §2). clk[] are the clocks as of the last committed move; the clock
+	 * of the player to move has run turn_used ms before turn_start, and since then. */
+	struct server *srv;
+	struct clock_control cc;
+	struct clock_state clk[3];
+	uint64_t turn_start;     /* ms (monotonic) the running turn was last (re)started */
+	int64_t turn_used;       /* ms of the running turn before turn_start (pauses) */
+	bool paused;             /* Art. 14: a director's pause */
+	bool present[3];         /* scheduled games: the player has joined (Art. 22) */
+	int lateness_limit_s;    /* Art. 22.1 */
+	uv_timer_t timer;        /* due at the next flag fall, start or lateness limit */
+	bool has_timer;
 };
 
-static void game_free(struct game *g)
+static void game_release(struct game *g)
 {
-	if (!g)
-		return;
 	if (g->started)
 		referee_free(&g->ref);
 	store_game_clear(&g->row);
 	free(g->obs);
 	free(g);
+}
+
+static void on_timer_closed(uv_handle_t *h)
+{
+	game_release(h->data);
+}
+
+/* Free a game; one with a timer goes once the timer's handle has closed. */
+static void game_free(struct game *g)
+{
+	if (!g)
+		return;
+	if (g->has_timer) {
+		g->has_timer = false;
+		uv_close((uv_handle_t *)&g->timer, on_timer_closed);
+	} else {
+		game_release(g);
+	}
+}
+
+static uint64_t now_ms(void)
+{
+	return uv_hrtime() / 1000000u;
 }
 
 /* A store write failed inside the iteration's transaction: memory is ahead of the database
@@ -53,6 +91,103 @@ static const char *color_name(enum color c)
 {
 	return c == BLACK ? "B" : "W";
 }
+
+/* ---- clocks ---- */
+
+static bool clock_running(const struct game *g)
+{
+	return g->started && g->ref.phase == PHASE_PLAYING && !g->paused && g->cc.system != CLOCK_NONE;
+}
+
+/* ms the player to move has used this turn. */
+static int64_t turn_elapsed(const struct game *g)
+{
+	return g->turn_used + (clock_running(g) ? (int64_t)(now_ms() - g->turn_start) : 0);
+}
+
+/* The player to move's clock starts (again) now. */
+static void turn_restart(struct game *g)
+{
+	g->turn_start = now_ms();
+	g->turn_used = 0;
+}
+
+static void control_from_time(const struct proto_time *t, struct clock_control *cc)
+{
+	static const enum clock_system sys[] = {
+		[PROTO_TIME_NONE] = CLOCK_NONE, [PROTO_TIME_ABSOLUTE] = CLOCK_ABSOLUTE,
+		[PROTO_TIME_BYOYOMI] = CLOCK_BYOYOMI, [PROTO_TIME_CANADIAN] = CLOCK_CANADIAN,
+		[PROTO_TIME_FISCHER] = CLOCK_FISCHER};
+	memset(cc, 0, sizeof *cc);
+	cc->system = sys[t->system];
+	cc->main_ms = t->main_ms;
+	cc->periods = t->periods;
+	cc->period_ms = t->period_ms;
+	cc->stones = t->stones;
+	cc->carry = t->carry;
+	cc->increment_ms = t->increment_ms;
+	cc->max_ms = t->max_ms;
+}
+
+static json_t *clock_state_json(const struct clock_control *cc, const struct clock_state *s)
+{
+	unsigned f = clock_fields(cc->system);
+	json_t *o = json_object();
+	if (f & CLOCK_F_MAIN)
+		json_object_set_new(o, "main_ms", json_integer(s->main_ms));
+	if (f & CLOCK_F_PERIODS)
+		json_object_set_new(o, "periods", json_integer(s->periods));
+	if (f & CLOCK_F_PERIOD)
+		json_object_set_new(o, "period_ms", json_integer(s->period_ms));
+	if (f & CLOCK_F_STONES)
+		json_object_set_new(o, "stones", json_integer(s->stones));
+	return o;
+}
+
+static void clock_state_from(const json_t *o, struct clock_state *s)
+{
+	json_t *v;
+	if ((v = json_object_get(o, "main_ms")))
+		s->main_ms = json_integer_value(v);
+	if ((v = json_object_get(o, "periods")))
+		s->periods = (int)json_integer_value(v);
+	if ((v = json_object_get(o, "period_ms")))
+		s->period_ms = json_integer_value(v);
+	if ((v = json_object_get(o, "stones")))
+		s->stones = (int)json_integer_value(v);
+}
+
+/* {"B": clock, "W": clock}: as committed, or (live) with the running clock as of now. NULL
+ * for a game without clocks. */
+static json_t *clocks_json(const struct game *g, bool live)
+{
+	if (g->cc.system == CLOCK_NONE)
+		return json_null();
+	json_t *o = json_object();
+	for (int c = BLACK; c <= WHITE; c++) {
+		struct clock_state st = g->clk[c];
+		if (live && clock_running(g) && g->ref.board.to_move == (enum color)c)
+			clock_peek(&g->cc, &g->clk[c], turn_elapsed(g), &st);
+		json_object_set_new(o, c == BLACK ? "B" : "W", clock_state_json(&g->cc, &st));
+	}
+	return o;
+}
+
+/* Lag credit for a move from c (issue 4): the kernel's smoothed round-trip time of c's TCP
+ * connection, our own measure, never the client's word; at most `allowance_ms`. */
+static int64_t lag_credit(struct conn *c, int64_t allowance_ms)
+{
+	uv_os_fd_t fd;
+	struct tcp_info ti;
+	socklen_t len = sizeof ti;
+	if (!c || uv_fileno((uv_handle_t *)&c->tcp, &fd) != 0 ||
+	    getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0)
+		return 0;
+	int64_t rtt = ti.tcpi_rtt / 1000;
+	return rtt < allowance_ms ? rtt : allowance_ms;
+}
+
+static void game_arm(struct game *g);
 
 /* ---- JSON views ---- */
 
@@ -113,7 +248,10 @@ static json_t *game_json(const struct game *g)
 	json_object_set_new(o, "to_move", to_move ? json_string(to_move) : json_null());
 	json_object_set_new(o, "moves", moves);
 	json_object_set_new(o, "board", board);
-	json_object_set_new(o, "clocks", json_null());
+	json_object_set_new(o, "clocks", g->started ? clocks_json(g, true) : json_null());
+	json_object_set_new(o, "paused", json_boolean(g->paused));
+	if (g->row.start_at)
+		json_object_set_new(o, "start_at", json_real(g->row.start_at));
 	json_object_set_new(o, "warnings", json_pack("{s:i, s:i}", "B", g->row.warnings_b, "W",
 						     g->row.warnings_w));
 	json_object_set_new(o, "result", g->row.result[0] ? json_string(g->row.result) : json_null());
@@ -158,11 +296,22 @@ static void game_save(struct server *srv, struct game *g)
 			json_object_set_new(x, "claim_W", claims_json(g, WHITE));
 		if (r->scored)
 			json_object_set_new(x, "score", score_json(&r->score));
+		json_object_set_new(x, "paused", json_boolean(g->paused));
+		json_object_set_new(x, "present_B", json_boolean(g->present[BLACK]));
+		json_object_set_new(x, "present_W", json_boolean(g->present[WHITE]));
+		json_object_set_new(x, "lateness_limit_s", json_integer(g->lateness_limit_s));
 		free(g->row.extra);
 		g->row.extra = json_dumps(x, JSON_COMPACT);
 		json_decref(x);
 		if (r->phase == PHASE_ENDED && !g->row.ended_at)
 			g->row.ended_at = server_now();
+		free(g->row.clocks);
+		g->row.clocks = NULL;
+		if (g->cc.system != CLOCK_NONE) {
+			json_t *cj = clocks_json(g, false);
+			g->row.clocks = json_dumps(cj, JSON_COMPACT);
+			json_decref(cj);
+		}
 	}
 	if (store_game_update(srv->store, &g->row) != STORE_OK)
 		persist_failed(srv, "game");
@@ -225,6 +374,8 @@ static int parse_settings(struct game *g)
 	int r = proto_get_rules(w, "rules", false, &g->rules, &err) < 0 ||
 		proto_get_time(w, "time", false, &g->time, &err) < 0 ? -1 : 0;
 	json_decref(w);
+	control_from_time(&g->time, &g->cc);
+	g->lateness_limit_s = LATENESS_LIMIT_DEFAULT_S;
 	return r;
 }
 
@@ -245,6 +396,10 @@ static int start_referee(struct game *g)
 	if (referee_init(&g->ref, g->row.size, g->row.komi, g->row.handicap, &g->rules) < 0)
 		return -1;
 	g->started = true;
+	if (g->cc.system != CLOCK_NONE) {
+		clock_init(&g->cc, &g->clk[BLACK]);
+		clock_init(&g->cc, &g->clk[WHITE]);
+	}
 	return 0;
 }
 
@@ -290,6 +445,13 @@ static void restore_claim(struct game *g, json_t *x, const char *key, enum color
 static void restore_state(struct game *g)
 {
 	struct referee *r = &g->ref;
+	json_t *cj = g->row.clocks ? json_loads(g->row.clocks, 0, NULL) : NULL;
+	if (cj) {
+		/* Art. 14: the clocks resume as they were at the last committed move. */
+		clock_state_from(json_object_get(cj, "B"), &g->clk[BLACK]);
+		clock_state_from(json_object_get(cj, "W"), &g->clk[WHITE]);
+		json_decref(cj);
+	}
 	referee_phase_parse(g->row.phase, &r->phase);
 	snprintf(r->result, sizeof r->result, "%s", g->row.result);
 	referee_reason_parse(g->row.reason, &r->reason);
@@ -309,6 +471,11 @@ static void restore_state(struct game *g)
 			r->score.white = json_number_value(json_object_get(s, "white"));
 			r->score.komi = json_number_value(json_object_get(s, "komi"));
 		}
+		g->paused = json_is_true(json_object_get(x, "paused"));
+		g->present[BLACK] = json_is_true(json_object_get(x, "present_B"));
+		g->present[WHITE] = json_is_true(json_object_get(x, "present_W"));
+		if (json_integer_value(json_object_get(x, "lateness_limit_s")) > 0)
+			g->lateness_limit_s = (int)json_integer_value(json_object_get(x, "lateness_limit_s"));
 		const char *tm = json_string_value(json_object_get(x, "to_move"));
 		if (tm)
 			board_set_to_move(&r->board, strcmp(tm, "W") == 0 ? WHITE : BLACK);
@@ -329,8 +496,6 @@ static struct game *game_build(struct server *srv, struct store_game *row,
 	memset(row, 0, sizeof *row);
 	if (parse_settings(g) < 0 || names_of(srv, g) < 0)
 		goto bad;
-	if (strcmp(g->row.phase, "pending") == 0 || strcmp(g->row.phase, "scheduled") == 0)
-		return g;
 	if (start_referee(g) < 0)
 		goto bad;
 	struct replay_ctx x = {g, 0};
@@ -352,6 +517,21 @@ bad:
 	return NULL;
 }
 
+/* Make g a live game: its timer, and the running clock starting now (after a restart too:
+ * no clock runs while the server is down, Art. 14). */
+static void game_go_live(struct server *srv, struct game *g)
+{
+	g->srv = srv;
+	if (!g->has_timer) {
+		uv_timer_init(srv->loop, &g->timer);
+		g->timer.data = g;
+		g->has_timer = true;
+	}
+	turn_restart(g);
+	idmap_put(&srv->games, g->id, g);
+	game_arm(g);
+}
+
 static int load_cb(void *ctx, const struct store_game *row, const struct store_move *moves, size_t n)
 {
 	struct server *srv = ctx;
@@ -363,7 +543,7 @@ static int load_cb(void *ctx, const struct store_game *row, const struct store_m
 	copy.extra = row->extra ? strdup(row->extra) : NULL;
 	struct game *g = game_build(srv, &copy, moves, n);
 	if (g)
-		idmap_put(&srv->games, g->id, g);
+		game_go_live(srv, g);
 	return 0;
 }
 
@@ -501,10 +681,22 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 	json_decref(rj);
 	snprintf(g->black, sizeof g->black, "%s", c->name);
 	snprintf(g->white, sizeof g->white, "%s", opp.name);
+	control_from_time(&g->time, &g->cc);
+	const char *why;
+	if (g->cc.system != CLOCK_NONE && clock_control_check(&g->cc, &why) < 0) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'time': %s", why);
+		goto out;
+	}
+	g->lateness_limit_s = LATENESS_LIMIT_DEFAULT_S;
+	if (start_referee(g) < 0) {
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not set up the board");
+		goto out;
+	}
+	g->ref.phase = PHASE_PENDING;
 	if (server_txn(srv) < 0 || store_game_create(srv->store, &g->row, &g->id) != STORE_OK)
 		persist_failed(srv, "challenge");
 	g->row.id = g->id;
-	idmap_put(&srv->games, g->id, g);
+	game_go_live(srv, g);
 	log_msg(LOG_INFO, "challenge", "game=%lld from=%s to=%s", (long long)g->id, c->name, opp.name);
 
 	json_t *r = proto_reply_ok(req->id);
@@ -549,7 +741,7 @@ void games_accept(struct conn *c, const struct proto_request *req)
 	struct game *g = my_game(c, req, &me);
 	if (!g)
 		return;
-	if (strcmp(g->row.phase, "pending") != 0) {
+	if (g->ref.phase != PHASE_PENDING) {
 		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is not a pending challenge",
 				   (long long)g->id);
 		return;
@@ -568,13 +760,13 @@ void games_accept(struct conn *c, const struct proto_request *req)
 	g->row.white_id = challenger_black ? other : challenger;
 	snprintf(g->black, sizeof g->black, "%s", challenger_black ? cn : c->name);
 	snprintf(g->white, sizeof g->white, "%s", challenger_black ? c->name : cn);
-	if (start_referee(g) < 0) {
-		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not set up the board");
-		return;
-	}
+	g->ref.phase = PHASE_PLAYING;
+	g->present[BLACK] = g->present[WHITE] = true;
 	if (server_txn(srv) < 0)
 		persist_failed(srv, "accept");
 	game_save(srv, g);
+	turn_restart(g);
+	game_arm(g);
 	log_msg(LOG_INFO, "game_start", "game=%lld black=%s white=%s", (long long)g->id, g->black, g->white);
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "game", json_integer(g->id));
@@ -590,15 +782,13 @@ void games_decline(struct conn *c, const struct proto_request *req)
 	struct game *g = my_game(c, req, &me);
 	if (!g)
 		return;
-	if (strcmp(g->row.phase, "pending") != 0) {
+	if (g->ref.phase != PHASE_PENDING) {
 		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is not a pending challenge",
 				   (long long)g->id);
 		return;
 	}
 	/* Either side may call a challenge off: the challenged declines, the challenger withdraws. */
-	snprintf(g->row.phase, sizeof g->row.phase, "ended");
-	snprintf(g->row.reason, sizeof g->row.reason, "declined");
-	g->row.ended_at = server_now();
+	referee_end(&g->ref, "", END_DECLINED, false);
 	if (server_txn(srv) < 0)
 		persist_failed(srv, "decline");
 	game_save(srv, g);
@@ -614,12 +804,201 @@ void games_decline(struct conn *c, const struct proto_request *req)
 
 static bool is_live(struct conn *c, const struct proto_request *req, struct game *g, enum game_phase want)
 {
-	if (!g->started || g->ref.phase != want) {
+	if (g->ref.phase != want) {
 		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is %s, not %s",
 				   (long long)g->id, g->row.phase, referee_phase_name(want));
 		return false;
 	}
 	return true;
+}
+
+/* Write a referee move of `me` (m) to the store: the move row with the clocks after it, a
+ * warning, the game row. `forfeit` overrides the forfeit reason (e.g. "time"). */
+static void record_move(struct server *srv, struct game *g, enum color me,
+			const struct referee_move *m, const char *forfeit)
+{
+	double now = server_now();
+	if (m->number) {
+		struct store_move sm = {.number = m->number, .color = color_name(me)[0], .at = now};
+		vertex_format(&g->ref.board, m->pt, sm.vertex);
+		if (forfeit || m->forfeit_turn)
+			snprintf(sm.forfeit, sizeof sm.forfeit, "%s",
+				 forfeit ? forfeit : referee_offence_name(m->offence));
+		json_t *cj = clocks_json(g, false);
+		char *ctext = json_is_null(cj) ? NULL : json_dumps(cj, JSON_COMPACT);
+		sm.clocks = ctext;
+		json_decref(cj);
+		enum store_rc rc = store_move_add(srv->store, g->id, &sm);
+		free(ctext);
+		if (rc != STORE_OK)
+			persist_failed(srv, "move");
+	}
+	if (m->warning) {
+		struct store_warning w = {.color = color_name(me)[0], .number = m->number, .at = now};
+		snprintf(w.reason, sizeof w.reason, "%s", referee_offence_name(m->offence));
+		if (store_warning_add(srv->store, g->id, &w, NULL) != STORE_OK)
+			persist_failed(srv, "warning");
+	}
+	game_save(srv, g);
+}
+
+/* Send the events of a recorded referee move; retires the game if it ended. Returns true if
+ * it did (g is gone). */
+static bool announce_move(struct server *srv, struct game *g, enum color me,
+			  const struct referee_move *m, const char *forfeit)
+{
+	char v[VERTEX_MAX_LEN];
+	if (m->number) {
+		json_t *e = proto_event("game.move");
+		json_object_set_new(e, "game", json_integer(g->id));
+		json_object_set_new(e, "number", json_integer(m->number));
+		json_object_set_new(e, "color", json_string(color_name(me)));
+		json_object_set_new(e, "vertex", json_string(vertex_format(&g->ref.board, m->pt, v)));
+		json_object_set_new(e, "captures", captures_json(g, m->captured, m->ncaptured));
+		if (forfeit || m->forfeit_turn)
+			json_object_set_new(e, "forfeited", json_string(forfeit ? forfeit : referee_offence_name(m->offence)));
+		json_object_set_new(e, "clocks", clocks_json(g, false));
+		send_game(srv, g, e);
+		json_decref(e);
+	}
+	if (m->warning) {
+		json_t *e = proto_event("game.warning");
+		json_object_set_new(e, "game", json_integer(g->id));
+		json_object_set_new(e, "color", json_string(color_name(me)));
+		json_object_set_new(e, "reason", json_string(referee_offence_name(m->offence)));
+		json_object_set_new(e, "warnings", json_integer(g->ref.warnings[me]));
+		send_game(srv, g, e);
+		json_decref(e);
+	}
+	if (m->counting) {
+		json_t *e = proto_event("game.counting");
+		json_object_set_new(e, "game", json_integer(g->id));
+		send_game(srv, g, e);
+		json_decref(e);
+	}
+	if (g->ref.phase == PHASE_ENDED) {
+		send_end(srv, g);
+		retire(srv, g);
+		return true;
+	}
+	game_arm(g);
+	return false;
+}
+
+/* End the game now with `result` (time, lateness, double forfeit, adjudication). */
+static void end_game(struct server *srv, struct game *g, const char *result, enum end_reason why)
+{
+	if (server_txn(srv) < 0)
+		persist_failed(srv, "end");
+	referee_end(&g->ref, result, why, g->ref.phase == PHASE_ENDED);
+	game_save(srv, g);
+	send_end(srv, g);
+	retire(srv, g);
+}
+
+/* The flag of the player to move fell (Art. 12): the game is lost on time, or with
+ * `last_period: pass` under byo-yomi the turn is forfeited as a pass and the last period
+ * starts again (Art. 22.5). Returns true if the game ended (g is gone). */
+static bool flag_fall(struct server *srv, struct game *g)
+{
+	enum color c = g->ref.board.to_move;
+	log_msg(LOG_INFO, "flag", "game=%lld color=%s", (long long)g->id, color_name(c));
+	if (g->cc.system == CLOCK_BYOYOMI && g->rules.last_period == LAST_PERIOD_PASS) {
+		struct referee_move m;
+		if (server_txn(srv) < 0)
+			persist_failed(srv, "flag");
+		referee_play(&g->ref, c, BOARD_PASS, &m);
+		clock_forfeit_period(&g->cc, &g->clk[c]);
+		turn_restart(g);
+		record_move(srv, g, c, &m, "time");
+		return announce_move(srv, g, c, &m, "time");
+	}
+	clock_peek(&g->cc, &g->clk[c], turn_elapsed(g), &g->clk[c]);
+	end_game(srv, g, c == BLACK ? "W+T" : "B+T", END_TIME);
+	return true;
+}
+
+/* A player reports present at a scheduled game (or moves in it): Art. 22.2, a player less
+ * late than the limit has twice the lateness deducted from main time. */
+static int64_t mark_present(struct game *g, enum color c)
+{
+	if (g->present[c])
+		return 0;
+	g->present[c] = true;
+	int64_t late_ms = 0;
+	if (g->row.start_at > 0) {
+		double late = server_now() - g->row.start_at;
+		late_ms = late > 0 ? (int64_t)(late * 1000) : 0;
+		if (late_ms > 0 && g->cc.system != CLOCK_NONE)
+			clock_lateness(&g->cc, &g->clk[c], late_ms);
+	}
+	return late_ms;
+}
+
+static void on_timer(uv_timer_t *t)
+{
+	struct game *g = t->data;
+	struct server *srv = g->srv;
+	double wall = server_now();
+	if (g->ref.phase == PHASE_SCHEDULED && wall >= g->row.start_at) {
+		/* Art. 22: at the start time Black's clock starts, whoever is there. */
+		if (server_txn(srv) < 0)
+			persist_failed(srv, "start");
+		g->ref.phase = PHASE_PLAYING;
+		turn_restart(g);
+		game_save(srv, g);
+		json_t *e = proto_event("game.begin");
+		json_object_set_new(e, "game", json_integer(g->id));
+		json_object_set_new(e, "clocks", clocks_json(g, true));
+		send_game(srv, g, e);
+		json_decref(e);
+	}
+	if (g->ref.phase == PHASE_PLAYING && g->row.start_at > 0 &&
+	    (!g->present[BLACK] || !g->present[WHITE]) &&
+	    wall >= g->row.start_at + g->lateness_limit_s) {
+		/* Art. 22.1: absent past the limit loses by forfeit; both absent, both lose. */
+		if (!g->present[BLACK] && !g->present[WHITE])
+			end_game(srv, g, "Void", END_DOUBLE_FORFEIT);
+		else
+			end_game(srv, g, g->present[BLACK] ? "B+F" : "W+F", END_LATENESS);
+		return;
+	}
+	if (clock_running(g)) {
+		enum color c = g->ref.board.to_move;
+		struct clock_state st;
+		if (clock_peek(&g->cc, &g->clk[c], turn_elapsed(g), &st) == CLOCK_FLAG) {
+			flag_fall(srv, g);
+			return;
+		}
+	}
+	game_arm(g);
+}
+
+static void game_arm(struct game *g)
+{
+	if (!g->has_timer)
+		return;
+	double wall = server_now();
+	int64_t due = -1;
+	if (g->ref.phase == PHASE_SCHEDULED && g->row.start_at > 0) {
+		due = (int64_t)((g->row.start_at - wall) * 1000);
+	} else if (g->ref.phase == PHASE_PLAYING && !g->paused) {
+		if (g->row.start_at > 0 && (!g->present[BLACK] || !g->present[WHITE]))
+			due = (int64_t)((g->row.start_at + g->lateness_limit_s - wall) * 1000);
+		if (clock_running(g)) {
+			int64_t rem = clock_remaining(&g->cc, &g->clk[g->ref.board.to_move]);
+			if (rem != CLOCK_UNLIMITED && rem >= 0) {
+				rem -= turn_elapsed(g);
+				if (due < 0 || rem < due)
+					due = rem;
+			}
+		}
+	}
+	if (due < 0 && !(g->ref.phase == PHASE_PLAYING && clock_running(g))) {
+		uv_timer_stop(&g->timer);
+		return;
+	}
+	uv_timer_start(&g->timer, on_timer, (uint64_t)(due > 0 ? due : 0), 0);
 }
 
 void games_play(struct conn *c, const struct proto_request *req)
@@ -645,37 +1024,45 @@ void games_play(struct conn *c, const struct proto_request *req)
 				   "field 'number': the next move is number %d, not %lld", next, (long long)number);
 		return;
 	}
-	int pt = vertex_parse(&g->ref.board, vtx);
-	struct referee_move m;
+	if (g->paused) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is paused", (long long)g->id);
+		return;
+	}
 	if (server_txn(srv) < 0) {
 		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "storage unavailable");
 		return;
 	}
+	mark_present(g, me);
+	/* Charge the mover's clock (less our measure of the connection's lag) before the move
+	 * counts: a move after the flag fell is too late. */
+	struct clock_state charged = g->clk[me];
+	bool my_turn = me == g->ref.board.to_move;
+	if (my_turn && clock_running(g)) {
+		int64_t used = turn_elapsed(g) - lag_credit(c, srv->set.lag_allowance_ms);
+		if (clock_move(&g->cc, &charged, used > 0 ? used : 0) == CLOCK_FLAG) {
+			int64_t id = g->id;
+			bool ended = flag_fall(srv, g);
+			server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "your time ran out in game %lld%s",
+					   (long long)id, ended ? "" : ": the turn was forfeited");
+			return;
+		}
+	}
+	int pt = vertex_parse(&g->ref.board, vtx);
+	struct referee_move m;
 	referee_play(&g->ref, me, pt, &m);
-	char v[VERTEX_MAX_LEN];
-	double now = server_now();
-	if (m.number) {
-		struct store_move sm = {.number = m.number, .color = color_name(me)[0], .at = now};
-		vertex_format(&g->ref.board, m.pt, sm.vertex);
-		if (m.forfeit_turn)
-			snprintf(sm.forfeit, sizeof sm.forfeit, "%s", referee_offence_name(m.offence));
-		if (store_move_add(srv->store, g->id, &sm) != STORE_OK)
-			persist_failed(srv, "move");
+	if (m.number && my_turn) {
+		g->clk[me] = charged;
+		turn_restart(g); /* the opponent's clock starts as the move commits */
 	}
-	if (m.warning) {
-		struct store_warning w = {.color = color_name(me)[0], .number = m.number, .at = now};
-		snprintf(w.reason, sizeof w.reason, "%s", referee_offence_name(m.offence));
-		if (store_warning_add(srv->store, g->id, &w, NULL) != STORE_OK)
-			persist_failed(srv, "warning");
-	}
-	game_save(srv, g);
+	record_move(srv, g, me, &m, NULL);
 
 	/* The reply. */
+	char v[VERTEX_MAX_LEN];
 	if (m.offence == OFFENCE_NONE) {
 		json_t *r = proto_reply_ok(req->id);
-		json_object_set_new(r, "move", json_pack("{s:i, s:s, s:s, s:o}", "number", m.number,
+		json_object_set_new(r, "move", json_pack("{s:i, s:s, s:s, s:o, s:o}", "number", m.number,
 			"color", color_name(me), "vertex", vertex_format(&g->ref.board, m.pt, v),
-			"captures", captures_json(g, m.captured, m.ncaptured)));
+			"captures", captures_json(g, m.captured, m.ncaptured), "clocks", clocks_json(g, false)));
 		server_reply(c, r);
 	} else {
 		json_t *r = proto_reply_error(req->id, PROTO_ERR_ILLEGAL_MOVE, "");
@@ -690,39 +1077,96 @@ void games_play(struct conn *c, const struct proto_request *req)
 			m.forfeit_turn, "warning", m.warning, "warnings", g->ref.warnings[me], "lost", m.lost));
 		server_reply(c, r);
 	}
-	/* The events. */
-	if (m.number) {
-		json_t *e = proto_event("game.move");
+	announce_move(srv, g, me, &m, NULL);
+}
+
+void games_join(struct conn *c, const struct proto_request *req)
+{
+	struct server *srv = c->srv;
+	enum color me;
+	struct game *g = my_game(c, req, &me);
+	if (!g)
+		return;
+	if (g->ref.phase != PHASE_SCHEDULED && g->ref.phase != PHASE_PLAYING) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is %s: nothing to join",
+				   (long long)g->id, referee_phase_name(g->ref.phase));
+		return;
+	}
+	bool was = g->present[me];
+	if (server_txn(srv) < 0)
+		persist_failed(srv, "join");
+	int64_t late_ms = mark_present(g, me);
+	game_save(srv, g);
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "game", json_integer(g->id));
+	json_object_set_new(r, "color", json_string(color_name(me)));
+	json_object_set_new(r, "late_ms", json_integer(late_ms));
+	json_object_set_new(r, "clocks", clocks_json(g, true));
+	server_reply(c, r);
+	if (!was) {
+		json_t *e = proto_event("game.join");
 		json_object_set_new(e, "game", json_integer(g->id));
-		json_object_set_new(e, "number", json_integer(m.number));
 		json_object_set_new(e, "color", json_string(color_name(me)));
-		json_object_set_new(e, "vertex", json_string(vertex_format(&g->ref.board, m.pt, v)));
-		json_object_set_new(e, "captures", captures_json(g, m.captured, m.ncaptured));
-		if (m.forfeit_turn)
-			json_object_set_new(e, "forfeited", json_string(referee_offence_name(m.offence)));
-		json_object_set_new(e, "clocks", json_null());
+		json_object_set_new(e, "late_ms", json_integer(late_ms));
 		send_game(srv, g, e);
 		json_decref(e);
 	}
-	if (m.warning) {
-		json_t *e = proto_event("game.warning");
-		json_object_set_new(e, "game", json_integer(g->id));
-		json_object_set_new(e, "color", json_string(color_name(me)));
-		json_object_set_new(e, "reason", json_string(referee_offence_name(m.offence)));
-		json_object_set_new(e, "warnings", json_integer(g->ref.warnings[me]));
-		send_game(srv, g, e);
-		json_decref(e);
+	game_arm(g);
+}
+
+/* Art. 14: a director pauses or resumes a game; no clock runs while paused. */
+static void pause_resume(struct conn *c, const struct proto_request *req, bool pause)
+{
+	struct server *srv = c->srv;
+	bool owned;
+	struct game *g = find_game(c, req, &owned);
+	if (!g)
+		return;
+	if (owned || (g->ref.phase != PHASE_PLAYING && g->ref.phase != PHASE_COUNTING &&
+		      g->ref.phase != PHASE_SCHEDULED)) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is not live", (long long)g->id);
+		if (owned)
+			game_free(g);
+		return;
 	}
-	if (m.counting) {
-		json_t *e = proto_event("game.counting");
-		json_object_set_new(e, "game", json_integer(g->id));
-		send_game(srv, g, e);
-		json_decref(e);
+	if (g->paused == pause) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is %s", (long long)g->id,
+				   pause ? "paused already" : "not paused");
+		return;
 	}
-	if (m.ended) {
-		send_end(srv, g);
-		retire(srv, g);
+	if (pause) {
+		g->turn_used = turn_elapsed(g);
+		g->paused = true;
+	} else {
+		g->paused = false;
+		g->turn_start = now_ms();
 	}
+	if (server_txn(srv) < 0)
+		persist_failed(srv, "pause");
+	game_save(srv, g);
+	log_msg(LOG_INFO, pause ? "pause" : "resume", "game=%lld by=%s", (long long)g->id, c->name);
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "clocks", clocks_json(g, true));
+	server_reply(c, r);
+	json_t *e = proto_event(pause ? "game.paused" : "game.resume");
+	json_object_set_new(e, "game", json_integer(g->id));
+	json_object_set_new(e, "by", json_string(c->name));
+	if (!pause)
+		json_object_set_new(e, "to_move", json_string(color_name(g->ref.board.to_move)));
+	json_object_set_new(e, "clocks", clocks_json(g, true));
+	send_game(srv, g, e);
+	json_decref(e);
+	game_arm(g);
+}
+
+void games_pause(struct conn *c, const struct proto_request *req)
+{
+	pause_resume(c, req, true);
+}
+
+void games_resume(struct conn *c, const struct proto_request *req)
+{
+	pause_resume(c, req, false);
 }
 
 void games_resign(struct conn *c, const struct proto_request *req)
@@ -732,13 +1176,15 @@ void games_resign(struct conn *c, const struct proto_request *req)
 	struct game *g = my_game(c, req, &me);
 	if (!g)
 		return;
-	if (!g->started || referee_resign(&g->ref, me) < 0) {
+	if (referee_resign(&g->ref, me) < 0) {
 		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is %s: nothing to resign",
 				   (long long)g->id, g->row.phase);
 		return;
 	}
 	if (server_txn(srv) < 0)
 		persist_failed(srv, "resign");
+	if (g->ref.board.to_move == me && clock_running(g))
+		clock_peek(&g->cc, &g->clk[me], turn_elapsed(g), &g->clk[me]);
 	game_save(srv, g);
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "result", json_string(g->ref.result));
@@ -799,6 +1245,8 @@ void games_dead(struct conn *c, const struct proto_request *req)
 		json_object_set_new(e, "to_move", json_string(color_name(g->ref.board.to_move)));
 		send_game(srv, g, e);
 		json_decref(e);
+		turn_restart(g);
+		game_arm(g);
 	}
 	if (ended) {
 		send_end(srv, g);
@@ -876,6 +1324,7 @@ void games_games(struct conn *c, const struct proto_request *req)
 struct sgf_ctx {
 	struct sgf_game *s;
 	int size;
+	const struct clock_control *cc;
 };
 
 static int sgf_move_cb(void *ctx, const struct store_move *m)
@@ -901,6 +1350,18 @@ static int sgf_move_cb(void *ctx, const struct store_move *m)
 		sm->y = (int16_t)yy;
 	} else {
 		sm->x = sm->y = -1;
+	}
+	if (m->clocks && x->cc->system != CLOCK_NONE) {
+		/* BL/WL, OB/OW: the mover's clock after the move (FF[4]). */
+		json_t *cj = json_loads(m->clocks, 0, NULL);
+		struct clock_state st = {0};
+		clock_state_from(json_object_get(cj, m->color == 'B' ? "B" : "W"), &st);
+		json_decref(cj);
+		int64_t left;
+		int count;
+		clock_sgf_left(x->cc, &st, &left, &count);
+		sm->time_left_ms = left > INT32_MAX ? INT32_MAX : (int32_t)left;
+		sm->periods_left = (int16_t)count;
 	}
 	if (m->forfeit[0]) {
 		char buf[96];
@@ -961,7 +1422,13 @@ void games_sgf(struct conn *c, const struct proto_request *req)
 				(int16_t)board_x(&g->ref.board, p), (int16_t)board_y(&g->ref.board, p)};
 		}
 	}
-	struct sgf_ctx x = {&s, g->row.size};
+	if (g->cc.system != CLOCK_NONE) {
+		char ot[CLOCK_OT_MAX];
+		s.time_limit_s = clock_sgf_tm(&g->cc);
+		if (clock_sgf_ot(&g->cc, ot)[0])
+			s.overtime = strdup(ot);
+	}
+	struct sgf_ctx x = {&s, g->row.size, &g->cc};
 	store_moves_get(c->srv->store, g->id, sgf_move_cb, &x);
 	store_warnings_get(c->srv->store, g->id, sgf_warning_cb, &x);
 	char *text = sgf_write(&s);
@@ -1061,9 +1528,20 @@ void games_player_login(struct conn *c)
 		struct game *g = c->srv->games.slots[i].val;
 		if (!g || color_of(g, c->player_id) == EMPTY)
 			continue;
-		json_t *e = proto_event(strcmp(g->row.phase, "pending") == 0 ? "challenge.pending" : "game.state");
+		json_t *e = proto_event(g->ref.phase == PHASE_PENDING ? "challenge.pending" : "game.state");
 		json_object_set_new(e, "game", game_json(g));
 		server_send(c, e);
 		json_decref(e);
+	}
+}
+
+void games_stop(struct server *srv)
+{
+	for (size_t i = 0; i < srv->games.cap; i++) {
+		struct game *g = srv->games.slots[i].val;
+		if (g && g->has_timer) {
+			g->has_timer = false;
+			uv_close((uv_handle_t *)&g->timer, NULL);
+		}
 	}
 }

@@ -18,6 +18,11 @@ void games_challenge(struct conn *c, const struct proto_request *req);
 void games_accept(struct conn *c, const struct proto_request *req);
 void games_decline(struct conn *c, const struct proto_request *req);
 void games_play(struct conn *c, const struct proto_request *req);
+void games_join(struct conn *c, const struct proto_request *req);
+void games_pause(struct conn *c, const struct proto_request *req);
+void games_resume(struct conn *c, const struct proto_request *req);
+/* Close every game's timer (the server is stopping). */
+void games_stop(struct server *srv);
 void games_resign(struct conn *c, const struct proto_request *req);
 void games_dead(struct conn *c, const struct proto_request *req);
 void games_game(struct conn *c, const struct proto_request *req);

@@ -23,9 +23,10 @@ static void usage(FILE *f)
 		"  --max-per-address N    connections from one address (default %d)\n"
 		"  --max-queued BYTES     unsent bytes a client may leave before it is cut off (default %u)\n"
 		"  --pwhash-cost fast     libsodium's minimum hashing cost (tests and benchmarks only)\n"
+		"  --lag-allowance-ms N   most network lag credited to a move, measured by the server (default %d)\n"
 		"  --version, --help\n",
 		SERVER_DEFAULT_HOST, SERVER_DEFAULT_PORT, SERVER_DEFAULT_DB, SERVER_MAX_CONNECTIONS,
-		SERVER_MAX_PER_ADDRESS, SERVER_MAX_QUEUED_BYTES);
+		SERVER_MAX_PER_ADDRESS, SERVER_MAX_QUEUED_BYTES, SERVER_LAG_ALLOWANCE_MS);
 }
 
 static int parse_listen(const char *s, struct server_settings *set, char *host, size_t n)
@@ -102,7 +103,7 @@ int main(int argc, char **argv)
 	struct server_settings set = {
 		.host = SERVER_DEFAULT_HOST, .port = SERVER_DEFAULT_PORT, .db_path = SERVER_DEFAULT_DB,
 		.max_connections = SERVER_MAX_CONNECTIONS, .max_per_address = SERVER_MAX_PER_ADDRESS,
-		.max_queued = SERVER_MAX_QUEUED_BYTES};
+		.max_queued = SERVER_MAX_QUEUED_BYTES, .lag_allowance_ms = SERVER_LAG_ALLOWANCE_MS};
 	static char host[256];
 	if (sodium_init() < 0) {
 		fprintf(stderr, "tengend: libsodium failed to initialise\n");
@@ -117,6 +118,7 @@ int main(int argc, char **argv)
 		{"max-per-address", required_argument, NULL, 'a'},
 		{"max-queued", required_argument, NULL, 'q'},
 		{"pwhash-cost", required_argument, NULL, 'w'},
+		{"lag-allowance-ms", required_argument, NULL, 'g'},
 		{"version", no_argument, NULL, 'V'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	int o;
 	enum log_level level;
@@ -147,6 +149,7 @@ int main(int argc, char **argv)
 			}
 			set.pwhash_fast = strcmp(optarg, "fast") == 0;
 			break;
+		case 'g': set.lag_allowance_ms = parse_count(optarg, "--lag-allowance-ms"); break;
 		case 'V': printf("tengend %s (protocol %d)\n", PACKAGE_VERSION, PROTO_VERSION); return 0;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;

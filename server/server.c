@@ -133,6 +133,9 @@ static const handler_fn handlers[PROTO_CMD_COUNT] = {
 	[PROTO_CMD_ACCEPT] = games_accept,
 	[PROTO_CMD_DECLINE] = games_decline,
 	[PROTO_CMD_PLAY] = games_play,
+	[PROTO_CMD_JOIN] = games_join,
+	[PROTO_CMD_GAME_PAUSE] = games_pause,
+	[PROTO_CMD_GAME_RESUME] = games_resume,
 	[PROTO_CMD_RESIGN] = games_resign,
 	[PROTO_CMD_DEAD] = games_dead,
 	[PROTO_CMD_GAME] = games_game,
@@ -219,6 +222,7 @@ void server_stop(struct server *srv)
 	}
 	if (srv->listener.loop)
 		net_shutdown(srv);
+	games_stop(srv);
 	uv_close((uv_handle_t *)&srv->prepare, on_last_close);
 	uv_close((uv_handle_t *)&srv->idle, on_last_close);
 	uv_close((uv_handle_t *)&srv->sigint, on_last_close);

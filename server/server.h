@@ -37,6 +37,7 @@
 #define SERVER_GAMES_LIMIT 100            /* default and ... */
 #define SERVER_GAMES_LIMIT_MAX 1000       /* ... largest `limit` of the games listing */
 #define SERVER_READ_BUFFER 65536          /* bytes per read */
+#define SERVER_LAG_ALLOWANCE_MS 300       /* --lag-allowance-ms */
 
 struct server;
 struct game;
@@ -77,6 +78,7 @@ struct server_settings {
 	unsigned max_connections, max_per_address;
 	size_t max_queued;
 	bool pwhash_fast;         /* libsodium's minimum hashing cost: tests and benchmarks only */
+	int64_t lag_allowance_ms; /* most lag credited to a move (issue 4; default 300) */
 };
 
 struct server {

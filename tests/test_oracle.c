@@ -50,9 +50,12 @@ struct plan {
 	int size, games;
 };
 static const struct plan random_plan[] = {{5, 40}, {9, 20}, {19, 8}};
-#define SCORE_GAMES_9 34 /* self-play games on 9x9 */
-#define SCORE_GAMES_7 8  /* and on 7x7 */
-#define SCORE_MIN_FINISHED 30
+#define SCORE_ENGINES 2        /* self-play games run two at a time */
+#define SCORE_LEVEL "0"        /* GNU Go's --level for self-play */
+#define SCORE_TARGET 32        /* stop starting games once this many are scored */
+#define SCORE_GAMES_MAX 64     /* and never start more than this many */
+#define SCORE_MIN_FINISHED 30  /* fewer scored games fail the test */
+#define SCORE_SIZE(i) ((i) % 6 == 5 ? 7 : 9) /* mostly 9x9, every sixth game 7x7 */
 
 /* Totals, shared with the forked test processes so main can print a summary. */
 struct totals {
@@ -391,6 +394,7 @@ struct sgame {
 	int number;
 	char log[SCORE_MAX_MOVES * 8 + 64];
 	size_t loglen;
+	bool over; /* resigned or abandoned: not counted */
 };
 
 static void sgame_fail(struct sgame *sg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -475,104 +479,125 @@ static int regions_vs_gnugo(const struct board *b, const bool *dead, const bool 
 	return open_territory;
 }
 
-/* One self-play game; returns 1 if scored, 0 if resigned or abandoned. */
-static int selfplay_game(struct gtp_pipe *g, int size, int number, uint64_t *rng)
+/* Set up self-play game `number` on engine g: board, komi, GNU Go's random seed, and a few random
+ * opening moves so that the games differ. */
+static void selfplay_start(struct sgame *sg, struct gtp_pipe *g, int size, int number, uint64_t *rng)
 {
-	static struct sgame sg;
 	char resp[RESP_MAX];
-	memset(&sg, 0, sizeof sg);
-	sg.g = g;
-	sg.number = number;
-	ck_assert_int_eq(board_init(&sg.b, size, KO_SITUATIONAL), 0);
+	memset(sg, 0, sizeof *sg);
+	sg->g = g;
+	sg->number = number;
+	ck_assert_int_eq(board_init(&sg->b, size, KO_SITUATIONAL), 0);
 	int r = gtp_pipe_cmd(g, resp, sizeof resp, "boardsize %d", size);
 	r &= gtp_pipe_cmd(g, resp, sizeof resp, "clear_board");
 	r &= gtp_pipe_cmd(g, resp, sizeof resp, "komi %.1f", SCORE_KOMI);
 	r &= gtp_pipe_cmd(g, resp, sizeof resp, "set_random_seed %d", (int)(rnd(rng) & 0x7fffffff));
 	ck_assert_msg(r == 1, "GNU Go set-up failed: %s", resp);
-	/* A few random moves first so that the games differ. */
 	int opening = rnd_below(rng, SCORE_OPENING_MAX + 1);
 	for (int i = 0; i < opening; i++) {
-		enum color c = sg.b.to_move;
+		enum color c = sg->b.to_move;
 		int pt;
 		do
-			pt = board_pt(&sg.b, rnd_below(rng, size), rnd_below(rng, size));
-		while (board_check(&sg.b, c, pt) != BOARD_OK);
-		sgame_play(&sg, c, pt);
+			pt = board_pt(&sg->b, rnd_below(rng, size), rnd_below(rng, size));
+		while (board_check(&sg->b, c, pt) != BOARD_OK);
+		sgame_play(sg, c, pt);
 		char v[VERTEX_MAX_LEN];
-		if (gtp_pipe_cmd(g, resp, sizeof resp, "play %s %s", color_name(c), vertex_format(&sg.b, pt, v)) != 1)
-			sgame_fail(&sg, "GNU Go refuses play %s %s: %s", color_name(c), v, resp);
+		if (gtp_pipe_cmd(g, resp, sizeof resp, "play %s %s", color_name(c), vertex_format(&sg->b, pt, v)) != 1)
+			sgame_fail(sg, "GNU Go refuses play %s %s: %s", color_name(c), v, resp);
 	}
 	T->selfplay++;
-	while (sg.b.passes < 2) {
-		enum color c = sg.b.to_move;
-		if (board_moves(&sg.b) >= SCORE_MAX_MOVES) {
-			T->abandoned++;
-			board_free(&sg.b);
-			return 0;
-		}
-		if (gtp_pipe_cmd(g, resp, sizeof resp, "genmove %s", color_name(c)) != 1)
-			sgame_fail(&sg, "genmove %s failed: %s", color_name(c), resp);
-		if (strcasecmp(resp, "resign") == 0) {
-			T->resigned++;
-			board_free(&sg.b);
-			return 0;
-		}
-		int pt = vertex_parse(&sg.b, resp);
-		if (pt < 0)
-			sgame_fail(&sg, "cannot parse GNU Go's move %s", resp);
-		sgame_play(&sg, c, pt);
+}
+
+/* Ask for the next move of a game in play. */
+static void selfplay_ask(struct sgame *sg)
+{
+	ck_assert_msg(gtp_pipe_send(sg->g, "genmove %s", color_name(sg->b.to_move)) == 0, "GNU Go: write failed");
+}
+
+/* Read and play the move asked for. Returns true while the game goes on; false when it has
+ * ended (two passes: ready to count) or was given up (sg->over set). */
+static bool selfplay_answer(struct sgame *sg)
+{
+	char resp[RESP_MAX];
+	enum color c = sg->b.to_move;
+	if (gtp_pipe_recv(sg->g, resp, sizeof resp) != 1)
+		sgame_fail(sg, "genmove %s failed: %s", color_name(c), resp);
+	if (strcasecmp(resp, "resign") == 0) {
+		T->resigned++;
+		sg->over = true;
+		return false;
 	}
-	/* Dead stones as GNU Go sees them, marked in ours. */
+	int pt = vertex_parse(&sg->b, resp);
+	if (pt < 0)
+		sgame_fail(sg, "cannot parse GNU Go's move %s", resp);
+	sgame_play(sg, c, pt);
+	if (sg->b.passes >= 2)
+		return false;
+	if (board_moves(&sg->b) >= SCORE_MAX_MOVES) {
+		T->abandoned++;
+		sg->over = true;
+		return false;
+	}
+	return true;
+}
+
+/* Count a game that ended with two passes and compare with GNU Go. Returns 1 if scored, 0 if
+ * GNU Go's count is not a count of a finished game (see regions_vs_gnugo). */
+static int selfplay_count(struct sgame *sg)
+{
+	struct gtp_pipe *g = sg->g;
+	int number = sg->number;
+	char resp[RESP_MAX];
+/* Dead stones as GNU Go sees them, marked in ours. */
 	static char deadlist[RESP_MAX], seki[RESP_MAX];
 	bool set[BOARD_POINTS_MAX], dead[BOARD_POINTS_MAX];
 	int pts[BOARD_POINTS_MAX], n = 0;
 	if (gtp_pipe_cmd(g, deadlist, sizeof deadlist, "final_status_list dead") != 1 ||
-	    parse_vertices(&sg.b, deadlist, set) < 0)
-		sgame_fail(&sg, "final_status_list dead: %s", deadlist);
+	    parse_vertices(&sg->b, deadlist, set) < 0)
+		sgame_fail(sg, "final_status_list dead: %s", deadlist);
 	for (int p = 0; p < BOARD_POINTS_MAX; p++)
 		if (set[p])
 			pts[n++] = p;
-	int bad = score_mark_dead(&sg.b, pts, n, dead);
+	int bad = score_mark_dead(&sg->b, pts, n, dead);
 	if (bad != 0)
-		sgame_fail(&sg, "score_mark_dead refuses GNU Go's dead stone #%d (%s)", bad, deadlist);
+		sgame_fail(sg, "score_mark_dead refuses GNU Go's dead stone #%d (%s)", bad, deadlist);
 	for (int p = 0; p < BOARD_POINTS_MAX; p++)
 		if (dead[p] != set[p])
-			sgame_fail(&sg, "score_mark_dead marks point %d %s, GNU Go's list (%s) does not", p,
+			sgame_fail(sg, "score_mark_dead marks point %d %s, GNU Go's list (%s) does not", p,
 				   dead[p] ? "dead" : "alive", deadlist);
 	T->dead_marked += n;
 	if (gtp_pipe_cmd(g, seki, sizeof seki, "final_status_list seki") == 1 && seki[0])
 		T->seki_games++;
 	static const int no_warnings[3] = {0, 0, 0};
 	struct score s;
-	score_area(&sg.b, dead, SCORE_KOMI, 0, no_warnings, &s);
+	score_area(&sg->b, dead, SCORE_KOMI, 0, no_warnings, &s);
 	double ours = score_margin(&s), theirs;
 	bool in_seki[BOARD_POINTS_MAX], territory[BOARD_POINTS_MAX], t2[BOARD_POINTS_MAX];
-	if (parse_vertices(&sg.b, seki, in_seki) < 0)
-		sgame_fail(&sg, "final_status_list seki: %s", seki);
+	if (parse_vertices(&sg->b, seki, in_seki) < 0)
+		sgame_fail(sg, "final_status_list seki: %s", seki);
 	if (gtp_pipe_cmd(g, resp, sizeof resp, "final_status_list black_territory") != 1 ||
-	    parse_vertices(&sg.b, resp, territory) < 0 ||
+	    parse_vertices(&sg->b, resp, territory) < 0 ||
 	    gtp_pipe_cmd(g, resp, sizeof resp, "final_status_list white_territory") != 1 ||
-	    parse_vertices(&sg.b, resp, t2) < 0)
-		sgame_fail(&sg, "final_status_list *_territory: %s", resp);
+	    parse_vertices(&sg->b, resp, t2) < 0)
+		sgame_fail(sg, "final_status_list *_territory: %s", resp);
 	for (int p = 0; p < BOARD_POINTS_MAX; p++)
 		territory[p] |= t2[p];
-	int eyes, open = regions_vs_gnugo(&sg.b, dead, in_seki, territory, &eyes);
+	int eyes, open = regions_vs_gnugo(&sg->b, dead, in_seki, territory, &eyes);
 	if (open > 0) {
 		if (getenv("TENGEN_ORACLE_VERBOSE")) {
 			char diag[BOARD_MAX_SIZE * (BOARD_MAX_SIZE + 1) + 1];
-			board_diagram(&sg.b, diag);
+			board_diagram(&sg->b, diag);
 			printf("oracle: self-play game %d unfinished: GNU Go calls %d shared points territory\n%s",
 			       number, open, diag);
 		}
 		T->unfinished++;
-		board_free(&sg.b);
 		return 0;
 	}
 	if (gtp_pipe_cmd(g, resp, sizeof resp, "final_score") != 1 || !parse_result(resp, &theirs))
-		sgame_fail(&sg, "final_score: %s", resp);
+		sgame_fail(sg, "final_score: %s", resp);
 	if (fabs(ours - eyes - theirs) > 1e-9) {
 		char res[SCORE_RESULT_MAX];
-		sgame_fail(&sg, "our margin %.1f (%s; black %.1f, white %.1f, komi %.1f; %d of it from seki "
+		sgame_fail(sg, "our margin %.1f (%s; black %.1f, white %.1f, komi %.1f; %d of it from seki "
 			   "eyes) vs GNU Go %s; GNU Go dead: [%s], seki: [%s]", ours, score_result(ours, res),
 			   s.black, s.white, s.komi, eyes, resp, deadlist, seki);
 	}
@@ -581,36 +606,61 @@ static int selfplay_game(struct gtp_pipe *g, int size, int number, uint64_t *rng
 		T->seki_eye_points += abs(eyes);
 		if (getenv("TENGEN_ORACLE_VERBOSE")) {
 			char diag[BOARD_MAX_SIZE * (BOARD_MAX_SIZE + 1) + 1];
-			board_diagram(&sg.b, diag);
+			board_diagram(&sg->b, diag);
 			printf("oracle: self-play game %d: ours %.1f, GNU Go %s; seki eyes %+d; seki [%s]\n%s",
 			       number, ours, resp, eyes, seki, diag);
 		}
 	}
 	T->scored++;
-	board_free(&sg.b);
 	return 1;
 }
 
 START_TEST(test_scoring)
 {
-	struct gtp_pipe g;
+	/* Two engines, one game each at a time, so that both cores work. */
+	static struct sgame sg[SCORE_ENGINES];
+	struct gtp_pipe g[SCORE_ENGINES];
+	bool active[SCORE_ENGINES];
 	uint64_t rng = seed ^ 0x5c0e;
-	long scored = 0;
-	engine_open(&g, KO_SITUATIONAL, "0");
-	int number = 0;
-	for (int i = 0; i < SCORE_GAMES_9; i++)
-		scored += selfplay_game(&g, 9, number++, &rng);
-	for (int i = 0; i < SCORE_GAMES_7; i++)
-		scored += selfplay_game(&g, 7, number++, &rng);
-	gtp_pipe_close(&g);
+	int started = 0;
+	for (int e = 0; e < SCORE_ENGINES; e++) {
+		engine_open(&g[e], KO_SITUATIONAL, SCORE_LEVEL);
+		selfplay_start(&sg[e], &g[e], SCORE_SIZE(started), started, &rng);
+		started++;
+		active[e] = true;
+	}
+	for (;;) {
+		bool any = false;
+		for (int e = 0; e < SCORE_ENGINES; e++)
+			if (active[e]) {
+				selfplay_ask(&sg[e]);
+				any = true;
+			}
+		if (!any)
+			break;
+		for (int e = 0; e < SCORE_ENGINES; e++) {
+			if (!active[e] || selfplay_answer(&sg[e]))
+				continue;
+			if (!sg[e].over)
+				selfplay_count(&sg[e]);
+			board_free(&sg[e].b);
+			active[e] = T->scored < SCORE_TARGET && started < SCORE_GAMES_MAX;
+			if (active[e]) {
+				selfplay_start(&sg[e], &g[e], SCORE_SIZE(started), started, &rng);
+				started++;
+			}
+		}
+	}
+	for (int e = 0; e < SCORE_ENGINES; e++)
+		gtp_pipe_close(&g[e]);
 	printf("oracle: scoring: %ld self-play games, %ld scored and equal (%ld with seki; in %ld of them "
 	       "GNU Go gives nobody the %ld points of seki eyes that we count for their owner), %ld resigned, "
 	       "%ld abandoned, %ld left unfinished (GNU Go counts open boundaries as territory), %ld dead stones "
 	       "marked\n", T->selfplay, T->scored, T->seki_games, T->seki_eye_games, T->seki_eye_points,
 	       T->resigned, T->abandoned, T->unfinished, T->dead_marked);
 	fflush(stdout);
-	ck_assert_msg(scored >= SCORE_MIN_FINISHED, "only %ld self-play games were scored (want %d)", scored,
-		      SCORE_MIN_FINISHED);
+	ck_assert_msg(T->scored >= SCORE_MIN_FINISHED, "only %ld self-play games were scored (want %d)",
+		      T->scored, SCORE_MIN_FINISHED);
 }
 END_TEST
 
