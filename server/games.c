@@ -11,6 +11,7 @@
 #include "clock.h"
 #include "games.h"
 #include "log.h"
+#include "ratings.h"
 #include "referee.h"
 #include "sgf.h"
 #include "vertex.h"
@@ -338,6 +339,8 @@ static void send_end(struct server *srv, struct game *g)
 	json_object_set_new(e, "reason", json_string(referee_reason_name(g->ref.reason)));
 	if (g->ref.scored)
 		json_object_set_new(e, "score", score_json(&g->ref.score));
+	if (g->row.rated && ratings_game_ended(srv, g->id, e) < 0)
+		persist_failed(srv, "ratings");
 	send_game(srv, g, e);
 	json_decref(e);
 	log_msg(LOG_INFO, "game_end", "game=%lld result=%s reason=%s", (long long)g->id,

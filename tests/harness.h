@@ -32,7 +32,7 @@
 /* ---- the daemon ---- */
 
 struct hd {
-	char dir[HARNESS_PATH_MAX];       /* mkdtemp directory: t.db, port, log */
+	char dir[HARNESS_PATH_MAX / 2];   /* mkdtemp directory: t.db, port, log */
 	char db[HARNESS_PATH_MAX];
 	char port_file[HARNESS_PATH_MAX];
 	char log[HARNESS_PATH_MAX];       /* the daemon's stderr (and stdout), appended per start */

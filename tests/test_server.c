@@ -1020,7 +1020,7 @@ START_TEST(test_bad_input)
 	}
 	BAD(c, "not_found", "{s:s, s:s}", "cmd", "challenge", "opponent", "nobody");
 	static const char *const bad_vertices[] = {"Z99", "I5", "i5", "J10", "K5", "A0", "T19", "",
-		"D", "4D", "D4.5", "D-1", "D 4", "passe", "D\xc3\xa94"};
+		"D", "4D", "D4.5", "D-1", "D 4", "passe", "D\xc3\xa9" "4"};
 	for (size_t i = 0; i < sizeof bad_vertices / sizeof *bad_vertices; i++) {
 		json_t *r = hc_req(c, "{s:s, s:I, s:s}", "cmd", "play", "game", (json_int_t)g, "vertex",
 				   bad_vertices[i]);

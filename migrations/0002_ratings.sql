@@ -1,0 +1,2 @@
+-- 0002_ratings: placeholder (being written)
+SELECT 1;

@@ -1,0 +1,2 @@
+-- 0003_tournaments: placeholder (being written)
+SELECT 1;
