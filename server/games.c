@@ -1548,3 +1548,135 @@ void games_stop(struct server *srv)
 		}
 	}
 }
+
+int64_t games_create_scheduled(struct server *srv, int64_t black_id, int64_t white_id,
+			       const struct game_settings *set, int handicap, int64_t tournament_id,
+			       int round, double start_at)
+{
+	struct game *g = calloc(1, sizeof *g);
+	if (!g)
+		return -1;
+	g->rules = set->rules;
+	g->time = set->time;
+	control_from_time(&g->time, &g->cc);
+	g->lateness_limit_s = set->lateness_limit_s > 0 ? set->lateness_limit_s : LATENESS_LIMIT_DEFAULT_S;
+	g->row.black_id = black_id;
+	g->row.white_id = white_id;
+	g->row.size = set->size;
+	g->row.komi = set->komi;
+	g->row.handicap = handicap;
+	g->row.rated = set->rated;
+	g->row.tournament_id = tournament_id;
+	g->row.round = round;
+	g->row.start_at = start_at;
+	g->row.created_at = server_now();
+	snprintf(g->row.phase, sizeof g->row.phase, "scheduled");
+	json_t *tj = proto_time_to_json(&g->time), *rj = proto_rules_to_json(&g->rules);
+	g->row.time_control = json_dumps(tj, JSON_COMPACT);
+	g->row.rules = json_dumps(rj, JSON_COMPACT);
+	json_decref(tj);
+	json_decref(rj);
+	if (names_of(srv, g) < 0 || start_referee(g) < 0) {
+		log_msg(LOG_ERROR, "schedule", "black=%lld white=%lld", (long long)black_id, (long long)white_id);
+		game_release(g);
+		return -1;
+	}
+	g->ref.phase = PHASE_SCHEDULED;
+	if (server_txn(srv) < 0 || store_game_create(srv->store, &g->row, &g->id) != STORE_OK)
+		persist_failed(srv, "schedule");
+	g->row.id = g->id;
+	game_save(srv, g); /* the extra state (lateness limit, presence) */
+	game_go_live(srv, g);
+	send_start(srv, g);
+	log_msg(LOG_INFO, "game_scheduled", "game=%lld black=%s white=%s tournament=%lld round=%d",
+		(long long)g->id, g->black, g->white, (long long)tournament_id, round);
+	return g->id;
+}
+
+/* Accept "B+R", "W+3.5", "B+T", "W+F", "0", "Void" and the like. */
+static bool result_valid(const char *r)
+{
+	if (strcmp(r, "0") == 0 || strcmp(r, "Void") == 0 || strcmp(r, "Draw") == 0)
+		return true;
+	if ((r[0] != 'B' && r[0] != 'W') || r[1] != '+')
+		return false;
+	const char *t = r + 2;
+	if (strcmp(t, "R") == 0 || strcmp(t, "T") == 0 || strcmp(t, "F") == 0 || *t == '\0')
+		return true;
+	char *end;
+	double v = strtod(t, &end);
+	return *end == '\0' && v > 0 && v < 1e4;
+}
+
+int games_set_result(struct server *srv, int64_t id, const char *result, const char *reason)
+{
+	enum end_reason why = END_ADJUDICATED;
+	if (!result_valid(result) || (reason && referee_reason_parse(reason, &why) < 0))
+		return -2;
+	if (strcmp(result, "Draw") == 0)
+		result = "0";
+	struct game *g = idmap_get(&srv->games, id);
+	if (g) {
+		end_game(srv, g, result, why);
+		return 0;
+	}
+	struct store_game row = {0};
+	if (store_game_get(srv->store, id, &row) != STORE_OK) {
+		store_game_clear(&row);
+		return -1;
+	}
+	if (server_txn(srv) < 0)
+		persist_failed(srv, "result");
+	snprintf(row.result, sizeof row.result, "%s", result);
+	snprintf(row.reason, sizeof row.reason, "%s", referee_reason_name(why));
+	snprintf(row.phase, sizeof row.phase, "ended");
+	if (!row.ended_at)
+		row.ended_at = server_now();
+	if (store_game_update(srv->store, &row) != STORE_OK)
+		persist_failed(srv, "result");
+	log_msg(LOG_INFO, "result_override", "game=%lld result=%s reason=%s", (long long)id, result,
+		referee_reason_name(why));
+	if (row.rated && ratings_recompute(srv, id) < 0)
+		persist_failed(srv, "ratings");
+	json_t *e = proto_event("game.end");
+	json_object_set_new(e, "game", json_integer(id));
+	json_object_set_new(e, "result", json_string(result));
+	json_object_set_new(e, "reason", json_string(referee_reason_name(why)));
+	json_object_set_new(e, "override", json_true());
+	server_send_player(srv, row.black_id, e);
+	server_send_player(srv, row.white_id, e);
+	json_decref(e);
+	store_game_clear(&row);
+	return 0;
+}
+
+int games_warn(struct server *srv, int64_t id, enum color c, const char *reason)
+{
+	struct game *g = idmap_get(&srv->games, id);
+	if (!g || (g->ref.phase != PHASE_PLAYING && g->ref.phase != PHASE_COUNTING &&
+		   g->ref.phase != PHASE_SCHEDULED))
+		return -1;
+	if (server_txn(srv) < 0)
+		persist_failed(srv, "warn");
+	int n = ++g->ref.warnings[c];
+	struct store_warning w = {.color = color_name(c)[0], .number = (int)board_moves(&g->ref.board),
+				  .at = server_now()};
+	snprintf(w.reason, sizeof w.reason, "%s", reason);
+	if (store_warning_add(srv->store, g->id, &w, NULL) != STORE_OK)
+		persist_failed(srv, "warning");
+	json_t *e = proto_event("game.warning");
+	json_object_set_new(e, "game", json_integer(g->id));
+	json_object_set_new(e, "color", json_string(color_name(c)));
+	json_object_set_new(e, "reason", json_string(reason));
+	json_object_set_new(e, "warnings", json_integer(n));
+	json_object_set_new(e, "by_director", json_true());
+	send_game(srv, g, e);
+	json_decref(e);
+	if (n >= 2) {
+		/* Art. 24.2: a second warning loses the game. */
+		end_game(srv, g, c == BLACK ? "W+F" : "B+F", END_WARNINGS);
+		return 0;
+	}
+	game_save(srv, g);
+	return 0;
+}

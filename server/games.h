@@ -32,3 +32,27 @@ void games_observe(struct conn *c, const struct proto_request *req);
 void games_unobserve(struct conn *c, const struct proto_request *req);
 
 #endif
+
+/* What every game of a tournament gets. */
+struct game_settings {
+	int size;
+	double komi;          /* points */
+	struct proto_time time;
+	struct rules rules;
+	bool rated;
+	int lateness_limit_s; /* Art. 22.1 */
+};
+
+/* Create a tournament game, scheduled at start_at (Unix seconds; Black's clock starts then),
+ * and send game.start to both players. Returns the game id, or -1 (logged). Inside the
+ * iteration's transaction. */
+int64_t games_create_scheduled(struct server *srv, int64_t black_id, int64_t white_id,
+			       const struct game_settings *set, int handicap, int64_t tournament_id,
+			       int round, double start_at);
+/* A director sets or overrides game `id`'s result (SGF form, e.g. "B+R", "0", "Void") with a
+ * reason (default "adjudicated"): a live game ends now; an ended game's result is replaced and
+ * ratings are recomputed. Returns 0, -1 (no such game) or -2 (bad result text). */
+int games_set_result(struct server *srv, int64_t id, const char *result, const char *reason);
+/* A director warns `c` in live game `id` (Art. 23; RULES.md §3: a second warning loses).
+ * Returns 0, -1 (no such live game). */
+int games_warn(struct server *srv, int64_t id, enum color c, const char *reason);
