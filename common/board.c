@@ -4,7 +4,8 @@
 #include "board.h"
 
 #define HIST_INITIAL 64
-#define SEEN_INITIAL 128 /* power of two */
+#define SEEN_INITIAL 1024 /* power of two; a 19x19 game rarely needs more */
+#define CAPLOG_INITIAL 256
 
 static uint64_t zobrist[3][BOARD_POINTS_MAX];
 static bool zobrist_ready;
@@ -93,8 +94,22 @@ static int hist_push(struct board *b, int pt, enum color c)
 	}
 	if (seen_add(b, b->hash) < 0)
 		return -1;
-	b->hist[b->nhist++] = (struct board_hist){
-		.hash = b->hash, .pt = pt, .color = (uint8_t)c, .to_move = (uint8_t)b->to_move};
+	b->hist[b->nhist++] = (struct board_hist){.hash = b->hash, .pt = pt, .color = (uint8_t)c,
+		.to_move = (uint8_t)b->to_move, .cap0 = (uint32_t)b->ncaplog};
+	return 0;
+}
+
+/* Make room for `need` entries in the capture log. Returns 0 or -1 (no memory). */
+static int caplog_grow(struct board *b, size_t need)
+{
+	size_t ncap = b->capcaplog ? b->capcaplog : CAPLOG_INITIAL;
+	while (ncap < need)
+		ncap *= 2;
+	int16_t *nl = realloc(b->caplog, ncap * sizeof *nl);
+	if (!nl)
+		return -1;
+	b->caplog = nl;
+	b->capcaplog = ncap;
 	return 0;
 }
 
@@ -126,6 +141,9 @@ int board_init(struct board *b, int size, enum ko_rule ko)
 
 void board_free(struct board *b)
 {
+	free(b->caplog);
+	b->caplog = NULL;
+	b->ncaplog = b->capcaplog = 0;
 	free(b->hist);
 	free(b->seen);
 	b->hist = NULL;
@@ -144,6 +162,15 @@ int board_copy(struct board *dst, const struct board *src)
 	}
 	memcpy(dst->hist, src->hist, src->nhist * sizeof *dst->hist);
 	memcpy(dst->seen, src->seen, src->seen_cap * sizeof *dst->seen);
+	dst->caplog = NULL;
+	if (src->capcaplog) {
+		dst->caplog = malloc(src->capcaplog * sizeof *dst->caplog);
+		if (!dst->caplog) {
+			board_free(dst);
+			return -1;
+		}
+		memcpy(dst->caplog, src->caplog, src->ncaplog * sizeof *dst->caplog);
+	}
 	return 0;
 }
 
@@ -317,29 +344,9 @@ static int analyse(const struct board *b, enum color c, int pt, int *caps, bool 
 	return ncap;
 }
 
-/* Rebuild the stones of history entry k into `tmp` (fresh board). Returns 0 or -1. */
-static int replay_to(const struct board *b, size_t k, struct board *tmp)
-{
-	if (board_init(tmp, b->size, KO_SIMPLE) < 0)
-		return -1;
-	for (size_t i = 0; i < b->nsetup; i++)
-		stone_add(tmp, (enum color)b->setup[i].color, b->setup[i].pt);
-	for (size_t i = 1; i <= k; i++) {
-		const struct board_hist *h = &b->hist[i];
-		if (h->pt == BOARD_PASS)
-			continue;
-		enum color c = (enum color)h->color;
-		int caps[4];
-		bool suicide;
-		int nc = analyse(tmp, c, h->pt, caps, &suicide);
-		for (int j = 0; j < nc; j++)
-			chain_remove(tmp, caps[j], NULL);
-		stone_add(tmp, c, h->pt);
-	}
-	return 0;
-}
-
-/* Does the position after c at pt (capturing caps) equal an earlier one under rule? */
+/* Does the position after c at pt (capturing caps) equal an earlier one under rule? A hash
+ * match is confirmed on real boards: walking back from the current position, undoing moves
+ * (stones only) with the capture log. */
 static bool repeats(const struct board *b, enum color c, int pt, const int *caps, int ncap,
 		    enum ko_rule rule)
 {
@@ -349,25 +356,31 @@ static bool repeats(const struct board *b, enum color c, int pt, const int *caps
 	if (!seen_has(b, h))
 		return false;
 	enum color next = color_other(c);
-	struct board after = *b, then;
-	bool found = false;
-	/* Confirm against real boards: a hash match alone never bans a move. `after` shares no
-	 * history: only its stone and chain arrays are used. */
-	after.hist = NULL;
-	after.seen = NULL;
-	for (int i = 0; i < ncap; i++)
-		chain_remove(&after, caps[i], NULL);
-	stone_add(&after, c, pt);
-	for (size_t k = 0; k < b->nhist && !found; k++) {
-		const struct board_hist *e = &b->hist[k];
-		if (e->hash != h || (rule == KO_SITUATIONAL && e->to_move != next))
-			continue;
-		if (replay_to(b, k, &then) < 0)
-			break;
-		found = memcmp(then.stone, after.stone, sizeof after.stone) == 0;
-		board_free(&then);
+	size_t n = (size_t)(b->stride * b->stride);
+	uint8_t after[BOARD_POINTS_MAX], then[BOARD_POINTS_MAX];
+	memcpy(after, b->stone, n);
+	memcpy(then, b->stone, n);
+	for (int i = 0; i < ncap; i++) {
+		int s = caps[i];
+		do {
+			after[s] = EMPTY;
+			s = b->next[s];
+		} while (s != caps[i]);
 	}
-	return found;
+	after[pt] = (uint8_t)c;
+	for (size_t k = b->nhist; k-- > 0;) {
+		const struct board_hist *e = &b->hist[k];
+		if (e->hash == h && (rule != KO_SITUATIONAL || e->to_move == next) && memcmp(then, after, n) == 0)
+			return true;
+		if (k == 0 || e->pt <= 0)
+			continue;
+		/* Undo entry k: the board after entry k - 1. */
+		then[e->pt] = EMPTY;
+		uint32_t end = k + 1 < b->nhist ? b->hist[k + 1].cap0 : (uint32_t)b->ncaplog;
+		for (uint32_t i = e->cap0; i < end; i++)
+			then[b->caplog[i]] = (uint8_t)color_other((enum color)e->color);
+	}
+	return false;
 }
 
 enum board_status board_check(const struct board *b, enum color c, int pt)
@@ -385,7 +398,7 @@ enum board_status board_check(const struct board *b, enum color c, int pt)
 	int ncap = analyse(b, c, pt, caps, &suicide);
 	if (suicide)
 		return BOARD_SUICIDE;
-	if (b->ko_rule != KO_SIMPLE && ncap > 0 && repeats(b, c, pt, caps, ncap, b->ko_rule))
+	if (b->ko_rule != KO_SIMPLE && repeats(b, c, pt, caps, ncap, b->ko_rule))
 		return BOARD_SUPERKO;
 	return BOARD_OK;
 }
@@ -397,28 +410,49 @@ bool board_repeats(const struct board *b, enum color c, int pt, enum ko_rule rul
 	int caps[4];
 	bool suicide;
 	int ncap = analyse(b, c, pt, caps, &suicide);
-	return !suicide && ncap > 0 && repeats(b, c, pt, caps, ncap, rule);
+	return !suicide && repeats(b, c, pt, caps, ncap, rule);
 }
 
 enum board_status board_play(struct board *b, enum color c, int pt, int *captured, int *ncaptured)
 {
-	enum board_status st = board_check(b, c, pt);
 	if (ncaptured)
 		*ncaptured = 0;
-	if (st != BOARD_OK)
-		return st;
+	if (c != BLACK && c != WHITE)
+		return BOARD_BADPOINT;
 	if (pt == BOARD_PASS) {
 		b->to_move = color_other(c);
 		b->ko_point = BOARD_PASS;
 		b->passes++;
 		return hist_push(b, BOARD_PASS, c) < 0 ? BOARD_BADPOINT : BOARD_OK;
 	}
+	if (!board_on(b, pt))
+		return BOARD_BADPOINT;
+	if (b->stone[pt] != EMPTY)
+		return BOARD_OCCUPIED;
+	if (pt == b->ko_point && c == b->ko_color)
+		return BOARD_KO;
 	int caps[4];
 	bool suicide;
 	int nchains = analyse(b, c, pt, caps, &suicide);
-	int ncap = 0;
+	if (suicide)
+		return BOARD_SUICIDE;
+	if (b->ko_rule != KO_SIMPLE && repeats(b, c, pt, caps, nchains, b->ko_rule))
+		return BOARD_SUPERKO;
+	/* Room in the capture log first, so that running out of memory changes nothing. */
+	size_t need = b->ncaplog;
 	for (int i = 0; i < nchains; i++)
-		ncap += chain_remove(b, caps[i], captured ? captured + ncap : NULL);
+		need += (size_t)b->csize[caps[i]];
+	if (need > b->capcaplog && caplog_grow(b, need) < 0)
+		return BOARD_BADPOINT;
+	int ncap = 0, buf[BOARD_POINTS_MAX];
+	size_t cap_start = b->ncaplog;
+	for (int i = 0; i < nchains; i++)
+		ncap += chain_remove(b, caps[i], buf + ncap);
+	for (int i = 0; i < ncap; i++) {
+		b->caplog[b->ncaplog++] = (int16_t)buf[i];
+		if (captured)
+			captured[i] = buf[i];
+	}
 	stone_add(b, c, pt);
 	/* A simple ko: one stone captured by a lone stone left with that one liberty. */
 	int h = b->head[pt];
@@ -432,7 +466,10 @@ enum board_status board_play(struct board *b, enum color c, int pt, int *capture
 	b->passes = 0;
 	if (ncaptured)
 		*ncaptured = ncap;
-	return hist_push(b, pt, c) < 0 ? BOARD_BADPOINT : BOARD_OK;
+	if (hist_push(b, pt, c) < 0)
+		return BOARD_BADPOINT;
+	b->hist[b->nhist - 1].cap0 = (uint32_t)cap_start;
+	return BOARD_OK;
 }
 
 /* ---- queries ---- */
@@ -559,9 +596,9 @@ int board_fixed_handicap(int size, int n, int *out, int stride)
 	PUT(lo, lo);
 	PUT(hi, hi);
 	if (n >= 3)
-		PUT(hi, lo);
-	if (n >= 4)
 		PUT(lo, hi);
+	if (n >= 4)
+		PUT(hi, lo);
 	if (n == 5 || n == 7 || n == 9)
 		PUT(mid, mid);
 	if (n >= 6) {

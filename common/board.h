@@ -54,6 +54,7 @@ struct board_hist {
 	int32_t pt;       /* the point played, BOARD_PASS for a pass, -1 for setup */
 	uint8_t color;    /* the colour that moved (or the setup stone's colour) */
 	uint8_t to_move;  /* colour to move after this entry */
+	uint32_t cap0;    /* its captured points are caplog[cap0 .. next entry's cap0) */
 };
 
 struct board {
@@ -81,6 +82,8 @@ struct board {
 	/* History: entry 0 is the initial (possibly handicap) position. */
 	struct board_hist *hist;
 	size_t nhist, caphist;
+	int16_t *caplog;     /* captured points of every move, in order */
+	size_t ncaplog, capcaplog;
 	/* Open-addressing set of board hashes seen, for O(1) repetition look-ups. */
 	uint64_t *seen;
 	size_t seen_cap, seen_n;
@@ -137,9 +140,11 @@ int board_count(const struct board *b, enum color c);
 /* Number of moves (incl. passes) played since the initial position. */
 static inline size_t board_moves(const struct board *b) { return b->nhist - 1; }
 
-/* Handicap placements of GTP 2 §4.1.1 (fixed_handicap) for 9x9 .. 25x25 odd sizes as GTP
- * defines them: writes `n` points to `out`. Returns n, or -1 if GTP defines no such placement
- * (n < 2, n > 9, or n too large for the size). */
+/* Handicap placements of GTP 2 §4.1.1 (fixed_handicap): star points 3 lines from the edge
+ * (2 on boards under 13x13), in GTP's order (D4 Q16 D16 Q4, then the centre and side points).
+ * Sizes 7x7 and up; 5 or more stones need an odd size of at least 9x9 (a centre line).
+ * Writes `n` points to `out` and returns n, or -1 if there is no such placement. Checked
+ * against GNU Go's fixed_handicap by tests/test_oracle.c. */
 int board_fixed_handicap(int size, int n, int *out, int stride);
 
 /* Recompute chains and liberties from scratch and compare with the incremental state.

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define EVENT_MAX_PLAYERS 4096
 #define EVENT_MAX_ROUNDS 64
@@ -20,6 +21,15 @@ enum event_system {
 	SYSTEM_SWISS,
 	SYSTEM_MCMAHON,
 	SYSTEM_KNOCKOUT
+};
+
+/* Seeding within a score group (Swiss, McMahon; OpenGotha's terms): the top half of the group
+ * meets the bottom half, 1st v last (fold, the default), 1st v middle (slip), or in an order
+ * drawn from draw_seed (random; the only pairing that uses chance). Added by pairing. */
+enum event_seeding {
+	SEEDING_SPLIT_FOLD = 0,
+	SEEDING_SPLIT_SLIP,
+	SEEDING_SPLIT_RANDOM
 };
 
 /* A game's outcome. */
@@ -83,6 +93,13 @@ struct event {
 	 * handicap_max (9), none when the weaker player's rank is above handicap_none_above. */
 	bool handicap;
 	int handicap_correction, handicap_max, handicap_none_above;
+	/* Handicap from the MMS difference (whole points) instead of the rank difference
+	 * (added by pairing). */
+	bool handicap_by_mms;
+	/* Swiss/McMahon seeding within a score group, and the seed of a random draw
+	 * (SEEDING_SPLIT_RANDOM only; added by pairing). */
+	enum event_seeding seeding;
+	uint64_t draw_seed;
 	/* Knockout: double elimination instead of single. */
 	bool double_elimination;
 };

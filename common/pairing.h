@@ -1,3 +1,152 @@
-#ifndef X_pairing
-#define X_pairing
+/* pairing: the draw of a tournament round (Chinese Weiqi Rules 2002, Art. 26; RULES.md §4).
+ * Pure (no I/O, no clock, no chance unless the event asks for a seeded random draw): the
+ * same event state always gives the same pairing.
+ *
+ * Systems (struct event, common/event.h):
+ *   Round robin: Berger tables (FIDE Handbook C.05, Annex 1). Players are numbered 1..k in
+ *     seed order (those who withdrew before the start are left out, Art. 28: a redraw); an
+ *     odd field adds a dummy k+1 whose opponent has the bye. Double round robin plays the
+ *     tables twice, the second cycle with colours reversed, and the first cycle's last two
+ *     rounds swapped (C.05: so that nobody has three games of a colour in a row).
+ *     A player who withdrew after round w keeps their place: in later rounds their pair is
+ *     reported with the absent flag (the server records the forfeit).
+ *   Swiss: a maximum-weight matching over the field (common/match.h), in the manner of
+ *     OpenGotha. Each candidate pair's weight has ordered terms, each dominating the next:
+ *       0. hard criteria: never a rematch, no colour difference beyond +-2 (edges breaking
+ *          them are left out; only when no pairing exists without them are they let in,
+ *          as a top term: first the colour one, then rematches, so their count is minimal);
+ *       1. score difference: 16384 - min(d, 128)^2 (d in half wins), weighted above the sum
+ *          of every lower term over the whole round, so the score groups are kept whenever
+ *          possible;
+ *       2. float history: a player floated down (up) last round is not floated down (up)
+ *          again where avoidable (6 points each, 1 for the round before);
+ *       3. seeding within a score group (event.seeding): split and fold (1 v g, 2 v g-1),
+ *          slip (1 v g/2+1) or random (seeded); cost min(deviation, 63)^2; a pair across
+ *          groups prefers the bottom of the upper group against the top of the lower;
+ *       4. colour: two players due the same colour (same-sign colour balance) cost 1.
+ *     Graded terms are concave (quadratic costs): several small deviations beat a large one.
+ *     Terms 2-4 dominate per pair (with a 4x margin for term 2 over term 3).
+ *     An odd field gives the bye, before matching, to the lowest-placed player (score, then
+ *     seed) who has had none (or, when all have, the fewest). Colours: the player with more
+ *     Whites (colour balance, games actually played) takes Black; equal: the better seed
+ *     takes White. Withdrawn players are not paired after their last round.
+ *     Speed: the matching runs on candidate pairs (neighbours in the placing order and
+ *     around each player's ideal opponent in the group), widened when no full pairing is
+ *     found; the result is then checked against every allowed pair of the field with the
+ *     matching's dual certificate, and any pair that could improve it is added and the
+ *     matching rerun - so the pairing is the optimum over the whole field.
+ *   McMahon: as Swiss on the McMahon score: MMS = start (pairing_mms_start) + wins + 1/2
+ *     draws + event.mms_bye per bye + event.mms_absent per round absent (before any
+ *     withdrawal). MMS is kept in half points (mms_bye and mms_absent are rounded to the
+ *     nearest half). Handicap option (event.handicap): pairing_handicap on the rank (or MMS,
+ *     event.handicap_by_mms) difference; in a handicap game the weaker player takes Black.
+ *   Knockout: a seeded bracket in standard order (1 v P, 2 v P-1, ... for a bracket of
+ *     P = 2^ceil(log2 k) places, 1 and 2 in opposite halves, so they can only meet in the
+ *     final); places beyond k are byes, which fall to the top seeds. Round t+1 pairs the
+ *     winners of round t; a double loss sends neither on (the next opponent has a bye).
+ *     Double elimination (event.double_elimination): players with no loss play on in the
+ *     bracket; players with one loss are paired among themselves each round (seed order,
+ *     1st v last; the bye, for an odd count, to the best seed with the fewest byes); a
+ *     player is out after two losses. The last unbeaten player meets the last one-loss
+ *     player in the grand final; if the unbeaten one loses, the two meet again. A player
+ *     waiting for the other bracket is listed as a bye (no game, no points in knockout).
+ *     A knockout game needs a decisive result (a draw or void game is replayed).
+ *
+ * Points (Art. 27.1): win 2, draw 1, loss 0 (a forfeit win is a win); a bye scores
+ * event.bye_points. Colour balance counts played games only (not forfeits).
+ *
+ * Errors: functions return PAIRING_OK (0) or a negative enum pairing_err; on an error the
+ * output is unchanged.
+ */
+#ifndef TENGEN_PAIRING_H
+#define TENGEN_PAIRING_H
+
+#include <stdbool.h>
+#include "event.h"
+
+#define PAIRING_MAX_PAIRS (EVENT_MAX_PLAYERS / 2)
+/* Handicap stones at most (Art. 2; event.handicap_max is 0..this). */
+#define PAIRING_HANDICAP_CAP 9
+/* Accepted mms_bye / mms_absent: 0..this (points). */
+#define PAIRING_MMS_ADD_MAX 2.0
+
+enum pairing_err {
+	PAIRING_OK = 0,
+	PAIRING_EINVAL = -1,   /* a bad argument or event (sizes, indices, options) */
+	PAIRING_EOVER = -2,    /* the event is over: all rounds played, or a knockout winner */
+	PAIRING_EPENDING = -3, /* a game of an earlier round has no (knockout: decisive) result */
+	PAIRING_EHISTORY = -4, /* knockout: an earlier round's game is missing from the bracket */
+	PAIRING_ENOMEM = -5,
+	PAIRING_EMATCH = -6,   /* the matcher failed (out of range; not expected) */
+};
+
+enum pairing_bracket {
+	PAIRING_BRACKET_MAIN = 0, /* every system but double elimination; the winners' bracket */
+	PAIRING_BRACKET_LOSERS,   /* double elimination: players with one loss */
+	PAIRING_BRACKET_FINAL     /* double elimination: the grand final (and its replay) */
+};
+
+/* One game of the round. */
+struct pairing_pair {
+	int black, white;          /* player indices (into event.players) */
+	int handicap;              /* stones, 0 for an even game */
+	bool black_absent, white_absent; /* withdrawn: report only, the server records forfeits */
+	enum pairing_bracket bracket;
+};
+
+/* A round's draw. pairs are in board order (the best-placed pair first). */
+struct pairing_out {
+	int round;
+	int npairs;
+	struct pairing_pair pairs[PAIRING_MAX_PAIRS];
+	int nbyes;
+	int byes[EVENT_MAX_PLAYERS]; /* players with a bye (knockout: who go on without a game) */
+};
+
+/* The draw of round `round` (1..EVENT_MAX_ROUNDS) of ev, from the games and byes of the
+ * rounds before it (later ones are ignored). Errors: PAIRING_EINVAL (bad event, round,
+ * options), PAIRING_EOVER (round robin past its last round, Swiss/McMahon past
+ * rounds_planned when that is > 0, knockout decided; also a field of fewer than two),
+ * PAIRING_EPENDING, PAIRING_EHISTORY, PAIRING_ENOMEM, PAIRING_EMATCH. */
+int pairing_round(const struct event *ev, int round, struct pairing_out *out);
+
+/* Berger table (FIDE C.05 Annex 1) for n players (2..EVENT_MAX_PLAYERS; odd n uses the
+ * table of n+1 with n+1 as the bye): round `round` (1..pairing_berger_rounds(n)) into
+ * boards[b][0] (White) and boards[b][1] (Black), players numbered 1..n (n+1 = bye), board 1
+ * first. Returns the number of boards ((n+1)/2), or PAIRING_EINVAL. */
+int pairing_berger(int n, int round, int boards[][2]);
+
+/* Rounds of a single round robin of n players: n-1 (even n), n (odd n); PAIRING_EINVAL for n
+ * out of 2..EVENT_MAX_PLAYERS. */
+int pairing_berger_rounds(int n);
+
+/* Round `round` of a double round robin of n players as a Berger round: *berger_round and
+ * whether the colours are reversed (second cycle). PAIRING_EINVAL out of range. */
+int pairing_double_rr_round(int n, int round, int *berger_round, bool *reversed);
+
+/* Starting McMahon score of a player of rank `rank` (rating.h's scale, higher = stronger):
+ * clamp(rank, floor, bar) - floor, so every player at or above the bar starts at bar - floor
+ * and every player at or below the floor at 0. PAIRING_EINVAL if bar < floor or either is
+ * outside RANK_MIN..RANK_MAX. */
+int pairing_mms_start(int rank, int bar, int floor, int *mms);
+
+/* Handicap stones for a difference of `difference` ranks (or MMS points) between two
+ * players, the weaker of rank weaker_rank: max(0, difference - correction), at most
+ * max_stones (0..PAIRING_HANDICAP_CAP); 0 if weaker_rank > none_above. Returns the stones,
+ * or PAIRING_EINVAL for a bad max_stones. */
+int pairing_handicap(int difference, int weaker_rank, int correction, int max_stones,
+		int none_above);
+
+/* A player's score before round `round` (as the pairing sees it): Swiss game points, McMahon
+ * MMS; other systems: game points. PAIRING_EINVAL, PAIRING_EPENDING as pairing_round. */
+int pairing_score(const struct event *ev, int round, int player, double *score);
+
+/* Standard bracket order of `size` places (a power of two, 1..EVENT_MAX_PLAYERS):
+ * order[i] is the seed (1-based) on place i; places 2i and 2i+1 meet in round 1.
+ * PAIRING_EINVAL for another size. */
+int pairing_bracket_order(int size, int *order);
+
+/* A short English text for an enum pairing_err value. */
+const char *pairing_strerror(int err);
+
 #endif

@@ -47,7 +47,7 @@
 #define STANDINGS_HANDICAP_MAX 9        /* stones in one game */
 #define STANDINGS_GAME_WARNINGS_MAX 10  /* warnings to one player in one game */
 #define STANDINGS_BYE_POINTS_MAX 2      /* a bye scores 0..2 points */
-#define STANDINGS_MMS_CREDIT_MAX 1.0    /* mms_bye and mms_absent: 0..1 */
+#define STANDINGS_MMS_CREDIT_MAX 2.0    /* mms_bye and mms_absent: 0..2 (as pairing.h) */
 /* Start MMS = clamp(rank, floor, bar) + this, so 30k starts at 0 (OpenGotha's convention). */
 #define STANDINGS_MMS_OFFSET 30
 /* Game points (Art. 27.1). */
@@ -108,7 +108,7 @@ int standings_default_tiebreaks(enum event_system system, const char *const **na
 /* Checks an event: counts within the limits above, arrays present, player indices in
  * range, a game's players distinct, rounds 1..EVENT_MAX_ROUNDS, ranks RANK_MIN..RANK_MAX,
  * results, handicaps and warnings in range, bye_points 0..2, mms_bye and mms_absent finite
- * in 0..1, RANK_MIN <= mcmahon_floor <= mcmahon_bar <= RANK_MAX (checked for every system:
+ * in 0..2, RANK_MIN <= mcmahon_floor <= mcmahon_bar <= RANK_MAX (checked for every system:
  * MMS is a criterion anywhere), and no player with two games (void games aside) or a game
  * and a bye in one round. STANDINGS_OK, STANDINGS_EINVAL or STANDINGS_ENOMEM. */
 int standings_validate(const struct event *ev);

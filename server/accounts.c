@@ -7,6 +7,8 @@
 #include "games.h"
 #include "log.h"
 #include "net.h"
+#include "rating.h"
+#include "ratings.h"
 
 #define LOGIN_FAIL_ENTRIES 4096 /* remembered (name or address) keys at most */
 #define PLAYERS_LIMIT_MAX 1000
@@ -41,9 +43,14 @@ int accounts_hash(const char *password, bool fast, char out[STORE_PWHASH_SIZE])
 
 json_t *accounts_player_json(const struct store_player *p)
 {
-	return json_pack("{s:I, s:s, s:s, s:f, s:f, s:s?}", "id", (json_int_t)p->id, "name", p->name,
-			 "role", p->role, "rating", p->rating, "rd", p->rd, "rank",
-			 p->rank[0] ? p->rank : NULL);
+	/* rank: from the rating, "5k?" while provisional (common/rating.h); declared_rank: what
+	 * the player declared at registration, if anything. */
+	char rank[RANK_STR_MAX];
+	if (rating_to_rank(p->rating, p->rd, rank, sizeof rank) != RATING_OK)
+		rank[0] = '\0';
+	return json_pack("{s:I, s:s, s:s, s:f, s:f, s:s, s:s?}", "id", (json_int_t)p->id, "name",
+			 p->name, "role", p->role, "rating", p->rating, "rd", p->rd, "rank", rank,
+			 "declared_rank", p->rank[0] ? p->rank : NULL);
 }
 
 /* ---- rate limiting of failed logins ---- */
@@ -243,11 +250,20 @@ static void start_job(struct conn *c, struct pw_job *j, const struct proto_reque
 void accounts_register(struct conn *c, const struct proto_request *req)
 {
 	struct proto_error err;
-	const char *name, *password;
+	const char *name, *password, *rank = NULL;
+	char declared[STORE_RANK_SIZE] = "";
 	struct store_player p;
 	if (proto_get_name(req->root, "name", true, &name, &err) < 0 ||
-	    proto_get_password(req->root, "password", true, &password, &err) < 0) {
+	    proto_get_password(req->root, "password", true, &password, &err) < 0 ||
+	    proto_get_string(req->root, "rank", false, RANK_STR_MAX, &rank, &err) < 0) {
 		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	/* An optional declared rank (issue 7): the rating starts from it (ratings_declare_rank,
+	 * called by job_done once the player exists). */
+	if (rank && ratings_rank_check(rank, declared) < 0) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
+				   "field 'rank': a rank from 15k to 1k or 1d to 9d, e.g. \"3k\"");
 		return;
 	}
 	if (store_player_by_name(c->srv->store, name, &p) == STORE_OK) {
@@ -260,6 +276,7 @@ void accounts_register(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	j->kind = JOB_REGISTER;
+	memcpy(j->player.rank, declared, sizeof declared); /* unused otherwise by a register job */
 	start_job(c, j, req, name, password);
 }
 
@@ -306,35 +323,27 @@ void accounts_logout(struct conn *c, const struct proto_request *req)
 	server_reply(c, proto_reply_ok(req->id));
 }
 
-struct list_ctx {
-	json_t *arr;
-	int64_t limit;
-};
-
-static int add_player(void *ctx, const struct store_player *p)
-{
-	struct list_ctx *l = ctx;
-	if ((int64_t)json_array_size(l->arr) >= l->limit)
-		return 1;
-	json_array_append_new(l->arr, accounts_player_json(p));
-	return 0;
-}
-
 void accounts_players(struct conn *c, const struct proto_request *req)
 {
 	struct proto_error err;
 	int64_t limit = SERVER_GAMES_LIMIT;
-	static const char *const sorts[] = {"rating"};
-	int sort;
+	static const char *const sorts[] = {"rating", "name", "games", "last_played"};
+	static const enum store_leaderboard_sort orders[] = {STORE_SORT_RATING, STORE_SORT_NAME,
+		STORE_SORT_GAMES, STORE_SORT_LAST_PLAYED};
+	int sort = 0;
 	if (proto_get_int(req->root, "limit", false, 1, PLAYERS_LIMIT_MAX, &limit, &err) < 0 ||
-	    proto_get_choice(req->root, "sort", false, sorts, 1, &sort, &err) < 0) {
+	    proto_get_choice(req->root, "sort", false, sorts, sizeof sorts / sizeof *sorts, &sort,
+			     &err) < 0) {
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
-	struct list_ctx l = {json_array(), limit};
-	store_players_list(c->srv->store, add_player, &l);
+	json_t *arr = ratings_leaderboard(c->srv, orders[sort], (int)limit);
+	if (!arr) {
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not read the players");
+		return;
+	}
 	json_t *r = proto_reply_ok(req->id);
-	json_object_set_new(r, "players", l.arr);
+	json_object_set_new(r, "players", arr);
 	server_reply(c, r);
 }
 
@@ -353,5 +362,10 @@ void accounts_player(struct conn *c, const struct proto_request *req)
 	}
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "player", accounts_player_json(&p));
+	if (ratings_profile(c->srv, &p, r) < 0) {
+		json_decref(r);
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not read the profile");
+		return;
+	}
 	server_reply(c, r);
 }

@@ -36,12 +36,34 @@ enum stmt_id {
 	ST_MOVES_GET,
 	ST_WARNING_ADD,
 	ST_WARNINGS_GET,
+	ST_SAVEPOINT,
+	ST_RELEASE,
+	ST_ROLLBACK_TO,
+	ST_PLAYER_SET_RATED,
+	ST_PLAYER_SET_START,
+	ST_RATING_ADD,
+	ST_HISTORY_BY_PLAYER,
+	ST_HISTORY_BY_GAME,
+	ST_REWIND_PLAYERS,
+	ST_REWIND_DELETE,
+	ST_RATED_GAMES,
+	ST_LEADERBOARD_RATING,
+	ST_LEADERBOARD_NAME,
+	ST_LEADERBOARD_GAMES,
+	ST_LEADERBOARD_LAST_PLAYED,
+	ST_TOURNAMENT_CREATE,
+	ST_TOURNAMENT_UPDATE,
+	ST_TOURNAMENT_GET,
+	ST_TOURNAMENT_BY_NAME,
+	ST_TOURNAMENTS_LIST,
 	ST_COUNT
 };
 
-#define PLAYER_COLS "id, name, pwhash, role, rating, rd, volatility, rank, created_at"
+#define PLAYER_COLS "id, name, pwhash, role, rating, rd, volatility, rank, created_at, " \
+	"rating_start, rd_start, volatility_start, last_rated_at"
 enum { PC_ID, PC_NAME, PC_PWHASH, PC_ROLE, PC_RATING, PC_RD, PC_VOLATILITY, PC_RANK,
-	PC_CREATED_AT };
+	PC_CREATED_AT, PC_RATING_START, PC_RD_START, PC_VOLATILITY_START, PC_LAST_RATED_AT,
+	PC_COUNT };
 
 #define GAME_COLS "id, black_id, white_id, size, komi, handicap, rated, time_control, rules, " \
 	"phase, result, reason, challenger_id, color_choice, tournament_id, round, start_at, " \
@@ -70,6 +92,36 @@ enum { GC_ID, GC_BLACK, GC_WHITE, GC_SIZE, GC_KOMI, GC_HANDICAP, GC_RATED, GC_TI
 enum { MC_NUMBER, MC_COLOR, MC_VERTEX, MC_FORFEIT, MC_CLOCKS, MC_AT };
 #define WARNING_COLS "id, color, reason, number, at"
 enum { WC_ID, WC_COLOR, WC_REASON, WC_NUMBER, WC_AT };
+
+#define HIST_COLS "id, player_id, game_id, rating_before, rd_before, volatility_before, " \
+	"rating, rd, volatility, at"
+enum { HC_ID, HC_PLAYER, HC_GAME, HC_RATING_BEFORE, HC_RD_BEFORE, HC_VOLATILITY_BEFORE,
+	HC_RATING, HC_RD, HC_VOLATILITY, HC_AT };
+
+/* Rating order position: ?1 at (ended_at), ?2 game id. Rows of rating_history at or after
+ * it, and a player's last row before it. */
+#define HIST_FROM "(at > ?1 OR (at = ?1 AND game_id >= ?2))"
+#define HIST_LAST_BEFORE(col) "(SELECT h." col " FROM rating_history h " \
+	"WHERE h.player_id = players.id AND (h.at < ?1 OR (h.at = ?1 AND h.game_id < ?2)) " \
+	"ORDER BY h.at DESC, h.game_id DESC LIMIT 1)"
+
+/* Reasons of a game decided on the board (leaderboard's last_played; server/ratings.c rates
+ * the same set). */
+#define BOARD_REASONS "('resignation', 'time', 'score', 'warnings', 'illegal', 'adjudicated')"
+
+/* The leaderboard: the player's columns, then games, last_played; ?1 the limit. */
+#define LEADERBOARD_SELECT "SELECT " PLAYER_COLS ", " \
+	"(SELECT count(*) FROM rating_history h WHERE h.player_id = players.id) " \
+	"AS rated_games, " \
+	"(SELECT max(g.ended_at) FROM games g WHERE (g.black_id = players.id " \
+	"OR g.white_id = players.id) AND g.phase = 'ended' AND g.reason IN " BOARD_REASONS ") " \
+	"AS last_played FROM players ORDER BY "
+#define LEADERBOARD_LIMIT " LIMIT ?1"
+enum { LC_GAMES = PC_COUNT, LC_LAST_PLAYED };
+
+#define TOURNAMENT_COLS "id, name, system, state, created_at"
+enum { TC_ID, TC_NAME, TC_SYSTEM, TC_STATE, TC_CREATED_AT };
+#define TOURNAMENTS_CHUNK 16
 
 static const char *const stmt_sql[ST_COUNT] = {
 	[ST_BEGIN] = "BEGIN IMMEDIATE",
@@ -103,6 +155,42 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_WARNING_ADD] = "INSERT INTO warnings (game_id, color, reason, number, at) "
 		"VALUES (?1, ?2, ?3, ?4, ?5)",
 	[ST_WARNINGS_GET] = "SELECT " WARNING_COLS " FROM warnings WHERE game_id = ?1 ORDER BY id",
+	[ST_SAVEPOINT] = "SAVEPOINT store_multi",
+	[ST_RELEASE] = "RELEASE store_multi",
+	[ST_ROLLBACK_TO] = "ROLLBACK TO store_multi",
+	[ST_PLAYER_SET_RATED] = "UPDATE players SET rating = ?2, rd = ?3, volatility = ?4, "
+		"last_rated_at = ?5 WHERE id = ?1",
+	[ST_PLAYER_SET_START] = "UPDATE players SET rank = ?2, rating_start = ?3, rd_start = ?4, "
+		"volatility_start = ?5, rating = ?3, rd = ?4, volatility = ?5 WHERE id = ?1 AND "
+		"NOT EXISTS (SELECT 1 FROM rating_history WHERE player_id = ?1)",
+	[ST_RATING_ADD] = "INSERT INTO rating_history (player_id, game_id, rating_before, "
+		"rd_before, volatility_before, rating, rd, volatility, at) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+	[ST_HISTORY_BY_PLAYER] = "SELECT " HIST_COLS " FROM rating_history WHERE player_id = ?1 "
+		"ORDER BY at, game_id",
+	[ST_HISTORY_BY_GAME] = "SELECT " HIST_COLS " FROM rating_history WHERE game_id = ?1 "
+		"ORDER BY player_id",
+	[ST_REWIND_PLAYERS] = "UPDATE players SET "
+		"rating = coalesce(" HIST_LAST_BEFORE("rating") ", rating_start), "
+		"rd = coalesce(" HIST_LAST_BEFORE("rd") ", rd_start), "
+		"volatility = coalesce(" HIST_LAST_BEFORE("volatility") ", volatility_start), "
+		"last_rated_at = " HIST_LAST_BEFORE("at") " "
+		"WHERE id IN (SELECT player_id FROM rating_history WHERE " HIST_FROM ")",
+	[ST_REWIND_DELETE] = "DELETE FROM rating_history WHERE " HIST_FROM,
+	[ST_RATED_GAMES] = "SELECT " GAME_COLS " FROM games WHERE phase = 'ended' AND rated = 1 "
+		"AND (ended_at > ?1 OR (ended_at = ?1 AND id >= ?2)) ORDER BY ended_at, id",
+	[ST_LEADERBOARD_RATING] = LEADERBOARD_SELECT "rating DESC, name" LEADERBOARD_LIMIT,
+	[ST_LEADERBOARD_NAME] = LEADERBOARD_SELECT "name, id" LEADERBOARD_LIMIT,
+	[ST_LEADERBOARD_GAMES] = LEADERBOARD_SELECT
+		"rated_games DESC, rating DESC, name" LEADERBOARD_LIMIT,
+	[ST_LEADERBOARD_LAST_PLAYED] = LEADERBOARD_SELECT
+		"last_played IS NULL, last_played DESC, name" LEADERBOARD_LIMIT,
+	[ST_TOURNAMENT_CREATE] = "INSERT INTO tournaments (name, system, state) "
+		"VALUES (?1, ?2, ?3)",
+	[ST_TOURNAMENT_UPDATE] = "UPDATE tournaments SET state = ?2 WHERE id = ?1",
+	[ST_TOURNAMENT_GET] = "SELECT " TOURNAMENT_COLS " FROM tournaments WHERE id = ?1",
+	[ST_TOURNAMENT_BY_NAME] = "SELECT " TOURNAMENT_COLS " FROM tournaments WHERE name = ?1",
+	[ST_TOURNAMENTS_LIST] = "SELECT " TOURNAMENT_COLS " FROM tournaments ORDER BY id",
 };
 
 struct store {
@@ -529,6 +617,10 @@ static enum store_rc read_player(struct store *s, sqlite3_stmt *st, struct store
 	p->rd = sqlite3_column_double(st, PC_RD);
 	p->volatility = sqlite3_column_double(st, PC_VOLATILITY);
 	p->created_at = sqlite3_column_double(st, PC_CREATED_AT);
+	p->rating_start = sqlite3_column_double(st, PC_RATING_START);
+	p->rd_start = sqlite3_column_double(st, PC_RD_START);
+	p->volatility_start = sqlite3_column_double(st, PC_VOLATILITY_START);
+	p->last_rated_at = sqlite3_column_double(st, PC_LAST_RATED_AT);
 	return STORE_OK;
 }
 
@@ -998,5 +1090,342 @@ enum store_rc store_warnings_get(struct store *s, int64_t game_id, store_warning
 	if (r == STORE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
 		r = sql_fail(s, rc);
 	done(st);
+	return r;
+}
+
+/* ---- Ratings ---- */
+
+enum store_rc store_player_set_rated(struct store *s, int64_t id, double rating, double rd,
+		double volatility, double at)
+{
+	struct binder b = { s->st[ST_PLAYER_SET_RATED], SQLITE_OK };
+	b_int(&b, 1, id);
+	b_double(&b, 2, rating);
+	b_double(&b, 3, rd);
+	b_double(&b, 4, volatility);
+	b_time(&b, 5, at);
+	return run_one(s, &b, "player");
+}
+
+enum store_rc store_player_set_start(struct store *s, int64_t id, const char *rank,
+		double rating, double rd, double volatility)
+{
+	struct store_player p;
+	enum store_rc r;
+	if (!rank || strlen(rank) >= STORE_RANK_SIZE)
+		return fail(s, STORE_ERROR, "a declared rank is at most %d bytes", STORE_RANK_SIZE - 1);
+	struct binder b = { s->st[ST_PLAYER_SET_START], SQLITE_OK };
+	b_int(&b, 1, id);
+	b_opt(&b, 2, rank);
+	b_double(&b, 3, rating);
+	b_double(&b, 4, rd);
+	b_double(&b, 5, volatility);
+	if ((r = run(s, &b)) != STORE_OK || sqlite3_changes(s->db) > 0)
+		return r;
+	if ((r = store_player_by_id(s, id, &p)) != STORE_OK)
+		return r;
+	return fail(s, STORE_CONFLICT, "player %lld already has rated games", (long long)id);
+}
+
+enum store_rc store_rating_change_add(struct store *s, const struct store_rating_change *c,
+		int64_t *id)
+{
+	if (!(c->rd > 0 && c->rd_before > 0 && c->volatility > 0 && c->volatility_before > 0))
+		return fail(s, STORE_ERROR, "a rating change needs positive RD and volatility");
+	struct binder b = { s->st[ST_RATING_ADD], SQLITE_OK };
+	b_int(&b, 1, c->player_id);
+	b_int(&b, 2, c->game_id);
+	b_double(&b, 3, c->rating_before);
+	b_double(&b, 4, c->rd_before);
+	b_double(&b, 5, c->volatility_before);
+	b_double(&b, 6, c->rating);
+	b_double(&b, 7, c->rd);
+	b_double(&b, 8, c->volatility);
+	b_double(&b, 9, c->at);
+	enum store_rc r = run(s, &b);
+	if (r == STORE_CONFLICT)
+		return fail(s, STORE_CONFLICT, "player %lld already has a rating change for game %lld",
+				(long long)c->player_id, (long long)c->game_id);
+	if (r == STORE_OK && id)
+		*id = sqlite3_last_insert_rowid(s->db);
+	return r;
+}
+
+/* Rating changes collected before the callbacks run, so that callbacks may write. */
+static enum store_rc history_query(struct store *s, enum stmt_id id, int64_t key,
+		store_rating_change_cb cb, void *ctx)
+{
+	sqlite3_stmt *st = s->st[id];
+	struct store_rating_change *v = NULL;
+	size_t n = 0, cap = 0;
+	enum store_rc r = STORE_OK;
+	int rc;
+	struct binder b = { st, SQLITE_OK };
+	b_int(&b, 1, key);
+	if (b.rc != SQLITE_OK)
+		return bind_fail(s, &b);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == cap) {
+			size_t ncap = cap + MOVES_CHUNK;
+			struct store_rating_change *nv = realloc(v, ncap * sizeof *nv);
+			if (!nv) {
+				r = fail(s, STORE_ERROR, "out of memory");
+				break;
+			}
+			v = nv;
+			cap = ncap;
+		}
+		struct store_rating_change *c = &v[n++];
+		c->id = sqlite3_column_int64(st, HC_ID);
+		c->player_id = sqlite3_column_int64(st, HC_PLAYER);
+		c->game_id = sqlite3_column_int64(st, HC_GAME);
+		c->rating_before = sqlite3_column_double(st, HC_RATING_BEFORE);
+		c->rd_before = sqlite3_column_double(st, HC_RD_BEFORE);
+		c->volatility_before = sqlite3_column_double(st, HC_VOLATILITY_BEFORE);
+		c->rating = sqlite3_column_double(st, HC_RATING);
+		c->rd = sqlite3_column_double(st, HC_RD);
+		c->volatility = sqlite3_column_double(st, HC_VOLATILITY);
+		c->at = sqlite3_column_double(st, HC_AT);
+	}
+	if (r == STORE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
+		r = sql_fail(s, rc);
+	done(st);
+	if (r == STORE_OK)
+		for (size_t i = 0; i < n; i++)
+			if (cb(ctx, &v[i]) != 0)
+				break;
+	free(v);
+	return r;
+}
+
+enum store_rc store_rating_history(struct store *s, int64_t player_id,
+		store_rating_change_cb cb, void *ctx)
+{
+	return history_query(s, ST_HISTORY_BY_PLAYER, player_id, cb, ctx);
+}
+
+enum store_rc store_rating_changes_of_game(struct store *s, int64_t game_id,
+		store_rating_change_cb cb, void *ctx)
+{
+	return history_query(s, ST_HISTORY_BY_GAME, game_id, cb, ctx);
+}
+
+/* Bind the rating-order position (?1 at, ?2 game id) to statement `id`. */
+static struct binder bind_position(struct store *s, enum stmt_id id, double at, int64_t game_id)
+{
+	struct binder b = { s->st[id], SQLITE_OK };
+	b_double(&b, 1, at);
+	b_int(&b, 2, game_id);
+	return b;
+}
+
+enum store_rc store_ratings_rewind(struct store *s, double at, int64_t game_id)
+{
+	struct binder sp = { s->st[ST_SAVEPOINT], SQLITE_OK };
+	enum store_rc r = run(s, &sp);
+	if (r != STORE_OK)
+		return r;
+	struct binder b = bind_position(s, ST_REWIND_PLAYERS, at, game_id);
+	if ((r = run(s, &b)) == STORE_OK) {
+		b = bind_position(s, ST_REWIND_DELETE, at, game_id);
+		r = run(s, &b);
+	}
+	if (r != STORE_OK) {
+		char why[STORE_ERR_MAX];
+		snprintf(why, sizeof why, "%s", s->err);
+		struct binder undo = { s->st[ST_ROLLBACK_TO], SQLITE_OK };
+		run(s, &undo);
+		fail(s, r, "%s", why);
+	}
+	struct binder rel = { s->st[ST_RELEASE], SQLITE_OK };
+	enum store_rc r2 = run(s, &rel);
+	return r != STORE_OK ? r : r2;
+}
+
+enum store_rc store_rated_games(struct store *s, double at, int64_t game_id, store_game_cb cb,
+		void *ctx)
+{
+	struct game_list l = { NULL, 0, 0 };
+	enum store_rc r;
+	if ((r = check_idle(s, s->st[ST_RATED_GAMES], "store_rated_games")) != STORE_OK)
+		return r;
+	struct binder b = bind_position(s, ST_RATED_GAMES, at, game_id);
+	if (b.rc != SQLITE_OK)
+		return bind_fail(s, &b);
+	if ((r = collect_games(s, b.st, &l)) == STORE_OK)
+		for (size_t i = 0; i < l.n; i++)
+			if (cb(ctx, &l.g[i]) != 0)
+				break;
+	game_list_free(&l);
+	return r;
+}
+
+enum store_rc store_leaderboard(struct store *s, enum store_leaderboard_sort sort, int limit,
+		store_leaderboard_cb cb, void *ctx)
+{
+	enum stmt_id id;
+	switch (sort) {
+	case STORE_SORT_RATING: id = ST_LEADERBOARD_RATING; break;
+	case STORE_SORT_NAME: id = ST_LEADERBOARD_NAME; break;
+	case STORE_SORT_GAMES: id = ST_LEADERBOARD_GAMES; break;
+	case STORE_SORT_LAST_PLAYED: id = ST_LEADERBOARD_LAST_PLAYED; break;
+	default: return fail(s, STORE_ERROR, "unknown leaderboard order %d", (int)sort);
+	}
+	if (limit <= 0)
+		return fail(s, STORE_ERROR, "leaderboard limit must be positive");
+	sqlite3_stmt *st = s->st[id];
+	enum store_rc r = check_idle(s, st, "store_leaderboard");
+	struct store_leaderboard_row row;
+	int rc;
+	if (r != STORE_OK)
+		return r;
+	struct binder b = { st, SQLITE_OK };
+	b_int(&b, 1, limit);
+	if (b.rc != SQLITE_OK)
+		return bind_fail(s, &b);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((r = read_player(s, st, &row.player)) != STORE_OK)
+			break;
+		row.player.pwhash[0] = '\0';
+		row.games = sqlite3_column_int(st, LC_GAMES);
+		row.last_played = sqlite3_column_double(st, LC_LAST_PLAYED);
+		if (cb(ctx, &row) != 0)
+			break;
+	}
+	if (r == STORE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
+		r = sql_fail(s, rc);
+	done(st);
+	return r;
+}
+
+/* ---- Tournaments ---- */
+
+enum store_rc store_tournament_create(struct store *s, const char *name, const char *system,
+		const char *state_json, int64_t *id)
+{
+	size_t n = name ? strlen(name) : 0, m = system ? strlen(system) : 0;
+	if (n < 1 || n > STORE_TOURNAMENT_NAME_MAX)
+		return fail(s, STORE_ERROR, "a tournament name is 1 to %d bytes",
+				STORE_TOURNAMENT_NAME_MAX);
+	if (m < 1 || m >= STORE_SYSTEM_SIZE)
+		return fail(s, STORE_ERROR, "a tournament system is 1 to %d bytes",
+				STORE_SYSTEM_SIZE - 1);
+	if (!state_json)
+		return fail(s, STORE_ERROR, "no tournament state");
+	struct binder b = { s->st[ST_TOURNAMENT_CREATE], SQLITE_OK };
+	b_text(&b, 1, name);
+	b_text(&b, 2, system);
+	b_text(&b, 3, state_json);
+	enum store_rc r = run(s, &b);
+	if (r == STORE_CONFLICT)
+		return fail(s, STORE_CONFLICT, "the tournament name \"%s\" is taken", name);
+	if (r == STORE_OK && id)
+		*id = sqlite3_last_insert_rowid(s->db);
+	return r;
+}
+
+enum store_rc store_tournament_update(struct store *s, int64_t id, const char *state_json)
+{
+	if (!state_json)
+		return fail(s, STORE_ERROR, "no tournament state");
+	struct binder b = { s->st[ST_TOURNAMENT_UPDATE], SQLITE_OK };
+	b_int(&b, 1, id);
+	b_text(&b, 2, state_json);
+	return run_one(s, &b, "tournament");
+}
+
+void store_tournament_clear(struct store_tournament *t)
+{
+	if (!t)
+		return;
+	free(t->state);
+	t->state = NULL;
+}
+
+/* Read the current row into *t (zeroed first); on failure *t holds nothing to free. */
+static enum store_rc read_tournament(struct store *s, sqlite3_stmt *st, struct store_tournament *t)
+{
+	enum store_rc r;
+	memset(t, 0, sizeof *t);
+	t->id = sqlite3_column_int64(st, TC_ID);
+	t->created_at = sqlite3_column_double(st, TC_CREATED_AT);
+	if ((r = col_copy(s, st, TC_NAME, t->name, sizeof t->name)) != STORE_OK
+			|| (r = col_copy(s, st, TC_SYSTEM, t->system, sizeof t->system)) != STORE_OK
+			|| (r = col_dup(s, st, TC_STATE, &t->state)) != STORE_OK)
+		store_tournament_clear(t);
+	return r;
+}
+
+/* Step a bound one-row query into *t. */
+static enum store_rc tournament_one(struct store *s, struct binder *b, struct store_tournament *t)
+{
+	enum store_rc r;
+	memset(t, 0, sizeof *t);
+	if (b->rc != SQLITE_OK)
+		return bind_fail(s, b);
+	int rc = sqlite3_step(b->st);
+	if (rc == SQLITE_ROW)
+		r = read_tournament(s, b->st, t);
+	else if (rc == SQLITE_DONE)
+		r = fail(s, STORE_NOT_FOUND, "no such tournament");
+	else
+		r = sql_fail(s, rc);
+	done(b->st);
+	return r;
+}
+
+enum store_rc store_tournament_get(struct store *s, int64_t id, struct store_tournament *out)
+{
+	struct binder b = { s->st[ST_TOURNAMENT_GET], SQLITE_OK };
+	b_int(&b, 1, id);
+	return tournament_one(s, &b, out);
+}
+
+enum store_rc store_tournament_by_name(struct store *s, const char *name,
+		struct store_tournament *out)
+{
+	if (!name) {
+		memset(out, 0, sizeof *out);
+		return fail(s, STORE_ERROR, "no name");
+	}
+	struct binder b = { s->st[ST_TOURNAMENT_BY_NAME], SQLITE_OK };
+	b_text(&b, 1, name);
+	return tournament_one(s, &b, out);
+}
+
+enum store_rc store_tournaments_list(struct store *s, store_tournament_cb cb, void *ctx)
+{
+	sqlite3_stmt *st = s->st[ST_TOURNAMENTS_LIST];
+	struct store_tournament *v = NULL;
+	size_t n = 0, cap = 0;
+	enum store_rc r = check_idle(s, st, "store_tournaments_list");
+	int rc;
+	if (r != STORE_OK)
+		return r;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == cap) {
+			size_t ncap = cap + TOURNAMENTS_CHUNK;
+			struct store_tournament *nv = realloc(v, ncap * sizeof *nv);
+			if (!nv) {
+				r = fail(s, STORE_ERROR, "out of memory");
+				break;
+			}
+			v = nv;
+			cap = ncap;
+		}
+		if ((r = read_tournament(s, st, &v[n])) != STORE_OK)
+			break;
+		n++;
+	}
+	if (r == STORE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
+		r = sql_fail(s, rc);
+	done(st);
+	if (r == STORE_OK)
+		for (size_t i = 0; i < n; i++)
+			if (cb(ctx, &v[i]) != 0)
+				break;
+	for (size_t i = 0; i < n; i++)
+		store_tournament_clear(&v[i]);
+	free(v);
 	return r;
 }

@@ -1,4 +1,5 @@
-/* store: the daemon's SQLite database: players, games, moves, warnings.
+/* store: the daemon's SQLite database: players, games, moves, warnings, rating history,
+ * tournaments.
  *
  * One connection, used by one thread (the event loop). Every statement is prepared once, in
  * store_open, and reused. The database runs in WAL mode with synchronous=NORMAL (a commit
@@ -29,10 +30,11 @@
  *   case folding, which covers the protocol's [A-Za-z0-9_.-]); the name is kept as spelt
  *   at registration and looked up in any case.
  *
- * Errors: every function but store_errmsg/store_in_transaction/store_game_clear/store_close
- * returns an enum store_rc. On anything but STORE_OK, store_errmsg(s) says why. A failed
- * write changes nothing: the statement is undone; an enclosing transaction stays open unless
- * the error was a severe one (disk full, I/O), which store_in_transaction reveals.
+ * Errors: every function but store_errmsg/store_in_transaction/store_game_clear/store_close/
+ * store_tournament_clear returns an enum store_rc. On anything but STORE_OK,
+ * store_errmsg(s) says why. A failed write changes nothing: the statement is undone; an
+ * enclosing transaction stays open unless the error was a severe one (disk full, I/O), which
+ * store_in_transaction reveals.
  */
 #ifndef TENGEN_STORE_H
 #define TENGEN_STORE_H
@@ -73,6 +75,10 @@ struct store_player {
 	double rating, rd, volatility;  /* Glicko-2; new players 1500, 350, 0.06 */
 	char rank[STORE_RANK_SIZE];     /* declared rank, "" if none */
 	double created_at;
+	/* Where the rating history starts (migration 0002): 1500/350/0.06, or the declared
+	 * rank's values (store_player_set_start). */
+	double rating_start, rd_start, volatility_start;
+	double last_rated_at;           /* ended_at of the last rated game, 0: none */
 };
 
 /* A game row. Phases, results and reasons as in PROTOCOL.md. */
@@ -127,12 +133,57 @@ struct store_games_filter {
 	int limit;                      /* at most this many games, newest first; 0: all */
 };
 
+/* One player's rating change by one rated game (table rating_history). *_before are the
+ * player's stored values before the game (before idle RD growth), rating/rd/volatility
+ * after it; `at` is the game's ended_at, so a player's changes in (at, game_id) order are in
+ * rating order. */
+struct store_rating_change {
+	int64_t id;                     /* set by store_rating_change_add */
+	int64_t player_id, game_id;
+	double rating_before, rd_before, volatility_before;
+	double rating, rd, volatility;
+	double at;
+};
+
+/* Leaderboard orders (store_leaderboard). */
+enum store_leaderboard_sort {
+	STORE_SORT_RATING,              /* rating, highest first */
+	STORE_SORT_NAME,                /* name, case-insensitively */
+	STORE_SORT_GAMES,               /* rated games, most first */
+	STORE_SORT_LAST_PLAYED          /* most recent first, never played last */
+};
+
+/* One leaderboard row. */
+struct store_leaderboard_row {
+	struct store_player player;     /* pwhash is "" here */
+	int games;                      /* rated games (rating_history rows) */
+	double last_played;             /* ended_at of the player's last game decided on the
+					 * board (reason resignation, time, score, warnings,
+					 * illegal or adjudicated; rated or not), 0: none */
+};
+
+#define STORE_TOURNAMENT_NAME_MAX 64 /* tournament name, bytes */
+#define STORE_SYSTEM_SIZE 32         /* tournament system, e.g. "mcmahon" */
+
+/* A tournament: its state is the tournament module's JSON document, opaque to the store. */
+struct store_tournament {
+	int64_t id;
+	char name[STORE_TOURNAMENT_NAME_MAX + 1];
+	char system[STORE_SYSTEM_SIZE];
+	char *state;                    /* JSON text; malloc'd by store_tournament_get (free with
+					 * store_tournament_clear); borrowed in a listing callback */
+	double created_at;
+};
+
 /* Callbacks: return 0 to go on, anything else to stop (the listing still returns STORE_OK).
  * A callback may call other store functions, but not the listing that is calling it. */
 typedef int (*store_player_cb)(void *ctx, const struct store_player *p);
 typedef int (*store_game_cb)(void *ctx, const struct store_game *g);
 typedef int (*store_move_cb)(void *ctx, const struct store_move *m);
 typedef int (*store_warning_cb)(void *ctx, const struct store_warning *w);
+typedef int (*store_rating_change_cb)(void *ctx, const struct store_rating_change *c);
+typedef int (*store_leaderboard_cb)(void *ctx, const struct store_leaderboard_row *r);
+typedef int (*store_tournament_cb)(void *ctx, const struct store_tournament *t);
 /* moves[0..nmoves-1] in number order; all of it is valid during the call only. */
 typedef int (*store_unfinished_cb)(void *ctx, const struct store_game *g,
 		const struct store_move *moves, size_t nmoves);
@@ -225,5 +276,64 @@ enum store_rc store_warning_add(struct store *s, int64_t game_id, const struct s
 /* The warnings of game `game_id`, in the order given. */
 enum store_rc store_warnings_get(struct store *s, int64_t game_id, store_warning_cb cb,
 		void *ctx);
+
+/* --- Ratings (migration 0002) --- */
+
+/* Set a player's rating and when it last changed by a game (`at`, the game's ended_at;
+ * 0 stores none). STORE_NOT_FOUND for an unknown id. */
+enum store_rc store_player_set_rated(struct store *s, int64_t id, double rating, double rd,
+		double volatility, double at);
+/* A player's declared rank (rank text, e.g. "3k"; "" for none) and starting values, which
+ * also become the current rating. Only for a player without rated games: STORE_CONFLICT if
+ * the player has rating history (nothing changed), STORE_NOT_FOUND for an unknown id,
+ * STORE_ERROR for a rank that does not fit STORE_RANK_SIZE. The rank is not parsed here. */
+enum store_rc store_player_set_start(struct store *s, int64_t id, const char *rank,
+		double rating, double rd, double volatility);
+/* Append a rating change; *id (may be NULL) gets its id. STORE_CONFLICT if the player already
+ * has a change for that game; STORE_ERROR for an unknown player or game or an rd/volatility
+ * <= 0. */
+enum store_rc store_rating_change_add(struct store *s, const struct store_rating_change *c,
+		int64_t *id);
+/* Player `player_id`'s rating changes in rating order (oldest first). The callback may write. */
+enum store_rc store_rating_history(struct store *s, int64_t player_id,
+		store_rating_change_cb cb, void *ctx);
+/* The rating changes made by game `game_id` (0, 1 or 2), by player id. */
+enum store_rc store_rating_changes_of_game(struct store *s, int64_t game_id,
+		store_rating_change_cb cb, void *ctx);
+/* Undo every rating change at or after position (at, game_id) in rating order (at, then
+ * game id): each player who has such changes gets back the values after their last earlier
+ * change (or their starting values and no last_rated_at), and those changes are deleted.
+ * at = 0 and game_id = 0 undo all history. */
+enum store_rc store_ratings_rewind(struct store *s, double at, int64_t game_id);
+/* The ended rated games at or after position (at, game_id) in rating order (ended_at, then
+ * id); all of them are read before the first callback, which may write. Games without
+ * ended_at are not listed. Memory: every such game's row at once. */
+enum store_rc store_rated_games(struct store *s, double at, int64_t game_id, store_game_cb cb,
+		void *ctx);
+/* Players for the leaderboard in `sort` order, at most `limit` (> 0) of them. Cost: each
+ * player's games are counted (indexed), for every player, before the limit applies. */
+enum store_rc store_leaderboard(struct store *s, enum store_leaderboard_sort sort, int limit,
+		store_leaderboard_cb cb, void *ctx);
+
+/* --- Tournaments (migration 0003) --- */
+
+/* Create a tournament: name 1..STORE_TOURNAMENT_NAME_MAX bytes, unique case-insensitively
+ * (STORE_CONFLICT if taken); system 1..STORE_SYSTEM_SIZE-1 bytes (not interpreted);
+ * state_json valid JSON (STORE_ERROR otherwise). *id (may be NULL) gets its id. */
+enum store_rc store_tournament_create(struct store *s, const char *name, const char *system,
+		const char *state_json, int64_t *id);
+/* Replace tournament `id`'s state (valid JSON). STORE_NOT_FOUND for an unknown id. */
+enum store_rc store_tournament_update(struct store *s, int64_t id, const char *state_json);
+/* Read tournament `id` into *out (state malloc'd: store_tournament_clear). STORE_NOT_FOUND for
+ * an unknown id; on any error *out holds nothing to free. */
+enum store_rc store_tournament_get(struct store *s, int64_t id, struct store_tournament *out);
+/* The same by name, in any case. */
+enum store_rc store_tournament_by_name(struct store *s, const char *name,
+		struct store_tournament *out);
+/* Free out->state and set it to NULL (NULL t is fine). */
+void store_tournament_clear(struct store_tournament *t);
+/* Every tournament, oldest (lowest id) first; all are read before the first callback, which
+ * may write (t->state is valid during the callback only). */
+enum store_rc store_tournaments_list(struct store *s, store_tournament_cb cb, void *ctx);
 
 #endif

@@ -361,13 +361,15 @@ void hd_cleanup(struct hd *d)
 
 /* ---- clients ---- */
 
-struct hc *hc_open_ex(int port, const char *src, int rcvbuf)
+struct hc *hc_open_ex(int port, const char *src, int rcvbuf, int mss)
 {
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 	if (fd < 0)
 		return NULL;
-	if (rcvbuf > 0)
-		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+	if (rcvbuf > 0 && setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf) < 0)
+		fprintf(stderr, "harness: SO_RCVBUF %d: %s\n", rcvbuf, strerror(errno));
+	if (mss > 0 && setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, sizeof mss) < 0)
+		fprintf(stderr, "harness: TCP_MAXSEG %d: %s\n", mss, strerror(errno));
 	if (src) {
 		struct sockaddr_in s = {.sin_family = AF_INET};
 		if (inet_pton(AF_INET, src, &s.sin_addr) != 1 ||
@@ -396,7 +398,7 @@ struct hc *hc_open_ex(int port, const char *src, int rcvbuf)
 
 struct hc *hc_open(int port)
 {
-	return hc_open_ex(port, NULL, 0);
+	return hc_open_ex(port, NULL, 0, 0);
 }
 
 void hc_close(struct hc *c)

@@ -82,8 +82,10 @@ struct hc {
 };
 
 /* Connect to 127.0.0.1:port; from `src` (e.g. "127.0.0.2"; NULL: any) when given, to look
- * like another client address. `rcvbuf` > 0 sets SO_RCVBUF before connecting. NULL on error. */
-struct hc *hc_open_ex(int port, const char *src, int rcvbuf);
+ * like another client address. `rcvbuf` > 0 sets SO_RCVBUF and `mss` > 0 sets TCP_MAXSEG
+ * before connecting: a small advertised segment size keeps the server's kernel send buffer
+ * for this socket small (loopback otherwise lets it grow to megabytes). NULL on error. */
+struct hc *hc_open_ex(int port, const char *src, int rcvbuf, int mss);
 struct hc *hc_open(int port);
 void hc_close(struct hc *c);
 /* Send `len` raw bytes (poll-bounded: fails if the server takes none for HARNESS_TIMEOUT_MS).

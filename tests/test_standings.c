@@ -1,1 +1,1033 @@
-int main(void) { return 77; }
+/* Unit tests for common/standings and common/export: points and every tie-break on small
+ * hand-computed events (a forfeit, a bye, a double loss, withdrawals before and after half,
+ * Art. 28), shared places, the default orders (Art. 27.1), standings after a round, and the
+ * exact JSON, CSV and h9 output of small events. */
+#include <check.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "event.h"
+#include "export.h"
+#include "rating.h"
+#include "standings.h"
+
+#define TOL 1e-9
+
+/* ---- Helpers ---- */
+
+static struct event mk(enum event_system sys, struct event_player *p, int np,
+		struct event_game *g, int ng, struct event_bye *b, int nb, int rounds)
+{
+	struct event ev;
+
+	memset(&ev, 0, sizeof ev);
+	ev.system = sys;
+	ev.nplayers = np;
+	ev.players = p;
+	ev.ngames = ng;
+	ev.games = g;
+	ev.nbyes = nb;
+	ev.byes = b;
+	ev.rounds_planned = rounds;
+	ev.rounds_played = rounds;
+	ev.bye_points = 2;
+	ev.mcmahon_floor = RANK_MIN;
+	ev.mcmahon_bar = RANK_MAX;
+	ev.mms_bye = 1.0;
+	ev.mms_absent = 0.5;
+	return ev;
+}
+
+static const struct standing *row_of(const struct standing *rows, int n, int player)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (rows[i].player == player)
+			return &rows[i];
+	ck_abort_msg("player %d has no row", player);
+	return NULL;
+}
+
+/* ---- The Swiss event (5 players, 3 rounds) ----
+ *
+ *   R1: Ann(B) beats Bob(W); Cid(B) vs Dan(W): Dan forfeits; Eve bye.
+ *   R2: Ann(B) draws Cid(W) (Ann 1 warning); Bob(B) loses to Eve(W) (Bob 1 warning);
+ *       Dan bye.
+ *   R3: Eve(B) vs Ann(W): double loss; Bob(B) beats Dan(W) (Dan 2 warnings); Cid bye.
+ * Byes score 2 (as a win).
+ */
+enum { ANN, BOB, CID, DAN, EVE };
+
+static struct event_player swiss_players[5];
+static struct event_game swiss_games[6];
+static struct event_bye swiss_byes[3];
+
+static struct event swiss_event(void)
+{
+	static const struct event_player p[5] = {
+		{ .id = 10, .name = "Ann", .rank = 1, .rating = 2050, .seed = 0 },
+		{ .id = 11, .name = "Bob", .rank = 0, .rating = 1990, .seed = 1 },
+		{ .id = 12, .name = "Cid", .rank = -1, .rating = 1900, .seed = 2 },
+		{ .id = 13, .name = "Dan", .rank = -2, .rating = 1850, .seed = 3 },
+		{ .id = 14, .name = "Eve", .rank = -3, .rating = 1800, .seed = 4 },
+	};
+	static const struct event_game g[6] = {
+		{ .round = 1, .black = ANN, .white = BOB, .result = RESULT_BLACK_WIN },
+		{ .round = 1, .black = CID, .white = DAN, .result = RESULT_BLACK_FORFEIT_WIN },
+		{ .round = 2, .black = ANN, .white = CID, .result = RESULT_DRAW,
+			.black_warnings = 1 },
+		{ .round = 2, .black = BOB, .white = EVE, .result = RESULT_WHITE_WIN,
+			.black_warnings = 1 },
+		{ .round = 3, .black = EVE, .white = ANN, .result = RESULT_DOUBLE_LOSS },
+		{ .round = 3, .black = BOB, .white = DAN, .result = RESULT_BLACK_WIN,
+			.white_warnings = 2 },
+	};
+	static const struct event_bye b[3] = {
+		{ .round = 1, .player = EVE }, { .round = 2, .player = DAN }, { .round = 3, .player = CID },
+	};
+
+	memcpy(swiss_players, p, sizeof p);
+	memcpy(swiss_games, g, sizeof g);
+	memcpy(swiss_byes, b, sizeof b);
+	return mk(SYSTEM_SWISS, swiss_players, 5, swiss_games, 6, swiss_byes, 3, 3);
+}
+
+START_TEST(test_points_and_counts)
+{
+	struct event ev = swiss_event();
+	struct standing rows[5];
+	const struct standing *s;
+	int n = standings_compute(&ev, 0, NULL, 0, rows);
+
+	ck_assert_int_eq(n, 5);
+	/* Ann: W (2) + D (1) + double loss (0) = 3. */
+	s = row_of(rows, n, ANN);
+	ck_assert_int_eq(s->points, 3);
+	ck_assert_int_eq(s->wins, 1);
+	ck_assert_int_eq(s->draws, 1);
+	ck_assert_int_eq(s->losses, 1);
+	ck_assert_int_eq(s->byes, 0);
+	ck_assert_int_eq(s->warnings, 1);
+	/* Bob: L + L + W = 2, one warning. */
+	s = row_of(rows, n, BOB);
+	ck_assert_int_eq(s->points, 2);
+	ck_assert_int_eq(s->wins, 1);
+	ck_assert_int_eq(s->losses, 2);
+	ck_assert_int_eq(s->warnings, 1);
+	/* Cid: forfeit win (2) + D (1) + bye (2) = 5. */
+	s = row_of(rows, n, CID);
+	ck_assert_int_eq(s->points, 5);
+	ck_assert_int_eq(s->wins, 1);
+	ck_assert_int_eq(s->draws, 1);
+	ck_assert_int_eq(s->byes, 1);
+	/* Dan: forfeit loss (0) + bye (2) + L (0) = 2, two warnings. */
+	s = row_of(rows, n, DAN);
+	ck_assert_int_eq(s->points, 2);
+	ck_assert_int_eq(s->losses, 2);
+	ck_assert_int_eq(s->byes, 1);
+	ck_assert_int_eq(s->warnings, 2);
+	/* Eve: bye (2) + W (2) + double loss (0) = 4. */
+	s = row_of(rows, n, EVE);
+	ck_assert_int_eq(s->points, 4);
+	ck_assert_int_eq(s->wins, 1);
+	ck_assert_int_eq(s->losses, 1);
+	ck_assert_int_eq(s->byes, 1);
+}
+END_TEST
+
+START_TEST(test_bye_points_option)
+{
+	struct event ev = swiss_event();
+	struct standing rows[5];
+	int n;
+
+	ev.bye_points = 1; /* a bye as a draw: Cid 2 + 1 + 1 = 4 */
+	n = standings_compute(&ev, 0, NULL, 0, rows);
+	ck_assert_int_eq(n, 5);
+	ck_assert_int_eq(row_of(rows, n, CID)->points, 4);
+	ck_assert_int_eq(row_of(rows, n, EVE)->points, 3);
+}
+END_TEST
+
+START_TEST(test_swiss_tiebreaks)
+{
+	static const char *const tbs[] = { "SOS", "SOSOS", "SODOS", "WARN", "SEED" };
+	struct event ev = swiss_event();
+	struct standing rows[5];
+	const struct standing *s;
+	int n = standings_compute(&ev, 0, tbs, 5, rows);
+
+	ck_assert_int_eq(n, 5);
+	/* Points: Ann 3, Bob 2, Cid 5, Dan 2, Eve 4. Only games played over the board count
+	 * for SOS (a forfeit, a bye: the virtual opponent at the start score 0); the double
+	 * loss was played.
+	 * SOS   Ann: Bob 2 + Cid 5 + Eve 4 = 11     Bob: Ann 3 + Eve 4 + Dan 2 = 9
+	 *       Cid: (forfeit 0) + Ann 3 + (bye 0) = 3
+	 *       Dan: (forfeit 0) + (bye 0) + Bob 2 = 2     Eve: (bye 0) + Bob 2 + Ann 3 = 5
+	 * SOSOS Ann: 9 + 3 + 5 = 17   Bob: 11 + 5 + 2 = 18   Cid: 11   Dan: 9   Eve: 9 + 11 = 20
+	 * SODOS Ann: beat Bob 2 + drew Cid 5/2 = 4.5 (double loss: nothing)
+	 *       Bob: beat Dan 2   Cid: drew Ann 3/2 = 1.5 (forfeit win: nothing)
+	 *       Dan: 0            Eve: beat Bob 2
+	 * WARN  Ann 1, Bob 1, Cid 0, Dan 2, Eve 0. */
+	s = row_of(rows, n, ANN);
+	ck_assert_int_eq(s->ntiebreaks, 5);
+	ck_assert_double_eq_tol(s->tiebreak[0], 11, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[1], 17, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[2], 4.5, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[3], 1, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[4], 0, TOL);
+	s = row_of(rows, n, BOB);
+	ck_assert_double_eq_tol(s->tiebreak[0], 9, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[1], 18, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[2], 2, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[3], 1, TOL);
+	s = row_of(rows, n, CID);
+	ck_assert_double_eq_tol(s->tiebreak[0], 3, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[1], 11, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[2], 1.5, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[3], 0, TOL);
+	s = row_of(rows, n, DAN);
+	ck_assert_double_eq_tol(s->tiebreak[0], 2, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[1], 9, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[2], 0, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[3], 2, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[4], 3, TOL);
+	s = row_of(rows, n, EVE);
+	ck_assert_double_eq_tol(s->tiebreak[0], 5, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[1], 20, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[2], 2, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[3], 0, TOL);
+	/* Order: Cid 5, Eve 4, Ann 3, Bob 2 (SOS 9), Dan 2 (SOS 2). */
+	ck_assert_int_eq(rows[0].player, CID);
+	ck_assert_int_eq(rows[1].player, EVE);
+	ck_assert_int_eq(rows[2].player, ANN);
+	ck_assert_int_eq(rows[3].player, BOB);
+	ck_assert_int_eq(rows[4].player, DAN);
+	ck_assert_int_eq(rows[3].place, 4);
+	ck_assert_int_eq(rows[4].place, 5);
+}
+END_TEST
+
+START_TEST(test_sb_alias_and_case)
+{
+	static const char *const a[] = { "SB", "warnings" };
+	static const char *const b[] = { "sodos", "WARN" };
+	struct event ev = swiss_event();
+	struct standing ra[5], rb[5];
+
+	ck_assert_int_eq(standings_compute(&ev, 0, a, 2, ra), 5);
+	ck_assert_int_eq(standings_compute(&ev, 0, b, 2, rb), 5);
+	ck_assert_double_eq_tol(row_of(ra, 5, ANN)->tiebreak[0], 4.5, TOL);
+	ck_assert_double_eq_tol(row_of(ra, 5, DAN)->tiebreak[1], 2, TOL);
+	ck_assert_mem_eq(ra, rb, sizeof ra);
+	ck_assert_int_eq(standings_tiebreak_parse("SB"), TIEBREAK_SODOS);
+	ck_assert_int_eq(standings_tiebreak_parse("Sos"), TIEBREAK_SOS);
+	ck_assert_int_eq(standings_tiebreak_parse("SOSS"), STANDINGS_EUNKNOWN);
+	ck_assert_int_eq(standings_tiebreak_parse(NULL), STANDINGS_EUNKNOWN);
+	ck_assert_str_eq(standings_tiebreak_name(TIEBREAK_SODOS), "SODOS");
+	ck_assert_ptr_null(standings_tiebreak_name(TIEBREAK_COUNT));
+}
+END_TEST
+
+START_TEST(test_direct_encounter)
+{
+	static const char *const de[] = { "DE" };
+	static const char *const sos_de[] = { "SOS", "DE" };
+	struct event ev = swiss_event();
+	struct standing rows[5];
+	int n;
+
+	/* Tied on points: only Bob and Dan (2 each); Bob beat Dan over the board in R3:
+	 * DE Bob 2, Dan 0; everyone else is alone on its score: 0. Bob is ahead. */
+	n = standings_compute(&ev, 0, de, 1, rows);
+	ck_assert_int_eq(n, 5);
+	ck_assert_double_eq_tol(row_of(rows, n, BOB)->tiebreak[0], 2, TOL);
+	ck_assert_double_eq_tol(row_of(rows, n, DAN)->tiebreak[0], 0, TOL);
+	ck_assert_double_eq_tol(row_of(rows, n, ANN)->tiebreak[0], 0, TOL);
+	ck_assert_double_eq_tol(row_of(rows, n, CID)->tiebreak[0], 0, TOL);
+	ck_assert_int_eq(rows[3].player, BOB);
+	ck_assert_int_eq(rows[4].player, DAN);
+	ck_assert_int_eq(rows[4].place, 5);
+	/* After SOS (Bob 9, Dan 2) they are no longer tied: DE 0 for both. */
+	n = standings_compute(&ev, 0, sos_de, 2, rows);
+	ck_assert_double_eq_tol(row_of(rows, n, BOB)->tiebreak[1], 0, TOL);
+	ck_assert_double_eq_tol(row_of(rows, n, DAN)->tiebreak[1], 0, TOL);
+
+	/* Turn the R3 Bob-Dan game into a forfeit (same points): DE counts only games played
+	 * over the board, so both get 0 and the two share place 4 (seed orders them). */
+	swiss_games[5].result = RESULT_BLACK_FORFEIT_WIN;
+	n = standings_compute(&ev, 0, de, 1, rows);
+	ck_assert_double_eq_tol(row_of(rows, n, BOB)->tiebreak[0], 0, TOL);
+	ck_assert_int_eq(rows[3].player, BOB);
+	ck_assert_int_eq(rows[3].place, 4);
+	ck_assert_int_eq(rows[4].player, DAN);
+	ck_assert_int_eq(rows[4].place, 4);
+}
+END_TEST
+
+START_TEST(test_after_round)
+{
+	struct event ev = swiss_event();
+	struct standing rows[5];
+	int n;
+
+	/* After R1: Ann 2 (beat Bob), Cid 2 (forfeit), Eve 2 (bye), Bob 0, Dan 0.
+	 * SOS: Ann: Bob 0 = 0; Cid 0 (forfeit); Eve 0 (bye); Bob: Ann 2; Dan 0 (forfeit).
+	 * WARN: all 0 (the warnings came in R2, R3). Ann, Cid, Eve share place 1 (in seed
+	 * order), Bob 4th (SOS 2), Dan 5th. */
+	n = standings_compute(&ev, 1, NULL, 0, rows);
+	ck_assert_int_eq(n, 5);
+	ck_assert_int_eq(rows[0].player, ANN);
+	ck_assert_int_eq(rows[1].player, CID);
+	ck_assert_int_eq(rows[2].player, EVE);
+	ck_assert_int_eq(rows[0].place, 1);
+	ck_assert_int_eq(rows[1].place, 1);
+	ck_assert_int_eq(rows[2].place, 1);
+	ck_assert_int_eq(rows[3].player, BOB);
+	ck_assert_int_eq(rows[3].place, 4);
+	ck_assert_double_eq_tol(rows[3].tiebreak[0], 2, TOL);
+	ck_assert_int_eq(rows[4].player, DAN);
+	ck_assert_int_eq(rows[4].place, 5);
+	ck_assert_int_eq(row_of(rows, n, BOB)->warnings, 0);
+	/* After R2: Ann 3, Bob 0, Cid 3, Dan 2, Eve 4. */
+	n = standings_compute(&ev, 2, NULL, 0, rows);
+	ck_assert_int_eq(row_of(rows, n, ANN)->points, 3);
+	ck_assert_int_eq(row_of(rows, n, BOB)->points, 0);
+	ck_assert_int_eq(row_of(rows, n, CID)->points, 3);
+	ck_assert_int_eq(row_of(rows, n, DAN)->points, 2);
+	ck_assert_int_eq(row_of(rows, n, EVE)->points, 4);
+	ck_assert_int_eq(row_of(rows, n, BOB)->warnings, 1);
+	/* Past the rounds played: an error. */
+	ck_assert_int_eq(standings_compute(&ev, 4, NULL, 0, rows), STANDINGS_EINVAL);
+	ck_assert_int_eq(standings_compute(&ev, -1, NULL, 0, rows), STANDINGS_EINVAL);
+}
+END_TEST
+
+/* ---- McMahon: the same games, bar 1d (0), floor 2k (-2) ---- */
+
+START_TEST(test_mcmahon)
+{
+	struct event ev = swiss_event();
+	struct standing rows[5];
+	const struct standing *s;
+	int n;
+
+	ev.system = SYSTEM_MCMAHON;
+	ev.mcmahon_bar = 0;
+	ev.mcmahon_floor = -2;
+	/* Start MMS = clamp(rank, -2, 0) + 30: Ann (2d) 30, Bob (1d) 30, Cid (1k) 29,
+	 * Dan (2k) 28, Eve (3k) 28.
+	 * MMS: Ann 30 + 1 + 0.5 = 31.5     Bob 30 + 1 = 31
+	 *      Cid 29 + 1 (forfeit win) + 0.5 + 1 (bye) = 31.5
+	 *      Dan 28 + 1 (bye) = 29       Eve 28 + 1 (bye) + 1 = 30
+	 * SOS (opponents' MMS; an unplayed round adds the player's own start MMS):
+	 *      Ann: 31 + 31.5 + 30 = 92.5  Bob: 31.5 + 30 + 29 = 90.5
+	 *      Cid: 29 + 31.5 + 29 = 89.5  Dan: 28 + 28 + 31 = 87  Eve: 28 + 31 + 31.5 = 90.5
+	 * SOSOS (an unplayed round adds 3 rounds x own start MMS):
+	 *      Ann: 90.5 + 89.5 + 90.5 = 270.5   Bob: 92.5 + 90.5 + 87 = 270
+	 *      Cid: 87 + 92.5 + 87 = 266.5       Dan: 84 + 84 + 90.5 = 258.5
+	 *      Eve: 84 + 90.5 + 92.5 = 267
+	 * Order (MMS, SOS, SOSOS): Ann 31.5/92.5, Cid 31.5/89.5, Bob 31, Eve 30, Dan 29. */
+	ck_assert_int_eq(standings_mms_start(&ev, ANN), 30);
+	ck_assert_int_eq(standings_mms_start(&ev, EVE), 28);
+	n = standings_compute(&ev, 0, NULL, 0, rows);
+	ck_assert_int_eq(n, 5);
+	ck_assert_int_eq(rows[0].player, ANN);
+	ck_assert_int_eq(rows[1].player, CID);
+	ck_assert_int_eq(rows[2].player, BOB);
+	ck_assert_int_eq(rows[3].player, EVE);
+	ck_assert_int_eq(rows[4].player, DAN);
+	s = row_of(rows, n, ANN);
+	ck_assert_double_eq_tol(s->score, 31.5, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[0], 92.5, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[1], 270.5, TOL);
+	s = row_of(rows, n, BOB);
+	ck_assert_double_eq_tol(s->score, 31, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[0], 90.5, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[1], 270, TOL);
+	s = row_of(rows, n, CID);
+	ck_assert_double_eq_tol(s->score, 31.5, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[0], 89.5, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[1], 266.5, TOL);
+	s = row_of(rows, n, DAN);
+	ck_assert_double_eq_tol(s->score, 29, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[0], 87, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[1], 258.5, TOL);
+	s = row_of(rows, n, EVE);
+	ck_assert_double_eq_tol(s->score, 30, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[0], 90.5, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[1], 267, TOL);
+
+	/* Without Eve's R1 bye she was absent in R1: 28 + 0.5 (absent) + 1 = 29.5. */
+	ev.nbyes = 0;
+	ev.byes = NULL;
+	n = standings_compute(&ev, 0, NULL, 0, rows);
+	ck_assert_double_eq_tol(row_of(rows, n, EVE)->score, 29.5, TOL);
+	/* Dan also lost his R2 bye: 28 + 0.5 = 28.5; a withdrawal after R1 stops the absence
+	 * credit: 28 + 0 = 28. */
+	ck_assert_double_eq_tol(row_of(rows, n, DAN)->score, 28.5, TOL);
+	swiss_players[DAN].withdrawn_after = 1;
+	swiss_games[5].result = RESULT_VOID; /* his R3 game was never played */
+	n = standings_compute(&ev, 0, NULL, 0, rows);
+	ck_assert_double_eq_tol(row_of(rows, n, DAN)->score, 28, TOL);
+}
+END_TEST
+
+/* ---- Round robin, 4 players, 3 rounds: Art. 28 withdrawals ----
+ *   R1: 0(B)-3(W), 1(B)-2(W)   R2: 0(B)-2(W), 3(B)-1(W)   R3: 0(B)-1(W), 2(B)-3(W)
+ * Each player has 3 scheduled games; "half" is 1.5: 1 game is under half, 2 are not. */
+
+static struct event_player rr_players[4];
+static struct event_game rr_games[6];
+
+static struct event rr_event(int withdrawn_after)
+{
+	static const struct event_game g[6] = {
+		{ .round = 1, .black = 0, .white = 3, .result = RESULT_WHITE_WIN },
+		{ .round = 1, .black = 1, .white = 2, .result = RESULT_BLACK_WIN },
+		{ .round = 2, .black = 0, .white = 2, .result = RESULT_BLACK_WIN },
+		{ .round = 2, .black = 3, .white = 1, .result = RESULT_NONE },
+		{ .round = 3, .black = 0, .white = 1, .result = RESULT_DRAW },
+		{ .round = 3, .black = 2, .white = 3, .result = RESULT_NONE },
+	};
+	int i;
+
+	memset(rr_players, 0, sizeof rr_players);
+	for (i = 0; i < 4; i++) {
+		static const char *const names[4] = { "P0", "P1", "P2", "P3" };
+
+		rr_players[i].id = 100 + i;
+		rr_players[i].name = names[i];
+		rr_players[i].seed = i;
+	}
+	rr_players[3].withdrawn_after = withdrawn_after;
+	memcpy(rr_games, g, sizeof g);
+	if (withdrawn_after >= 2)
+		rr_games[3].result = RESULT_WHITE_WIN; /* P3 played R2 and lost to P1 */
+	return mk(SYSTEM_ROUND_ROBIN, rr_players, 4, rr_games, 6, NULL, 0, 3);
+}
+
+START_TEST(test_withdrawal_before_half)
+{
+	struct event ev = rr_event(1);
+	struct standing rows[4];
+	int n;
+
+	/* P3 withdrew after R1 with 1 game (1 < 1.5): all P3's games are void, for everyone. */
+	ck_assert_int_eq(standings_apply_withdrawals(&ev), 3);
+	ck_assert_int_eq(rr_games[0].result, RESULT_VOID);
+	ck_assert_int_eq(rr_games[3].result, RESULT_VOID);
+	ck_assert_int_eq(rr_games[5].result, RESULT_VOID);
+	ck_assert_int_eq(rr_games[1].result, RESULT_BLACK_WIN);
+	ck_assert_int_eq(standings_apply_withdrawals(&ev), 0); /* idempotent */
+	/* P0: (void) + beat P2 + drew P1 = 3;  P1: beat P2 + (void) + drew P0 = 3
+	 * P2: 0;  P3: 0 (still listed).
+	 * SODOS: P0 = P2's 0 + P1's 3/2 = 1.5;  P1 = P2's 0 + P0's 3/2 = 1.5.  WARN 0.
+	 * P0 and P1 share place 1; P2 and P3 share place 3 (seed orders within a place). */
+	n = standings_compute(&ev, 0, NULL, 0, rows);
+	ck_assert_int_eq(n, 4);
+	ck_assert_int_eq(rows[0].player, 0);
+	ck_assert_int_eq(rows[1].player, 1);
+	ck_assert_int_eq(rows[0].points, 3);
+	ck_assert_int_eq(rows[1].points, 3);
+	ck_assert_double_eq_tol(rows[0].tiebreak[0], 1.5, TOL);
+	ck_assert_double_eq_tol(rows[1].tiebreak[0], 1.5, TOL);
+	ck_assert_int_eq(rows[0].place, 1);
+	ck_assert_int_eq(rows[1].place, 1);
+	ck_assert_int_eq(rows[2].player, 2);
+	ck_assert_int_eq(rows[3].player, 3);
+	ck_assert_int_eq(rows[2].place, 3);
+	ck_assert_int_eq(rows[3].place, 3);
+	ck_assert_int_eq(rows[3].points, 0);
+	ck_assert_int_eq(rows[3].wins + rows[3].losses, 0);
+}
+END_TEST
+
+START_TEST(test_withdrawal_after_half)
+{
+	struct event ev = rr_event(2);
+	struct standing rows[4];
+	int n;
+
+	/* P3 withdrew after R2 with 2 games (2 >= 1.5): results stand; the R3 game against P2
+	 * becomes a forfeit loss for P3 (P2 is Black: RESULT_BLACK_FORFEIT_WIN). */
+	ck_assert_int_eq(standings_apply_withdrawals(&ev), 1);
+	ck_assert_int_eq(rr_games[5].result, RESULT_BLACK_FORFEIT_WIN);
+	ck_assert_int_eq(rr_games[0].result, RESULT_WHITE_WIN);
+	ck_assert_int_eq(standings_apply_withdrawals(&ev), 0);
+	/* P0: lost to P3, beat P2, drew P1 = 3;  P1: beat P2, beat P3, drew P0 = 5
+	 * P2: L, L, forfeit W = 2;  P3: beat P0, lost to P1, forfeit L = 2
+	 * SODOS: P1 = 2 (P2) + 2 (P3) + 3/2 (P0) = 5.5;  P0 = 2 (P2) + 5/2 (P1) = 4.5
+	 *        P2 = 0 (a forfeit win counts nothing);  P3 = 3 (P0).
+	 * Order: P1, P0, P3 (SODOS 3), P2 (SODOS 0). */
+	n = standings_compute(&ev, 0, NULL, 0, rows);
+	ck_assert_int_eq(n, 4);
+	ck_assert_int_eq(rows[0].player, 1);
+	ck_assert_double_eq_tol(rows[0].tiebreak[0], 5.5, TOL);
+	ck_assert_int_eq(rows[1].player, 0);
+	ck_assert_double_eq_tol(rows[1].tiebreak[0], 4.5, TOL);
+	ck_assert_int_eq(rows[2].player, 3);
+	ck_assert_int_eq(rows[2].points, 2);
+	ck_assert_double_eq_tol(rows[2].tiebreak[0], 3, TOL);
+	ck_assert_int_eq(rows[3].player, 2);
+	ck_assert_int_eq(rows[3].points, 2);
+	ck_assert_double_eq_tol(rows[3].tiebreak[0], 0, TOL);
+	ck_assert_int_eq(rows[3].place, 4);
+}
+END_TEST
+
+START_TEST(test_withdrawal_double_rr_and_swiss)
+{
+	struct event ev = rr_event(1);
+	struct event sw;
+	int i;
+
+	/* Double round robin: 6 scheduled games, half is 3; P3's 1 game is under half. */
+	ev.system = SYSTEM_DOUBLE_ROUND_ROBIN;
+	ck_assert_int_eq(standings_apply_withdrawals(&ev), 3);
+	/* With 2 games of 6 (under half) in a double round robin P3 is voided too, where a
+	 * single round robin keeps the results. */
+	ev = rr_event(2);
+	ev.system = SYSTEM_DOUBLE_ROUND_ROBIN;
+	ck_assert_int_eq(standings_apply_withdrawals(&ev), 3);
+	ck_assert_int_eq(rr_games[0].result, RESULT_VOID);
+	/* Swiss: results stand; only the already-paired R3 game becomes a forfeit. */
+	sw = rr_event(1);
+	sw.system = SYSTEM_SWISS;
+	ck_assert_int_eq(standings_apply_withdrawals(&sw), 2);
+	ck_assert_int_eq(rr_games[0].result, RESULT_WHITE_WIN);
+	ck_assert_int_eq(rr_games[3].result, RESULT_WHITE_FORFEIT_WIN); /* P3 was Black */
+	ck_assert_int_eq(rr_games[5].result, RESULT_BLACK_FORFEIT_WIN); /* P3 was White */
+	/* Withdrawn before the start: voided in any system, and no row. */
+	sw = rr_event(0);
+	sw.system = SYSTEM_SWISS;
+	rr_players[3].withdrawn_before_start = true;
+	ck_assert_int_eq(standings_apply_withdrawals(&sw), 3);
+	for (i = 0; i < 6; i++)
+		if (rr_games[i].black == 3 || rr_games[i].white == 3)
+			ck_assert_int_eq(rr_games[i].result, RESULT_VOID);
+	{
+		struct standing rows[4];
+
+		ck_assert_int_eq(standings_compute(&sw, 0, NULL, 0, rows), 3);
+	}
+}
+END_TEST
+
+/* Exactly half: a double round robin of 3 players, 4 games each, one game a round:
+ *   R1 0-1 (bye 2)  R2 1-2 (bye 0)  R3 0-2 (bye 1)  R4 1-0 (bye 2)  R5 2-1 (bye 0)
+ *   R6 2-0 (bye 1).
+ * P2 withdrawn after R3 has played 2 of 4 (half, not fewer): results stand, R5 and R6 become
+ * forfeit losses. Withdrawn after R2 (1 of 4): all four of its games are void. */
+START_TEST(test_withdrawal_exactly_half)
+{
+	struct event_player p[3] = { { .name = "Q0" }, { .name = "Q1", .seed = 1 },
+		{ .name = "Q2", .seed = 2, .withdrawn_after = 3 } };
+	struct event_game g[6] = {
+		{ .round = 1, .black = 0, .white = 1, .result = RESULT_BLACK_WIN },
+		{ .round = 2, .black = 1, .white = 2, .result = RESULT_WHITE_WIN },
+		{ .round = 3, .black = 0, .white = 2, .result = RESULT_BLACK_WIN },
+		{ .round = 4, .black = 1, .white = 0, .result = RESULT_NONE },
+		{ .round = 5, .black = 2, .white = 1, .result = RESULT_NONE },
+		{ .round = 6, .black = 2, .white = 0, .result = RESULT_NONE },
+	};
+	struct event_bye b[6] = { { 1, 2 }, { 2, 0 }, { 3, 1 }, { 4, 2 }, { 5, 0 }, { 6, 1 } };
+	struct event ev = mk(SYSTEM_DOUBLE_ROUND_ROBIN, p, 3, g, 6, b, 6, 6);
+	struct event_game saved[6];
+
+	memcpy(saved, g, sizeof g);
+	ck_assert_int_eq(standings_apply_withdrawals(&ev), 2);
+	ck_assert_int_eq(g[1].result, RESULT_WHITE_WIN);
+	ck_assert_int_eq(g[3].result, RESULT_NONE);
+	ck_assert_int_eq(g[4].result, RESULT_WHITE_FORFEIT_WIN);
+	ck_assert_int_eq(g[5].result, RESULT_WHITE_FORFEIT_WIN);
+	memcpy(g, saved, sizeof g);
+	p[2].withdrawn_after = 2;
+	g[2].result = RESULT_NONE; /* R3 was not played */
+	ck_assert_int_eq(standings_apply_withdrawals(&ev), 4);
+	ck_assert_int_eq(g[0].result, RESULT_BLACK_WIN);
+	ck_assert_int_eq(g[1].result, RESULT_VOID);
+	ck_assert_int_eq(g[2].result, RESULT_VOID);
+	ck_assert_int_eq(g[5].result, RESULT_VOID);
+}
+END_TEST
+
+START_TEST(test_withdrawal_both_players_double_loss)
+{
+	struct event ev = rr_event(2);
+
+	/* P2 also withdrew after R2 (with 2 games): their pending R3 game is a double loss. */
+	rr_players[2].withdrawn_after = 2;
+	ck_assert_int_eq(standings_apply_withdrawals(&ev), 1);
+	ck_assert_int_eq(rr_games[5].result, RESULT_DOUBLE_LOSS);
+}
+END_TEST
+
+START_TEST(test_withdrawal_invalid_changes_nothing)
+{
+	struct event ev = rr_event(2);
+
+	rr_games[1].white = 1; /* a game against oneself */
+	ck_assert_int_eq(standings_apply_withdrawals(&ev), STANDINGS_EINVAL);
+	ck_assert_int_eq(rr_games[5].result, RESULT_NONE);
+	ck_assert_int_eq(standings_apply_withdrawals(NULL), STANDINGS_EINVAL);
+}
+END_TEST
+
+/* ---- Knockout, 4 players, 2 rounds ----
+ *   R1: 0 beats 3, 2 beats 1;  R2 (final): 0 beats 2.
+ * KO: 0 survived 2 rounds, 2 one, 1 and 3 none; SEED orders 1 (seed 1) before 3. */
+START_TEST(test_knockout)
+{
+	struct event_player p[4] = {
+		{ .name = "K0", .seed = 0 }, { .name = "K1", .seed = 1 },
+		{ .name = "K2", .seed = 2 }, { .name = "K3", .seed = 3 },
+	};
+	struct event_game g[3] = {
+		{ .round = 1, .black = 0, .white = 3, .result = RESULT_BLACK_WIN },
+		{ .round = 1, .black = 1, .white = 2, .result = RESULT_WHITE_WIN },
+		{ .round = 2, .black = 0, .white = 2, .result = RESULT_BLACK_WIN },
+	};
+	struct event ev = mk(SYSTEM_KNOCKOUT, p, 4, g, 3, NULL, 0, 2);
+	struct standing rows[4];
+	int n = standings_compute(&ev, 0, NULL, 0, rows);
+
+	ck_assert_int_eq(n, 4);
+	ck_assert_int_eq(rows[0].player, 0);
+	ck_assert_double_eq_tol(rows[0].score, 2, TOL);
+	ck_assert_int_eq(rows[1].player, 2);
+	ck_assert_double_eq_tol(rows[1].score, 1, TOL);
+	ck_assert_int_eq(rows[2].player, 1);
+	ck_assert_double_eq_tol(rows[2].score, 0, TOL);
+	ck_assert_int_eq(rows[2].place, 3);
+	ck_assert_int_eq(rows[3].player, 3);
+	ck_assert_int_eq(rows[3].place, 4); /* SEED is a criterion: no shared place */
+	/* Double elimination: one loss eliminates nobody, all survived 2 rounds. */
+	ev.double_elimination = true;
+	n = standings_compute(&ev, 0, NULL, 0, rows);
+	ck_assert_double_eq_tol(rows[3].score, 2, TOL);
+	ck_assert_int_eq(rows[3].player, 3);
+}
+END_TEST
+
+START_TEST(test_default_orders)
+{
+	const char *const *names;
+	struct event ev = swiss_event();
+	struct standing a[5], b[5];
+	static const char *const rr[] = { "SODOS", "WARN" };
+
+	ck_assert_int_eq(standings_default_tiebreaks(SYSTEM_ROUND_ROBIN, &names), 2);
+	ck_assert_str_eq(names[0], "SODOS");
+	ck_assert_str_eq(names[1], "WARN");
+	ck_assert_int_eq(standings_default_tiebreaks(SYSTEM_DOUBLE_ROUND_ROBIN, &names), 2);
+	ck_assert_str_eq(names[0], "SODOS");
+	ck_assert_int_eq(standings_default_tiebreaks(SYSTEM_SWISS, &names), 2);
+	ck_assert_str_eq(names[0], "SOS");
+	ck_assert_str_eq(names[1], "WARN");
+	ck_assert_int_eq(standings_default_tiebreaks(SYSTEM_MCMAHON, &names), 2);
+	ck_assert_str_eq(names[0], "SOS");
+	ck_assert_str_eq(names[1], "SOSOS");
+	ck_assert_int_eq(standings_default_tiebreaks(SYSTEM_KNOCKOUT, &names), 1);
+	ck_assert_str_eq(names[0], "SEED");
+	ck_assert_int_eq(standings_default_tiebreaks((enum event_system)99, &names),
+		STANDINGS_EINVAL);
+	ck_assert_str_eq(standings_score_name(SYSTEM_ROUND_ROBIN), "PTS");
+	ck_assert_str_eq(standings_score_name(SYSTEM_SWISS), "PTS");
+	ck_assert_str_eq(standings_score_name(SYSTEM_MCMAHON), "MMS");
+	ck_assert_str_eq(standings_score_name(SYSTEM_KNOCKOUT), "KO");
+	/* NULL selects the default: the round robin's order equals SODOS, WARN given. */
+	ev.system = SYSTEM_ROUND_ROBIN;
+	ck_assert_int_eq(standings_compute(&ev, 0, NULL, 0, a), 5);
+	ck_assert_int_eq(standings_compute(&ev, 0, rr, 2, b), 5);
+	ck_assert_mem_eq(a, b, sizeof a);
+	/* Round robin: Bob and Dan tie on 2 points; SODOS Bob 2 > Dan 0. */
+	ck_assert_int_eq(a[3].player, BOB);
+	ck_assert_double_eq_tol(a[3].tiebreak[0], 2, TOL);
+}
+END_TEST
+
+START_TEST(test_warnings_break_tie)
+{
+	static const char *const w[] = { "WARN" };
+	struct event ev = rr_event(1);
+	struct standing rows[4];
+
+	/* Before-half case: P0 and P1 tie on points and SODOS; a warning to P0 puts P1 first. */
+	ck_assert_int_ge(standings_apply_withdrawals(&ev), 0);
+	rr_games[4].black_warnings = 1; /* P0 in R3 */
+	ck_assert_int_eq(standings_compute(&ev, 0, NULL, 0, rows), 4);
+	ck_assert_int_eq(rows[0].player, 1);
+	ck_assert_int_eq(rows[0].place, 1);
+	ck_assert_int_eq(rows[1].player, 0);
+	ck_assert_int_eq(rows[1].place, 2);
+	ck_assert_int_eq(standings_compute(&ev, 0, w, 1, rows), 4);
+	ck_assert_double_eq_tol(row_of(rows, 4, 0)->tiebreak[0], 1, TOL);
+}
+END_TEST
+
+START_TEST(test_invalid_input)
+{
+	static const char *const bad[] = { "SOS", "XYZ" };
+	struct event ev = swiss_event();
+	struct standing rows[5];
+
+	ck_assert_int_eq(standings_compute(&ev, 0, bad, 2, rows), STANDINGS_EUNKNOWN);
+	ck_assert_int_eq(standings_compute(&ev, 0, bad, -1, rows), STANDINGS_EINVAL);
+	ck_assert_int_eq(standings_compute(&ev, 0, bad, STANDINGS_MAX_TIEBREAKS + 1, rows),
+		STANDINGS_EINVAL);
+	ck_assert_int_eq(standings_compute(NULL, 0, NULL, 0, rows), STANDINGS_EINVAL);
+	ck_assert_int_eq(standings_compute(&ev, 0, NULL, 0, NULL), STANDINGS_EINVAL);
+	/* Two games for Ann in round 1. */
+	swiss_games[1].black = ANN;
+	ck_assert_int_eq(standings_compute(&ev, 0, NULL, 0, rows), STANDINGS_EINVAL);
+	ev = swiss_event();
+	/* A bye for a player who also played that round. */
+	swiss_byes[0].player = ANN;
+	ck_assert_int_eq(standings_validate(&ev), STANDINGS_EINVAL);
+	ev = swiss_event();
+	swiss_games[0].white = 5; /* out of range */
+	ck_assert_int_eq(standings_validate(&ev), STANDINGS_EINVAL);
+	ev = swiss_event();
+	swiss_games[0].result = (enum event_result)42;
+	ck_assert_int_eq(standings_validate(&ev), STANDINGS_EINVAL);
+	ev = swiss_event();
+	ev.bye_points = 3;
+	ck_assert_int_eq(standings_validate(&ev), STANDINGS_EINVAL);
+	ev = swiss_event();
+	ev.mms_absent = NAN;
+	ck_assert_int_eq(standings_validate(&ev), STANDINGS_EINVAL);
+	ev = swiss_event();
+	swiss_games[2].black_warnings = -1;
+	ck_assert_int_eq(standings_validate(&ev), STANDINGS_EINVAL);
+	ev = swiss_event();
+	swiss_players[0].rank = RANK_MAX + 1;
+	ck_assert_int_eq(standings_validate(&ev), STANDINGS_EINVAL);
+	/* A void game and its replay in the same round are fine. */
+	ev = swiss_event();
+	swiss_games[1].result = RESULT_VOID;
+	ck_assert_int_eq(standings_validate(&ev), STANDINGS_OK);
+	ck_assert_str_eq(standings_strerror(STANDINGS_EUNKNOWN), "unknown tie-break");
+}
+END_TEST
+
+/* ---- Exports ----
+ * Swiss, 3 players, 2 rounds, byes score 2:
+ *   R1: Cid(B, 2 stones, 1 warning) loses to Ann(W); Bob bye.
+ *   R2: Bob(B) vs Ann(W): Ann forfeits; Cid bye.
+ * Points: Bob 2 + 2 = 4; Ann 2 + 0 = 2; Cid 0 + 2 = 2.
+ * SOS: Bob 0 (bye, forfeit); Ann: Cid 2 (+ forfeit 0) = 2; Cid: Ann 2 (+ bye 0) = 2.
+ * WARN: Cid 1. Order: Bob (num 1), Ann (2), Cid (3). */
+
+static struct event_player x_players[3];
+static struct event_game x_games[2];
+static struct event_bye x_byes[2];
+
+static struct event export_event(void)
+{
+	static const struct event_player p[3] = {
+		{ .id = 10, .name = "Ann Lee", .rank = 1, .rating = 2100, .seed = 0,
+			.country = "FR", .club = "Lyon" },
+		{ .id = 11, .name = "Bob", .rank = -3, .rating = 1700, .seed = 1 },
+		{ .id = 12, .name = "Cid", .rank = -12, .rating = 1300, .seed = 2,
+			.country = "DE", .club = "Berl" },
+	};
+	static const struct event_game g[2] = {
+		{ .round = 1, .black = 2, .white = 0, .handicap = 2, .result = RESULT_WHITE_WIN,
+			.black_warnings = 1 },
+		{ .round = 2, .black = 1, .white = 0, .result = RESULT_BLACK_FORFEIT_WIN },
+	};
+	static const struct event_bye b[2] = { { .round = 1, .player = 1 },
+		{ .round = 2, .player = 2 } };
+
+	memcpy(x_players, p, sizeof p);
+	memcpy(x_games, g, sizeof g);
+	memcpy(x_byes, b, sizeof b);
+	return mk(SYSTEM_SWISS, x_players, 3, x_games, 2, x_byes, 2, 2);
+}
+
+START_TEST(test_export_csv_bye_forfeit)
+{
+	struct event ev = export_event();
+	char *s = NULL;
+
+	ck_assert_int_eq(export_csv(&ev, NULL, &s), EXPORT_OK);
+	ck_assert_str_eq(s,
+		"Num,Place,Name,Rank,Rating,R1,R2,Points,SOS,WARN\r\n"
+		"1,1,Bob,3k,1700,bye+,2+!b,4,0,0\r\n"
+		"2,2,Ann Lee,2d,2100,3+/w2,1-!w,2,2,0\r\n"
+		"3,3,Cid,12k,1300,2-/b2,bye+,2,2,1\r\n");
+	free(s);
+}
+END_TEST
+
+START_TEST(test_export_h9)
+{
+	struct event ev = export_event();
+	struct export_info info = { .egd_class = "A", .name = "Test Cup", .place = "FR,Lyon",
+		.date_start = "2024-05-01", .date_end = "2024-05-02", .handicap_rule = "h9",
+		.komi = 6.5, .time_minutes = 60 };
+	char *s = NULL;
+
+	ck_assert_int_eq(export_h9(&ev, &info, &s), EXPORT_OK);
+	ck_assert_str_eq(s,
+		"; CL[A]\n"
+		"; EV[Test Cup]\n"
+		"; PC[FR,Lyon]\n"
+		"; DT[2024-05-01,2024-05-02]\n"
+		"; HA[h9]\n"
+		"; KM[6.5]\n"
+		"; TM[60]\n"
+		"; Num Name Rk Co Club PTS SOS WARN\n"
+		"1 Bob 3k - - 4 0 0 0+ 2+!b\n"
+		"2 Ann_Lee 2d FR Lyon 2 2 0 3+/w2 1-!w\n"
+		"3 Cid 12k DE Berl 2 2 1 2-/b2 0+\n");
+	free(s);
+	/* A bye scoring nothing is 0-; Bob (2, SOS 0) now ties Ann (2, SOS: Cid 0) and follows
+	 * her by seed. */
+	ev.bye_points = 0;
+	ck_assert_int_eq(export_h9(&ev, NULL, &s), EXPORT_OK);
+	ck_assert_ptr_nonnull(strstr(s, "\n2 Bob 3k - - 2 0 0 0- 1+!b\n"));
+	free(s);
+}
+END_TEST
+
+START_TEST(test_export_json)
+{
+	struct event ev = export_event();
+	char *s = NULL;
+	json_t *root;
+	json_error_t jerr;
+
+	ck_assert_int_eq(export_json(&ev, NULL, &s), EXPORT_OK);
+	ck_assert_str_eq(s,
+		"{\"system\":\"swiss\",\"rounds\":2,\"score\":\"PTS\",\"tiebreaks\":[\"SOS\",\"WARN\"],"
+		"\"standings\":["
+		"{\"num\":1,\"place\":1,\"player\":1,\"id\":11,\"name\":\"Bob\",\"rank\":\"3k\","
+		"\"rating\":1700.0,\"score\":4.0,\"points\":4,\"wins\":1,\"draws\":0,\"losses\":0,"
+		"\"byes\":1,\"warnings\":0,\"tiebreaks\":[0.0,0.0],\"rounds\":["
+		"{\"round\":1,\"result\":\"bye\"},"
+		"{\"round\":2,\"result\":\"win\",\"opponent\":2,\"color\":\"b\",\"handicap\":0,"
+		"\"forfeit\":true}]},"
+		"{\"num\":2,\"place\":2,\"player\":0,\"id\":10,\"name\":\"Ann Lee\",\"rank\":\"2d\","
+		"\"rating\":2100.0,\"score\":2.0,\"points\":2,\"wins\":1,\"draws\":0,\"losses\":1,"
+		"\"byes\":0,\"warnings\":0,\"tiebreaks\":[2.0,0.0],\"rounds\":["
+		"{\"round\":1,\"result\":\"win\",\"opponent\":3,\"color\":\"w\",\"handicap\":2,"
+		"\"forfeit\":false},"
+		"{\"round\":2,\"result\":\"loss\",\"opponent\":1,\"color\":\"w\",\"handicap\":0,"
+		"\"forfeit\":true}]},"
+		"{\"num\":3,\"place\":3,\"player\":2,\"id\":12,\"name\":\"Cid\",\"rank\":\"12k\","
+		"\"rating\":1300.0,\"score\":2.0,\"points\":2,\"wins\":0,\"draws\":0,\"losses\":1,"
+		"\"byes\":1,\"warnings\":1,\"tiebreaks\":[2.0,1.0],\"rounds\":["
+		"{\"round\":1,\"result\":\"loss\",\"opponent\":2,\"color\":\"b\",\"handicap\":2,"
+		"\"forfeit\":false},"
+		"{\"round\":2,\"result\":\"bye\"}]}]}");
+	root = json_loads(s, 0, &jerr);
+	ck_assert_ptr_nonnull(root);
+	json_decref(root);
+	free(s);
+}
+END_TEST
+
+/* McMahon, 4 players, 2 rounds, bar 1d (0), floor 4k (-4), absent 0.5:
+ *   R1: B(B) draws A(W); C(B) vs D(W) double loss.   R2: A(B) beats C(W); B, D absent.
+ * Start MMS: A 30, B 29, C 28, D clamp(5k) = 4k -> 26.
+ * MMS: A 30 + 0.5 + 1 = 31.5;  B 29 + 0.5 + 0.5 = 30;  C 28;  D 26 + 0.5 = 26.5.
+ * SOS: A: B 30 + C 28 = 58;  B: A 31.5 + (absent: 29) = 60.5;
+ *      C: D 26.5 (the double loss was played) + A 31.5 = 58;  D: C 28 + (absent: 26) = 54.
+ * SOSOS: A: 60.5 + 58 = 118.5;  B: 58 + 2 x 29 = 116;  C: 54 + 58 = 112;
+ *        D: 58 + 2 x 26 = 110.
+ * Points: A 1 + 2 = 3, B 1, C 0, D 0. */
+START_TEST(test_export_mcmahon_h9_csv)
+{
+	struct event_player p[4] = {
+		{ .name = "A", .rank = 0, .rating = 2000, .seed = 0 },
+		{ .name = "B", .rank = -1, .rating = 1900, .seed = 1 },
+		{ .name = "C", .rank = -2, .rating = 1800, .seed = 2 },
+		{ .name = "D", .rank = -5, .rating = 1600, .seed = 3 },
+	};
+	struct event_game g[3] = {
+		{ .round = 1, .black = 1, .white = 0, .result = RESULT_DRAW },
+		{ .round = 1, .black = 2, .white = 3, .result = RESULT_DOUBLE_LOSS },
+		{ .round = 2, .black = 0, .white = 2, .result = RESULT_BLACK_WIN },
+	};
+	struct event ev = mk(SYSTEM_MCMAHON, p, 4, g, 3, NULL, 0, 2);
+	char *s = NULL;
+
+	ev.mcmahon_bar = 0;
+	ev.mcmahon_floor = -4;
+	ck_assert_int_eq(export_h9(&ev, NULL, &s), EXPORT_OK);
+	ck_assert_str_eq(s,
+		"; Num Name Rk Co Club MMS SOS SOSOS\n"
+		"1 A 1d - - 31.5 58 118.5 2=/w 3+/b\n"
+		"2 B 1k - - 30 60.5 116 1=/b 0=\n"
+		"3 C 2k - - 28 58 112 4-/b 1-/w\n"
+		"4 D 5k - - 26.5 54 110 3-/w 0=\n");
+	free(s);
+	ck_assert_int_eq(export_csv(&ev, NULL, &s), EXPORT_OK);
+	ck_assert_str_eq(s,
+		"Num,Place,Name,Rank,Rating,R1,R2,Points,MMS,SOS,SOSOS\r\n"
+		"1,1,A,1d,2000,2=/w,3+/b,3,31.5,58,118.5\r\n"
+		"2,2,B,1k,1900,1=/b,-,1,30,60.5,116\r\n"
+		"3,3,C,2k,1800,4-/b,1-/w,0,28,58,112\r\n"
+		"4,4,D,5k,1600,3-/w,-,0,26.5,54,110\r\n");
+	free(s);
+}
+END_TEST
+
+START_TEST(test_export_after_round_and_pending)
+{
+	struct event ev = export_event();
+	struct export_info info = { .after_round = 1, .komi = NAN };
+	char *s = NULL;
+
+	/* After R1: Bob 2 (bye), Ann 2 (beat Cid), Cid 0. SOS: Bob 0, Ann: Cid 0, Cid: Ann 2.
+	 * Bob and Ann tie on PTS, SOS and WARN: place 1 both, seed puts Ann first. */
+	ck_assert_int_eq(export_h9(&ev, &info, &s), EXPORT_OK);
+	ck_assert_str_eq(s,
+		"; Num Name Rk Co Club PTS SOS WARN\n"
+		"1 Ann_Lee 2d FR Lyon 2 0 0 3+/w2\n"
+		"2 Bob 3k - - 2 0 0 0+\n"
+		"3 Cid 12k DE Berl 0 2 1 1-/b2\n");
+	free(s);
+	ck_assert_int_eq(export_csv(&ev, &info, &s), EXPORT_OK);
+	ck_assert_str_eq(s,
+		"Num,Place,Name,Rank,Rating,R1,Points,SOS,WARN\r\n"
+		"1,1,Ann Lee,2d,2100,3+/w2,2,0,0\r\n"
+		"2,1,Bob,3k,1700,bye+,2,0,0\r\n"
+		"3,3,Cid,12k,1300,1-/b2,0,2,1\r\n");
+	free(s);
+	/* An unfinished R2 game: Bob has only his bye (2, SOS 0), Ann 2 (SOS: Cid 2), Cid 2
+	 * (SOS: Ann 2, 1 warning): Ann 1, Cid 2, Bob 3. CSV "3?/w", h9 "0-". */
+	x_games[1].result = RESULT_NONE;
+	ck_assert_int_eq(export_csv(&ev, NULL, &s), EXPORT_OK);
+	ck_assert_ptr_nonnull(strstr(s, "\r\n1,1,Ann Lee,2d,2100,2+/w2,3?/w,2,2,0\r\n"));
+	free(s);
+	ck_assert_int_eq(export_h9(&ev, NULL, &s), EXPORT_OK);
+	ck_assert_ptr_nonnull(strstr(s, "\n1 Ann_Lee 2d FR Lyon 2 2 0 2+/w2 0-\n"));
+	free(s);
+}
+END_TEST
+
+START_TEST(test_export_csv_quoting)
+{
+	struct event ev = export_event();
+	char *s = NULL;
+
+	x_players[0].name = "Lee, \"Ann\"";
+	x_players[2].name = "=SUM(A1)";
+	ck_assert_int_eq(export_csv(&ev, NULL, &s), EXPORT_OK);
+	ck_assert_ptr_nonnull(strstr(s, "\r\n2,2,\"Lee, \"\"Ann\"\"\",2d,"));
+	ck_assert_ptr_nonnull(strstr(s, "\r\n3,3,'=SUM(A1),12k,"));
+	free(s);
+}
+END_TEST
+
+START_TEST(test_export_invalid)
+{
+	struct event ev = export_event();
+	struct export_info info = { .name = "Cup [final]", .komi = NAN };
+	char *s = NULL;
+
+	ck_assert_int_eq(export_h9(&ev, &info, &s), EXPORT_EINVAL);
+	info.name = "Cup";
+	info.date_start = "2024-13-01";
+	ck_assert_int_eq(export_h9(&ev, &info, &s), EXPORT_EINVAL);
+	info.date_start = NULL;
+	info.tiebreaks = (const char *const[]){ "NOPE" };
+	info.ntiebreaks = 1;
+	ck_assert_int_eq(export_h9(&ev, &info, &s), EXPORT_EINVAL);
+	ck_assert_int_eq(export_json(&ev, &info, &s), EXPORT_EINVAL);
+	ck_assert_int_eq(export_csv(&ev, &info, &s), EXPORT_EINVAL);
+	ck_assert_ptr_null(s);
+	x_players[1].name = "Bad\nName";
+	ck_assert_int_eq(export_csv(&ev, NULL, &s), EXPORT_EINVAL);
+	x_players[1].name = "\xc3\x28"; /* invalid UTF-8 */
+	ck_assert_int_eq(export_json(&ev, NULL, &s), EXPORT_EINVAL);
+	x_players[1].name = "Bob";
+	x_players[1].club = "two words";
+	ck_assert_int_eq(export_h9(&ev, NULL, &s), EXPORT_EINVAL);
+	ck_assert_ptr_null(s);
+	ck_assert_int_eq(export_json(&ev, NULL, NULL), EXPORT_EINVAL);
+	ck_assert_str_eq(export_strerror(EXPORT_ENOMEM), "out of memory");
+}
+END_TEST
+
+START_TEST(test_empty_events)
+{
+	struct event_player p[2] = { { .name = "Z0" }, { .name = "Z1", .seed = 1 } };
+	struct event ev = mk(SYSTEM_SWISS, p, 2, NULL, 0, NULL, 0, 0);
+	struct event none = mk(SYSTEM_SWISS, NULL, 0, NULL, 0, NULL, 0, 0);
+	struct standing rows[2];
+	char *s = NULL;
+
+	/* Before round 1 everyone is level: one shared place, seed order. */
+	ck_assert_int_eq(standings_compute(&ev, 0, NULL, 0, rows), 2);
+	ck_assert_int_eq(rows[0].place, 1);
+	ck_assert_int_eq(rows[1].place, 1);
+	ck_assert_int_eq(rows[1].player, 1);
+	ck_assert_int_eq(export_csv(&ev, NULL, &s), EXPORT_OK);
+	ck_assert_str_eq(s, "Num,Place,Name,Rank,Rating,Points,SOS,WARN\r\n"
+		"1,1,Z0,1d,0,0,0,0\r\n2,1,Z1,1d,0,0,0,0\r\n");
+	free(s);
+	ck_assert_int_eq(standings_compute(&none, 0, NULL, 0, rows), 0);
+	ck_assert_int_eq(export_h9(&none, NULL, &s), EXPORT_OK);
+	ck_assert_str_eq(s, "; Num Name Rk Co Club PTS SOS WARN\n");
+	free(s);
+}
+END_TEST
+
+static Suite *standings_suite(void)
+{
+	Suite *s = suite_create("standings");
+	TCase *t = tcase_create("tiebreaks");
+	TCase *w = tcase_create("withdrawals");
+	TCase *x = tcase_create("export");
+
+	tcase_add_test(t, test_points_and_counts);
+	tcase_add_test(t, test_bye_points_option);
+	tcase_add_test(t, test_swiss_tiebreaks);
+	tcase_add_test(t, test_sb_alias_and_case);
+	tcase_add_test(t, test_direct_encounter);
+	tcase_add_test(t, test_after_round);
+	tcase_add_test(t, test_mcmahon);
+	tcase_add_test(t, test_knockout);
+	tcase_add_test(t, test_default_orders);
+	tcase_add_test(t, test_warnings_break_tie);
+	tcase_add_test(t, test_invalid_input);
+	suite_add_tcase(s, t);
+
+	tcase_add_test(w, test_withdrawal_before_half);
+	tcase_add_test(w, test_withdrawal_after_half);
+	tcase_add_test(w, test_withdrawal_double_rr_and_swiss);
+	tcase_add_test(w, test_withdrawal_exactly_half);
+	tcase_add_test(w, test_withdrawal_both_players_double_loss);
+	tcase_add_test(w, test_withdrawal_invalid_changes_nothing);
+	suite_add_tcase(s, w);
+
+	tcase_add_test(x, test_export_csv_bye_forfeit);
+	tcase_add_test(x, test_export_h9);
+	tcase_add_test(x, test_export_json);
+	tcase_add_test(x, test_export_mcmahon_h9_csv);
+	tcase_add_test(x, test_export_after_round_and_pending);
+	tcase_add_test(x, test_export_csv_quoting);
+	tcase_add_test(x, test_export_invalid);
+	tcase_add_test(x, test_empty_events);
+	suite_add_tcase(s, x);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(standings_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
