@@ -279,26 +279,21 @@ static int chain_remove(struct board *b, int h, int *out)
 	return n;
 }
 
+static int analyse(const struct board *b, enum color c, int pt, int *caps, bool *suicide);
+
 int board_setup(struct board *b, enum color c, int pt)
 {
 	if (b->nhist != 1 || (c != BLACK && c != WHITE) || !board_on(b, pt) || b->stone[pt] != EMPTY)
 		return -1;
+	/* A setup stone that would capture, or be without liberties, is refused: a setup
+	 * position is a legal one. */
+	int caps[4];
+	bool suicide;
+	if (analyse(b, c, pt, caps, &suicide) > 0 || suicide)
+		return -1;
 	stone_add(b, c, pt);
 	b->setup[b->nsetup].pt = (int16_t)pt;
 	b->setup[b->nsetup++].color = (uint8_t)c;
-	/* A setup stone that leaves a chain without liberties would capture or be captured at
-	 * once; refuse it instead. */
-	bool dead = b->plibs[b->head[pt]] == 0;
-	for (int k = 0; k < 4; k++) {
-		int n = nb(b, pt, k);
-		dead |= b->stone[n] == color_other(c) && b->plibs[b->head[n]] == 0;
-	}
-	if (dead) {
-		int h = b->head[pt];
-		chain_remove(b, h, NULL);
-		b->nsetup--;
-		return -1;
-	}
 	b->seen_n = 0;
 	memset(b->seen, 0, b->seen_cap * sizeof *b->seen);
 	seen_add(b, b->hash);

@@ -120,6 +120,18 @@ static int rate_game(struct server *srv, const struct store_game *g, double scor
 
 /* ---- game.end ---- */
 
+/* 1 if either player of *g has been rated at or after g's ended_at, 0 if not, -1 on error. */
+static int later_games(struct server *srv, const struct store_game *g)
+{
+	struct store_player b, w;
+	if (store_player_by_id(srv->store, g->black_id, &b) != STORE_OK ||
+	    store_player_by_id(srv->store, g->white_id, &w) != STORE_OK) {
+		store_failed(srv, "players of game");
+		return -1;
+	}
+	return b.last_rated_at >= g->ended_at || w.last_rated_at >= g->ended_at;
+}
+
 struct event_ctx {
 	const struct store_game *g;
 	json_t *ratings;
@@ -159,12 +171,18 @@ int ratings_game_ended(struct server *srv, int64_t game_id, json_t *end_event)
 		goto out;
 	}
 	changed = json_object_size(e.ratings);
-	if (changed > 0)
+	if (changed > 0) {
 		rc = ratings_recompute(srv, game_id); /* a changed result */
-	else if (ratings_game_counts(&g, &score))
-		rc = rate_game(srv, &g, score);
-	else
+	} else if (ratings_game_counts(&g, &score)) {
+		/* A result given to an old game (e.g. a forfeit turned into a win) after either
+		 * player's later rated games: those must be replayed after it. */
+		if ((rc = later_games(srv, &g)) > 0)
+			rc = ratings_recompute(srv, game_id);
+		else if (rc == 0)
+			rc = rate_game(srv, &g, score);
+	} else {
 		goto out;
+	}
 	if (rc < 0)
 		goto out;
 	json_object_clear(e.ratings);
@@ -175,7 +193,7 @@ int ratings_game_ended(struct server *srv, int64_t game_id, json_t *end_event)
 	}
 	if (end_event && json_object_size(e.ratings) > 0)
 		json_object_set(end_event, "ratings", e.ratings);
-	log_msg(LOG_INFO, "rated", "game=%lld recomputed=%d", (long long)game_id, changed > 0);
+	log_msg(LOG_INFO, "rated", "game=%lld", (long long)game_id);
 out:
 	json_decref(e.ratings);
 	store_game_clear(&g);
