@@ -191,6 +191,9 @@ static void job_done(uv_work_t *w, int status)
 		} else if (rc != STORE_OK) {
 			log_msg(LOG_ERROR, "register", "error=\"%s\"", store_errmsg(srv->store));
 			server_reply_error(c, j->id, PROTO_ERR_INTERNAL, "could not store the player");
+		} else if (j->player.rank[0] && ratings_declare_rank(srv, id, j->player.rank) != 0) {
+			log_msg(LOG_ERROR, "register", "error=\"%s\"", store_errmsg(srv->store));
+			server_reply_error(c, j->id, PROTO_ERR_INTERNAL, "could not store the rank");
 		} else {
 			struct store_player p;
 			store_player_by_id(srv->store, id, &p);

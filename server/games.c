@@ -731,6 +731,10 @@ static void send_start(struct server *srv, struct game *g)
 		json_object_set_new(e, "rules", proto_rules_to_json(&g->rules));
 		json_object_set_new(e, "rated", json_boolean(g->row.rated));
 		json_object_set_new(e, "color", json_string(color_name(col)));
+		json_t *pb = ratings_player_brief(srv, g->row.black_id), *pw = ratings_player_brief(srv, g->row.white_id);
+		json_object_set_new(e, "players", json_pack("{s:o?, s:o?}", "B", pb, "W", pw));
+		json_object_set_new(e, "tournament", g->row.tournament_id ? json_integer(g->row.tournament_id) : json_null());
+		json_object_set_new(e, "round", g->row.round ? json_integer(g->row.round) : json_null());
 		json_object_set_new(e, "start_at", g->row.start_at ? json_real(g->row.start_at) : json_null());
 		server_send_player(srv, col == BLACK ? g->row.black_id : g->row.white_id, e);
 		json_decref(e);
@@ -922,7 +926,8 @@ static bool flag_fall(struct server *srv, struct game *g)
 }
 
 /* A player reports present at a scheduled game (or moves in it): Art. 22.2, a player less
- * late than the limit has twice the lateness deducted from main time. */
+ * late than the limit loses twice the lateness from main time. Black's clock has run since
+ * the start time already, so Black is charged the rest: 2 x lateness in all, as White. */
 static int64_t mark_present(struct game *g, enum color c)
 {
 	if (g->present[c])
@@ -932,8 +937,10 @@ static int64_t mark_present(struct game *g, enum color c)
 	if (g->row.start_at > 0) {
 		double late = server_now() - g->row.start_at;
 		late_ms = late > 0 ? (int64_t)(late * 1000) : 0;
-		if (late_ms > 0 && g->cc.system != CLOCK_NONE)
-			clock_lateness(&g->cc, &g->clk[c], late_ms);
+		int64_t ran = c == g->ref.board.to_move && clock_running(g) ? turn_elapsed(g) : 0;
+		int64_t extra = 2 * late_ms - (ran < late_ms ? ran : late_ms);
+		if (extra > 0 && g->cc.system != CLOCK_NONE)
+			clock_lateness(&g->cc, &g->clk[c], (extra + 1) / 2);
 	}
 	return late_ms;
 }

@@ -8,6 +8,7 @@
 #include "games.h"
 #include "log.h"
 #include "net.h"
+#include "tournaments.h"
 #include "server.h"
 
 double server_now(void)
@@ -143,6 +144,18 @@ static const handler_fn handlers[PROTO_CMD_COUNT] = {
 	[PROTO_CMD_SGF] = games_sgf,
 	[PROTO_CMD_OBSERVE] = games_observe,
 	[PROTO_CMD_UNOBSERVE] = games_unobserve,
+	[PROTO_CMD_TOURNAMENT_CREATE] = tournaments_create,
+	[PROTO_CMD_TOURNAMENT_REGISTER] = tournaments_register,
+	[PROTO_CMD_TOURNAMENT_JOIN] = tournaments_join,
+	[PROTO_CMD_TOURNAMENT_WITHDRAW] = tournaments_withdraw,
+	[PROTO_CMD_TOURNAMENT_START_ROUND] = tournaments_start_round,
+	[PROTO_CMD_TOURNAMENT_RESULT] = tournaments_result,
+	[PROTO_CMD_TOURNAMENT_WARN] = tournaments_warn,
+	[PROTO_CMD_TOURNAMENT_PAIRINGS] = tournaments_pairings,
+	[PROTO_CMD_TOURNAMENT_STANDINGS] = tournaments_standings,
+	[PROTO_CMD_TOURNAMENT_LIST] = tournaments_list,
+	[PROTO_CMD_TOURNAMENT_GET] = tournaments_get,
+	[PROTO_CMD_TOURNAMENT_EXPORT] = tournaments_export,
 };
 
 void server_handle_line(struct conn *c, const char *line, size_t len)

@@ -1,0 +1,26 @@
+/* tournaments: events run by a director (Chinese Rules 2002, Art. 25-28; RULES.md §4).
+ *
+ * A tournament's settings, field, byes and withdrawals are one JSON document in the store
+ * (tournaments.state); its games are ordinary games with tournament_id and round. Pairing and
+ * standings are computed by common/pairing.c and common/standings.c from a struct event built
+ * from those two sources, so a changed result changes standings and later pairings at once.
+ */
+#ifndef TENGEN_TOURNAMENTS_H
+#define TENGEN_TOURNAMENTS_H
+
+#include "server.h"
+
+void tournaments_create(struct conn *c, const struct proto_request *req);
+void tournaments_register(struct conn *c, const struct proto_request *req);
+void tournaments_join(struct conn *c, const struct proto_request *req);
+void tournaments_withdraw(struct conn *c, const struct proto_request *req);
+void tournaments_start_round(struct conn *c, const struct proto_request *req);
+void tournaments_result(struct conn *c, const struct proto_request *req);
+void tournaments_warn(struct conn *c, const struct proto_request *req);
+void tournaments_pairings(struct conn *c, const struct proto_request *req);
+void tournaments_standings(struct conn *c, const struct proto_request *req);
+void tournaments_list(struct conn *c, const struct proto_request *req);
+void tournaments_get(struct conn *c, const struct proto_request *req);
+void tournaments_export(struct conn *c, const struct proto_request *req);
+
+#endif
