@@ -1,0 +1,3 @@
+#ifndef X_cmd_call
+#define X_cmd_call
+#endif

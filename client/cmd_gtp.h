@@ -1,0 +1,3 @@
+#ifndef X_cmd_gtp
+#define X_cmd_gtp
+#endif

@@ -1,0 +1,1 @@
+/* client/cmd_td: placeholder */

@@ -1,0 +1,3 @@
+#ifndef X_cmd_td
+#define X_cmd_td
+#endif

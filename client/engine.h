@@ -1,0 +1,3 @@
+#ifndef X_engine
+#define X_engine
+#endif
