@@ -11,9 +11,10 @@
  *   hj_*  reading fields of a JSON reply by a dotted path ("error.penalty.warnings").
  *
  * The daemon is found through the environment variable TENGEND (set by `make check`), else
- * ./server/tengend. A daemon still running when the test process exits (a failed assertion
- * exits at once) is killed by an atexit handler, which prints its log's path and keeps its
- * directory for inspection.
+ * ./server/tengend. A test that fails exits at once, without its teardown: its daemon gets
+ * SIGTERM from the kernel (PR_SET_PDEATHSIG; an atexit handler kills any left on a normal
+ * exit and prints the end of their logs), and its directory ($TMPDIR or /tmp,
+ * tengen-itest-XXXXXX, the daemon's log inside) is kept for inspection.
  */
 #ifndef TENGEN_TESTS_HARNESS_H
 #define TENGEN_TESTS_HARNESS_H
