@@ -1,1 +1,736 @@
-/* client/cmd_td: placeholder */
+/* client/cmd_td: `tengen td ...`, the director's commands. See cmd_td.h.
+ *
+ * Each subcommand turns its arguments into one or more requests (a batch, sent one after the
+ * other) and a printer for the replies. An error reply is reported and the batch goes on; the
+ * exit status is then 1.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "cmd_call.h"
+#include "cmd_score.h"
+#include "cmd_td.h"
+
+#define TD_MAX_POS 64 /* positional arguments of one td subcommand (players of td register) */
+
+static void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void errorf(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("tengen: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static const char td_usage[] =
+	"usage: tengen [--server HOST:PORT] --user NAME [--password-file F] td COMMAND [ARGS] [--json]\n"
+	"Tournament director's commands (role td or admin: tengend grant NAME td --db DB).\n"
+	"\n"
+	"  td create NAME --system swiss|mcmahon|round_robin|double_round_robin|knockout\n"
+	"            [--rounds N] [--size N] [--komi K] [--time SPEC] [--lateness SECONDS]\n"
+	"            [--tiebreaks SOS,SOSOS,...] [--rated yes|no] [--bye POINTS] [--rules JSON]\n"
+	"                                        create a tournament; prints its id\n"
+	"      SPEC: byoyomi:MAIN/PERIODSxPERIOD (byoyomi:60/3x10), canadian:MAIN/STONES/PERIOD,\n"
+	"            fischer:MAIN+INC[/MAX], absolute:MAIN, none; times in seconds, or with a\n"
+	"            unit: 90s, 10m, 1h\n"
+	"  td register T PLAYER...               enter players\n"
+	"  td withdraw T PLAYER                  withdraw a player (Art. 28)\n"
+	"  td start T [--at UNIXTIME | --in SECONDS]\n"
+	"                                        pair and start the next round; prints the pairings\n"
+	"  td result GAME RESULT [--reason R]    set or override a result (B+R, W+3.5, 0, Void, ...)\n"
+	"  td warn GAME B|W REASON               a director's warning (a second one loses)\n"
+	"  td pause GAME | td resume GAME        stop or restart a game's clocks (Art. 14)\n"
+	"  td export T --format h9|csv|json [-o FILE]\n"
+	"                                        the results table (stdout or FILE)\n"
+	"  td list                               the tournaments\n"
+	"  td show T                             a tournament's settings and players\n";
+
+/* ---- the batch runner ---- */
+
+struct td_ctx;
+typedef void (*td_print_fn)(struct td_ctx *x, const json_t *req, const json_t *reply);
+
+struct td_ctx {
+	json_t *reqs;      /* array of requests, sent in order */
+	size_t next;
+	td_print_fn print;
+	const char *out_file; /* export -o */
+	bool failed;
+};
+
+static void td_send_next(struct cli *c);
+
+static void td_reply(struct session *s, json_t *reply, void *arg)
+{
+	struct cli *c = CLI_OF(arg);
+	struct td_ctx *x = c->ctx;
+	(void)s;
+	if (!reply)
+		return;
+	bool ok = cli_reply_ok(c, reply);
+	if (!ok)
+		x->failed = true;
+	if (c->opt->json)
+		cli_print_json(reply);
+	else if (ok)
+		x->print(x, json_array_get(x->reqs, x->next - 1), reply);
+	td_send_next(c);
+}
+
+static void td_send_next(struct cli *c)
+{
+	struct td_ctx *x = c->ctx;
+	if (x->next >= json_array_size(x->reqs)) {
+		cli_finish(c, x->failed ? CMD_EXIT_FAILURE : CMD_EXIT_OK);
+		return;
+	}
+	json_t *req = json_deep_copy(json_array_get(x->reqs, x->next++));
+	cli_send(c, req, td_reply);
+}
+
+static int td_run(const struct cli_opts *o, struct td_ctx *x)
+{
+	int status = cli_run(o, true, td_send_next, NULL, x);
+	json_decref(x->reqs);
+	return status;
+}
+
+/* Make a batch of one request (consumed). */
+static int td_one(struct td_ctx *x, json_t *req, td_print_fn print)
+{
+	x->reqs = json_array();
+	x->print = print;
+	if (!req || !x->reqs || json_array_append_new(x->reqs, req) != 0) {
+		errorf("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static const char *str_or(const json_t *o, const char *key, const char *dflt)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : dflt;
+}
+
+/* ---- values ---- */
+
+/* A duration: seconds, or a number with a unit s, m or h ("90s", "10m", "1.5h"). */
+static int parse_duration(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || !isfinite(v) || v < 0)
+		return -1;
+	if (*end == 's')
+		end++;
+	else if (*end == 'm')
+		v *= 60, end++;
+	else if (*end == 'h')
+		v *= 3600, end++;
+	if (*end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* --time SPEC -> the wire's time control object, or NULL (message printed). */
+static json_t *parse_time(const char *spec)
+{
+	char buf[TD_TIME_SPEC_MAX];
+	if (strlen(spec) >= sizeof buf)
+		goto bad;
+	strcpy(buf, spec);
+	char *colon = strchr(buf, ':');
+	char *rest = colon ? colon + 1 : buf + strlen(buf);
+	if (colon)
+		*colon = '\0';
+	double v[3];
+	if (strcmp(buf, "none") == 0 && !colon)
+		return json_pack("{s:s}", "system", "none");
+	if (!colon)
+		goto bad;
+	if (strcmp(buf, "absolute") == 0) {
+		if (parse_duration(rest, &v[0]) != 0)
+			goto bad;
+		return json_pack("{s:s, s:f}", "system", "absolute", "main_s", v[0]);
+	}
+	if (strcmp(buf, "byoyomi") == 0) {
+		/* MAIN/PERIODSxPERIOD */
+		char *slash = strchr(rest, '/');
+		char *x = slash ? strchr(slash + 1, 'x') : NULL;
+		if (!slash || !x)
+			goto bad;
+		*slash = '\0';
+		*x = '\0';
+		char *end;
+		long periods = strtol(slash + 1, &end, 10);
+		if (*end || end == slash + 1 || parse_duration(rest, &v[0]) != 0 ||
+		    parse_duration(x + 1, &v[1]) != 0)
+			goto bad;
+		return json_pack("{s:s, s:f, s:i, s:f}", "system", "byoyomi", "main_s", v[0],
+				 "periods", (int)periods, "period_s", v[1]);
+	}
+	if (strcmp(buf, "canadian") == 0) {
+		/* MAIN/STONES/PERIOD */
+		char *s1 = strchr(rest, '/');
+		char *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
+		if (!s1 || !s2)
+			goto bad;
+		*s1 = '\0';
+		*s2 = '\0';
+		char *end;
+		long stones = strtol(s1 + 1, &end, 10);
+		if (*end || end == s1 + 1 || parse_duration(rest, &v[0]) != 0 ||
+		    parse_duration(s2 + 1, &v[1]) != 0)
+			goto bad;
+		return json_pack("{s:s, s:f, s:i, s:f}", "system", "canadian", "main_s", v[0],
+				 "stones", (int)stones, "period_s", v[1]);
+	}
+	if (strcmp(buf, "fischer") == 0) {
+		/* MAIN+INC[/MAX] */
+		char *plus = strchr(rest, '+');
+		if (!plus)
+			goto bad;
+		*plus = '\0';
+		char *slash = strchr(plus + 1, '/');
+		if (slash)
+			*slash = '\0';
+		if (parse_duration(rest, &v[0]) != 0 || parse_duration(plus + 1, &v[1]) != 0 ||
+		    (slash && parse_duration(slash + 1, &v[2]) != 0))
+			goto bad;
+		json_t *t = json_pack("{s:s, s:f, s:f}", "system", "fischer", "main_s", v[0],
+				      "increment_s", v[1]);
+		if (t && slash)
+			json_object_set_new(t, "max_s", json_real(v[2]));
+		return t;
+	}
+bad:
+	errorf("td create: bad --time '%s' (byoyomi:MAIN/PERIODSxPERIOD, canadian:MAIN/STONES/"
+	       "PERIOD, fischer:MAIN+INC, absolute:MAIN or none; e.g. byoyomi:60/3x10)", spec);
+	return NULL;
+}
+
+/* "yes"/"no" (also true/false, on/off, 1/0). Returns 1, 0 or -1. */
+static int parse_yes_no(const char *s)
+{
+	if (!strcmp(s, "yes") || !strcmp(s, "true") || !strcmp(s, "on") || !strcmp(s, "1"))
+		return 1;
+	if (!strcmp(s, "no") || !strcmp(s, "false") || !strcmp(s, "off") || !strcmp(s, "0"))
+		return 0;
+	return -1;
+}
+
+static int parse_int(const char *what, const char *s, long min, long max, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max) {
+		errorf("%s must be a whole number from %ld to %ld, not '%s'", what, min, max, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* ---- printers ---- */
+
+static void print_created(struct td_ctx *x, const json_t *req, const json_t *reply)
+{
+	(void)x;
+	(void)req;
+	printf("%lld\n", (long long)json_integer_value(json_object_get(reply, "tournament")));
+}
+
+static void print_registered(struct td_ctx *x, const json_t *req, const json_t *reply)
+{
+	(void)x;
+	printf("registered %s in tournament %lld (%lld players)\n", str_or(req, "player", "?"),
+	       (long long)json_integer_value(json_object_get(req, "tournament")),
+	       (long long)json_integer_value(json_object_get(reply, "players")));
+}
+
+static void print_withdrawn(struct td_ctx *x, const json_t *req, const json_t *reply)
+{
+	(void)x;
+	const json_t *after = json_object_get(reply, "withdrawn_after");
+	printf("withdrew %s from tournament %lld", str_or(req, "player", "?"),
+	       (long long)json_integer_value(json_object_get(req, "tournament")));
+	if (json_integer_value(after) > 0)
+		printf(" (after round %lld)", (long long)json_integer_value(after));
+	putchar('\n');
+}
+
+static void print_started(struct td_ctx *x, const json_t *req, const json_t *reply)
+{
+	(void)x;
+	json_t *r = json_copy((json_t *)reply);
+	if (!r)
+		return;
+	if (!json_object_get(r, "tournament"))
+		json_object_set(r, "tournament", json_object_get(req, "tournament"));
+	cli_print_pairings(r);
+	double at = json_number_value(json_object_get(r, "start_at"));
+	if (at > 0) {
+		time_t t = (time_t)at;
+		char when[64];
+		struct tm tm;
+		if (localtime_r(&t, &tm) && strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm))
+			printf("Games begin at %s.\n", when);
+	}
+	json_decref(r);
+}
+
+static void print_result_set(struct td_ctx *x, const json_t *req, const json_t *reply)
+{
+	(void)x;
+	printf("game %lld: result %s\n", (long long)json_integer_value(json_object_get(req, "game")),
+	       str_or(reply, "result", str_or(req, "result", "?")));
+}
+
+static void print_warned(struct td_ctx *x, const json_t *req, const json_t *reply)
+{
+	(void)x;
+	const json_t *w = json_object_get(reply, "warnings");
+	printf("game %lld: warning to %s (%s)", (long long)json_integer_value(json_object_get(req, "game")),
+	       strcmp(str_or(req, "color", "B"), "B") == 0 ? "Black" : "White",
+	       str_or(req, "reason", "?"));
+	if (json_is_integer(w))
+		printf(", %lld warning(s)", (long long)json_integer_value(w));
+	const char *result = json_string_value(json_object_get(reply, "result"));
+	if (result)
+		printf("; the game is lost: %s", result);
+	putchar('\n');
+}
+
+static void print_clocks_reply(struct td_ctx *x, const json_t *req, const json_t *reply)
+{
+	(void)x;
+	const json_t *clocks = json_object_get(reply, "clocks");
+	char b[64], w[64];
+	cli_format_clock(json_object_get(clocks, "B"), b, sizeof b);
+	cli_format_clock(json_object_get(clocks, "W"), w, sizeof w);
+	printf("game %lld %s; clocks: Black %s, White %s\n",
+	       (long long)json_integer_value(json_object_get(req, "game")),
+	       strcmp(str_or(req, "cmd", ""), "game.pause") == 0 ? "paused" : "resumed", b, w);
+}
+
+static void print_export(struct td_ctx *x, const json_t *req, const json_t *reply)
+{
+	(void)req;
+	const char *data = str_or(reply, "data", "");
+	size_t n = strlen(data);
+	if (!x->out_file) {
+		fputs(data, stdout);
+		if (n && data[n - 1] != '\n')
+			putchar('\n');
+		return;
+	}
+	FILE *f = fopen(x->out_file, "w");
+	if (!f || fwrite(data, 1, n, f) != n || fclose(f) != 0) {
+		errorf("cannot write %s: %s", x->out_file, strerror(errno));
+		if (f)
+			fclose(f);
+		x->failed = true;
+		return;
+	}
+	fprintf(stderr, "tengen: wrote %s (%zu bytes)\n", x->out_file, n);
+}
+
+static void print_list(struct td_ctx *x, const json_t *req, const json_t *reply)
+{
+	(void)x;
+	(void)req;
+	const json_t *ts = json_object_get(reply, "tournaments");
+	printf("%5s  %-24s %-18s %7s %7s %6s\n", "Id", "Name", "System", "Players", "Round",
+	       "Rounds");
+	size_t i;
+	const json_t *t;
+	json_array_foreach(ts, i, t) {
+		const json_t *st = json_object_get(t, "settings");
+		printf("%5lld  %-24s %-18s %7lld %7lld %6lld\n",
+		       (long long)json_integer_value(json_object_get(t, "id")), str_or(t, "name", "?"),
+		       str_or(t, "system", "?"), (long long)json_integer_value(json_object_get(t, "players")),
+		       (long long)json_integer_value(json_object_get(t, "round")),
+		       (long long)json_integer_value(json_object_get(st, "rounds")));
+	}
+	if (json_array_size(ts) == 0)
+		puts("(no tournaments)");
+}
+
+static void print_show(struct td_ctx *x, const json_t *req, const json_t *reply)
+{
+	(void)x;
+	(void)req;
+	const json_t *t = json_object_get(reply, "tournament");
+	const json_t *st = json_object_get(t, "settings");
+	printf("Tournament %lld: %s\n", (long long)json_integer_value(json_object_get(t, "id")),
+	       str_or(t, "name", "?"));
+	printf("System: %s, round %lld of %lld\n", str_or(t, "system", "?"),
+	       (long long)json_integer_value(json_object_get(t, "round")),
+	       (long long)json_integer_value(json_object_get(st, "rounds")));
+	const char *director = json_string_value(json_object_get(t, "director"));
+	if (director)
+		printf("Director: %s\n", director);
+	const char *key;
+	const json_t *v;
+	fputs("Settings:", stdout);
+	json_object_foreach((json_t *)st, key, v) {
+		char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
+		printf(" %s=%s", key, s ? s : "?");
+		free(s);
+	}
+	putchar('\n');
+	const json_t *field = json_object_get(t, "field");
+	printf("Players (%zu):\n", json_array_size(field));
+	size_t i;
+	const json_t *p;
+	json_array_foreach(field, i, p) {
+		printf("  %-24s %-5s %6.0f", str_or(p, "name", "?"), str_or(p, "rank", ""),
+		       json_number_value(json_object_get(p, "rating")));
+		if (json_is_true(json_object_get(p, "withdrawn_before_start")))
+			fputs("  withdrawn", stdout);
+		else if (json_integer_value(json_object_get(p, "withdrawn_after")) > 0)
+			printf("  withdrawn after round %lld",
+			       (long long)json_integer_value(json_object_get(p, "withdrawn_after")));
+		putchar('\n');
+	}
+}
+
+/* ---- subcommands ---- */
+
+static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
+{
+	static const char *const names[] = {"--system", "--rounds", "--size", "--komi", "--time",
+					    "--lateness", "--tiebreaks", "--rated", "--bye",
+					    "--rules"};
+	enum { SYS, ROUNDS, SIZE, KOMI, TIME, LATE, TB, RATED, BYE, RULES, NOPT };
+	const char *v[NOPT] = {0};
+	const char *pos[1];
+	int npos;
+	int r = cli_parse_args(argc, argv, o, td_usage, names, v, NOPT, pos, 1, &npos);
+	if (r != 0)
+		return r;
+	if (npos != 1 || !v[SYS]) {
+		errorf("td create: give the tournament's NAME and --system");
+		return -1;
+	}
+	json_t *req = json_pack("{s:s, s:s, s:s}", "cmd", "tournament.create", "name", pos[0],
+				"system", v[SYS]);
+	if (!req)
+		return -1;
+	long n;
+	if (v[ROUNDS]) {
+		if (parse_int("--rounds", v[ROUNDS], 1, 1000, &n) != 0)
+			goto bad;
+		json_object_set_new(req, "rounds", json_integer(n));
+	}
+	if (v[SIZE]) {
+		if (parse_int("--size", v[SIZE], 2, 25, &n) != 0)
+			goto bad;
+		json_object_set_new(req, "size", json_integer(n));
+	}
+	if (v[KOMI]) {
+		char *end;
+		double k = strtod(v[KOMI], &end);
+		if (end == v[KOMI] || *end || !isfinite(k)) {
+			errorf("--komi must be a number of points, not '%s'", v[KOMI]);
+			goto bad;
+		}
+		json_object_set_new(req, "komi", json_real(k));
+	}
+	if (v[TIME]) {
+		json_t *t = parse_time(v[TIME]);
+		if (!t)
+			goto bad;
+		json_object_set_new(req, "time", t);
+	}
+	if (v[LATE]) {
+		double s;
+		if (parse_duration(v[LATE], &s) != 0 || s != floor(s)) {
+			errorf("--lateness must be whole seconds (or 15m), not '%s'", v[LATE]);
+			goto bad;
+		}
+		json_object_set_new(req, "lateness_limit_s", json_integer((json_int_t)s));
+	}
+	if (v[TB]) {
+		json_t *arr = json_array();
+		char *copy = strdup(v[TB]);
+		char *save = NULL;
+		for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok;
+		     tok = strtok_r(NULL, ",", &save))
+			json_array_append_new(arr, json_string(tok));
+		free(copy);
+		json_object_set_new(req, "tiebreaks", arr);
+	}
+	if (v[RATED]) {
+		int yes = parse_yes_no(v[RATED]);
+		if (yes < 0) {
+			errorf("--rated must be yes or no, not '%s'", v[RATED]);
+			goto bad;
+		}
+		json_object_set_new(req, "rated", json_boolean(yes));
+	}
+	if (v[BYE]) {
+		if (parse_int("--bye", v[BYE], 0, 1000, &n) != 0)
+			goto bad;
+		json_object_set_new(req, "bye", json_integer(n));
+	}
+	if (v[RULES]) {
+		json_t *rules = json_loads(v[RULES], 0, NULL);
+		if (!json_is_object(rules)) {
+			json_decref(rules);
+			errorf("--rules must be a JSON object, e.g. '{\"ko\":\"positional\"}'");
+			goto bad;
+		}
+		json_object_set_new(req, "rules", rules);
+	}
+	return td_one(x, req, print_created);
+bad:
+	json_decref(req);
+	return -1;
+}
+
+static int td_register(int argc, char **argv, struct cli_opts *o, struct td_ctx *x,
+		       bool withdraw)
+{
+	const char *pos[TD_MAX_POS];
+	int npos;
+	int r = cli_parse_args(argc, argv, o, td_usage, NULL, NULL, 0, pos, TD_MAX_POS, &npos);
+	if (r != 0)
+		return r;
+	json_int_t t;
+	if (npos < 2 || (withdraw && npos != 2)) {
+		errorf("td %s: give the tournament and %s", argv[0],
+		       withdraw ? "one PLAYER" : "the PLAYERs");
+		return -1;
+	}
+	if (cli_parse_id("TOURNAMENT", pos[0], &t) != 0)
+		return -1;
+	x->reqs = json_array();
+	x->print = withdraw ? print_withdrawn : print_registered;
+	for (int k = 1; k < npos; k++)
+		json_array_append_new(x->reqs, json_pack("{s:s, s:I, s:s}", "cmd",
+			withdraw ? "tournament.withdraw" : "tournament.register", "tournament", t,
+			"player", pos[k]));
+	return json_array_size(x->reqs) == (size_t)(npos - 1) ? 0 : -1;
+}
+
+static int td_start(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
+{
+	static const char *const names[] = {"--at", "--in"};
+	const char *v[2] = {0};
+	const char *pos[1];
+	int npos;
+	int r = cli_parse_args(argc, argv, o, td_usage, names, v, 2, pos, 1, &npos);
+	if (r != 0)
+		return r;
+	json_int_t t;
+	if (npos != 1) {
+		errorf("td start: give the TOURNAMENT");
+		return -1;
+	}
+	if (v[0] && v[1]) {
+		errorf("td start: --at or --in, not both");
+		return -1;
+	}
+	if (cli_parse_id("TOURNAMENT", pos[0], &t) != 0)
+		return -1;
+	json_t *req = json_pack("{s:s, s:I}", "cmd", "tournament.start_round", "tournament", t);
+	if (v[0] || v[1]) {
+		double at;
+		char *end;
+		if (v[0]) {
+			at = strtod(v[0], &end);
+			if (end == v[0] || *end || !isfinite(at) || at < 0) {
+				errorf("--at must be Unix seconds, not '%s'", v[0]);
+				json_decref(req);
+				return -1;
+			}
+		} else {
+			double in;
+			if (parse_duration(v[1], &in) != 0) {
+				errorf("--in must be seconds (or 10m), not '%s'", v[1]);
+				json_decref(req);
+				return -1;
+			}
+			struct timespec ts;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			at = (double)ts.tv_sec + ts.tv_nsec / 1e9 + in;
+		}
+		json_object_set_new(req, "start_at", json_real(at));
+	}
+	return td_one(x, req, print_started);
+}
+
+static int td_result(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
+{
+	static const char *const names[] = {"--reason"};
+	const char *v[1] = {0};
+	const char *pos[2];
+	int npos;
+	int r = cli_parse_args(argc, argv, o, td_usage, names, v, 1, pos, 2, &npos);
+	if (r != 0)
+		return r;
+	json_int_t g;
+	if (npos != 2) {
+		errorf("td result: give the GAME and the RESULT (B+R, W+3.5, 0, Void, ...)");
+		return -1;
+	}
+	if (cli_parse_id("GAME", pos[0], &g) != 0)
+		return -1;
+	return td_one(x, json_pack("{s:s, s:I, s:s, s:s?}", "cmd", "tournament.result", "game", g,
+				   "result", pos[1], "reason", v[0]),
+		      print_result_set);
+}
+
+static int td_warn(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
+{
+	const char *pos[3];
+	int npos;
+	int r = cli_parse_args(argc, argv, o, td_usage, NULL, NULL, 0, pos, 3, &npos);
+	if (r != 0)
+		return r;
+	json_int_t g;
+	if (npos != 3) {
+		errorf("td warn: give the GAME, the colour (B or W) and the REASON");
+		return -1;
+	}
+	if (cli_parse_id("GAME", pos[0], &g) != 0)
+		return -1;
+	const char *color = pos[1];
+	if (!strcasecmp(color, "b") || !strcasecmp(color, "black"))
+		color = "B";
+	else if (!strcasecmp(color, "w") || !strcasecmp(color, "white"))
+		color = "W";
+	else {
+		errorf("td warn: the colour is B or W, not '%s'", pos[1]);
+		return -1;
+	}
+	return td_one(x, json_pack("{s:s, s:I, s:s, s:s}", "cmd", "tournament.warn", "game", g,
+				   "color", color, "reason", pos[2]),
+		      print_warned);
+}
+
+/* pause, resume, show: one id argument. */
+static int td_one_id(int argc, char **argv, struct cli_opts *o, struct td_ctx *x,
+		     const char *what, const char *cmd, const char *field, td_print_fn print)
+{
+	const char *pos[1];
+	int npos;
+	int r = cli_parse_args(argc, argv, o, td_usage, NULL, NULL, 0, pos, 1, &npos);
+	if (r != 0)
+		return r;
+	json_int_t id;
+	if (npos != 1) {
+		errorf("td %s: give the %s", argv[0], what);
+		return -1;
+	}
+	if (cli_parse_id(what, pos[0], &id) != 0)
+		return -1;
+	return td_one(x, json_pack("{s:s, s:I}", "cmd", cmd, field, id), print);
+}
+
+static int td_export(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
+{
+	static const char *const names[] = {"--format", "-o", "--output"};
+	const char *v[3] = {0};
+	const char *pos[1];
+	int npos;
+	int r = cli_parse_args(argc, argv, o, td_usage, names, v, 3, pos, 1, &npos);
+	if (r != 0)
+		return r;
+	json_int_t t;
+	if (npos != 1 || !v[0]) {
+		errorf("td export: give the TOURNAMENT and --format h9|csv|json");
+		return -1;
+	}
+	if (cli_parse_id("TOURNAMENT", pos[0], &t) != 0)
+		return -1;
+	x->out_file = v[1] ? v[1] : v[2];
+	return td_one(x, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament", t,
+				   "format", v[0]),
+		      print_export);
+}
+
+static int td_list(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
+{
+	const char *pos[1];
+	int npos;
+	int r = cli_parse_args(argc, argv, o, td_usage, NULL, NULL, 0, pos, 0, &npos);
+	if (r != 0)
+		return r;
+	return td_one(x, json_pack("{s:s}", "cmd", "tournament.list"), print_list);
+}
+
+int cmd_td(int argc, char **argv)
+{
+	struct cli_opts o = {0};
+	struct td_ctx x = {0};
+	/* Global options may come before the td subcommand too. */
+	int i = 1;
+	while (i < argc) {
+		int r = cli_global_option(&o, argc, argv, &i);
+		if (r < 0)
+			return CMD_EXIT_USAGE;
+		if (r == 0)
+			break;
+	}
+	if (i >= argc) {
+		fputs(td_usage, stderr);
+		return CMD_EXIT_USAGE;
+	}
+	const char *sub = argv[i];
+	int sargc = argc - i;
+	char **sargv = argv + i;
+	int r;
+	if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
+		fputs(td_usage, stdout);
+		return CMD_EXIT_OK;
+	} else if (!strcmp(sub, "create")) {
+		r = td_create(sargc, sargv, &o, &x);
+	} else if (!strcmp(sub, "register")) {
+		r = td_register(sargc, sargv, &o, &x, false);
+	} else if (!strcmp(sub, "withdraw")) {
+		r = td_register(sargc, sargv, &o, &x, true);
+	} else if (!strcmp(sub, "start")) {
+		r = td_start(sargc, sargv, &o, &x);
+	} else if (!strcmp(sub, "result")) {
+		r = td_result(sargc, sargv, &o, &x);
+	} else if (!strcmp(sub, "warn")) {
+		r = td_warn(sargc, sargv, &o, &x);
+	} else if (!strcmp(sub, "pause")) {
+		r = td_one_id(sargc, sargv, &o, &x, "GAME", "game.pause", "game", print_clocks_reply);
+	} else if (!strcmp(sub, "resume")) {
+		r = td_one_id(sargc, sargv, &o, &x, "GAME", "game.resume", "game", print_clocks_reply);
+	} else if (!strcmp(sub, "export")) {
+		r = td_export(sargc, sargv, &o, &x);
+	} else if (!strcmp(sub, "list")) {
+		r = td_list(sargc, sargv, &o, &x);
+	} else if (!strcmp(sub, "show")) {
+		r = td_one_id(sargc, sargv, &o, &x, "TOURNAMENT", "tournament.get", "tournament",
+			      print_show);
+	} else {
+		errorf("td: unknown command '%s'", sub);
+		fputs(td_usage, stderr);
+		return CMD_EXIT_USAGE;
+	}
+	if (r != 0) {
+		json_decref(x.reqs);
+		return r > 0 ? CMD_EXIT_OK : CMD_EXIT_USAGE;
+	}
+	return td_run(&o, &x);
+}

@@ -57,6 +57,8 @@ void session_close(struct session *s);
 bool session_ready(const struct session *s);
 /* The logged-in player's name, or NULL. */
 const char *session_user(const struct session *s);
+/* The server address "HOST:PORT" the session connects to (for messages). */
+const char *session_server(const struct session *s);
 
 /* Read a password: from the file named by `file` (first line), else from the environment
  * variable TENGEN_PASSWORD; NULL if neither. Returns a malloc'd string. */

@@ -13,6 +13,7 @@ struct match_dual {
 	int *parent;     /* 2n: the blossom directly holding b, or -1 */
 	int *depth;      /* 2n: nesting depth (0 = top level) */
 	int64_t *zacc;   /* 2n: sum of z over b and the blossoms holding it (0 for vertices) */
+	int *top;        /* n: the top-level blossom holding v (v itself if none) */
 	bool zacc_ok;    /* false if some zacc overflowed */
 };
 
@@ -632,7 +633,8 @@ static int make_dual(const struct mw *s, struct match_dual **out)
 	d->parent = malloc(sz * sizeof *d->parent);
 	d->depth = malloc(sz * sizeof *d->depth);
 	d->zacc = malloc(sz * sizeof *d->zacc);
-	if (!d->dual || !d->parent || !d->depth || !d->zacc) {
+	d->top = malloc(sz * sizeof *d->top);
+	if (!d->dual || !d->parent || !d->depth || !d->zacc || !d->top) {
 		match_dual_free(d);
 		return MATCH_ENOMEM;
 	}
@@ -667,16 +669,72 @@ static int make_dual(const struct mw *s, struct match_dual **out)
 		}
 	}
 	free(chain);
+	for (int v = 0; v < s->n; v++)
+		d->top[v] = s->inblossom[v];
 	*out = d;
 	return MATCH_OK;
 }
 
-int match_max_weight(int n, const struct match_edge *edges, size_t m, bool max_cardinality,
+/* MATCH_PERFECT's start: each vertex's dual is its heaviest edge rounded up to even (so
+ * every slack is >= 0),
+ * then tight edges between free vertices are matched, twice over: once as they are, once
+ * after lowering each free vertex's dual as far as feasibility allows. */
+static void warm_start(struct mw *s)
+{
+	int n = s->n;
+	for (int v = 0; v < n; v++)
+		s->dual[v] = INT64_MIN;
+	for (int k = 0; k < s->m; k++) {
+		const struct match_edge *e = &s->e[k];
+		if (e->w > s->dual[e->u])
+			s->dual[e->u] = e->w;
+		if (e->w > s->dual[e->v])
+			s->dual[e->v] = e->w;
+	}
+	/* all duals even, as in the uniform start, so S-S slacks stay even and delta3 = slack/2
+	 * is exact (a tight edge never differs from one of slack 1) */
+	for (int v = 0; v < n; v++) {
+		if (s->dual[v] == INT64_MIN)
+			s->dual[v] = 0; /* isolated */
+		s->dual[v] += s->dual[v] & 1;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		for (int v = 0; v < n; v++) {
+			if (s->mate[v] >= 0)
+				continue;
+			if (pass == 1) {
+				/* lowest feasible dual: max over neighbours of 2w - dual[j] */
+				int64_t lo = INT64_MIN;
+				for (int q = s->nbstart[v]; q < s->nbstart[v + 1]; q++) {
+					int p = s->nbend[q];
+					int64_t x = 2 * s->e[p >> 1].w - s->dual[endpoint(s, p)];
+					if (x > lo)
+						lo = x;
+				}
+				if (lo == INT64_MIN || lo < -MATCH_DUAL_LIMIT)
+					continue;
+				s->dual[v] = lo;
+			}
+			for (int q = s->nbstart[v]; q < s->nbstart[v + 1]; q++) {
+				int p = s->nbend[q], w = endpoint(s, p);
+				if (s->mate[w] < 0 && slack(s, p >> 1) == 0) {
+					s->mate[v] = p;
+					s->mate[w] = p ^ 1;
+					break;
+				}
+			}
+		}
+	}
+}
+
+int match_max_weight(int n, const struct match_edge *edges, size_t m, unsigned flags,
 		int *mate, struct match_dual **dual)
 {
+	bool max_cardinality = flags & (MATCH_MAX_CARDINALITY | MATCH_PERFECT);
 	if (dual)
 		*dual = NULL;
-	if (n < 0 || n > MATCH_MAX_VERTICES || m > MATCH_MAX_EDGES || !mate || (m > 0 && !edges))
+	if (n < 0 || n > MATCH_MAX_VERTICES || m > MATCH_MAX_EDGES || !mate || (m > 0 && !edges) ||
+	    (flags & ~(unsigned)(MATCH_MAX_CARDINALITY | MATCH_PERFECT)))
 		return MATCH_EINVAL;
 	int64_t maxw = 0;
 	for (size_t k = 0; k < m; k++) {
@@ -743,6 +801,7 @@ int match_max_weight(int n, const struct match_edge *edges, size_t m, bool max_c
 			s->nbend[fill[edges[k].v]++] = (int)(2 * k);
 		}
 	}
+	/* the uniform start: every dual maxweight (one parity for all, see warm_start) */
 	for (int v = 0; v < n; v++) {
 		s->mate[v] = -1;
 		s->inblossom[v] = v;
@@ -759,6 +818,8 @@ int match_max_weight(int n, const struct match_edge *edges, size_t m, bool max_c
 	s->nunused = 0;
 	for (int b = 2 * n - 1; b >= n; b--)
 		s->unused[s->nunused++] = b; /* pop() gives n first, as in mwmatching */
+	if (flags & MATCH_PERFECT)
+		warm_start(s);
 	ret = solve(s);
 	if (ret)
 		goto out;
@@ -777,6 +838,10 @@ int match_dual_slack(const struct match_dual *d, int u, int v, int64_t w, int64_
 	    w > MATCH_WEIGHT_MAX || w < -MATCH_WEIGHT_MAX)
 		return MATCH_EINVAL;
 	int64_t r = d->dual[u] + d->dual[v] - 2 * w; /* bounded, see MATCH_DUAL_LIMIT */
+	if (d->top[u] != d->top[v]) {
+		*slack_out = r;
+		return MATCH_OK;
+	}
 	/* the deepest blossom holding both */
 	int a = u, b = v;
 	while (d->depth[a] > d->depth[b])
@@ -806,6 +871,7 @@ void match_dual_free(struct match_dual *d)
 	free(d->parent);
 	free(d->depth);
 	free(d->zacc);
+	free(d->top);
 	free(d);
 }
 

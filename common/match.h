@@ -6,9 +6,10 @@
  * code is networkx's max_weight_matching). Weights are int64_t and every computation is in
  * integers: vertex duals are kept doubled (dual = 2u), so S-S slacks stay even.
  *
- * With max_cardinality the matching is the heaviest among those of maximum cardinality
- * (on a graph with a perfect matching: the heaviest perfect matching); otherwise it is the
- * heaviest matching of any size (edges of negative weight are then never used).
+ * With MATCH_MAX_CARDINALITY the matching is the heaviest among those of maximum
+ * cardinality (on a graph with a perfect matching: the heaviest perfect matching); with
+ * MATCH_PERFECT the heaviest perfect matching, faster; otherwise it is the heaviest matching
+ * of any size (edges of negative weight are then never used).
  *
  * The optimality certificate (the final duals) can be kept: match_dual_slack gives the
  * reduced cost of any vertex pair, in the graph or not. If the returned matching is perfect
@@ -37,7 +38,7 @@
 enum match_err {
 	MATCH_OK = 0,
 	MATCH_EINVAL = -1,  /* n or m out of range, an endpoint out of range, a self-loop, a
-			       weight beyond MATCH_WEIGHT_MAX, a NULL pointer */
+			       weight beyond MATCH_WEIGHT_MAX, a NULL pointer, unknown flags */
 	MATCH_ENOMEM = -2,
 	MATCH_ERANGE = -3,  /* a dual variable left +-MATCH_DUAL_LIMIT */
 };
@@ -51,12 +52,24 @@ struct match_edge {
 /* Optimality certificate of a solved graph (opaque). */
 struct match_dual;
 
+/* Flags of match_max_weight. */
+enum match_flags {
+	/* the heaviest among the matchings of maximum cardinality */
+	MATCH_MAX_CARDINALITY = 1,
+	/* the caller expects a perfect matching: if the graph has one, the result is the
+	 * heaviest perfect matching; otherwise it is of maximum cardinality, with no weight
+	 * guarantee. Faster: the search starts from per-vertex duals and a greedy matching of
+	 * tight edges instead of an empty matching with uniform duals. */
+	MATCH_PERFECT = 2,
+};
+
 /* Maximum-weight matching of the graph with vertices 0..n-1 (0 <= n <= MATCH_MAX_VERTICES)
- * and edges[0..m-1] (m <= MATCH_MAX_EDGES; edges may be NULL when m == 0). On success
+ * and edges[0..m-1] (m <= MATCH_MAX_EDGES; edges may be NULL when m == 0); flags is 0 (the
+ * heaviest matching of any size) or one of enum match_flags. On success
  * mate[v] (n entries) is v's partner or -1. Deterministic: the same input gives the same
  * output. If dual is not NULL, *dual receives the certificate (free with match_dual_free).
  * Time O(n (n^2 + m)) in the worst case, memory O(n + m). */
-int match_max_weight(int n, const struct match_edge *edges, size_t m, bool max_cardinality,
+int match_max_weight(int n, const struct match_edge *edges, size_t m, unsigned flags,
 		int *mate, struct match_dual **dual);
 
 /* The doubled reduced cost of the pair u-v with weight w under the certificate:

@@ -324,7 +324,9 @@ static void send_game(struct server *srv, struct game *g, const json_t *msg)
 {
 	server_send_player(srv, g->row.black_id, msg);
 	server_send_player(srv, g->row.white_id, msg);
-	for (size_t i = 0; i < g->nobs; i++) {
+	/* Backwards: an observer cut off by server_send (a slow reader) leaves g->obs at once,
+	 * the last observer taking its slot, and that one has had the message already. */
+	for (size_t i = g->nobs; i-- > 0;) {
 		struct conn *c = g->obs[i];
 		if (c->player_id != g->row.black_id && c->player_id != g->row.white_id)
 			server_send(c, msg);
@@ -653,8 +655,9 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 	int pts[9];
 	if (handicap == 1 || (handicap > 1 && board_fixed_handicap((int)size, (int)handicap, pts, (int)size + 2) < 0)) {
 		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
-				   "field 'handicap': %lld stones cannot be placed on %lldx%lld",
-				   (long long)handicap, (long long)size, (long long)size);
+				   "field 'handicap': %lld %s cannot be placed on %lldx%lld (0, or 2 to 9 "
+				   "on the GTP fixed points)", (long long)handicap,
+				   handicap == 1 ? "stone" : "stones", (long long)size, (long long)size);
 		goto out;
 	}
 	struct store_player opp;
@@ -841,7 +844,9 @@ static void record_move(struct server *srv, struct game *g, enum color me,
 			persist_failed(srv, "move");
 	}
 	if (m->warning) {
-		struct store_warning w = {.color = color_name(me)[0], .number = m->number, .at = now};
+		/* A warning for a void move belongs to the last move made. */
+		struct store_warning w = {.color = color_name(me)[0], .at = now,
+			.number = m->number ? m->number : (int)board_moves(&g->ref.board)};
 		snprintf(w.reason, sizeof w.reason, "%s", referee_offence_name(m->offence));
 		if (store_warning_add(srv->store, g->id, &w, NULL) != STORE_OK)
 			persist_failed(srv, "warning");

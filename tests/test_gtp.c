@@ -1,1 +1,558 @@
-int main(void) { return 77; }
+/* test_gtp: `tengen gtp`, the GTP bridge, against a real tengend (tests/harness.h).
+ *
+ *   e2e        GNU Go bots (lowest level, 7x7, short byo-yomi) play a whole round robin
+ *              directed through the protocol; every game gets a result and the standings
+ *              match the games (points = 2 x wins; byes score 0 here). Needs GNU Go
+ *              (GNUGO_PATH); left out without it.
+ *   reconnect  two scripted engines (tests/data/fake_engine.py); the server is killed (SIGKILL)
+ *              mid-game and restarted on the same port and database: both bridges reconnect,
+ *              resync, and the game ends with exactly the scripted moves, numbered 1..n, no
+ *              warning (a move sent twice would be a second stone or a not_your_turn warning).
+ *   dies       an engine that exits mid-game: the bridge reports it and resigns that game.
+ *   setup      what the engine is told: boardsize, komi, set_free_handicap at GTP's fixed
+ *              points, time_settings, time_left before genmove, final_status_list.
+ *
+ * The client is $TENGEN (set by `make check`), else ./client/tengen; the fake engine is
+ * $TENGEN_TESTDATA/fake_engine.py, run by python3. Exit 77 (skip) if neither python3 nor GNU Go
+ * is there.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "harness.h"
+
+#ifndef GNUGO_PATH
+#define GNUGO_PATH ""
+#endif
+
+#define MAX_BRIDGES 8
+#define GAME_WAIT_MS 40000       /* longest wait for one game (or round) to end */
+#define POLL_MS 100
+#define FAKE_DELAY_MS "150"      /* the scripted engines' thinking time per move */
+#define E2E_BOTS 3
+#define E2E_SIZE 7
+
+struct bridge_proc {
+	pid_t pid;
+	char log[HARNESS_PATH_MAX];
+};
+
+static struct bridge_proc bridges[MAX_BRIDGES];
+static int nbridges;
+
+static void kill_bridges(void)
+{
+	for (int i = 0; i < nbridges; i++)
+		if (bridges[i].pid > 0) {
+			kill(bridges[i].pid, SIGKILL);
+			waitpid(bridges[i].pid, NULL, 0);
+			bridges[i].pid = 0;
+		}
+	nbridges = 0;
+}
+
+/* At the end of a passing test: kill what is left and delete the logs (hd_cleanup then removes
+ * the directory). A failing test keeps them: fail_with_logs prints them. */
+static void forget_bridges(void)
+{
+	for (int i = 0; i < nbridges; i++)
+		unlink(bridges[i].log);
+	kill_bridges();
+}
+
+static const char *tengen_binary(void)
+{
+	const char *p = getenv("TENGEN");
+	return p && *p ? p : "./client/tengen";
+}
+
+static void fake_engine_path(char *out, size_t n)
+{
+	const char *d = getenv("TENGEN_TESTDATA");
+	if (d && *d) {
+		snprintf(out, n, "%s/fake_engine.py", d);
+		return;
+	}
+	const char *src = __FILE__; /* .../tests/test_gtp.c */
+	const char *slash = strrchr(src, '/');
+	if (slash)
+		snprintf(out, n, "%.*s/data/fake_engine.py", (int)(slash - src), src);
+	else
+		snprintf(out, n, "data/fake_engine.py");
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+/* Start `tengen gtp` for `user` (harness password) on the daemon, with the engine command
+ * `engine` (NULL-terminated); its stderr goes to DIR/bridge-USER.log. Returns its index. */
+static int start_bridge(const struct hd *d, const char *user, const char *const *engine)
+{
+	ck_assert_int_lt(nbridges, MAX_BRIDGES);
+	struct bridge_proc *b = &bridges[nbridges];
+	snprintf(b->log, sizeof b->log, "%s/bridge-%s.log", d->dir, user);
+	char server[64], password[128];
+	snprintf(server, sizeof server, "127.0.0.1:%d", d->port);
+	snprintf(password, sizeof password, "%s%s", user, HARNESS_PASSWORD_SUFFIX);
+	const char *argv[32] = {tengen_binary(), "gtp", "--server", server, "--user", user, "--"};
+	int n = 7;
+	for (int i = 0; engine[i] && n < 31; i++)
+		argv[n++] = engine[i];
+	argv[n] = NULL;
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int log = open(b->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		int null = open("/dev/null", O_RDONLY);
+		if (log < 0 || null < 0)
+			_exit(127);
+		dup2(null, 0);
+		dup2(log, 1);
+		dup2(log, 2);
+		setenv("TENGEN_PASSWORD", password, 1);
+		execv(argv[0], (char *const *)argv);
+		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	b->pid = pid;
+	return nbridges++;
+}
+
+/* Is bridge i still running? */
+static bool bridge_alive(int i)
+{
+	return bridges[i].pid > 0 && waitpid(bridges[i].pid, NULL, WNOHANG) == 0;
+}
+
+/* SIGTERM it and return its exit status (-1 if it did not stop). */
+static int stop_bridge(int i)
+{
+	kill(bridges[i].pid, SIGTERM);
+	long long end = now_ms() + HARNESS_START_TIMEOUT_MS;
+	int st;
+	while (now_ms() < end) {
+		if (waitpid(bridges[i].pid, &st, WNOHANG) == bridges[i].pid) {
+			bridges[i].pid = 0;
+			return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+		}
+		sleep_ms(20);
+	}
+	return -1;
+}
+
+static bool log_has(const char *path, const char *needle)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	char line[1024];
+	bool found = false;
+	while (!found && fgets(line, sizeof line, f))
+		found = strstr(line, needle) != NULL;
+	fclose(f);
+	return found;
+}
+
+static void print_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char line[1024];
+	fprintf(stderr, "---- %s\n", path);
+	while (fgets(line, sizeof line, f))
+		fputs(line, stderr);
+	fclose(f);
+}
+
+/* The game object of game `id`, read on a fresh connection (survives daemon restarts).
+ * NULL if the daemon does not answer. */
+static json_t *get_game(int port, long long id)
+{
+	struct hc *c = hc_open(port);
+	if (!c)
+		return NULL;
+	json_t *r = hc_req(c, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)id);
+	hc_close(c);
+	json_t *g = r && hj_ok(r) ? json_incref(hj_get(r, "game")) : NULL;
+	json_decref(r);
+	return g;
+}
+
+/* Wait until game `id` has ended; its game object, or NULL after `timeout_ms`. */
+static json_t *wait_ended(int port, long long id, int timeout_ms)
+{
+	long long end = now_ms() + timeout_ms;
+	while (now_ms() < end) {
+		json_t *g = get_game(port, id);
+		const char *phase = g ? hj_str(g, "phase") : NULL;
+		if (phase && strcmp(phase, "ended") == 0)
+			return g;
+		json_decref(g);
+		sleep_ms(POLL_MS);
+	}
+	return NULL;
+}
+
+/* Wait until game `id` has at least `n` moves. */
+static bool wait_moves(int port, long long id, size_t n, int timeout_ms)
+{
+	long long end = now_ms() + timeout_ms;
+	while (now_ms() < end) {
+		json_t *g = get_game(port, id);
+		size_t have = g ? json_array_size(hj_get(g, "moves")) : 0;
+		json_decref(g);
+		if (have >= n)
+			return true;
+		sleep_ms(POLL_MS / 2);
+	}
+	return false;
+}
+
+static void register_player(int port, const char *name)
+{
+	struct hc *c = hc_login_new(port, name);
+	ck_assert_msg(c != NULL, "cannot register %s", name);
+	hc_close(c);
+}
+
+/* A free port on 127.0.0.1 (bound and released). */
+static int free_port(void)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t len = sizeof a;
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+	close(fd);
+	return ntohs(a.sin_port);
+}
+
+static void fail_with_logs(const struct hd *d, const char *what)
+{
+	for (int i = 0; i < nbridges; i++)
+		print_file(bridges[i].log);
+	print_file(d->log);
+	ck_abort_msg("%s", what);
+}
+
+/* ---- end to end: GNU Go bots in a round robin ---- */
+
+START_TEST(e2e_round_robin)
+{
+	struct hd d;
+	ck_assert_int_eq(hd_start(&d, NULL), 0);
+	struct hc *td = hc_login_new(d.port, "director");
+	ck_assert_ptr_nonnull(td);
+	char cmd[HARNESS_PATH_MAX * 2];
+	snprintf(cmd, sizeof cmd, "'%s' grant director td --db '%s' >/dev/null 2>&1", hd_binary(), d.db);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert(hc_login_as(td, "director")); /* the role applies from the next login */
+
+	const char *names[E2E_BOTS] = {"gnubot1", "gnubot2", "gnubot3"};
+	const char *engine[] = {GNUGO_PATH, "--mode", "gtp", "--level", "0", "--chinese-rules",
+				"--capture-all-dead", NULL};
+	for (int i = 0; i < E2E_BOTS; i++) {
+		register_player(d.port, names[i]);
+		start_bridge(&d, names[i], engine);
+	}
+	json_t *r = hc_req(td, "{s:s, s:s, s:s, s:i, s:f, s:b, s:i, s:{s:s, s:i, s:i, s:i}}",
+			   "cmd", "tournament.create", "name", "gtp e2e", "system", "round_robin",
+			   "size", E2E_SIZE, "komi", 7.5, "rated", 1, "bye", 0, "time", "system",
+			   "byoyomi", "main_s", 10, "periods", 3, "period_s", 3);
+	ck_assert_msg(hj_ok(r), "create: %s", hj_text(r));
+	long long tid = hj_int(r, "tournament");
+	json_decref(r);
+	for (int i = 0; i < E2E_BOTS; i++) {
+		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
+			   (json_int_t)tid, "player", names[i]);
+		ck_assert_msg(hj_ok(r), "register: %s", hj_text(r));
+		json_decref(r);
+	}
+	sleep_ms(500); /* the bridges log in */
+
+	int wins[E2E_BOTS] = {0}, ngames = 0, rounds = 0;
+	for (;;) {
+		r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)tid);
+		ck_assert_ptr_nonnull(r);
+		if (!hj_ok(r)) {
+			ck_assert_str_eq(hj_err(r), "conflict"); /* every round played */
+			json_decref(r);
+			break;
+		}
+		rounds++;
+		size_t k;
+		json_t *p;
+		json_array_foreach(hj_get(r, "pairings"), k, p) {
+			long long gid = hj_int(p, "game");
+			json_t *g = wait_ended(d.port, gid, GAME_WAIT_MS);
+			if (!g)
+				fail_with_logs(&d, "a game did not end");
+			const char *result = hj_str(g, "result"), *reason = hj_str(g, "reason");
+			ck_assert_msg(result && reason, "game %lld: no result", gid);
+			ck_assert_msg(strcmp(reason, "score") == 0 || strcmp(reason, "resignation") == 0 ||
+				      strcmp(reason, "time") == 0,
+				      "game %lld ended by %s (%s)", gid, reason, result);
+			ck_assert_msg(result[0] == 'B' || result[0] == 'W', "game %lld: %s", gid, result);
+			const char *winner = hj_str(g, result[0] == 'B' ? "black" : "white");
+			for (int i = 0; i < E2E_BOTS; i++)
+				if (strcmp(winner, names[i]) == 0)
+					wins[i]++;
+			/* the moves are numbered 1..n */
+			size_t m;
+			json_t *mv;
+			json_array_foreach(hj_get(g, "moves"), m, mv)
+				ck_assert_int_eq(hj_int(mv, "number"), (long long)m + 1);
+			json_decref(g);
+			ngames++;
+		}
+		json_decref(r);
+		ck_assert_int_le(rounds, E2E_BOTS);
+	}
+	ck_assert_int_eq(rounds, E2E_BOTS);           /* 3 players: 3 rounds, one bye each */
+	ck_assert_int_eq(ngames, E2E_BOTS);           /* every pair once */
+	ck_assert_int_eq(wins[0] + wins[1] + wins[2], ngames);
+
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.standings", "tournament", (json_int_t)tid);
+	ck_assert_msg(hj_ok(r), "standings: %s", hj_text(r));
+	json_t *rows = hj_get(r, "standings");
+	ck_assert_int_eq(json_array_size(rows), E2E_BOTS);
+	size_t k;
+	json_t *row;
+	json_array_foreach(rows, k, row) {
+		const char *who = hj_str(row, "player");
+		int i = 0;
+		while (i < E2E_BOTS && strcmp(who, names[i]) != 0)
+			i++;
+		ck_assert_int_lt(i, E2E_BOTS);
+		ck_assert_int_eq(hj_int(row, "wins"), wins[i]);
+		ck_assert_int_eq(hj_num(row, "points"), 2 * wins[i]);
+		ck_assert_int_eq(hj_int(row, "losses"), 2 - wins[i]);
+	}
+	json_decref(r);
+	for (int i = 0; i < E2E_BOTS; i++) {
+		ck_assert_msg(bridge_alive(i), "bridge %s died", names[i]);
+		ck_assert_msg(log_has(bridges[i].log, "ended:"), "bridge %s logged no result", names[i]);
+	}
+	for (int i = 0; i < E2E_BOTS; i++)
+		ck_assert_int_eq(stop_bridge(i), 0);
+	hc_close(td);
+	ck_assert_ptr_null(hd_sanitizer_report(&d));
+	ck_assert_int_eq(hd_stop(&d), 0);
+	forget_bridges();
+	hd_cleanup(&d);
+}
+END_TEST
+
+/* ---- the scripted engines ---- */
+
+/* 7x7, no contact: Black fills column C, White column E, then both pass. */
+#define SCRIPT_B "C1,C2,C3,C4,C5,C6,C7"
+#define SCRIPT_W "E1,E2,E3,E4,E5,E6,E7"
+#define SCRIPT_MOVES 16 /* 7 + 7 stones, two passes */
+
+/* alice (Black) challenges bob, both played by bridges with fake engines; returns the game.
+ * `handicap` stones; `timed`: byo-yomi 60 s + 3 x 5 s, else no clocks. */
+static long long fake_game_ex(struct hd *d, const char *const *black_extra, int handicap,
+			      bool timed, int *alice, int *bob)
+{
+	char fake[HARNESS_PATH_MAX];
+	fake_engine_path(fake, sizeof fake);
+	const char *eb[16] = {"/usr/bin/env", "python3", fake, "--moves", SCRIPT_B, "--delay-ms",
+			      FAKE_DELAY_MS};
+	int n = 7;
+	for (int i = 0; black_extra && black_extra[i] && n < 15; i++)
+		eb[n++] = black_extra[i];
+	eb[n] = NULL;
+	const char *ew[] = {"/usr/bin/env", "python3", fake, "--moves", SCRIPT_W, "--delay-ms",
+			    FAKE_DELAY_MS, NULL};
+	register_player(d->port, "alice");
+	register_player(d->port, "bob");
+	*alice = start_bridge(d, "alice", eb);
+	*bob = start_bridge(d, "bob", ew);
+	sleep_ms(700); /* both log in */
+	struct hc *a = hc_login_new(d->port, "alice"); /* a second connection of alice's */
+	ck_assert_ptr_nonnull(a);
+	json_t *req = json_pack("{s:s, s:s, s:i, s:f, s:s, s:i}", "cmd", "challenge", "opponent",
+				"bob", "size", 7, "komi", 0.5, "color", "black", "handicap", handicap);
+	if (timed)
+		json_object_set_new(req, "time", json_pack("{s:s, s:i, s:i, s:i}", "system", "byoyomi",
+							   "main_s", 60, "periods", 3, "period_s", 5));
+	json_t *r = hc_reqj(a, req);
+	ck_assert_msg(hj_ok(r), "challenge: %s", hj_text(r));
+	long long gid = hj_int(r, "game");
+	json_decref(r);
+	hc_close(a);
+	return gid;
+}
+
+static long long fake_game(struct hd *d, const char *const *black_extra, int *alice, int *bob)
+{
+	return fake_game_ex(d, black_extra, 0, false, alice, bob);
+}
+
+START_TEST(reconnect_mid_game)
+{
+	struct hd d;
+	char listen[32];
+	snprintf(listen, sizeof listen, "127.0.0.1:%d", free_port());
+	const char *extra[] = {"--listen", listen, NULL};
+	ck_assert_int_eq(hd_start(&d, extra), 0);
+	int port = d.port;
+	int alice, bob;
+	long long gid = fake_game(&d, NULL, &alice, &bob);
+	if (!wait_moves(port, gid, 5, GAME_WAIT_MS))
+		fail_with_logs(&d, "the game did not get going");
+	ck_assert_int_eq(hd_kill(&d), 0);
+	sleep_ms(400);
+	ck_assert_int_eq(hd_restart(&d), 0);
+	ck_assert_int_eq(d.port, port);
+	json_t *g = wait_ended(port, gid, GAME_WAIT_MS);
+	if (!g)
+		fail_with_logs(&d, "the game did not end after the restart");
+	/* exactly the scripted moves, in order, each once */
+	json_t *moves = hj_get(g, "moves");
+	if (json_array_size(moves) != SCRIPT_MOVES)
+		fprintf(stderr, "moves: %s\n", hj_text(moves));
+	ck_assert_int_eq(json_array_size(moves), SCRIPT_MOVES);
+	const char *bs[] = {"C1", "C2", "C3", "C4", "C5", "C6", "C7"};
+	const char *ws[] = {"E1", "E2", "E3", "E4", "E5", "E6", "E7"};
+	for (size_t k = 0; k < SCRIPT_MOVES; k++) {
+		json_t *m = json_array_get(moves, k);
+		ck_assert_int_eq(hj_int(m, "number"), (long long)k + 1);
+		ck_assert_str_eq(hj_str(m, "color"), k % 2 ? "W" : "B");
+		const char *want = k >= 14 ? "pass" : k % 2 ? ws[k / 2] : bs[k / 2];
+		ck_assert_str_eq(hj_str(m, "vertex"), want);
+	}
+	ck_assert_int_eq(hj_int(g, "warnings.B"), 0);
+	ck_assert_int_eq(hj_int(g, "warnings.W"), 0);
+	ck_assert_str_eq(hj_str(g, "reason"), "score");
+	json_decref(g);
+	ck_assert_msg(log_has(bridges[alice].log, "reconnected"), "alice's bridge did not reconnect");
+	ck_assert_msg(log_has(bridges[bob].log, "reconnected"), "bob's bridge did not reconnect");
+	ck_assert(bridge_alive(alice));
+	ck_assert(bridge_alive(bob));
+	ck_assert_int_eq(stop_bridge(alice), 0);
+	ck_assert_int_eq(stop_bridge(bob), 0);
+	ck_assert_int_eq(hd_stop(&d), 0);
+	forget_bridges();
+	hd_cleanup(&d);
+}
+END_TEST
+
+START_TEST(engine_dies)
+{
+	struct hd d;
+	ck_assert_int_eq(hd_start(&d, NULL), 0);
+	int alice, bob;
+	const char *die[] = {"--die-at-genmove", "3", NULL};
+	long long gid = fake_game(&d, die, &alice, &bob);
+	json_t *g = wait_ended(d.port, gid, GAME_WAIT_MS);
+	if (!g)
+		fail_with_logs(&d, "the game did not end");
+	ck_assert_str_eq(hj_str(g, "result"), "W+R");
+	ck_assert_str_eq(hj_str(g, "reason"), "resignation");
+	ck_assert_int_eq(json_array_size(hj_get(g, "moves")), 4); /* B, W, B, W; then the 3rd genmove */
+	json_decref(g);
+	ck_assert_msg(log_has(bridges[alice].log, "engine exited"), "no report of the engine's death");
+	ck_assert_msg(log_has(bridges[alice].log, "resigning"), "no report of the resignation");
+	ck_assert(bridge_alive(alice)); /* the bridge itself goes on */
+	ck_assert_int_eq(stop_bridge(alice), 0);
+	ck_assert_int_eq(stop_bridge(bob), 0);
+	ck_assert_int_eq(hd_stop(&d), 0);
+	forget_bridges();
+	hd_cleanup(&d);
+}
+END_TEST
+
+/* What the engine is told: the setup from the game (size, komi, handicap at GTP's fixed points,
+ * the time control), time_left before each genmove, the opponent's moves, the dead stones. */
+START_TEST(engine_setup)
+{
+	struct hd d;
+	ck_assert_int_eq(hd_start(&d, NULL), 0);
+	char gtplog[HARNESS_PATH_MAX + 16];
+	snprintf(gtplog, sizeof gtplog, "%s/gtp-alice.log", d.dir);
+	const char *extra[] = {"--log", gtplog, NULL};
+	int alice, bob;
+	long long gid = fake_game_ex(&d, extra, 2, true, &alice, &bob);
+	json_t *g = wait_ended(d.port, gid, GAME_WAIT_MS);
+	if (!g)
+		fail_with_logs(&d, "the game did not end");
+	ck_assert_str_eq(hj_str(g, "reason"), "score");
+	ck_assert_str_eq(hj_str(g, "moves.0.color"), "W"); /* White first after a handicap */
+	json_decref(g);
+	const char *want[] = {"boardsize 7", "clear_board", "komi 0.5", "set_free_handicap C3 E5",
+			      "time_settings 60 5 1", "time_left B 59 0", "genmove B", "play W E1",
+			      "final_status_list dead"};
+	for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+		ck_assert_msg(log_has(gtplog, want[k]), "the engine was not sent '%s'", want[k]);
+	ck_assert_int_eq(stop_bridge(alice), 0);
+	ck_assert_int_eq(stop_bridge(bob), 0);
+	unlink(gtplog);
+	ck_assert_int_eq(hd_stop(&d), 0);
+	forget_bridges();
+	hd_cleanup(&d);
+}
+END_TEST
+
+static bool have_python3(void)
+{
+	return system("python3 -c pass >/dev/null 2>&1") == 0;
+}
+
+int main(void)
+{
+	bool gnugo = GNUGO_PATH[0] && access(GNUGO_PATH, X_OK) == 0;
+	bool python = have_python3();
+	if (!gnugo && !python) {
+		fprintf(stderr, "test_gtp: neither GNU Go nor python3: skipped\n");
+		return 77;
+	}
+	atexit(kill_bridges);
+	Suite *s = suite_create("gtp");
+	TCase *tc = tcase_create("bridge");
+	tcase_set_timeout(tc, 80);
+	if (gnugo)
+		tcase_add_test(tc, e2e_round_robin);
+	else
+		fprintf(stderr, "test_gtp: no GNU Go: the end-to-end tournament is left out\n");
+	if (python) {
+		tcase_add_test(tc, reconnect_mid_game);
+		tcase_add_test(tc, engine_dies);
+		tcase_add_test(tc, engine_setup);
+	} else {
+		fprintf(stderr, "test_gtp: no python3: the scripted-engine tests are left out\n");
+	}
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

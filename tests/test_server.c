@@ -19,7 +19,6 @@
 
 #define T HARNESS_TIMEOUT_MS
 #define TEST_TIMEOUT_S 60          /* per test (Check's own timeout) */
-#define QUIET_MS 200               /* "no such message arrives" waits */
 #define SLOW_MAX_QUEUED "65536"    /* --max-queued of the slow-reader daemon */
 #define SLOW_RCVBUF 1              /* the stuck reader's receive buffer: the kernel's least */
 #define SLOW_BOARD 25              /* board of the slow-reader games */

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""fake_engine.py: a scripted GTP engine for tests/test_gtp.c.
+
+  fake_engine.py [--moves D4,E5,...] [--delay-ms N] [--die-at-genmove K] [--log FILE]
+
+Answers the GTP commands the bridge uses. `genmove` plays the next entry of --moves that is
+empty on its board (stones are never captured: scripts avoid captures), then "pass" once the
+list is exhausted; "resign" in the list resigns. --delay-ms sleeps before each genmove answer.
+--die-at-genmove K exits (status 3) on the K-th genmove, without answering. --log appends every
+command received, one per line. final_status_list dead answers an empty list.
+"""
+import sys
+import time
+
+
+def main():
+    args = sys.argv[1:]
+    moves, delay, die_at, log = [], 0.0, 0, None
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--moves":
+            moves = [m for m in args[i + 1].split(",") if m]
+            i += 1
+        elif a == "--delay-ms":
+            delay = int(args[i + 1]) / 1000.0
+            i += 1
+        elif a == "--die-at-genmove":
+            die_at = int(args[i + 1])
+            i += 1
+        elif a == "--log":
+            log = open(args[i + 1], "a")
+            i += 1
+        i += 1
+    known = ["protocol_version", "name", "version", "known_command", "list_commands", "quit",
+             "boardsize", "clear_board", "komi", "play", "genmove", "set_free_handicap",
+             "time_settings", "time_left", "final_status_list"]
+    stones = set()
+    genmoves = 0
+    for line in sys.stdin:
+        line = line.strip()
+        if log:
+            log.write(line + "\n")
+            log.flush()
+        if not line:
+            continue
+        parts = line.split()
+        cmd, rest = parts[0], parts[1:]
+
+        def ok(text=""):
+            sys.stdout.write("= " + text + "\n\n")
+            sys.stdout.flush()
+
+        if cmd == "quit":
+            ok()
+            return 0
+        if cmd == "protocol_version":
+            ok("2")
+        elif cmd == "name":
+            ok("Fake")
+        elif cmd == "version":
+            ok("1.0")
+        elif cmd == "list_commands":
+            ok("\n".join(known))
+        elif cmd == "known_command":
+            ok("true" if rest and rest[0] in known else "false")
+        elif cmd == "clear_board" or cmd == "boardsize":
+            stones.clear()
+            ok()
+        elif cmd == "play":
+            if len(rest) == 2 and rest[1].lower() != "pass":
+                stones.add(rest[1].upper())
+            ok()
+        elif cmd == "set_free_handicap":
+            for v in rest:
+                stones.add(v.upper())
+            ok()
+        elif cmd == "genmove":
+            genmoves += 1
+            if die_at and genmoves >= die_at:
+                return 3
+            if delay:
+                time.sleep(delay)
+            move = "pass"
+            while moves:
+                m = moves.pop(0)
+                if m.lower() == "resign" or m.upper() not in stones:
+                    move = m
+                    break
+            if move.lower() not in ("pass", "resign"):
+                stones.add(move.upper())
+            ok(move)
+        elif cmd == "final_status_list":
+            ok("")
+        elif cmd in known:
+            ok()
+        else:
+            sys.stdout.write("? unknown command\n\n")
+            sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
