@@ -167,7 +167,9 @@ static json_t *clocks_json(const struct game *g, bool live)
 	json_t *o = json_object();
 	for (int c = BLACK; c <= WHITE; c++) {
 		struct clock_state st = g->clk[c];
-		if (live && clock_running(g) && g->ref.board.to_move == (enum color)c)
+		/* The player to move's clock as of now; while paused, as of the pause. */
+		if (live && g->started && g->ref.phase == PHASE_PLAYING &&
+		    g->ref.board.to_move == (enum color)c)
 			clock_peek(&g->cc, &g->clk[c], turn_elapsed(g), &st);
 		json_object_set_new(o, c == BLACK ? "B" : "W", clock_state_json(&g->cc, &st));
 	}
@@ -298,6 +300,8 @@ static void game_save(struct server *srv, struct game *g)
 		if (r->scored)
 			json_object_set_new(x, "score", score_json(&r->score));
 		json_object_set_new(x, "paused", json_boolean(g->paused));
+		if (g->paused) /* the part of the turn used before the pause survives a restart */
+			json_object_set_new(x, "turn_used_ms", json_integer(g->turn_used));
 		json_object_set_new(x, "present_B", json_boolean(g->present[BLACK]));
 		json_object_set_new(x, "present_W", json_boolean(g->present[WHITE]));
 		json_object_set_new(x, "lateness_limit_s", json_integer(g->lateness_limit_s));
@@ -477,6 +481,8 @@ static void restore_state(struct game *g)
 			r->score.komi = json_number_value(json_object_get(s, "komi"));
 		}
 		g->paused = json_is_true(json_object_get(x, "paused"));
+		if (g->paused)
+			g->turn_used = json_integer_value(json_object_get(x, "turn_used_ms"));
 		g->present[BLACK] = json_is_true(json_object_get(x, "present_B"));
 		g->present[WHITE] = json_is_true(json_object_get(x, "present_W"));
 		if (json_integer_value(json_object_get(x, "lateness_limit_s")) > 0)
@@ -532,7 +538,7 @@ static void game_go_live(struct server *srv, struct game *g)
 		g->timer.data = g;
 		g->has_timer = true;
 	}
-	turn_restart(g);
+	g->turn_start = now_ms(); /* turn_used: 0, or what a paused turn had used */
 	idmap_put(&srv->games, g->id, g);
 	game_arm(g);
 }
@@ -996,10 +1002,11 @@ static void game_arm(struct game *g)
 	double wall = server_now();
 	int64_t due = -1;
 	if (g->ref.phase == PHASE_SCHEDULED && g->row.start_at > 0) {
-		due = (int64_t)((g->row.start_at - wall) * 1000);
+		/* A start time already passed (start_at in the past, a restart): begin now. */
+		due = llround(fmax(0, (g->row.start_at - wall) * 1000));
 	} else if (g->ref.phase == PHASE_PLAYING && !g->paused) {
 		if (g->row.start_at > 0 && (!g->present[BLACK] || !g->present[WHITE]))
-			due = (int64_t)((g->row.start_at + g->lateness_limit_s - wall) * 1000);
+			due = llround(fmax(0, (g->row.start_at + g->lateness_limit_s - wall) * 1000));
 		if (clock_running(g)) {
 			int64_t rem = clock_remaining(&g->cc, &g->clk[g->ref.board.to_move]);
 			if (rem != CLOCK_UNLIMITED && rem >= 0) {
