@@ -437,12 +437,19 @@ static void genmove_reply(struct engine *e, bool ok, const char *text, void *arg
 		resign_game(g, "the engine could not move");
 		return;
 	}
-	char v[GTP_VERTEX_MAX];
-	snprintf(v, sizeof v, "%s", text);
-	if (strcasecmp(v, "resign") == 0) {
+	if (strcasecmp(text, "resign") == 0) {
 		resign_game(g, "the engine resigns");
 		return;
 	}
+	int x, y;
+	if (strlen(text) >= GTP_VERTEX_MAX || vertex_parse_xy(g->size, text, &x, &y) < 0) {
+		say(g->br, "game %lld: the engine answered genmove with '%.40s', not a vertex",
+		    (long long)g->id, text);
+		resign_game(g, "the engine's move is not a vertex");
+		return;
+	}
+	char v[GTP_VERTEX_MAX];
+	snprintf(v, sizeof v, "%s", text);
 	/* The engine has played it on its own board. */
 	if (push_move(&g->eng_moves, &g->eng_known, &g->eng_cap, g->color, v) < 0) {
 		start_engine(g);
@@ -578,7 +585,8 @@ static void play_reply(struct session *s, json_t *reply, void *arg)
 		return;
 	}
 	const char *code = err_code(reply);
-	if (code && strcmp(code, "illegal_move") == 0) {
+	const char *why = json_string_value(json_object_get(json_object_get(reply, "error"), "reason"));
+	if (code && strcmp(code, "illegal_move") == 0 && why && strcmp(why, "not_your_turn") != 0) {
 		/* the server records a forfeited turn (game.move pass) or warns: the engine's board
 		 * is wrong now; pump() replaces it when the record disagrees */
 		say(g->br, "game %lld: move %s refused: %s", (long long)g->id, g->play_vertex,
@@ -1023,8 +1031,14 @@ static void on_error(struct session *s, const char *error, bool final, void *ctx
 struct probe {
 	struct bridge *br;
 	int answers;
-	bool failed;
+	bool failed, timed_out;
 };
+
+static void probe_timeout(uv_timer_t *t)
+{
+	struct probe *p = t->data;
+	p->timed_out = true;
+}
 
 static void probe_reply(struct engine *e, bool ok, const char *text, void *arg)
 {
@@ -1063,14 +1077,21 @@ static int probe_engine(struct bridge *br)
 		fprintf(stderr, "tengen: cannot start the engine: %s\n", err);
 		return -1;
 	}
+	uv_timer_t timer;
+	uv_timer_init(br->loop, &timer);
+	timer.data = &p;
+	uv_timer_start(&timer, probe_timeout, GTP_PROBE_TIMEOUT_MS, 0);
 	engine_send(e, probe_reply, &p, "name");
 	engine_send(e, probe_reply, &p, "version");
 	engine_send(e, probe_reply, &p, "list_commands");
-	while (p.answers < 3 && !p.failed && uv_run(br->loop, UV_RUN_ONCE))
+	while (p.answers < 3 && !p.failed && !p.timed_out && uv_run(br->loop, UV_RUN_ONCE))
 		;
 	engine_close(e);
+	uv_close((uv_handle_t *)&timer, NULL);
+	uv_run(br->loop, UV_RUN_NOWAIT); /* the timer's close */
 	if (p.answers < 3) {
-		fprintf(stderr, "tengen: the engine '%s' does not answer GTP\n", br->engine_argv[0]);
+		fprintf(stderr, "tengen: the engine '%s' does not answer GTP%s\n", br->engine_argv[0],
+			p.timed_out ? " (no answer to 'name', 'version', 'list_commands' in time)" : "");
 		return -1;
 	}
 	return 0;

@@ -21,6 +21,8 @@
 #define GTP_MAX_GAMES_DEFAULT 4  /* --max-games: live games at once (challenges beyond: declined) */
 #define GTP_MAX_GAMES_LIMIT 256
 #define GTP_ACCEPT_NAMES_MAX 64  /* names in --accept from=... */
+#define GTP_PROBE_TIMEOUT_MS 60000 /* the engine's first answers at start (a big network may
+				    * take a while to load) */
 #define GTP_AGREE_AFTER_COUNTINGS 2 /* from the 3rd counting phase of a game on, agree with the
 				     * opponent's dead stones so that two engines that disagree
 				     * cannot loop forever */

@@ -85,35 +85,47 @@ static struct login_fail *fail_find(struct server *srv, const char *key, bool cr
 	return f;
 }
 
-static void fail_key(char *out, size_t n, const char *kind, const char *v)
+/* The three keys a failed login counts against, lower-cased: the name from this address, the
+ * address, and the name from anywhere. */
+#define FAIL_KEYS 3
+static void fail_keys(char keys[FAIL_KEYS][80], const char *name, const char *addr)
 {
-	size_t k = (size_t)snprintf(out, n, "%s:", kind);
-	for (; *v && k + 1 < n; v++)
-		out[k++] = (char)tolower((unsigned char)*v);
-	out[k] = '\0';
+	char lname[PROTO_NAME_MAX + 1];
+	size_t k = 0;
+	for (; name[k] && k < PROTO_NAME_MAX; k++)
+		lname[k] = (char)tolower((unsigned char)name[k]);
+	lname[k] = '\0';
+	snprintf(keys[0], 80, "p:%s@%s", lname, addr);
+	snprintf(keys[1], 80, "a:%s", addr);
+	snprintf(keys[2], 80, "n:%s", lname);
 }
+
+/* Limits per key (server.h): a guesser is stopped after SERVER_LOGIN_FAILS tries at a name or
+ * from an address; a name is shut for everyone only after SERVER_LOGIN_NAME_FAILS failures, so
+ * a stranger cannot lock a player out with a few wrong passwords. */
+static const int fail_limits[FAIL_KEYS] = {SERVER_LOGIN_FAILS, SERVER_LOGIN_FAILS,
+					    SERVER_LOGIN_NAME_FAILS};
 
 static bool rate_limited(struct server *srv, const char *name, const char *addr)
 {
-	char kn[80], ka[80];
+	char keys[FAIL_KEYS][80];
 	double now = server_now();
-	fail_key(kn, sizeof kn, "n", name);
-	fail_key(ka, sizeof ka, "a", addr);
-	struct login_fail *f[2] = {fail_find(srv, kn, false, now), fail_find(srv, ka, false, now)};
-	for (int i = 0; i < 2; i++)
-		if (f[i] && now - f[i]->start < SERVER_LOGIN_WINDOW_S && f[i]->count >= SERVER_LOGIN_FAILS)
+	fail_keys(keys, name, addr);
+	for (int i = 0; i < FAIL_KEYS; i++) {
+		struct login_fail *f = fail_find(srv, keys[i], false, now);
+		if (f && now - f->start < SERVER_LOGIN_WINDOW_S && f->count >= fail_limits[i])
 			return true;
+	}
 	return false;
 }
 
 static void record_failure(struct server *srv, const char *name, const char *addr)
 {
-	char k[2][80];
+	char keys[FAIL_KEYS][80];
 	double now = server_now();
-	fail_key(k[0], sizeof k[0], "n", name);
-	fail_key(k[1], sizeof k[1], "a", addr);
-	for (int i = 0; i < 2; i++) {
-		struct login_fail *f = fail_find(srv, k[i], true, now);
+	fail_keys(keys, name, addr);
+	for (int i = 0; i < FAIL_KEYS; i++) {
+		struct login_fail *f = fail_find(srv, keys[i], true, now);
 		if (!f)
 			continue;
 		if (now - f->start >= SERVER_LOGIN_WINDOW_S) {

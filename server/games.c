@@ -326,15 +326,23 @@ static void game_save(struct server *srv, struct game *g)
 
 static void send_game(struct server *srv, struct game *g, const json_t *msg)
 {
-	server_send_player(srv, g->row.black_id, msg);
-	server_send_player(srv, g->row.white_id, msg);
-	/* Backwards: an observer cut off by server_send (a slow reader) leaves g->obs at once,
-	 * the last observer taking its slot, and that one has had the message already. */
+	/* Serialise once; the same bytes go to both players and every observer. */
+	size_t len;
+	char *line = proto_serialize(msg, &len);
+	if (!line) {
+		log_msg(LOG_ERROR, "serialize", "game=%lld", (long long)g->id);
+		return;
+	}
+	server_send_player_raw(srv, g->row.black_id, line, len);
+	server_send_player_raw(srv, g->row.white_id, line, len);
+	/* Backwards: an observer cut off by server_send_raw (a slow reader) leaves g->obs at
+	 * once, the last observer taking its slot, and that one has had the message already. */
 	for (size_t i = g->nobs; i-- > 0;) {
 		struct conn *c = g->obs[i];
 		if (c->player_id != g->row.black_id && c->player_id != g->row.white_id)
-			server_send(c, msg);
+			server_send_raw(c, line, len);
 	}
+	free(line);
 }
 
 static void send_end(struct server *srv, struct game *g)

@@ -1,6 +1,7 @@
 /* tengend: the tengen Go server daemon. */
 #include "config.h"
 #include <getopt.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,9 @@
 #include <sodium.h>
 #include "log.h"
 #include "server.h"
+
+#define MAIN_MALLOC_TRIM_BYTES (64 << 20) /* free heap kept before trimming */
+#define MAIN_MALLOC_MMAP_BYTES (4 << 20)  /* allocations above this get their own mapping */
 
 static void usage(FILE *f)
 {
@@ -24,9 +28,12 @@ static void usage(FILE *f)
 		"  --max-queued BYTES     unsent bytes a client may leave before it is cut off (default %u)\n"
 		"  --pwhash-cost fast     libsodium's minimum hashing cost (tests and benchmarks only)\n"
 		"  --lag-allowance-ms N   most network lag credited to a move, measured by the server (default %d)\n"
+		"  --idle-timeout S       close a connection holding a partial line and no complete line for S\n"
+		"                         seconds (default %d; 0: never)\n"
 		"  --version, --help\n",
 		SERVER_DEFAULT_HOST, SERVER_DEFAULT_PORT, SERVER_DEFAULT_DB, SERVER_MAX_CONNECTIONS,
-		SERVER_MAX_PER_ADDRESS, SERVER_MAX_QUEUED_BYTES, SERVER_LAG_ALLOWANCE_MS);
+		SERVER_MAX_PER_ADDRESS, SERVER_MAX_QUEUED_BYTES, SERVER_LAG_ALLOWANCE_MS,
+		SERVER_IDLE_TIMEOUT_S);
 }
 
 static int parse_listen(const char *s, struct server_settings *set, char *host, size_t n)
@@ -103,7 +110,8 @@ int main(int argc, char **argv)
 	struct server_settings set = {
 		.host = SERVER_DEFAULT_HOST, .port = SERVER_DEFAULT_PORT, .db_path = SERVER_DEFAULT_DB,
 		.max_connections = SERVER_MAX_CONNECTIONS, .max_per_address = SERVER_MAX_PER_ADDRESS,
-		.max_queued = SERVER_MAX_QUEUED_BYTES, .lag_allowance_ms = SERVER_LAG_ALLOWANCE_MS};
+		.max_queued = SERVER_MAX_QUEUED_BYTES, .lag_allowance_ms = SERVER_LAG_ALLOWANCE_MS,
+		.idle_timeout_s = SERVER_IDLE_TIMEOUT_S};
 	static char host[256];
 	if (sodium_init() < 0) {
 		fprintf(stderr, "tengend: libsodium failed to initialise\n");
@@ -119,6 +127,7 @@ int main(int argc, char **argv)
 		{"max-queued", required_argument, NULL, 'q'},
 		{"pwhash-cost", required_argument, NULL, 'w'},
 		{"lag-allowance-ms", required_argument, NULL, 'g'},
+		{"idle-timeout", required_argument, NULL, 'i'},
 		{"version", no_argument, NULL, 'V'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	int o;
 	enum log_level level;
@@ -150,6 +159,16 @@ int main(int argc, char **argv)
 			set.pwhash_fast = strcmp(optarg, "fast") == 0;
 			break;
 		case 'g': set.lag_allowance_ms = parse_count(optarg, "--lag-allowance-ms"); break;
+		case 'i': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (*end || end == optarg || v < 0 || v > 86400) {
+				fprintf(stderr, "tengend: --idle-timeout takes seconds from 0 to 86400\n");
+				return 2;
+			}
+			set.idle_timeout_s = (unsigned)v;
+			break;
+		}
 		case 'V': printf("tengend %s (protocol %d)\n", PACKAGE_VERSION, PROTO_VERSION); return 0;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -160,6 +179,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	/* Keep freed heap instead of giving it back each iteration: the per-move buffers otherwise
+	 * make glibc grow and trim the heap (brk, munmap, page faults) all the time. */
+	mallopt(M_TRIM_THRESHOLD, MAIN_MALLOC_TRIM_BYTES);
+	mallopt(M_MMAP_THRESHOLD, MAIN_MALLOC_MMAP_BYTES);
 	uv_loop_t loop;
 	uv_loop_init(&loop);
 	struct server srv;

@@ -191,6 +191,7 @@ static bool handle_lines(struct conn *c)
 					   "a line may hold at most %d bytes", FRAMING_MAX_LINE);
 			continue;
 		}
+		c->last_line_ms = uv_now(c->srv->loop);
 		if (len == 0)
 			continue; /* blank lines are ignored */
 		server_handle_line(c, line, len);
@@ -285,6 +286,7 @@ static void on_connection(uv_stream_t *l, int status)
 			uv_ip4_name((struct sockaddr_in *)&ss, c->addr, sizeof c->addr);
 	}
 	uv_tcp_nodelay(&c->tcp, 1);
+	c->last_line_ms = uv_now(srv->loop);
 	const char *refuse = NULL;
 	if (srv->nconns >= srv->set.max_connections)
 		refuse = "too many connections";
@@ -306,6 +308,21 @@ static void on_connection(uv_stream_t *l, int status)
 	uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
 }
 
+/* Slowloris: close connections that hold an unfinished line (or are inside an over-long
+ * one) and sent no complete line for idle_timeout_s. Quiet connections with nothing pending
+ * are kept: a player may think for hours. */
+static void on_sweep(uv_timer_t *t)
+{
+	struct server *srv = t->data;
+	uint64_t now = uv_now(srv->loop), limit = (uint64_t)srv->set.idle_timeout_s * 1000;
+	for (struct conn *c = srv->conns, *n; c; c = n) {
+		n = c->next;
+		if (!c->closing && (c->fr.partial > 0 || c->fr.discarding) &&
+		    now - c->last_line_ms >= limit)
+			net_close(c, "idle timeout: partial line");
+	}
+}
+
 int net_listen(struct server *srv)
 {
 	struct sockaddr_storage addr;
@@ -320,6 +337,8 @@ int net_listen(struct server *srv)
 	}
 	uv_tcp_init(srv->loop, &srv->listener);
 	srv->listener.data = srv;
+	uv_timer_init(srv->loop, &srv->sweep); /* closed with the listener (net_shutdown) */
+	srv->sweep.data = srv;
 	if ((r = uv_tcp_bind(&srv->listener, (struct sockaddr *)&addr, 0)) < 0 ||
 	    (r = uv_listen((uv_stream_t *)&srv->listener, 511, on_connection)) < 0) {
 		log_msg(LOG_ERROR, "listen", "host=%s port=%d error=\"%s\"", srv->set.host,
@@ -332,6 +351,8 @@ int net_listen(struct server *srv)
 	int port = ntohs(bound.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&bound)->sin6_port
 						   : ((struct sockaddr_in *)&bound)->sin_port);
 	log_msg(LOG_INFO, "listening", "host=%s port=%d", srv->set.host, port);
+	if (srv->set.idle_timeout_s)
+		uv_timer_start(&srv->sweep, on_sweep, SERVER_IDLE_SWEEP_MS, SERVER_IDLE_SWEEP_MS);
 	if (srv->set.port_file) {
 		char tmp[4096];
 		snprintf(tmp, sizeof tmp, "%s.tmp", srv->set.port_file);
@@ -355,6 +376,7 @@ static void on_shutdown(uv_shutdown_t *req, int status)
 void net_shutdown(struct server *srv)
 {
 	uv_close((uv_handle_t *)&srv->listener, NULL);
+	uv_close((uv_handle_t *)&srv->sweep, NULL);
 	for (struct conn *c = srv->conns, *n; c; c = n) {
 		n = c->next;
 		write_out(c);

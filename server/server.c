@@ -58,19 +58,23 @@ void server_send(struct conn *c, const json_t *msg)
 	free(line);
 }
 
+void server_send_player_raw(struct server *srv, int64_t player_id, const char *line, size_t len)
+{
+	for (struct conn *c = idmap_get(&srv->sessions, player_id), *n; c; c = n) {
+		n = c->pnext; /* server_send_raw may cut c off */
+		server_send_raw(c, line, len);
+	}
+}
+
 void server_send_player(struct server *srv, int64_t player_id, const json_t *msg)
 {
-	struct conn *c = idmap_get(&srv->sessions, player_id);
-	if (!c)
+	if (!idmap_get(&srv->sessions, player_id))
 		return;
 	size_t len;
 	char *line = proto_serialize(msg, &len);
 	if (!line)
 		return;
-	for (struct conn *n; c; c = n) {
-		n = c->pnext; /* server_send_raw may cut c off */
-		server_send_raw(c, line, len);
-	}
+	server_send_player_raw(srv, player_id, line, len);
 	free(line);
 }
 

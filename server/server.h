@@ -32,12 +32,15 @@
 #define SERVER_MAX_PER_ADDRESS 64         /* --max-per-address: connections from one address */
 #define SERVER_MAX_QUEUED_BYTES (8u << 20) /* --max-queued: unsent bytes before a cut-off */
 #define SERVER_LINES_PER_READ 16          /* lines handled per connection per turn */
-#define SERVER_LOGIN_FAILS 5              /* failed logins per name or address per window */
+#define SERVER_LOGIN_FAILS 5              /* failed logins per name+address, or address, per window */
+#define SERVER_LOGIN_NAME_FAILS 20        /* failed logins per name from any address per window */
 #define SERVER_LOGIN_WINDOW_S 60          /* ...before `rate_limited` for this long */
 #define SERVER_GAMES_LIMIT 100            /* default and ... */
 #define SERVER_GAMES_LIMIT_MAX 1000       /* ... largest `limit` of the games listing */
 #define SERVER_READ_BUFFER 65536          /* bytes per read */
 #define SERVER_LAG_ALLOWANCE_MS 300       /* --lag-allowance-ms */
+#define SERVER_IDLE_TIMEOUT_S 300         /* --idle-timeout: a partial line with no complete line */
+#define SERVER_IDLE_SWEEP_MS 1000         /* how often connections are checked for it */
 
 struct server;
 struct game;
@@ -58,6 +61,7 @@ struct conn {
 	bool paused;              /* reading stopped: too much buffered input */
 	bool in_backlog;
 	bool dirty;               /* on the server's list of connections with queued bytes */
+	uint64_t last_line_ms;    /* uv_now of the connection's start or its last complete line */
 	struct conn *dnext;
 	struct conn *next, *prev;           /* all connections */
 	struct conn *bl_next;               /* backlog of connections with lines to handle */
@@ -79,6 +83,7 @@ struct server_settings {
 	size_t max_queued;
 	bool pwhash_fast;         /* libsodium's minimum hashing cost: tests and benchmarks only */
 	int64_t lag_allowance_ms; /* most lag credited to a move (issue 4; default 300) */
+	unsigned idle_timeout_s;  /* close a connection holding a partial line this long (0: never) */
 };
 
 struct server {
@@ -88,6 +93,7 @@ struct server {
 	uv_tcp_t listener;
 	uv_prepare_t prepare;     /* commit + flush once per iteration */
 	uv_idle_t idle;           /* keeps the loop spinning while lines are backlogged */
+	uv_timer_t sweep;         /* idle-timeout sweep (net.c) */
 	uv_signal_t sigint, sigterm;
 	struct conn *conns;       /* all connections */
 	unsigned nconns;
@@ -122,6 +128,8 @@ int server_txn(struct server *srv);
 void server_send(struct conn *c, const json_t *msg);
 /* Queue an already serialised line to c. */
 void server_send_raw(struct conn *c, const char *line, size_t len);
+/* Queue an already serialised line to every connection of player `player_id`. */
+void server_send_player_raw(struct server *srv, int64_t player_id, const char *line, size_t len);
 /* Queue msg to every connection of player `player_id`. */
 void server_send_player(struct server *srv, int64_t player_id, const json_t *msg);
 /* Reply to a request: the reply object is consumed. */

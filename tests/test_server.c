@@ -28,7 +28,8 @@
 #define PER_ADDRESS "5"            /* --max-per-address of the connection-limit daemon */
 #define BIG_LINE (10u << 20)       /* the 10 MB line */
 #define MAX_LINE 65536             /* PROTOCOL.md: bytes in a line */
-#define LOGIN_FAILS 5              /* failed logins before rate_limited */
+#define LOGIN_FAILS 5              /* SERVER_LOGIN_FAILS: per name+address, per address */
+#define LOGIN_NAME_FAILS 20        /* SERVER_LOGIN_NAME_FAILS: per name */
 
 static struct hd D; /* the default daemon of the fixture */
 
@@ -369,19 +370,36 @@ START_TEST(test_rate_limit_name)
 {
 	hc_close(login(&D, "victim"));
 	hc_close(login(&D, "other"));
-	/* Five failures for one name, each from another address, in any case. */
+	/* Five failures for one name from one address, in any case: that address is stopped
+	 * for that name, but the player still logs in from elsewhere (no lock-out by a stranger). */
 	static const char *const spell[LOGIN_FAILS] = {"victim", "VICTIM", "Victim", "vicTim", "victiM"};
+	struct hc *g = conn_from(&D, "127.0.0.9");
 	for (int i = 0; i < LOGIN_FAILS; i++) {
+		json_t *r = login_from(g, spell[i], "not the password");
+		ERR(r, "unauthenticated");
+		json_decref(r);
+	}
+	json_t *r = login_from(g, "victim", "victim" HARNESS_PASSWORD_SUFFIX);
+	ERR(r, "rate_limited");
+	json_decref(r);
+	hc_close(g);
+	struct hc *own = conn_from(&D, "127.0.0.8");
+	r = login_from(own, "victim", "victim" HARNESS_PASSWORD_SUFFIX);
+	OK(r);
+	json_decref(r);
+	hc_close(own);
+	/* LOGIN_NAME_FAILS failures for the name from many addresses shut it for everyone. */
+	for (int i = LOGIN_FAILS; i < LOGIN_NAME_FAILS; i++) {
 		char addr[32];
 		snprintf(addr, sizeof addr, "127.0.0.%d", 10 + i);
 		struct hc *c = conn_from(&D, addr);
-		json_t *r = login_from(c, spell[i], "not the password");
+		r = login_from(c, spell[i % LOGIN_FAILS], "not the password");
 		ERR(r, "unauthenticated");
 		json_decref(r);
 		hc_close(c);
 	}
-	struct hc *c = conn_from(&D, "127.0.0.20");
-	json_t *r = login_from(c, "victim", "victim" HARNESS_PASSWORD_SUFFIX);
+	struct hc *c = conn_from(&D, "127.0.0.60");
+	r = login_from(c, "victim", "victim" HARNESS_PASSWORD_SUFFIX);
 	ERR(r, "rate_limited");
 	json_decref(r);
 	r = login_from(c, "VICTIM", "victim" HARNESS_PASSWORD_SUFFIX);

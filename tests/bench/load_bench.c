@@ -481,6 +481,10 @@ static void on_reply(struct client *c, json_t *msg)
 	}
 	bool ok = json_is_true(json_object_get(msg, "ok"));
 	const char *code = json_string_value(json_object_get(json_object_get(msg, "error"), "code"));
+	/* After the window the live games are resigned: a move or resignation still in flight in
+	 * such a game gets `conflict`, as it should. */
+	if (!ok && phase >= PH_DRAIN && code && strcmp(code, "conflict") == 0)
+		return;
 	switch (kind) {
 	case P_REGISTER:
 		if (ok || (code && strcmp(code, "conflict") == 0)) {
