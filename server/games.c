@@ -758,18 +758,24 @@ static void send_start(struct server *srv, struct game *g)
 	}
 }
 
+/* Is g in phase `want`? Replies conflict if not. */
+static bool is_live(struct conn *c, const struct proto_request *req, struct game *g, enum game_phase want)
+{
+	if (g->ref.phase != want) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is %s, not %s",
+				   (long long)g->id, g->row.phase, referee_phase_name(want));
+		return false;
+	}
+	return true;
+}
+
 void games_accept(struct conn *c, const struct proto_request *req)
 {
 	struct server *srv = c->srv;
 	enum color me;
 	struct game *g = my_game(c, req, &me);
-	if (!g)
+	if (!g || !is_live(c, req, g, PHASE_PENDING))
 		return;
-	if (g->ref.phase != PHASE_PENDING) {
-		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is not a pending challenge",
-				   (long long)g->id);
-		return;
-	}
 	if (g->row.challenger_id == c->player_id) {
 		server_reply_error(c, req->id, PROTO_ERR_FORBIDDEN, "only the challenged player may accept");
 		return;
@@ -804,13 +810,8 @@ void games_decline(struct conn *c, const struct proto_request *req)
 	struct server *srv = c->srv;
 	enum color me;
 	struct game *g = my_game(c, req, &me);
-	if (!g)
+	if (!g || !is_live(c, req, g, PHASE_PENDING))
 		return;
-	if (g->ref.phase != PHASE_PENDING) {
-		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is not a pending challenge",
-				   (long long)g->id);
-		return;
-	}
 	/* Either side may call a challenge off: the challenged declines, the challenger withdraws. */
 	referee_end(&g->ref, "", END_DECLINED, false);
 	if (server_txn(srv) < 0)
@@ -826,15 +827,6 @@ void games_decline(struct conn *c, const struct proto_request *req)
 	retire(srv, g);
 }
 
-static bool is_live(struct conn *c, const struct proto_request *req, struct game *g, enum game_phase want)
-{
-	if (g->ref.phase != want) {
-		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is %s, not %s",
-				   (long long)g->id, g->row.phase, referee_phase_name(want));
-		return false;
-	}
-	return true;
-}
 
 /* Write a referee move of `me` (m) to the store: the move row with the clocks after it, a
  * warning, the game row. `forfeit` overrides the forfeit reason (e.g. "time"). */

@@ -250,6 +250,19 @@ static int ev_build(struct server *srv, const struct tour *t, struct ev_build *b
 	return 0;
 }
 
+/* Load the request's tournament and build its event; replies and returns -1 on failure. */
+static int tour_event(struct conn *c, const struct proto_request *req, struct tour *t,
+		      struct ev_build *b)
+{
+	if (tour_load(c, req, "tournament", t) < 0)
+		return -1;
+	if (ev_build(c->srv, t, b) < 0) {
+		tour_clear(t);
+		return server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not read the tournament");
+	}
+	return 0;
+}
+
 /* ---- commands ---- */
 
 void tournaments_create(struct conn *c, const struct proto_request *req)
@@ -614,15 +627,10 @@ void tournaments_pairings(struct conn *c, const struct proto_request *req)
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
-	if (tour_load(c, req, "tournament", &t) < 0)
+	if (tour_event(c, req, &t, &b) < 0)
 		return;
 	if (!round)
 		round = current_round(&t);
-	if (ev_build(c->srv, &t, &b) < 0) {
-		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not read the tournament");
-		tour_clear(&t);
-		return;
-	}
 	json_t *pairs = json_array(), *byes = json_array();
 	for (int k = b.ev.ngames - 1; k >= 0; k--) { /* listed newest first: restore order */
 		const struct event_game *g = &b.ev.games[k];
@@ -673,13 +681,8 @@ void tournaments_standings(struct conn *c, const struct proto_request *req)
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
-	if (tour_load(c, req, "tournament", &t) < 0)
+	if (tour_event(c, req, &t, &b) < 0)
 		return;
-	if (ev_build(c->srv, &t, &b) < 0) {
-		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not read the tournament");
-		tour_clear(&t);
-		return;
-	}
 	const char *names[STANDINGS_MAX_TIEBREAKS];
 	int ntb = tiebreak_names(&t, names);
 	struct standing *rows = calloc(b.ev.nplayers ? (size_t)b.ev.nplayers : 1, sizeof *rows);
@@ -776,13 +779,8 @@ void tournaments_export(struct conn *c, const struct proto_request *req)
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
-	if (tour_load(c, req, "tournament", &t) < 0)
+	if (tour_event(c, req, &t, &b) < 0)
 		return;
-	if (ev_build(c->srv, &t, &b) < 0) {
-		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not read the tournament");
-		tour_clear(&t);
-		return;
-	}
 	const char *names[STANDINGS_MAX_TIEBREAKS];
 	int ntb = tiebreak_names(&t, names);
 	struct game_settings gs;
