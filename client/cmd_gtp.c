@@ -40,6 +40,9 @@
 #define GTP_VERTEX_MAX 8
 #define GTP_DEAD_MAX (BOARD_MAX_SIZE * BOARD_MAX_SIZE)
 #define GTP_HANDICAP_MAX 9  /* handicap stones the server places at most */
+#define GTP_ENDED_RING 256  /* ended games remembered, so that a late reply cannot revive one */
+#define GTP_REFUSALS_MAX 3  /* our moves refused in a row before waiting for the server's next
+			     * event: never a hot loop against a server that disagrees with itself */
 
 enum accept_policy { ACCEPT_ANY, ACCEPT_RATED, ACCEPT_FROM };
 
@@ -83,6 +86,7 @@ struct game {
 	bool dead_out, dead_sent, resign_sent;
 	int countings;
 	int resume_mark;             /* moves recorded when play last resumed after counting */
+	int refusals;                /* our moves refused in a row (conflict, not_your_turn) */
 	json_t *their_dead;          /* the opponent's claim in this counting phase, or NULL */
 };
 
@@ -102,8 +106,9 @@ struct bridge {
 	uv_signal_t sigint, sigterm;
 	int status;
 	bool stopping;
-	struct engine *probe;
 	char engine_name[128];
+	json_int_t ended[GTP_ENDED_RING]; /* games that ended lately: late replies are ignored */
+	int nended;
 };
 
 static struct bridge *the_bridge; /* session reply callbacks find it here */
@@ -167,9 +172,21 @@ static void game_freed(uv_handle_t *h)
 	free(g);
 }
 
+static bool ended_lately(const struct bridge *br, json_int_t id)
+{
+	int n = br->nended < GTP_ENDED_RING ? br->nended : GTP_ENDED_RING;
+	for (int k = 0; k < n; k++)
+		if (br->ended[k] == id)
+			return true;
+	return false;
+}
+
 static void free_game(struct game *g)
 {
 	struct bridge *br = g->br;
+	br->ended[br->nended++ % GTP_ENDED_RING] = g->id;
+	if (br->nended >= 2 * GTP_ENDED_RING)
+		br->nended -= GTP_ENDED_RING;
 	for (struct game **pp = &br->games; *pp; pp = &(*pp)->next)
 		if (*pp == g) {
 			*pp = g->next;
@@ -546,7 +563,7 @@ static void pump(struct game *g)
 			  strcasecmp(g->moves[g->nmoves - 1].vertex, "pass") == 0 &&
 			  strcasecmp(g->moves[g->nmoves - 2].vertex, "pass") == 0;
 	if (strcmp(g->phase, "playing") == 0 && g->to_move == g->color && !g->play_out &&
-	    !two_passes) {
+	    !two_passes && g->refusals < GTP_REFUSALS_MAX) {
 		long secs, stones;
 		if (clock_now(g, g->color, &secs, &stones))
 			engine_send(g->eng, setup_reply, g, "time_left %c %ld %ld", g->color, secs, stones);
@@ -594,9 +611,13 @@ static void play_reply(struct session *s, json_t *reply, void *arg)
 		pump(g);
 		return;
 	}
-	/* conflict (stale number, flag fell, paused, not playing): read the record again */
+	/* conflict (stale number, flag fell, paused, not playing), not_your_turn: read the record
+	 * again; after GTP_REFUSALS_MAX in a row, wait for the server's next event */
 	say(g->br, "game %lld: move %s not played: %s", (long long)g->id, g->play_vertex,
 	    err_message(reply));
+	if (++g->refusals == GTP_REFUSALS_MAX)
+		say(g->br, "game %lld: %d moves refused in a row; waiting for the server's next event",
+		    (long long)g->id, g->refusals);
 	sync_game(g);
 }
 
@@ -684,7 +705,7 @@ static void log_result(struct game *g, const char *result, const char *reason)
 	if (result && (result[0] == 'B' || result[0] == 'W') && result[1] == '+')
 		outcome = result[0] == g->color ? ", won" : ", lost";
 	say(g->br, "game %lld ended: %s (%s) as %s against %s%s", (long long)g->id,
-	    result ? result : "no result", reason ? reason : "?", g->color == 'B' ? "Black" : "White",
+	    result && *result ? result : "no result", reason && *reason ? reason : "?", g->color == 'B' ? "Black" : "White",
 	    g->opponent, outcome);
 }
 
@@ -717,7 +738,7 @@ static void apply_game(struct bridge *br, const json_t *o)
 		}
 		return;
 	}
-	if (strcmp(phase, "pending") == 0)
+	if (strcmp(phase, "pending") == 0 || (!g && ended_lately(br, id)))
 		return;
 	if (!g && !(g = new_game(br, id)))
 		return;
@@ -877,6 +898,7 @@ static void on_move(struct game *g, const json_t *m)
 	if (number <= g->nmoves)
 		return; /* known */
 	push_move(&g->moves, &g->nmoves, &g->capmoves, c[0], v);
+	g->refusals = 0;
 	const char *forfeited = json_string_value(json_object_get(m, "forfeited"));
 	if (forfeited)
 		say(g->br, "game %lld: move %d by %s forfeited (%s)", (long long)g->id, number, c,
@@ -927,6 +949,8 @@ static void on_event(struct session *s, json_t *ev, void *ctx)
 	}
 	struct game *g = find_game(br, id);
 	if (strcmp(name, "game.start") == 0) {
+		if (!g && ended_lately(br, id))
+			return;
 		if (!g && !(g = new_game(br, id)))
 			return;
 		json_t *sa = json_object_get(ev, "start_at");
@@ -965,6 +989,7 @@ static void on_event(struct session *s, json_t *ev, void *ctx)
 		strcpy(g->phase, "playing");
 		g->to_move = tm ? tm[0] : 0;
 		g->resume_mark = g->nmoves;
+		g->refusals = 0;
 		g->dead_sent = g->dead_out = false;
 		json_t *ck = json_object_get(ev, "clocks");
 		if (json_is_object(ck)) {
@@ -978,6 +1003,7 @@ static void on_event(struct session *s, json_t *ev, void *ctx)
 		say(br, "game %lld: paused by %s", (long long)id,
 		    json_string_value(json_object_get(ev, "by")) ? json_string_value(json_object_get(ev, "by")) : "?");
 	} else if (strcmp(name, "game.begin") == 0) {
+		g->refusals = 0;
 		sync_game(g);
 	} else if (strcmp(name, "game.warning") == 0) {
 		const char *c = json_string_value(json_object_get(ev, "color"));
@@ -1006,6 +1032,7 @@ static void on_ready(struct session *s, bool first, void *ctx)
 	for (struct game *g = br->games; g; g = g->next) {
 		g->sync_out = false; /* its reply, if any, was answered NULL */
 		g->join_out = false;
+		g->refusals = 0;
 		sync_game(g);
 	}
 }

@@ -4,7 +4,7 @@
 #include "board.h"
 
 #define HIST_INITIAL 64
-#define SEEN_INITIAL 1024 /* power of two; a 19x19 game rarely needs more */
+#define SEEN_INITIAL 256 /* power of two; grows (doubling) as a game goes on */
 #define CAPLOG_INITIAL 256
 
 static uint64_t zobrist[3][BOARD_POINTS_MAX];
@@ -115,6 +115,28 @@ static int caplog_grow(struct board *b, size_t need)
 
 /* ---- set-up ---- */
 
+/* Point the per-point arrays and `setup` into b->mem (laid out by falling alignment);
+ * returns the block's size in bytes. With mem NULL, only the size. */
+static size_t layout(struct board *b, char *mem)
+{
+	size_t n = (size_t)b->stride * (size_t)b->stride, off = 0;
+#define BOARD_PLACE(field, count) do { \
+		if (mem) \
+			b->field = (void *)(mem + off); \
+		off += (count) * sizeof *b->field; \
+	} while (0)
+	BOARD_PLACE(chash, n);
+	BOARD_PLACE(lsum2, n);
+	BOARD_PLACE(lsum, n);
+	BOARD_PLACE(next, n);
+	BOARD_PLACE(head, n);
+	BOARD_PLACE(csize, n);
+	BOARD_PLACE(plibs, n);
+	BOARD_PLACE(setup, (size_t)b->size * (size_t)b->size);
+#undef BOARD_PLACE
+	return off;
+}
+
 int board_init(struct board *b, int size, enum ko_rule ko)
 {
 	memset(b, 0, sizeof *b);
@@ -124,6 +146,11 @@ int board_init(struct board *b, int size, enum ko_rule ko)
 	b->size = size;
 	b->stride = size + 2;
 	b->ko_rule = ko;
+	b->memsize = layout(b, NULL);
+	b->mem = calloc(1, b->memsize);
+	if (!b->mem)
+		return -1;
+	layout(b, b->mem);
 	memset(b->stone, BORDER, sizeof b->stone);
 	for (int y = 0; y < size; y++)
 		for (int x = 0; x < size; x++)
@@ -146,23 +173,33 @@ void board_free(struct board *b)
 	b->ncaplog = b->capcaplog = 0;
 	free(b->hist);
 	free(b->seen);
+	free(b->mem);
 	b->hist = NULL;
 	b->seen = NULL;
+	b->mem = NULL;
+	b->next = b->head = b->csize = b->plibs = NULL;
+	b->lsum = NULL;
+	b->lsum2 = NULL;
+	b->chash = NULL;
+	b->setup = NULL;
 	b->nhist = b->caphist = b->seen_n = b->seen_cap = 0;
 }
 
 int board_copy(struct board *dst, const struct board *src)
 {
 	*dst = *src;
+	dst->mem = malloc(src->memsize);
 	dst->hist = malloc(src->caphist * sizeof *dst->hist);
 	dst->seen = malloc(src->seen_cap * sizeof *dst->seen);
-	if (!dst->hist || !dst->seen) {
+	dst->caplog = NULL;
+	if (!dst->mem || !dst->hist || !dst->seen) {
 		board_free(dst);
 		return -1;
 	}
+	memcpy(dst->mem, src->mem, src->memsize);
+	layout(dst, dst->mem);
 	memcpy(dst->hist, src->hist, src->nhist * sizeof *dst->hist);
 	memcpy(dst->seen, src->seen, src->seen_cap * sizeof *dst->seen);
-	dst->caplog = NULL;
 	if (src->capcaplog) {
 		dst->caplog = malloc(src->capcaplog * sizeof *dst->caplog);
 		if (!dst->caplog) {

@@ -57,27 +57,34 @@ struct board_hist {
 	uint32_t cap0;    /* its captured points are caplog[cap0 .. next entry's cap0) */
 };
 
+/* One setup stone. */
+struct board_setup_stone { int16_t pt; uint8_t color; };
+
 struct board {
 	int size;   /* N */
 	int stride; /* N + 2 */
 	enum ko_rule ko_rule;
-	uint8_t stone[BOARD_POINTS_MAX];  /* enum color per point */
-	int16_t next[BOARD_POINTS_MAX];   /* next stone in the same chain (ring) */
-	int16_t head[BOARD_POINTS_MAX];   /* the chain's head point */
+	uint8_t stone[BOARD_POINTS_MAX]; /* enum color per point */
+	/* Per point (stride * stride entries each, in one allocation `mem`, so a board costs
+	 * only what its size uses). */
+	int16_t *next;    /* next stone in the same chain (ring) */
+	int16_t *head;    /* the chain's head point */
 	/* Per chain, indexed by head point. */
-	int16_t csize[BOARD_POINTS_MAX];
-	int16_t plibs[BOARD_POINTS_MAX];  /* pseudo-liberties: (empty neighbour, stone) pairs */
-	int32_t lsum[BOARD_POINTS_MAX];   /* sum of pseudo-liberty points */
-	int64_t lsum2[BOARD_POINTS_MAX];  /* sum of their squares */
-	uint64_t chash[BOARD_POINTS_MAX]; /* XOR of the chain's stones' keys */
+	int16_t *csize;
+	int16_t *plibs;   /* pseudo-liberties: (empty neighbour, stone) pairs */
+	int32_t *lsum;    /* sum of pseudo-liberty points */
+	int64_t *lsum2;   /* sum of their squares */
+	uint64_t *chash;  /* XOR of the chain's stones' keys */
+	void *mem;        /* the block holding the per-point arrays and `setup` */
+	size_t memsize;   /* its size in bytes */
 	uint64_t hash;       /* Zobrist hash of the stones */
 	int ko_point;        /* the point a simple-ko retake would play, or BOARD_PASS */
 	enum color ko_color; /* the colour that may not retake at ko_point */
 	enum color to_move;
 	int captures[3];     /* stones captured by BLACK / WHITE (index by colour) */
 	int passes;          /* consecutive passes at the end of the history */
-	/* Setup stones (handicap, SGF AB/AW), placed before the first move. */
-	struct { int16_t pt; uint8_t color; } setup[BOARD_MAX_SIZE * BOARD_MAX_SIZE];
+	/* Setup stones (handicap, SGF AB/AW), placed before the first move: room for N * N. */
+	struct board_setup_stone *setup;
 	size_t nsetup;
 	/* History: entry 0 is the initial (possibly handicap) position. */
 	struct board_hist *hist;

@@ -30,6 +30,50 @@ int server_txn(struct server *srv)
 	return 0;
 }
 
+/* The worker thread: a passive checkpoint on the second connection (its fsyncs happen here,
+ * not on the loop). */
+static void ckpt_work(uv_work_t *w)
+{
+	struct server *srv = w->data;
+	srv->ckpt_rc = store_ckpt_run(srv->ckpt, NULL, NULL);
+}
+
+static void ckpt_done(uv_work_t *w, int status)
+{
+	struct server *srv = w->data;
+	srv->ckpt_busy = false;
+	if (status == 0 && srv->ckpt_rc != STORE_OK)
+		log_msg(LOG_WARN, "checkpoint", "error=\"%s\"", store_ckpt_errmsg(srv->ckpt));
+}
+
+/* After a commit: start a checkpoint off the loop once SERVER_CKPT_FRAMES frames were added
+ * since the last one. A passive checkpoint beside steady commits rarely copies the whole WAL,
+ * which only then starts over from its beginning: past SERVER_WAL_MAX_FRAMES the loop copies
+ * the rest itself (one stall, instead of one every 1000 pages). */
+static void maybe_checkpoint(struct server *srv)
+{
+	int frames = store_wal_frames(srv->store);
+	if (frames < srv->ckpt_from)
+		srv->ckpt_from = 0; /* the WAL started over */
+	if (srv->ckpt_busy || srv->stopping)
+		return;
+	if (frames >= SERVER_WAL_MAX_FRAMES) {
+		int copied = 0;
+		if (store_checkpoint(srv->store, NULL, &copied) != STORE_OK)
+			log_msg(LOG_WARN, "checkpoint", "error=\"%s\"", store_errmsg(srv->store));
+		else
+			log_msg(LOG_INFO, "checkpoint", "on_loop=1 frames=%d copied=%d", frames, copied);
+		srv->ckpt_from = frames;
+		return;
+	}
+	if (frames - srv->ckpt_from < SERVER_CKPT_FRAMES)
+		return;
+	srv->ckpt_from = frames;
+	srv->ckpt_work.data = srv;
+	if (uv_queue_work(srv->loop, &srv->ckpt_work, ckpt_work, ckpt_done) == 0)
+		srv->ckpt_busy = true;
+}
+
 /* Once per iteration, before the loop waits: commit, then release replies and events. */
 static void on_prepare(uv_prepare_t *h)
 {
@@ -42,6 +86,8 @@ static void on_prepare(uv_prepare_t *h)
 			log_msg(LOG_ERROR, "store_commit", "error=\"%s\"", store_errmsg(srv->store));
 			exit(1);
 		}
+		if (srv->ckpt)
+			maybe_checkpoint(srv);
 	}
 	net_flush(srv);
 }
@@ -204,6 +250,11 @@ int server_start(struct server *srv, uv_loop_t *loop, const struct server_settin
 		srv->store = NULL;
 		return -1;
 	}
+	/* Checkpoints off the loop; without the second connection SQLite's own ones stay on. */
+	if (store_ckpt_open(srv->store, &srv->ckpt, err, sizeof err) == STORE_OK)
+		store_wal_manual(srv->store);
+	else
+		log_msg(LOG_INFO, "checkpoint", "mode=automatic reason=\"%s\"", err);
 	uv_prepare_init(loop, &srv->prepare);
 	srv->prepare.data = srv;
 	uv_prepare_start(&srv->prepare, on_prepare);
@@ -251,6 +302,8 @@ void server_free(struct server *srv)
 	games_free(srv);
 	idmap_free(&srv->sessions);
 	accounts_free(srv);
+	store_ckpt_close(srv->ckpt);
+	srv->ckpt = NULL;
 	store_close(srv->store);
 	srv->store = NULL;
 }

@@ -41,6 +41,8 @@
 #define SERVER_LAG_ALLOWANCE_MS 300       /* --lag-allowance-ms */
 #define SERVER_IDLE_TIMEOUT_S 300         /* --idle-timeout: a partial line with no complete line */
 #define SERVER_IDLE_SWEEP_MS 1000         /* how often connections are checked for it */
+#define SERVER_CKPT_FRAMES 1000           /* WAL frames added that start a checkpoint off the loop */
+#define SERVER_WAL_MAX_FRAMES 16384       /* WAL frames past which the loop checkpoints itself */
 
 struct server;
 struct game;
@@ -106,6 +108,12 @@ struct server {
 	bool stopping;
 	struct login_fail *fails; /* rate limiting of failed logins (accounts.c) */
 	size_t nfails, capfails;
+	/* WAL checkpoints off the loop (store.h): a worker thread on a second connection. */
+	struct store_ckpt *ckpt;  /* NULL: SQLite's automatic checkpoints (in-memory database) */
+	uv_work_t ckpt_work;
+	bool ckpt_busy;           /* ckpt_work is queued or running */
+	int ckpt_rc;              /* its store_ckpt_run result */
+	int ckpt_from;            /* WAL frames when the last checkpoint was started */
 };
 
 /* Set up the server on `loop`: open the store, load live games, listen. Returns 0 or -1

@@ -26,6 +26,7 @@ enum stmt_id {
 	ST_PLAYERS_LIST,
 	ST_GAME_CREATE,
 	ST_GAME_UPDATE,
+	ST_GAME_UPDATE_STATE,
 	ST_GAME_GET,
 	ST_GAMES_ANY,
 	ST_GAMES_BY_PHASE,
@@ -80,6 +81,19 @@ enum { GC_ID, GC_BLACK, GC_WHITE, GC_SIZE, GC_KOMI, GC_HANDICAP, GC_RATED, GC_TI
 	"start_at = ?16, created_at = ?17, ended_at = ?18, clocks = ?19, warnings_b = ?20, " \
 	"warnings_w = ?21, extra = ?22"
 #define GAME_ID_PARAM 23
+/* store_game_update in two statements, so that a move (which changes only the columns of
+ * GAME_STATE_SET) writes neither the indexes on games nor checks its foreign keys: SQLite
+ * maintains every index, and checks every foreign key, of a column named in an UPDATE's SET
+ * whether or not its value changes. ST_GAME_UPDATE sets every column but only if one of the
+ * others differs from the stored row; ST_GAME_UPDATE_STATE (same parameters) sets the
+ * per-move state. */
+#define GAME_OTHERS_SAME "black_id IS ?1 AND white_id IS ?2 AND size IS ?3 AND komi IS ?4 " \
+	"AND handicap IS ?5 AND rated IS ?6 AND time_control IS ?7 AND rules IS ?8 " \
+	"AND phase IS ?9 AND challenger_id IS ?12 AND color_choice IS ?13 " \
+	"AND tournament_id IS ?14 AND round IS ?15 AND start_at IS ?16 AND created_at IS ?17 " \
+	"AND ended_at IS ?18"
+#define GAME_STATE_SET "result = ?10, reason = ?11, clocks = ?19, warnings_b = ?20, " \
+	"warnings_w = ?21, extra = ?22"
 
 /* The listing filters: ?1 phase or NULL, ?2 player id or 0, ?3 tournament id or 0, ?4 limit
  * or -1. Each variant leads with the condition an index serves. */
@@ -136,7 +150,9 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_PLAYERS_LIST] = "SELECT " PLAYER_COLS " FROM players ORDER BY rating DESC, name",
 	[ST_GAME_CREATE] = "INSERT INTO games (" GAME_COLS ") VALUES (NULL, ?1, ?2, ?3, ?4, ?5, "
 		"?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
-	[ST_GAME_UPDATE] = "UPDATE games SET " GAME_SET " WHERE id = ?23",
+	[ST_GAME_UPDATE] = "UPDATE games SET " GAME_SET " WHERE id = ?23 AND NOT ("
+		GAME_OTHERS_SAME ")",
+	[ST_GAME_UPDATE_STATE] = "UPDATE games SET " GAME_STATE_SET " WHERE id = ?23",
 	[ST_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1",
 	[ST_GAMES_ANY] = "SELECT " GAME_COLS " FROM games WHERE " GAMES_FILTER_PHASE " AND "
 		GAMES_FILTER_PLAYER " AND " GAMES_FILTER_TOURNAMENT GAMES_TAIL,
@@ -196,6 +212,12 @@ static const char *const stmt_sql[ST_COUNT] = {
 struct store {
 	sqlite3 *db;
 	sqlite3_stmt *st[ST_COUNT];
+	char err[STORE_ERR_MAX];
+	int wal_frames;           /* WAL frames after the last commit (store_wal_manual) */
+};
+
+struct store_ckpt {
+	sqlite3 *db;
 	char err[STORE_ERR_MAX];
 };
 
@@ -565,6 +587,96 @@ enum store_rc store_rollback(struct store *s)
 	return run(s, &b);
 }
 
+/* ---- Checkpoints ---- */
+
+static int wal_hook(void *ctx, sqlite3 *db, const char *name, int frames)
+{
+	(void)db;
+	if (strcmp(name, "main") == 0)
+		((struct store *)ctx)->wal_frames = frames;
+	return SQLITE_OK;
+}
+
+static bool has_wal(sqlite3 *db)
+{
+	const char *file = sqlite3_db_filename(db, "main");
+	return file && file[0];
+}
+
+bool store_wal_manual(struct store *s)
+{
+	if (!has_wal(s->db))
+		return false;
+	/* A WAL hook of our own replaces SQLite's automatic checkpointing (sqlite3_wal_hook). */
+	sqlite3_wal_hook(s->db, wal_hook, s);
+	return true;
+}
+
+int store_wal_frames(const struct store *s)
+{
+	return s->wal_frames;
+}
+
+enum store_rc store_checkpoint(struct store *s, int *logged, int *copied)
+{
+	int rc = sqlite3_wal_checkpoint_v2(s->db, "main", SQLITE_CHECKPOINT_PASSIVE, logged, copied);
+	if (rc != SQLITE_OK)
+		return fail(s, STORE_ERROR, "checkpoint: %s", sqlite3_errmsg(s->db));
+	return STORE_OK;
+}
+
+enum store_rc store_ckpt_open(struct store *s, struct store_ckpt **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	if (!has_wal(s->db)) {
+		snprintf(err, errlen, "the database has no file (in memory)");
+		return STORE_ERROR;
+	}
+	struct store_ckpt *c = calloc(1, sizeof *c);
+	if (!c) {
+		snprintf(err, errlen, "out of memory");
+		return STORE_ERROR;
+	}
+	int rc = sqlite3_open_v2(sqlite3_db_filename(s->db, "main"), &c->db,
+			SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc == SQLITE_OK) {
+		/* Without a hook of its own this connection would checkpoint on close as well;
+		 * that is harmless. It never writes, so its autocheckpoint never runs. */
+		rc = sqlite3_exec(c->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
+	}
+	if (rc != SQLITE_OK) {
+		snprintf(err, errlen, "open checkpoint connection: %s",
+				c->db ? sqlite3_errmsg(c->db) : sqlite3_errstr(rc));
+		store_ckpt_close(c);
+		return STORE_ERROR;
+	}
+	*out = c;
+	return STORE_OK;
+}
+
+enum store_rc store_ckpt_run(struct store_ckpt *c, int *logged, int *copied)
+{
+	int rc = sqlite3_wal_checkpoint_v2(c->db, "main", SQLITE_CHECKPOINT_PASSIVE, logged, copied);
+	if (rc != SQLITE_OK) {
+		snprintf(c->err, sizeof c->err, "checkpoint: %s", sqlite3_errmsg(c->db));
+		return STORE_ERROR;
+	}
+	return STORE_OK;
+}
+
+const char *store_ckpt_errmsg(const struct store_ckpt *c)
+{
+	return c->err;
+}
+
+void store_ckpt_close(struct store_ckpt *c)
+{
+	if (!c)
+		return;
+	sqlite3_close(c->db);
+	free(c);
+}
+
 /* ---- Players ---- */
 
 static enum store_rc check_role(struct store *s, const char *role)
@@ -767,10 +879,18 @@ enum store_rc store_game_update(struct store *s, const struct store_game *g)
 	enum store_rc r = check_game(s, g);
 	if (r != STORE_OK)
 		return r;
+	/* The first statement writes the whole row if a column other than the per-move state
+	 * changed (then it is all there is to do); otherwise the second writes the state. Each
+	 * is one statement, so a failure changes nothing. */
 	struct binder b = { s->st[ST_GAME_UPDATE], SQLITE_OK };
 	bind_game(&b, g);
 	b_int(&b, GAME_ID_PARAM, g->id);
-	return run_one(s, &b, "game");
+	if ((r = run(s, &b)) != STORE_OK || sqlite3_changes(s->db) > 0)
+		return r;
+	struct binder st = { s->st[ST_GAME_UPDATE_STATE], SQLITE_OK };
+	bind_game(&st, g);
+	b_int(&st, GAME_ID_PARAM, g->id);
+	return run_one(s, &st, "game");
 }
 
 void store_game_clear(struct store_game *g)

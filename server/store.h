@@ -215,6 +215,42 @@ enum store_rc store_rollback(struct store *s);
 /* Whether a transaction is open (false after SQLite rolled one back on a severe error). */
 bool store_in_transaction(const struct store *s);
 
+/* --- Checkpoints off the event loop ---
+ *
+ * With synchronous=NORMAL a commit does not fsync, but SQLite's automatic WAL checkpoint
+ * (every 1000 pages, run inside the commit that passes them) does, stalling the thread that
+ * commits. The daemon turns it off (store_wal_manual) and checkpoints from a worker thread on
+ * a second connection to the same file (struct store_ckpt), which SQLite allows beside the
+ * writer in WAL mode (PASSIVE: it copies what it can, never waits, never blocks the writer).
+ * The WAL restarts from its beginning once a checkpoint has copied all of it; under steady
+ * writes a passive one rarely can, so the caller checkpoints on the writer's own connection
+ * when the WAL grows past a bound (store_checkpoint). */
+
+/* Turn off automatic checkpoints on s and count the WAL's frames after each commit instead
+ * (store_wal_frames). Returns false (nothing changed) for a database without a WAL (in
+ * memory). */
+bool store_wal_manual(struct store *s);
+/* The number of frames (pages) in the WAL after the last commit, as counted since
+ * store_wal_manual (0 before any commit). */
+int store_wal_frames(const struct store *s);
+/* A PASSIVE checkpoint on s's own connection (on the calling thread, with its fsyncs).
+ * *logged and *copied (may be NULL) get the WAL's frames and those copied into the file. */
+enum store_rc store_checkpoint(struct store *s, int *logged, int *copied);
+
+struct store_ckpt;
+/* Open a second connection to s's database file for store_ckpt_run (call on s's thread).
+ * STORE_ERROR (err says why) if it cannot be opened. */
+enum store_rc store_ckpt_open(struct store *s, struct store_ckpt **out, char *err, size_t errlen);
+/* A PASSIVE checkpoint on the second connection: may run on any one thread at a time, while
+ * the store's own thread goes on writing. *logged and *copied (may be NULL) as for
+ * store_checkpoint. STORE_ERROR (store_ckpt_errmsg says why), e.g. if another checkpoint
+ * was running. */
+enum store_rc store_ckpt_run(struct store_ckpt *c, int *logged, int *copied);
+/* Why the last store_ckpt_run failed. */
+const char *store_ckpt_errmsg(const struct store_ckpt *c);
+/* Close the second connection (NULL is fine); not while store_ckpt_run runs. */
+void store_ckpt_close(struct store_ckpt *c);
+
 /* --- Players --- */
 
 /* Create a player with the name (1..STORE_NAME_MAX bytes), password hash (a non-empty
