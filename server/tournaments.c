@@ -810,3 +810,58 @@ void tournaments_export(struct conn *c, const struct proto_request *req)
 	ev_free(&b);
 	tour_clear(&t);
 }
+
+struct of_player {
+	struct server *srv;
+	int64_t player_id;
+	json_t *arr;
+};
+
+static int of_player_cb(void *ctx, const struct store_tournament *row)
+{
+	struct of_player *o = ctx;
+	struct tour t = {.state = json_loads(row->state, 0, NULL)};
+	size_t i;
+	json_t *v;
+	bool in = false;
+	json_array_foreach(json_object_get(t.state, "players"), i, v)
+		in |= json_integer_value(json_object_get(v, "id")) == o->player_id;
+	if (!in || json_array_size(o->arr) >= TOURNAMENT_LIST_MAX) {
+		json_decref(t.state);
+		return 0;
+	}
+	t.row = *row;
+	t.row.state = NULL; /* borrowed from the listing: not ours to free */
+	for (int k = 0; k < 5; k++)
+		if (strcmp(row->system, systems[k]) == 0)
+			t.system = (enum event_system)k;
+	json_t *entry = json_pack("{s:I, s:s, s:s, s:i}", "id", (json_int_t)row->id, "name", row->name,
+				  "system", row->system, "round", current_round(&t));
+	struct ev_build b;
+	const char *names[STANDINGS_MAX_TIEBREAKS];
+	int ntb = tiebreak_names(&t, names);
+	if (ev_build(o->srv, &t, &b) == 0) {
+		struct standing *rows = calloc(b.ev.nplayers ? (size_t)b.ev.nplayers : 1, sizeof *rows);
+		int n = rows && standings_apply_withdrawals(&b.ev) >= 0 ?
+			standings_compute(&b.ev, 0, names, ntb, rows) : -1;
+		for (int k = 0; k < n; k++)
+			if (b.ev.players[rows[k].player].id == o->player_id) {
+				json_object_set_new(entry, "place", json_integer(rows[k].place));
+				json_object_set_new(entry, "points", json_integer(rows[k].points));
+				json_object_set_new(entry, "wins", json_integer(rows[k].wins));
+				json_object_set_new(entry, "losses", json_integer(rows[k].losses));
+			}
+		free(rows);
+		ev_free(&b);
+	}
+	json_array_append_new(o->arr, entry);
+	json_decref(t.state);
+	return 0;
+}
+
+json_t *tournaments_of_player(struct server *srv, int64_t player_id)
+{
+	struct of_player o = {srv, player_id, json_array()};
+	store_tournaments_list(srv->store, of_player_cb, &o);
+	return o.arr;
+}

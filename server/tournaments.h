@@ -22,5 +22,8 @@ void tournaments_standings(struct conn *c, const struct proto_request *req);
 void tournaments_list(struct conn *c, const struct proto_request *req);
 void tournaments_get(struct conn *c, const struct proto_request *req);
 void tournaments_export(struct conn *c, const struct proto_request *req);
+/* The events player `player_id` entered: [{id, name, system, round, place, points, wins,
+ * losses}], standings as of now (for the `player` profile). */
+json_t *tournaments_of_player(struct server *srv, int64_t player_id);
 
 #endif

@@ -682,6 +682,24 @@ START_TEST(test_round_robin)
 	r = hc_req(anon, "{s:s, s:I}", "cmd", "tournament.get", "tournament", (json_int_t)(e.id + 100));
 	ERR(r, "not_found");
 	json_decref(r);
+	/* The player profile lists the event with the player's place and points, as the
+	 * standings have them. */
+	json_t *st = hc_req(anon, "{s:s, s:I}", "cmd", "tournament.standings", "tournament", (json_int_t)e.id);
+	OK(st);
+	json_t *top = json_array_get(hj_get(st, "standings"), 0);
+	r = hc_req(anon, "{s:s, s:s}", "cmd", "player", "name", hj_str(top, "player"));
+	OK(r);
+	bool found = false;
+	json_array_foreach(hj_get(r, "tournaments"), q, v)
+		if (hj_int(v, "id") == e.id) {
+			found = true;
+			ck_assert_int_eq(hj_int(v, "place"), hj_int(top, "rank"));
+			ck_assert_int_eq(hj_int(v, "points"), hj_int(top, "points"));
+			ck_assert_pstr_eq(hj_str(v, "system"), "round_robin");
+		}
+	ck_assert_msg(found, "tournament %lld not in the profile: %s", e.id, hj_text(r));
+	json_decref(r);
+	json_decref(st);
 	hc_close(anon);
 	close_all(&e);
 }
