@@ -908,6 +908,9 @@ static void end_game(struct server *srv, struct game *g, const char *result, enu
 {
 	if (server_txn(srv) < 0)
 		persist_failed(srv, "end");
+	if (clock_running(g)) /* the stored clocks as they stand at the end */
+		clock_peek(&g->cc, &g->clk[g->ref.board.to_move], turn_elapsed(g),
+			   &g->clk[g->ref.board.to_move]);
 	referee_end(&g->ref, result, why, g->ref.phase == PHASE_ENDED);
 	game_save(srv, g);
 	send_end(srv, g);
@@ -948,7 +951,8 @@ static int64_t mark_present(struct game *g, enum color c)
 	if (g->row.start_at > 0) {
 		double late = server_now() - g->row.start_at;
 		late_ms = late > 0 ? (int64_t)(late * 1000) : 0;
-		int64_t ran = c == g->ref.board.to_move && clock_running(g) ? turn_elapsed(g) : 0;
+		int64_t ran = c == g->ref.board.to_move && g->ref.phase == PHASE_PLAYING &&
+			      g->cc.system != CLOCK_NONE ? turn_elapsed(g) : 0;
 		int64_t extra = 2 * late_ms - (ran < late_ms ? ran : late_ms);
 		if (extra > 0 && g->cc.system != CLOCK_NONE)
 			clock_lateness(&g->cc, &g->clk[c], (extra + 1) / 2);
@@ -1011,12 +1015,14 @@ static void game_arm(struct game *g)
 			int64_t rem = clock_remaining(&g->cc, &g->clk[g->ref.board.to_move]);
 			if (rem != CLOCK_UNLIMITED && rem >= 0) {
 				rem -= turn_elapsed(g);
+				if (rem < 0)
+					rem = 0; /* overdue: fire now */
 				if (due < 0 || rem < due)
 					due = rem;
 			}
 		}
 	}
-	if (due < 0 && !(g->ref.phase == PHASE_PLAYING && clock_running(g))) {
+	if (due < 0) { /* nothing due (a bad clock never spins the loop) */
 		uv_timer_stop(&g->timer);
 		return;
 	}
@@ -1568,6 +1574,13 @@ void games_stop(struct server *srv)
 	}
 }
 
+int games_time_check(const struct proto_time *t, const char **why)
+{
+	struct clock_control cc;
+	control_from_time(t, &cc);
+	return cc.system == CLOCK_NONE ? 0 : clock_control_check(&cc, why);
+}
+
 int64_t games_create_scheduled(struct server *srv, int64_t black_id, int64_t white_id,
 			       const struct game_settings *set, int handicap, int64_t tournament_id,
 			       int round, double start_at)
@@ -1627,15 +1640,19 @@ static bool result_valid(const char *r)
 	return *end == '\0' && v > 0 && v < 1e4;
 }
 
-int games_set_result(struct server *srv, int64_t id, const char *result, const char *reason)
+int games_set_result(struct server *srv, int64_t id, const char *result, const char *reason,
+		     bool unrated)
 {
 	enum end_reason why = END_ADJUDICATED;
-	if (!result_valid(result) || (reason && referee_reason_parse(reason, &why) < 0))
+	if (!result_valid(result) || (reason && referee_reason_parse(reason, &why) < 0) ||
+	    why == END_NONE || why == END_DECLINED)
 		return -2;
 	if (strcmp(result, "Draw") == 0)
 		result = "0";
 	struct game *g = idmap_get(&srv->games, id);
 	if (g) {
+		if (unrated) /* a forfeit without play moves no rating (issue 7) */
+			g->row.rated = false;
 		end_game(srv, g, result, why);
 		return 0;
 	}
@@ -1651,11 +1668,14 @@ int games_set_result(struct server *srv, int64_t id, const char *result, const c
 	snprintf(row.phase, sizeof row.phase, "ended");
 	if (!row.ended_at)
 		row.ended_at = server_now();
+	bool was_rated = row.rated;
+	if (unrated)
+		row.rated = false;
 	if (store_game_update(srv->store, &row) != STORE_OK)
 		persist_failed(srv, "result");
 	log_msg(LOG_INFO, "result_override", "game=%lld result=%s reason=%s", (long long)id, result,
 		referee_reason_name(why));
-	if (row.rated && ratings_recompute(srv, id) < 0)
+	if (was_rated && ratings_recompute(srv, id) < 0)
 		persist_failed(srv, "ratings");
 	json_t *e = proto_event("game.end");
 	json_object_set_new(e, "game", json_integer(id));

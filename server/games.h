@@ -51,8 +51,12 @@ int64_t games_create_scheduled(struct server *srv, int64_t black_id, int64_t whi
 			       int round, double start_at);
 /* A director sets or overrides game `id`'s result (SGF form, e.g. "B+R", "0", "Void") with a
  * reason (default "adjudicated"): a live game ends now; an ended game's result is replaced and
- * ratings are recomputed. Returns 0, -1 (no such game) or -2 (bad result text). */
-int games_set_result(struct server *srv, int64_t id, const char *result, const char *reason);
+ * ratings are recomputed. `unrated`: a forfeit without play (withdrawal, absence) that must not
+ * move ratings. Returns 0, -1 (no such game) or -2 (bad result or reason). */
+int games_set_result(struct server *srv, int64_t id, const char *result, const char *reason,
+		     bool unrated);
+/* Is `t` a time control the clocks accept? Returns 0, or -1 with *why. */
+int games_time_check(const struct proto_time *t, const char **why);
 /* A director warns `c` in live game `id` (Art. 23; RULES.md §3: a second warning loses).
  * Returns 0, -1 (no such live game). */
 int games_warn(struct server *srv, int64_t id, enum color c, const char *reason);

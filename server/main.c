@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sodium.h>
 #include "log.h"
+#include "net.h"
 #include "server.h"
 
 #define MAIN_MALLOC_TRIM_BYTES (64 << 20) /* free heap kept before trimming */
@@ -190,6 +191,8 @@ int main(int argc, char **argv)
 	if (server_start(&srv, &loop, &set) < 0)
 		rc = 1;
 	uv_run(&loop, UV_RUN_DEFAULT);
+	if (net_after_loop(&srv))
+		uv_run(&loop, UV_RUN_DEFAULT);
 	server_free(&srv);
 	int lc = uv_loop_close(&loop);
 	if (lc != 0) {

@@ -179,7 +179,7 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf);
 static bool handle_lines(struct conn *c)
 {
 	for (int i = 0; i < SERVER_LINES_PER_READ; i++) {
-		if (c->closing || c->busy)
+		if (c->closing || c->busy || c->srv->stopping)
 			return false;
 		const char *line;
 		size_t len;
@@ -373,12 +373,36 @@ static void on_shutdown(uv_shutdown_t *req, int status)
 	net_unref(c);
 }
 
+/* The grace period after a stop is over: hang up on clients whose replies did not drain. */
+static void on_grace(uv_timer_t *t)
+{
+	struct server *srv = t->data;
+	for (struct conn *c = srv->conns, *n; c; c = n) {
+		n = c->next;
+		net_close(c, "server stopping: output not drained");
+	}
+	uv_close((uv_handle_t *)t, NULL);
+}
+
+bool net_after_loop(struct server *srv)
+{
+	if (!srv->grace.loop || uv_is_closing((uv_handle_t *)&srv->grace))
+		return false;
+	uv_close((uv_handle_t *)&srv->grace, NULL);
+	return true;
+}
+
 void net_shutdown(struct server *srv)
 {
 	uv_close((uv_handle_t *)&srv->listener, NULL);
 	uv_close((uv_handle_t *)&srv->sweep, NULL);
+	uv_timer_init(srv->loop, &srv->grace);
+	srv->grace.data = srv;
+	uv_timer_start(&srv->grace, on_grace, SERVER_SHUTDOWN_GRACE_MS, 0);
+	uv_unref((uv_handle_t *)&srv->grace); /* the loop may end before it fires */
 	for (struct conn *c = srv->conns, *n; c; c = n) {
 		n = c->next;
+		uv_read_stop((uv_stream_t *)&c->tcp); /* no request is handled after a stop */
 		write_out(c);
 		uv_shutdown_t *req = malloc(sizeof *req);
 		if (req) {

@@ -19,7 +19,11 @@ void net_flush(struct server *srv);
 void net_close(struct conn *c, const char *why);
 /* Drop one reference (async job done); frees the connection when the last one goes. */
 void net_unref(struct conn *c);
-/* Close every connection after flushing it, and the listener. */
+/* Close every connection after flushing it, and the listener; connections that have not
+ * drained after SERVER_SHUTDOWN_GRACE_MS are cut off. */
 void net_shutdown(struct server *srv);
+/* After the loop ended: close the grace timer if it never fired. Returns true if the loop must
+ * run once more for the close to complete. */
+bool net_after_loop(struct server *srv);
 
 #endif

@@ -246,6 +246,7 @@ int server_start(struct server *srv, uv_loop_t *loop, const struct server_settin
 		return -1;
 	}
 	if (games_load(srv) < 0) {
+		games_stop(srv); /* the games loaded so far: no timer may fire without a store */
 		store_close(srv->store);
 		srv->store = NULL;
 		return -1;

@@ -41,6 +41,7 @@
 #define SERVER_LAG_ALLOWANCE_MS 300       /* --lag-allowance-ms */
 #define SERVER_IDLE_TIMEOUT_S 300         /* --idle-timeout: a partial line with no complete line */
 #define SERVER_IDLE_SWEEP_MS 1000         /* how often connections are checked for it */
+#define SERVER_SHUTDOWN_GRACE_MS 2000     /* after SIGTERM, time for replies to drain */
 #define SERVER_CKPT_FRAMES 1000           /* WAL frames added that start a checkpoint off the loop */
 #define SERVER_WAL_MAX_FRAMES 16384       /* WAL frames past which the loop checkpoints itself */
 
@@ -97,6 +98,7 @@ struct server {
 	uv_idle_t idle;           /* keeps the loop spinning while lines are backlogged */
 	uv_timer_t sweep;         /* idle-timeout sweep (net.c) */
 	uv_signal_t sigint, sigterm;
+	uv_timer_t grace;         /* shutdown: force-close connections that do not drain */
 	struct conn *conns;       /* all connections */
 	unsigned nconns;
 	uint64_t serial;

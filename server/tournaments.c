@@ -297,6 +297,11 @@ void tournaments_create(struct conn *c, const struct proto_request *req)
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
+	const char *why;
+	if (games_time_check(&time, &why) < 0) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'time': %s", why);
+		return;
+	}
 	if (!name[0] || komi * 2 != floor(komi * 2) || bar < floor_) {
 		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "%s",
 				   !name[0] ? "field 'name': must not be empty" :
@@ -457,7 +462,7 @@ void tournaments_withdraw(struct conn *c, const struct proto_request *req)
 			for (int k = 0; k < b.ev.ngames; k++) {
 				struct event_game *g = &b.ev.games[k];
 				if (g->result == RESULT_NONE && (g->black == pi || g->white == pi))
-					games_set_result(srv, b.game_ids[k], g->black == pi ? "W+F" : "B+F", "adjudicated");
+					games_set_result(srv, b.game_ids[k], g->black == pi ? "W+F" : "B+F", "adjudicated", true);
 			}
 			ev_free(&b);
 		}
@@ -469,6 +474,59 @@ void tournaments_withdraw(struct conn *c, const struct proto_request *req)
 	json_object_set_new(r, "withdrawn_after", json_integer(round));
 	server_reply(c, r);
 	tour_clear(&t);
+}
+
+static bool decided(enum event_result r)
+{
+	return r != RESULT_NONE && r != RESULT_DRAW && r != RESULT_VOID;
+}
+
+/* Knockout (RULES.md §4): a drawn or void game is replayed, in the same round, colours swapped.
+ * If the current round has such pairs, schedule their replays and reply with them (the round
+ * does not advance). Returns true if it replied. */
+static bool knockout_replays(struct conn *c, const struct proto_request *req, struct tour *t,
+			     struct ev_build *b, const struct game_settings *gs, double start_at)
+{
+	struct server *srv = c->srv;
+	int round = current_round(t);
+	json_t *pairs = json_array();
+	for (int k = 0; k < b->ev.ngames; k++) {
+		const struct event_game *g = &b->ev.games[k];
+		if (g->round != round || decided(g->result))
+			continue;
+		bool settled = false; /* a later game between the two decided it, or is due */
+		for (int j = 0; j < b->ev.ngames; j++) {
+			const struct event_game *h = &b->ev.games[j];
+			if (j != k && h->round == round && b->game_ids[j] > b->game_ids[k] &&
+			    ((h->black == g->black && h->white == g->white) ||
+			     (h->black == g->white && h->white == g->black)))
+				settled = true;
+		}
+		if (settled)
+			continue;
+		const struct event_player *bp = &b->ev.players[g->white], *wp = &b->ev.players[g->black];
+		int64_t gid = games_create_scheduled(srv, bp->id, wp->id, gs, g->handicap, t->row.id,
+						     round, start_at ? start_at : server_now());
+		if (gid < 0) {
+			log_msg(LOG_ERROR, "tournament_replay", "tournament=%lld round=%d", (long long)t->row.id, round);
+			exit(1); /* nothing reported yet: a restart is consistent */
+		}
+		json_array_append_new(pairs, json_pack("{s:I, s:s, s:s, s:i}", "game", (json_int_t)gid,
+			"black", bp->name, "white", wp->name, "handicap", g->handicap));
+	}
+	if (json_array_size(pairs) == 0) {
+		json_decref(pairs);
+		return false;
+	}
+	log_msg(LOG_INFO, "tournament_replay", "tournament=%lld round=%d games=%zu", (long long)t->row.id,
+		round, json_array_size(pairs));
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "round", json_integer(round));
+	json_object_set_new(r, "replay", json_true());
+	json_object_set_new(r, "pairings", pairs);
+	json_object_set_new(r, "byes", json_array());
+	server_reply(c, r);
+	return true;
 }
 
 void tournaments_start_round(struct conn *c, const struct proto_request *req)
@@ -506,10 +564,13 @@ void tournaments_start_round(struct conn *c, const struct proto_request *req)
 		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "a tournament needs at least 2 players");
 		goto out;
 	}
+	if (t.system == SYSTEM_KNOCKOUT && round > 1 && knockout_replays(c, req, &t, &b, &gs, start_at))
+		goto out;
 	out = malloc(sizeof *out);
 	int rc = out ? pairing_round(&b.ev, round, out) : PAIRING_ENOMEM;
 	if (rc < 0) {
-		server_reply_error(c, req->id, rc == PAIRING_EOVER ? PROTO_ERR_CONFLICT : PROTO_ERR_INTERNAL,
+		server_reply_error(c, req->id, rc == PAIRING_EOVER || rc == PAIRING_EPENDING ?
+				   PROTO_ERR_CONFLICT : PROTO_ERR_INTERNAL,
 				   "cannot pair round %d: %s", round, pairing_strerror(rc));
 		goto out;
 	}
@@ -522,12 +583,17 @@ void tournaments_start_round(struct conn *c, const struct proto_request *req)
 		const struct event_player *bp = &b.ev.players[p->black], *wp = &b.ev.players[p->white];
 		int64_t gid = games_create_scheduled(srv, bp->id, wp->id, &gs, p->handicap, t.row.id,
 						     round, start_at);
-		if (gid < 0)
-			continue;
+		if (gid < 0) {
+			/* Nothing is reported before the commit: stop, a restart is consistent. */
+			log_msg(LOG_ERROR, "tournament_round", "tournament=%lld round=%d: a game could "
+				"not be created", (long long)t.row.id, round);
+			exit(1);
+		}
 		if (p->black_absent || p->white_absent) /* a withdrawn player's game: a forfeit */
 			games_set_result(srv, gid, p->black_absent && p->white_absent ? "Void" :
 					 p->black_absent ? "W+F" : "B+F",
-					 p->black_absent && p->white_absent ? "double_forfeit" : "adjudicated");
+					 p->black_absent && p->white_absent ? "double_forfeit" : "adjudicated",
+					 true);
 		json_array_append_new(pairs, json_pack("{s:I, s:s, s:s, s:i}", "game", (json_int_t)gid,
 			"black", bp->name, "white", wp->name, "handicap", p->handicap));
 	}
@@ -562,12 +628,12 @@ void tournaments_result(struct conn *c, const struct proto_request *req)
 	int64_t game;
 	const char *result, *reason = NULL;
 	if (proto_get_id(req->root, "game", true, &game, &err) < 0 ||
-	    proto_get_string(req->root, "result", true, 16, &result, &err) < 0 ||
+	    proto_get_string(req->root, "result", true, STORE_RESULT_SIZE - 1, &result, &err) < 0 ||
 	    proto_get_string(req->root, "reason", false, 32, &reason, &err) < 0) {
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
-	int rc = games_set_result(c->srv, game, result, reason);
+	int rc = games_set_result(c->srv, game, result, reason, false);
 	if (rc == -1) {
 		server_reply_error(c, req->id, PROTO_ERR_NOT_FOUND, "no game %lld", (long long)game);
 		return;

@@ -793,6 +793,87 @@ END_TEST
 
 /* A 5-player knockout: a bracket of 8, so the top three seeds (registration order: equal
  * ratings) have byes in round 1; three rounds to a single winner; then the event is over. */
+/* Regressions from review: a time control the clocks refuse is refused at creation (it used to
+ * spin the server's timer); a forfeit by withdrawal moves no rating; a drawn knockout game is
+ * replayed in the same round with colours swapped. */
+START_TEST(test_review_regressions)
+{
+	struct hc *td = director("rv_td");
+	struct hc *pa = login("rv_a"), *pb = login("rv_b"), *pc = login("rv_c");
+	json_t *r = hc_req(td, "{s:s, s:s, s:s, s:{s:s, s:i, s:i}}", "cmd", "tournament.create", "name",
+			   "RV bad clock", "system", "round_robin", "time", "system", "fischer", "main_s", 0,
+			   "increment_s", 10);
+	ERR(r, "bad_request");
+	json_decref(r);
+
+	r = hc_req(td, "{s:s, s:s, s:s}", "cmd", "tournament.create", "name", "RV RR", "system", "round_robin");
+	OK(r);
+	json_int_t rr = hj_int(r, "tournament");
+	json_decref(r);
+	const char *names[] = {"rv_a", "rv_b", "rv_c"};
+	for (int i = 0; i < 3; i++) {
+		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament", rr, "player", names[i]);
+		OK(r);
+		json_decref(r);
+	}
+	struct timeval tv;
+	gettimeofday(&tv, NULL);
+	r = hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament", rr, "start_at",
+		   (double)tv.tv_sec + 3600);
+	OK(r);
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament", rr, "player", "rv_b");
+	OK(r);
+	json_decref(r);
+	for (int i = 0; i < 3; i++) {
+		r = hc_req(td, "{s:s, s:s}", "cmd", "player", "name", names[i]);
+		OK(r);
+		ck_assert_msg(hj_num(r, "player.rating") == 1500 && hj_num(r, "player.rd") == 350,
+			      "a withdrawal forfeit moved %s's rating: %s", names[i], hj_text(r));
+		json_decref(r);
+	}
+
+	r = hc_req(td, "{s:s, s:s, s:s, s:f}", "cmd", "tournament.create", "name", "RV KO", "system",
+		   "knockout", "komi", 0.0);
+	OK(r);
+	json_int_t ko = hj_int(r, "tournament");
+	json_decref(r);
+	for (int i = 0; i < 3; i += 2) {
+		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament", ko, "player", names[i]);
+		OK(r);
+		json_decref(r);
+	}
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", ko);
+	OK(r);
+	json_t *p0 = json_array_get(hj_get(r, "pairings"), 0);
+	json_int_t g1 = hj_int(p0, "game");
+	char black[32];
+	snprintf(black, sizeof black, "%s", hj_str(p0, "black"));
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.result", "game", g1, "result", "0");
+	OK(r);
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", ko);
+	OK(r);
+	ck_assert_msg(hj_bool(r, "replay"), "a drawn knockout game is not replayed: %s", hj_text(r));
+	ck_assert_int_eq(hj_int(r, "round"), 1);
+	json_t *p1 = json_array_get(hj_get(r, "pairings"), 0);
+	ck_assert_pstr_eq(hj_str(p1, "white"), black); /* colours swapped */
+	json_int_t g2 = hj_int(p1, "game");
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.result", "game", g2, "result", "B+R");
+	OK(r);
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", ko);
+	ERR(r, "conflict"); /* decided: the knockout has its winner */
+	json_decref(r);
+	hc_close(pa);
+	hc_close(pb);
+	hc_close(pc);
+	hc_close(td);
+}
+END_TEST
+
 START_TEST(test_knockout)
 {
 	static char names[MAXP][32];
@@ -858,6 +939,7 @@ static Suite *tournament_suite(void)
 	tcase_add_test(tc, test_round_robin);
 	tcase_add_test(tc, test_swiss);
 	tcase_add_test(tc, test_knockout);
+	tcase_add_test(tc, test_review_regressions);
 	suite_add_tcase(s, tc);
 	return s;
 }
