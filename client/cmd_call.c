@@ -132,7 +132,7 @@ void cli_print_error(struct cli *c, const json_t *reply)
 	if (!msg)
 		msg = "(no message)";
 	if (strcmp(code, "forbidden") == 0 && strstr(msg, "needs role td")) {
-		errorf("you are not a tournament director (ask an admin: tengend grant %s td)",
+		errorf("you are not a tournament director (ask an admin: tengend grant %s td --db PATH)",
 		       c->opt->user ? c->opt->user : "NAME");
 	} else if (strcmp(code, "forbidden") == 0 && strstr(msg, "needs role admin")) {
 		errorf("you are not an admin (ask one: tengend grant %s admin)",

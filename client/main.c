@@ -6,6 +6,7 @@
  * row to `commands` below. */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,11 +102,14 @@ static char **move_global_options(int argc, char **argv, int *new_argc)
 		free(out);
 		return NULL;
 	}
+	/* Commands that do not talk to tengend take no global options: drop them. */
+	bool local = i < argc && (strcmp(argv[i], "help") == 0 || strcmp(argv[i], "score") == 0 ||
+				  strcmp(argv[i], "replay") == 0);
 	int n = 0;
 	out[n++] = argv[0];
 	if (i < argc)
 		out[n++] = argv[i];
-	for (int k = 1; k < i; k++)
+	for (int k = 1; k < i && !local; k++)
 		out[n++] = argv[k];
 	for (int k = i + 1; k < argc; k++)
 		out[n++] = argv[k];

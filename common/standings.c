@@ -386,7 +386,7 @@ static double criterion_value(const struct ctx *c, int player, int tb)
 	case TIEBREAK_SOSOS: return p->sosos;
 	case TIEBREAK_SODOS: return p->sodos;
 	case TIEBREAK_WARN: return p->warnings;
-	case TIEBREAK_SEED: return c->ev->players[player].seed;
+	case TIEBREAK_SEED: return c->ev->players[player].seed + 1; /* shown 1-based: seed 1 is the top */
 	default: return 0.0; /* DE: computed separately */
 	}
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sodium.h>
 #include "log.h"
 #include "net.h"
@@ -91,6 +92,10 @@ static int grant(int argc, char **argv)
 	}
 	struct store *st;
 	char err[STORE_ERR_MAX];
+	if (access(db, F_OK) != 0) {
+		fprintf(stderr, "tengend: no database at %s (give the server's --db PATH)\n", db);
+		return 1;
+	}
 	if (store_open(db, &st, err, sizeof err) != STORE_OK) {
 		fprintf(stderr, "tengend: %s: %s\n", db, err);
 		return 1;

@@ -550,13 +550,22 @@ void tournaments_start_round(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	int round = current_round(&t) + 1;
+	char pending[256] = "";
+	int npending = 0;
 	for (int k = 0; k < b.ev.ngames; k++)
 		if (b.ev.games[k].result == RESULT_NONE) {
-			server_reply_error(c, req->id, PROTO_ERR_CONFLICT,
-					   "round %d still has games without a result (game %lld)",
-					   b.ev.games[k].round, (long long)b.game_ids[k]);
-			goto out;
+			size_t l = strlen(pending);
+			if (l < sizeof pending - 24)
+				snprintf(pending + l, sizeof pending - l, "%s%lld", npending ? ", " : "",
+					 (long long)b.game_ids[k]);
+			npending++;
 		}
+	if (npending) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT,
+				   "round %d is not finished: %d game%s without a result (%s)",
+				   current_round(&t), npending, npending == 1 ? "" : "s", pending);
+		goto out;
+	}
 	int active = 0;
 	for (int i = 0; i < b.ev.nplayers; i++)
 		active += !b.ev.players[i].withdrawn_before_start;

@@ -179,7 +179,7 @@ START_TEST(test_swiss_tiebreaks)
 	ck_assert_double_eq_tol(s->tiebreak[1], 17, TOL);
 	ck_assert_double_eq_tol(s->tiebreak[2], 4.5, TOL);
 	ck_assert_double_eq_tol(s->tiebreak[3], 1, TOL);
-	ck_assert_double_eq_tol(s->tiebreak[4], 0, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[4], 1, TOL);
 	s = row_of(rows, n, BOB);
 	ck_assert_double_eq_tol(s->tiebreak[0], 9, TOL);
 	ck_assert_double_eq_tol(s->tiebreak[1], 18, TOL);
@@ -195,7 +195,7 @@ START_TEST(test_swiss_tiebreaks)
 	ck_assert_double_eq_tol(s->tiebreak[1], 9, TOL);
 	ck_assert_double_eq_tol(s->tiebreak[2], 0, TOL);
 	ck_assert_double_eq_tol(s->tiebreak[3], 2, TOL);
-	ck_assert_double_eq_tol(s->tiebreak[4], 3, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[4], 4, TOL);
 	s = row_of(rows, n, EVE);
 	ck_assert_double_eq_tol(s->tiebreak[0], 5, TOL);
 	ck_assert_double_eq_tol(s->tiebreak[1], 20, TOL);
