@@ -192,6 +192,18 @@ static int64_t lag_credit(struct conn *c, int64_t allowance_ms)
 
 static void game_arm(struct game *g);
 
+/* An offence as players say it (messages and SGF comments; the wire `reason` keeps the code). */
+static const char *offence_text(enum offence o)
+{
+	switch (o) {
+	case OFFENCE_OCCUPIED: return "the point is occupied";
+	case OFFENCE_SUICIDE: return "suicide";
+	case OFFENCE_SUPERKO: return "the move repeats a position (ko)";
+	case OFFENCE_NOT_YOUR_TURN: return "a move out of turn";
+	default: return "illegal";
+	}
+}
+
 /* ---- JSON views ---- */
 
 static json_t *captures_json(const struct game *g, const int *pts, int n)
@@ -1095,10 +1107,12 @@ void games_play(struct conn *c, const struct proto_request *req)
 	} else {
 		json_t *r = proto_reply_error(req->id, PROTO_ERR_ILLEGAL_MOVE, "");
 		json_t *e = json_object_get(r, "error");
-		char msg[128];
-		snprintf(msg, sizeof msg, "%s at %s: %s", referee_offence_name(m.offence), vtx,
-			 m.lost ? "the game is lost" : m.voided ? "the game is void" :
-			 m.forfeit_turn ? "the turn is forfeited" : "the move is void");
+		char msg[192];
+		snprintf(msg, sizeof msg, "%s at %s: %s%s%s", offence_text(m.offence), vtx,
+			 m.lost ? "the game is lost" : m.voided ? "the game is void (Art. 20.3)" :
+			 m.forfeit_turn ? "the turn is forfeited (Art. 19)" : "the move is void (Art. 17.2)",
+			 m.warning && !m.lost ? ", and a warning is given: " : "",
+			 m.warning && !m.lost ? (g->ref.warnings[me] == 1 ? "1 of 2, a second one loses" : "2") : "");
 		json_object_set_new(e, "message", json_string(msg));
 		json_object_set_new(e, "reason", json_string(referee_offence_name(m.offence)));
 		json_object_set_new(e, "penalty", json_pack("{s:b, s:b, s:i, s:b}", "forfeit_turn",
@@ -1393,7 +1407,13 @@ static int sgf_move_cb(void *ctx, const struct store_move *m)
 	}
 	if (m->forfeit[0]) {
 		char buf[96];
-		snprintf(buf, sizeof buf, "Turn forfeited: %s (Chinese Rules 2002, Art. 19)", m->forfeit);
+		enum offence o;
+		if (strcmp(m->forfeit, "time") == 0)
+			snprintf(buf, sizeof buf, "Turn forfeited: the last byo-yomi period ran out "
+				 "(Chinese Rules 2002, Art. 22.5)");
+		else
+			snprintf(buf, sizeof buf, "Turn forfeited: %s (Chinese Rules 2002, Art. 19)",
+				 referee_offence_parse(m->forfeit, &o) == 0 ? offence_text(o) : m->forfeit);
 		sm->comment = strdup(buf);
 	}
 	return 0;
@@ -1403,7 +1423,9 @@ static int sgf_warning_cb(void *ctx, const struct store_warning *w)
 {
 	struct sgf_game *s = ((struct sgf_ctx *)ctx)->s;
 	char buf[STORE_WARNING_REASON_SIZE + 64];
-	snprintf(buf, sizeof buf, "Warning to %s: %s", w->color == 'B' ? "Black" : "White", w->reason);
+	enum offence o;
+	const char *why = referee_offence_parse(w->reason, &o) == 0 ? offence_text(o) : w->reason;
+	snprintf(buf, sizeof buf, "Warning to %s: %s", w->color == 'B' ? "Black" : "White", why);
 	char **target = w->number > 0 && (size_t)w->number <= s->nmoves ? &s->moves[w->number - 1].comment
 									 : &s->comment;
 	if (*target) {
