@@ -732,7 +732,8 @@ static void standings_print(struct cli *c, const json_t *reply)
 	const char *key;
 	const json_t *v;
 	json_object_foreach((json_t *)first, key, v)
-		printf(" %7s", key);
+		if (strcmp(key, "WARN") != 0) /* the Warn column shows it */
+			printf(" %7s", key);
 	putchar('\n');
 	size_t i;
 	const json_t *row;
@@ -746,11 +747,14 @@ static void standings_print(struct cli *c, const json_t *reply)
 		       (long long)json_integer_value(json_object_get(row, "losses")),
 		       (long long)json_integer_value(json_object_get(row, "warnings")));
 		json_object_foreach(json_object_get(row, "tiebreaks"), key, v)
-			printf(" %7g", json_number_value(v));
+			if (strcmp(key, "WARN") != 0)
+				printf(" %7g", json_number_value(v));
 		putchar('\n');
 	}
 	if (json_array_size(rows) == 0)
 		puts("(no players)");
+	else if (strcmp(str_or(reply, "score", "PTS"), "PTS") == 0)
+		puts("Score: 2 points a win, 1 a draw, 0 a loss (Chinese Rules 2002, Art. 27.1).");
 }
 
 int cmd_standings(int argc, char **argv)
