@@ -632,6 +632,10 @@ enum store_rc store_ckpt_open(struct store *s, struct store_ckpt **out, char *er
 		snprintf(err, errlen, "the database has no file (in memory)");
 		return STORE_ERROR;
 	}
+	if (!sqlite3_threadsafe()) {
+		snprintf(err, errlen, "this SQLite is built without thread support");
+		return STORE_ERROR;
+	}
 	struct store_ckpt *c = calloc(1, sizeof *c);
 	if (!c) {
 		snprintf(err, errlen, "out of memory");
