@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "harness.h"
+
+extern char **environ;
 
 #define HARNESS_POLL_STEP_MS 10     /* polling interval while waiting for the daemon */
 #define HARNESS_READ_CHUNK 65536    /* bytes per recv */
@@ -778,4 +781,23 @@ const char *hj_text(const json_t *o)
 	snprintf(buf, sizeof buf, "%s", s ? s : "?");
 	free(s);
 	return buf;
+}
+
+int hd_grant(const struct hd *d, const char *name, const char *role)
+{
+	char *argv[] = {(char *)hd_binary(), "grant", (char *)name, (char *)role, "--db",
+			(char *)d->db, NULL};
+	pid_t pid;
+	posix_spawn_file_actions_t fa;
+	if (posix_spawn_file_actions_init(&fa) != 0)
+		return -1;
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0); /* "X is now td" */
+	int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc != 0)
+		return -1;
+	int st;
+	if (waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }

@@ -61,6 +61,9 @@ int hd_kill(struct hd *d);
 /* The first sanitizer report marker found in the log ("ERROR: AddressSanitizer",
  * "runtime error:", "ERROR: LeakSanitizer"), or NULL if the log is clean. */
 const char *hd_sanitizer_report(const struct hd *d);
+/* `tengend grant NAME ROLE --db DB` beside the running daemon (the role applies from the
+ * player's next login). Returns its exit status (128+signal if killed), -1 if it did not run. */
+int hd_grant(const struct hd *d, const char *name, const char *role);
 /* Does the log contain `needle`? */
 bool hd_log_has(const struct hd *d, const char *needle);
 /* `sqlite3 -readonly DB .dump`: a malloc'd string, NULL if the CLI failed. */

@@ -271,18 +271,7 @@ static void cli_register(const char *name)
 /* `tengend grant NAME ROLE --db DB`. */
 static void grant(const char *name, const char *role)
 {
-	pid_t pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-		dup2(null, 1);
-		execl(hd_binary(), hd_binary(), "grant", name, role, "--db", D.db, (char *)NULL);
-		_exit(127);
-	}
-	int st;
-	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "tengend grant %s %s failed", name,
-		      role);
+	ck_assert_msg(hd_grant(&D, name, role) == 0, "tengend grant %s %s failed", name, role);
 }
 
 /* ---- fixture ---- */

@@ -109,33 +109,13 @@ static struct hc *login(const char *name)
 	return c;
 }
 
-/* `tengend grant NAME ROLE --db DB` beside the running daemon; returns its exit status. */
-static int grant(const struct hd *d, const char *name, const char *role)
-{
-	char *argv[] = {(char *)hd_binary(), "grant", (char *)name, (char *)role, "--db",
-			(char *)d->db, NULL};
-	pid_t pid;
-	posix_spawn_file_actions_t fa;
-	if (posix_spawn_file_actions_init(&fa) != 0)
-		return -1;
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0); /* "X is now td" */
-	int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc != 0)
-		return -1;
-	int st;
-	if (waitpid(pid, &st, 0) != pid)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
 /* A tournament director: registered, granted td, logged in again (the role applies from the
  * next login). */
 static struct hc *director(const char *name)
 {
 	struct hc *c = login(name);
 	hc_close(c);
-	ck_assert_int_eq(grant(&D, name, "td"), 0);
+	ck_assert_int_eq(hd_grant(&D, name, "td"), 0);
 	return login(name);
 }
 

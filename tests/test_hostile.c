@@ -134,23 +134,6 @@ static json_t *raw_line(struct hc *c, const char *s, size_t len)
 	return r;
 }
 
-static int run_grant(const char *name, const char *role)
-{
-	char *argv[] = {(char *)hd_binary(), "grant", (char *)name, (char *)role, "--db", D.db, NULL};
-	pid_t pid;
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc != 0)
-		return -1;
-	int st;
-	if (waitpid(pid, &st, 0) != pid)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* ---- tests ---- */
 
 /* 10 MB with no newline: one line_too_long, nothing buffered beyond the limit, the same
@@ -388,7 +371,7 @@ START_TEST(t_names)
 	/* a director names a tournament with SQL and control characters */
 	struct hc *td = hc_login_new(D.port, "hostile_td");
 	ck_assert(td != NULL);
-	ck_assert_int_eq(run_grant("hostile_td", "td"), 0);
+	ck_assert_int_eq(hd_grant(&D, "hostile_td", "td"), 0);
 	ck_assert(hc_login_as(td, "hostile_td"));
 	const char *tname = "Robert'); DROP TABLE players;-- \x07\x1b[2J";
 	json_t *r = hc_req(td, "{ss ss ss}", "cmd", "tournament.create", "name", tname, "system",
