@@ -415,24 +415,30 @@ static bool repeats(const struct board *b, enum color c, int pt, const int *caps
 	return false;
 }
 
-enum board_status board_check(const struct board *b, enum color c, int pt)
+/* The rules of play for c at the point pt (not a pass): Art. 19 (occupied), the simple ko,
+ * Art. 5 (suicide), Art. 6 (repetition under b->ko_rule). On BOARD_OK, caps[0..*nchains)
+ * are the heads of the chains the move captures. */
+static enum board_status judge(const struct board *b, enum color c, int pt, int *caps, int *nchains)
 {
-	if (pt == BOARD_PASS)
-		return BOARD_OK;
 	if (!board_on(b, pt) || (c != BLACK && c != WHITE))
 		return BOARD_BADPOINT;
 	if (b->stone[pt] != EMPTY)
 		return BOARD_OCCUPIED;
 	if (pt == b->ko_point && c == b->ko_color)
 		return BOARD_KO;
-	int caps[4];
 	bool suicide;
-	int ncap = analyse(b, c, pt, caps, &suicide);
+	*nchains = analyse(b, c, pt, caps, &suicide);
 	if (suicide)
 		return BOARD_SUICIDE;
-	if (b->ko_rule != KO_SIMPLE && repeats(b, c, pt, caps, ncap, b->ko_rule))
+	if (b->ko_rule != KO_SIMPLE && repeats(b, c, pt, caps, *nchains, b->ko_rule))
 		return BOARD_SUPERKO;
 	return BOARD_OK;
+}
+
+enum board_status board_check(const struct board *b, enum color c, int pt)
+{
+	int caps[4], nchains;
+	return pt == BOARD_PASS ? BOARD_OK : judge(b, c, pt, caps, &nchains);
 }
 
 bool board_repeats(const struct board *b, enum color c, int pt, enum ko_rule rule)
@@ -457,19 +463,10 @@ enum board_status board_play(struct board *b, enum color c, int pt, int *capture
 		b->passes++;
 		return hist_push(b, BOARD_PASS, c) < 0 ? BOARD_BADPOINT : BOARD_OK;
 	}
-	if (!board_on(b, pt))
-		return BOARD_BADPOINT;
-	if (b->stone[pt] != EMPTY)
-		return BOARD_OCCUPIED;
-	if (pt == b->ko_point && c == b->ko_color)
-		return BOARD_KO;
-	int caps[4];
-	bool suicide;
-	int nchains = analyse(b, c, pt, caps, &suicide);
-	if (suicide)
-		return BOARD_SUICIDE;
-	if (b->ko_rule != KO_SIMPLE && repeats(b, c, pt, caps, nchains, b->ko_rule))
-		return BOARD_SUPERKO;
+	int caps[4], nchains;
+	enum board_status st = judge(b, c, pt, caps, &nchains);
+	if (st != BOARD_OK)
+		return st;
 	/* Room in the capture log first, so that running out of memory changes nothing. */
 	size_t need = b->ncaplog;
 	for (int i = 0; i < nchains; i++)
