@@ -846,19 +846,15 @@ static void record_move(struct server *srv, struct game *g, enum color me,
 			const struct referee_move *m, const char *forfeit)
 {
 	double now = server_now();
+	game_save(srv, g); /* first: its clocks text is the move row's too */
 	if (m->number) {
-		struct store_move sm = {.number = m->number, .color = color_name(me)[0], .at = now};
+		struct store_move sm = {.number = m->number, .color = color_name(me)[0], .at = now,
+					.clocks = g->row.clocks};
 		vertex_format(&g->ref.board, m->pt, sm.vertex);
 		if (forfeit || m->forfeit_turn)
 			snprintf(sm.forfeit, sizeof sm.forfeit, "%s",
 				 forfeit ? forfeit : referee_offence_name(m->offence));
-		json_t *cj = clocks_json(g, false);
-		char *ctext = json_is_null(cj) ? NULL : json_dumps(cj, JSON_COMPACT);
-		sm.clocks = ctext;
-		json_decref(cj);
-		enum store_rc rc = store_move_add(srv->store, g->id, &sm);
-		free(ctext);
-		if (rc != STORE_OK)
+		if (store_move_add(srv->store, g->id, &sm) != STORE_OK)
 			persist_failed(srv, "move");
 	}
 	if (m->warning) {
@@ -869,13 +865,12 @@ static void record_move(struct server *srv, struct game *g, enum color me,
 		if (store_warning_add(srv->store, g->id, &w, NULL) != STORE_OK)
 			persist_failed(srv, "warning");
 	}
-	game_save(srv, g);
 }
 
-/* Send the events of a recorded referee move; retires the game if it ended. Returns true if
- * it did (g is gone). */
+/* Send the events of a recorded referee move, with `clocks` (the committed clocks, consumed;
+ * NULL: built here); retires the game if it ended. Returns true if it did (g is gone). */
 static bool announce_move(struct server *srv, struct game *g, enum color me,
-			  const struct referee_move *m, const char *forfeit)
+			  const struct referee_move *m, const char *forfeit, json_t *clocks)
 {
 	char v[VERTEX_MAX_LEN];
 	if (m->number) {
@@ -887,7 +882,7 @@ static bool announce_move(struct server *srv, struct game *g, enum color me,
 		json_object_set_new(e, "captures", captures_json(g, m->captured, m->ncaptured));
 		if (forfeit || m->forfeit_turn)
 			json_object_set_new(e, "forfeited", json_string(forfeit ? forfeit : referee_offence_name(m->offence)));
-		json_object_set_new(e, "clocks", clocks_json(g, false));
+		json_object_set_new(e, "clocks", clocks ? json_incref(clocks) : clocks_json(g, false));
 		send_game(srv, g, e);
 		json_decref(e);
 	}
@@ -906,6 +901,7 @@ static bool announce_move(struct server *srv, struct game *g, enum color me,
 		send_game(srv, g, e);
 		json_decref(e);
 	}
+	json_decref(clocks);
 	if (g->ref.phase == PHASE_ENDED) {
 		send_end(srv, g);
 		retire(srv, g);
@@ -944,7 +940,7 @@ static bool flag_fall(struct server *srv, struct game *g)
 		clock_forfeit_period(&g->cc, &g->clk[c]);
 		turn_restart(g);
 		record_move(srv, g, c, &m, "time");
-		return announce_move(srv, g, c, &m, "time");
+		return announce_move(srv, g, c, &m, "time", NULL);
 	}
 	clock_peek(&g->cc, &g->clk[c], turn_elapsed(g), &g->clk[c]);
 	end_game(srv, g, c == BLACK ? "W+T" : "B+T", END_TIME);
@@ -1098,11 +1094,12 @@ void games_play(struct conn *c, const struct proto_request *req)
 
 	/* The reply. */
 	char v[VERTEX_MAX_LEN];
+	json_t *clocks = clocks_json(g, false); /* one object for the reply and the event */
 	if (m.offence == OFFENCE_NONE) {
 		json_t *r = proto_reply_ok(req->id);
-		json_object_set_new(r, "move", json_pack("{s:i, s:s, s:s, s:o, s:o}", "number", m.number,
+		json_object_set_new(r, "move", json_pack("{s:i, s:s, s:s, s:o, s:O}", "number", m.number,
 			"color", color_name(me), "vertex", vertex_format(&g->ref.board, m.pt, v),
-			"captures", captures_json(g, m.captured, m.ncaptured), "clocks", clocks_json(g, false)));
+			"captures", captures_json(g, m.captured, m.ncaptured), "clocks", clocks));
 		server_reply(c, r);
 	} else {
 		json_t *r = proto_reply_error(req->id, PROTO_ERR_ILLEGAL_MOVE, "");
@@ -1119,7 +1116,7 @@ void games_play(struct conn *c, const struct proto_request *req)
 			m.forfeit_turn, "warning", m.warning, "warnings", g->ref.warnings[me], "lost", m.lost));
 		server_reply(c, r);
 	}
-	announce_move(srv, g, me, &m, NULL);
+	announce_move(srv, g, me, &m, NULL, clocks);
 }
 
 void games_join(struct conn *c, const struct proto_request *req)
