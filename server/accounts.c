@@ -12,6 +12,8 @@
 
 #define LOGIN_FAIL_ENTRIES 4096 /* remembered (name or address) keys at most */
 #define PLAYERS_LIMIT_MAX 1000
+#define HELLO_CLIENT_MAX 200    /* bytes of the client's self-description in hello */
+#define HELLO_PROTOCOL_MAX 1000 /* a protocol number a client may announce */
 
 struct login_fail {
 	char key[80];
@@ -150,8 +152,8 @@ void accounts_hello(struct conn *c, const struct proto_request *req)
 	struct proto_error err;
 	int64_t version;
 	const char *client = NULL;
-	if (proto_get_int(req->root, "protocol", true, 1, 1000, &version, &err) < 0 ||
-	    proto_get_string(req->root, "client", false, 200, &client, &err) < 0) {
+	if (proto_get_int(req->root, "protocol", true, 1, HELLO_PROTOCOL_MAX, &version, &err) < 0 ||
+	    proto_get_string(req->root, "client", false, HELLO_CLIENT_MAX, &client, &err) < 0) {
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}

@@ -16,8 +16,6 @@
 #include "sgf.h"
 #include "vertex.h"
 
-#define KOMI_MAX 1000.0 /* |komi| in points */
-#define LATENESS_LIMIT_DEFAULT_S 900 /* Art. 22.1: 15 minutes (RULES.md decided default) */
 
 struct game {
 	int64_t id;
@@ -404,7 +402,7 @@ static int parse_settings(struct game *g)
 		proto_get_time(w, "time", false, &g->time, &err) < 0 ? -1 : 0;
 	json_decref(w);
 	control_from_time(&g->time, &g->cc);
-	g->lateness_limit_s = LATENESS_LIMIT_DEFAULT_S;
+	g->lateness_limit_s = GAMES_LATENESS_LIMIT_DEFAULT_S;
 	return r;
 }
 
@@ -664,8 +662,8 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 	rules_default(&g->rules);
 	if (proto_get_name(req->root, "opponent", true, &opponent, &err) < 0 ||
 	    proto_get_int(req->root, "size", false, BOARD_MIN_SIZE, BOARD_MAX_SIZE, &size, &err) < 0 ||
-	    proto_get_number(req->root, "komi", false, -KOMI_MAX, KOMI_MAX, &komi, &err) < 0 ||
-	    proto_get_int(req->root, "handicap", false, 0, 9, &handicap, &err) < 0 ||
+	    proto_get_number(req->root, "komi", false, -GAMES_KOMI_MAX, GAMES_KOMI_MAX, &komi, &err) < 0 ||
+	    proto_get_int(req->root, "handicap", false, 0, GAMES_HANDICAP_MAX, &handicap, &err) < 0 ||
 	    proto_get_time(req->root, "time", false, &g->time, &err) < 0 ||
 	    proto_get_bool(req->root, "rated", false, &rated, &err) < 0 ||
 	    proto_get_choice(req->root, "color", false, color_choices, 3, &choice, &err) < 0 ||
@@ -719,7 +717,7 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'time': %s", why);
 		goto out;
 	}
-	g->lateness_limit_s = LATENESS_LIMIT_DEFAULT_S;
+	g->lateness_limit_s = GAMES_LATENESS_LIMIT_DEFAULT_S;
 	if (start_referee(g) < 0) {
 		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not set up the board");
 		goto out;
@@ -1610,7 +1608,7 @@ int64_t games_create_scheduled(struct server *srv, int64_t black_id, int64_t whi
 	g->rules = set->rules;
 	g->time = set->time;
 	control_from_time(&g->time, &g->cc);
-	g->lateness_limit_s = set->lateness_limit_s > 0 ? set->lateness_limit_s : LATENESS_LIMIT_DEFAULT_S;
+	g->lateness_limit_s = set->lateness_limit_s > 0 ? set->lateness_limit_s : GAMES_LATENESS_LIMIT_DEFAULT_S;
 	g->row.black_id = black_id;
 	g->row.white_id = white_id;
 	g->row.size = set->size;

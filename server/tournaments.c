@@ -16,7 +16,7 @@
 #include "tournaments.h"
 
 #define TOURNAMENT_ROUNDS_DEFAULT 5   /* Swiss and McMahon rounds unless set */
-#define TOURNAMENT_NAME_MAX 64        /* bytes */
+#define TOURNAMENT_START_AT_MAX 1e11  /* Unix seconds: a sanity bound on start_at */
 #define TOURNAMENT_LIST_MAX 1000
 
 static const char *const systems[] = {"round_robin", "double_round_robin", "swiss", "mcmahon",
@@ -96,7 +96,7 @@ static int game_settings_of(const struct tour *t, struct game_settings *gs)
 	gs->size = setting_int(t, "size", RULES_DEFAULT_SIZE);
 	gs->komi = json_number_value(json_object_get(s, "komi"));
 	gs->rated = json_is_true(json_object_get(s, "rated"));
-	gs->lateness_limit_s = setting_int(t, "lateness_limit_s", 900);
+	gs->lateness_limit_s = setting_int(t, "lateness_limit_s", GAMES_LATENESS_LIMIT_DEFAULT_S);
 	rules_default(&gs->rules);
 	if (proto_get_rules(s, "rules", false, &gs->rules, &err) < 0 ||
 	    proto_get_time(s, "time", false, &gs->time, &err) < 0)
@@ -271,7 +271,8 @@ void tournaments_create(struct conn *c, const struct proto_request *req)
 	struct proto_error err;
 	const char *name;
 	int system;
-	int64_t rounds = TOURNAMENT_ROUNDS_DEFAULT, size = RULES_DEFAULT_SIZE, lateness = 900, bye = 2;
+	int64_t rounds = TOURNAMENT_ROUNDS_DEFAULT, size = RULES_DEFAULT_SIZE,
+		lateness = GAMES_LATENESS_LIMIT_DEFAULT_S, bye = STANDINGS_WIN_POINTS;
 	int64_t bar = 0, floor_ = -20;
 	double komi = RULES_DEFAULT_KOMI;
 	bool rated = true, handicap = false, double_elim = false;
@@ -279,15 +280,15 @@ void tournaments_create(struct conn *c, const struct proto_request *req)
 	struct rules rules;
 	const json_t *tiebreaks = NULL;
 	rules_default(&rules);
-	if (proto_get_string(req->root, "name", true, TOURNAMENT_NAME_MAX, &name, &err) < 0 ||
+	if (proto_get_string(req->root, "name", true, STORE_TOURNAMENT_NAME_MAX, &name, &err) < 0 ||
 	    proto_get_choice(req->root, "system", true, systems, 5, &system, &err) < 0 ||
 	    proto_get_int(req->root, "rounds", false, 1, EVENT_MAX_ROUNDS, &rounds, &err) < 0 ||
 	    proto_get_int(req->root, "size", false, BOARD_MIN_SIZE, BOARD_MAX_SIZE, &size, &err) < 0 ||
-	    proto_get_number(req->root, "komi", false, -1000, 1000, &komi, &err) < 0 ||
+	    proto_get_number(req->root, "komi", false, -GAMES_KOMI_MAX, GAMES_KOMI_MAX, &komi, &err) < 0 ||
 	    proto_get_time(req->root, "time", false, &time, &err) < 0 ||
 	    proto_get_bool(req->root, "rated", false, &rated, &err) < 0 ||
 	    proto_get_rules(req->root, "rules", false, &rules, &err) < 0 ||
-	    proto_get_int(req->root, "lateness_limit_s", false, 0, 24 * 3600, &lateness, &err) < 0 ||
+	    proto_get_int(req->root, "lateness_limit_s", false, 0, GAMES_LATENESS_LIMIT_MAX_S, &lateness, &err) < 0 ||
 	    proto_get_array(req->root, "tiebreaks", false, STANDINGS_MAX_TIEBREAKS, &tiebreaks, &err) < 0 ||
 	    proto_get_int(req->root, "bye", false, 0, STANDINGS_BYE_POINTS_MAX, &bye, &err) < 0 ||
 	    proto_get_int(req->root, "mcmahon_bar", false, RANK_MIN, RANK_MAX, &bar, &err) < 0 ||
@@ -535,7 +536,7 @@ void tournaments_start_round(struct conn *c, const struct proto_request *req)
 	struct proto_error err;
 	double start_at = 0;
 	struct tour t;
-	if (proto_get_number(req->root, "start_at", false, 0, 1e11, &start_at, &err) < 0) {
+	if (proto_get_number(req->root, "start_at", false, 0, TOURNAMENT_START_AT_MAX, &start_at, &err) < 0) {
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
@@ -638,7 +639,7 @@ void tournaments_result(struct conn *c, const struct proto_request *req)
 	const char *result, *reason = NULL;
 	if (proto_get_id(req->root, "game", true, &game, &err) < 0 ||
 	    proto_get_string(req->root, "result", true, STORE_RESULT_SIZE - 1, &result, &err) < 0 ||
-	    proto_get_string(req->root, "reason", false, 32, &reason, &err) < 0) {
+	    proto_get_string(req->root, "reason", false, STORE_REASON_SIZE - 1, &reason, &err) < 0) {
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
