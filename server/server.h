@@ -38,6 +38,8 @@
 #define SERVER_GAMES_LIMIT 100            /* default and ... */
 #define SERVER_GAMES_LIMIT_MAX 1000       /* ... largest `limit` of the games listing */
 #define SERVER_READ_BUFFER 65536          /* bytes per read */
+#define SERVER_OUT_START 512              /* first output buffer of a connection (doubles as needed) */
+#define SERVER_OUT_KEEP 4096              /* a connection keeps an output buffer up to this size */
 #define SERVER_LAG_ALLOWANCE_MS 300       /* --lag-allowance-ms */
 #define SERVER_IDLE_TIMEOUT_S 300         /* --idle-timeout: a partial line with no complete line */
 #define SERVER_IDLE_SWEEP_MS 1000         /* how often connections are checked for it */
