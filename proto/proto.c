@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "jsonout.h"
 #include "proto.h"
 #include "vertex.h"
 
@@ -958,20 +959,5 @@ json_t *proto_event(const char *name)
 
 char *proto_serialize(const json_t *msg, size_t *len)
 {
-	const size_t flags = JSON_COMPACT;
-	size_t n = json_dumpb(msg, NULL, 0, flags);
-	if (n == 0)
-		return NULL;
-	char *out = malloc(n + 2);
-	if (!out)
-		return NULL;
-	if (json_dumpb(msg, out, n, flags) != n) {
-		free(out);
-		return NULL;
-	}
-	out[n] = '\n';
-	out[n + 1] = '\0';
-	if (len)
-		*len = n + 1;
-	return out;
+	return jsonout_dumps(msg, 1, len);
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "framing.h"
+#include "jsonout.h"
 #include "proto.h"
 
 /* ================================ framing ================================ */
@@ -1207,6 +1208,148 @@ START_TEST(error_set_truncates)
 }
 END_TEST
 
+
+/* ================================ jsonout ================================ */
+
+static unsigned long jo_seed = 12345;
+
+static unsigned jo_rand(void)
+{
+	jo_seed = jo_seed * 6364136223846793005UL + 1442695040888963407UL;
+	return (unsigned)(jo_seed >> 33);
+}
+
+/* A random string: ASCII, quotes, backslashes, every control byte, DEL, 2- to 4-byte UTF-8
+ * and (not in keys, which jansson does not read back with one) an embedded NUL. */
+static json_t *jo_string(int nul)
+{
+	static const char *const pieces[] = {
+		"a", "Z", "9", " ", "\"", "\\", "/", "\x7f", "\xc3\xa9", "\xe5\x90\x8d",
+		"\xf0\x9f\x80\x84", "D4", "pass", "game.move", "\xef\xbf\xbf",
+	};
+	char buf[128];
+	size_t n = 0, k = jo_rand() % 12;
+	for (size_t i = 0; i < k; i++) {
+		if (jo_rand() % 4 == 0) {
+			buf[n++] = (char)(nul ? jo_rand() % 0x20 : 1 + jo_rand() % 0x1f); /* control */
+			continue;
+		}
+		const char *p = pieces[jo_rand() % (sizeof pieces / sizeof *pieces)];
+		memcpy(buf + n, p, strlen(p));
+		n += strlen(p);
+	}
+	return json_stringn(buf, n);
+}
+
+static json_t *jo_real(void)
+{
+	static const double fixed[] = {
+		0.0, -0.0, 1.0, -1.0, 0.1, 7.5, 6.5, -3.25, 1e21, 1e22, 1e-7, 1e-300, 1.7976931348623157e308,
+		4.9406564584124654e-324, 123456789012345678.0, 0.30000000000000004, 1e16, 1e15, 2.5e-5,
+	};
+	unsigned k = jo_rand() % 3;
+	if (k == 0)
+		return json_real(fixed[jo_rand() % (sizeof fixed / sizeof *fixed)]);
+	double m = (double)jo_rand() / 4294967296.0 * (jo_rand() % 2 ? 1 : -1);
+	int e = (int)(jo_rand() % 80) - 40;
+	double v = m;
+	for (int i = 0; i < (e < 0 ? -e : e); i++)
+		v = e < 0 ? v / 10 : v * 10;
+	return json_real(k == 1 ? v : (double)(long long)(v * 1000));
+}
+
+static json_t *jo_value(int depth)
+{
+	unsigned k = jo_rand() % (depth >= 5 ? 6 : 8);
+	switch (k) {
+	case 0: return json_null();
+	case 1: return json_boolean(jo_rand() % 2);
+	case 2: {
+		static const json_int_t edge[] = { 0, -1, 9, 10, -10, INT64_MAX, INT64_MIN, 2147483648LL };
+		return json_integer(jo_rand() % 3 == 0 ? edge[jo_rand() % 8]
+				    : (json_int_t)jo_rand() * (jo_rand() % 2 ? 1 : -1) * (jo_rand() % 1000));
+	}
+	case 3: return jo_real();
+	case 4:
+	case 5: return jo_string(1);
+	case 6: {
+		json_t *a = json_array();
+		for (unsigned i = 0, n = jo_rand() % 5; i < n; i++)
+			json_array_append_new(a, jo_value(depth + 1));
+		return a;
+	}
+	default: {
+		json_t *o = json_object();
+		for (unsigned i = 0, n = jo_rand() % 6; i < n; i++) {
+			json_t *key = jo_string(0);
+			json_object_setn_new(o, json_string_value(key), json_string_length(key),
+					     jo_value(depth + 1));
+			json_decref(key);
+		}
+		return o;
+	}
+	}
+}
+
+/* Byte for byte what jansson writes, on 20,000 random values (what proto_serialize sends). */
+START_TEST(jsonout_matches_jansson)
+{
+	for (int i = 0; i < 20000; i++) {
+		json_t *v = jo_value(0);
+		char *want = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+		ck_assert_ptr_nonnull(want);
+		size_t len = 0;
+		char *got = jsonout_dumps(v, 0, &len);
+		ck_assert_ptr_nonnull(got);
+		ck_assert_uint_eq(len, strlen(want));
+		ck_assert_str_eq(got, want);
+		free(got);
+		got = jsonout_dumps(v, 1, &len);
+		ck_assert_uint_eq(len, strlen(want) + 1);
+		ck_assert_int_eq(got[len - 1], '\n');
+		ck_assert_int_eq(memcmp(got, want, len - 1), 0);
+		/* and it reads back as the same value */
+		json_t *back = json_loadb(got, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+		ck_assert_ptr_nonnull(back);
+		ck_assert(json_equal(back, v));
+		json_decref(back);
+		free(got);
+		free(want);
+		json_decref(v);
+	}
+}
+END_TEST
+
+/* A large value grows the buffer; deep nesting (and so any cycle) is refused, not followed. */
+START_TEST(jsonout_big_and_deep)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < 5000; i++)
+		json_array_append_new(a, json_string("0123456789\"\x01"));
+	char *want = json_dumps(a, JSON_COMPACT);
+	char *got = jsonout_dumps(a, 0, NULL);
+	ck_assert_str_eq(got, want);
+	free(got);
+	free(want);
+	json_decref(a);
+
+	json_t *top = json_array(), *cur = top;
+	for (int i = 1; i < JSONOUT_MAX_DEPTH; i++) {
+		json_t *n = json_array();
+		json_array_append_new(cur, n);
+		cur = n;
+	}
+	got = jsonout_dumps(top, 0, NULL); /* JSONOUT_MAX_DEPTH levels: fine */
+	ck_assert_ptr_nonnull(got);
+	ck_assert_uint_eq(strlen(got), 2 * JSONOUT_MAX_DEPTH);
+	free(got);
+	json_array_append_new(cur, json_object()); /* one more */
+	ck_assert_ptr_null(jsonout_dumps(top, 0, NULL));
+	json_decref(top);
+	ck_assert_ptr_null(jsonout_dumps(NULL, 1, NULL));
+}
+END_TEST
+
 static Suite *proto_suite(void)
 {
 	Suite *s = suite_create("proto");
@@ -1263,6 +1406,8 @@ static Suite *proto_suite(void)
 	tcase_add_test(r, errcode_names);
 	tcase_add_test(r, event_serialized);
 	tcase_add_test(r, error_set_truncates);
+	tcase_add_test(r, jsonout_matches_jansson);
+	tcase_add_test(r, jsonout_big_and_deep);
 	suite_add_tcase(s, r);
 	return s;
 }
