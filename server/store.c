@@ -521,7 +521,9 @@ enum store_rc store_open(const char *path, struct store **out, char *err, size_t
 		snprintf(err, errlen, "out of memory");
 		return STORE_ERROR;
 	}
-	int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	/* NOMUTEX: the connection is used by the loop thread only (the checkpointer has its own). */
+	int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
 		fail(s, STORE_ERROR, "open %s: %s", path,
 				s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
@@ -529,6 +531,14 @@ enum store_rc store_open(const char *path, struct store **out, char *err, size_t
 	}
 	if ((r = configure(s)) != STORE_OK || (r = migrate(s)) != STORE_OK)
 		goto bad;
+	/* A page cache that holds the pages live games write (a leaf of moves per game), so a
+	 * move does not read its page back from the WAL. */
+	char cache[64];
+	snprintf(cache, sizeof cache, "PRAGMA cache_size = -%d", STORE_CACHE_KIB);
+	if (pragma(s->db, cache, NULL, 0, NULL) != SQLITE_OK) {
+		r = fail(s, STORE_ERROR, "configure: %s", sqlite3_errmsg(s->db));
+		goto bad;
+	}
 	for (int i = 0; i < ST_COUNT; i++) {
 		rc = sqlite3_prepare_v3(s->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &s->st[i],
 				NULL);
@@ -893,6 +903,23 @@ enum store_rc store_game_update(struct store *s, const struct store_game *g)
 		return r;
 	struct binder st = { s->st[ST_GAME_UPDATE_STATE], SQLITE_OK };
 	bind_game(&st, g);
+	b_int(&st, GAME_ID_PARAM, g->id);
+	return run_one(s, &st, "game");
+}
+
+enum store_rc store_game_update_state(struct store *s, const struct store_game *g)
+{
+	enum store_rc r = check_game(s, g);
+	if (r != STORE_OK)
+		return r;
+	/* Only the parameters GAME_STATE_SET names. */
+	struct binder st = { s->st[ST_GAME_UPDATE_STATE], SQLITE_OK };
+	b_opt(&st, 10, g->result);
+	b_opt(&st, 11, g->reason);
+	b_text(&st, 19, g->clocks);
+	b_int(&st, 20, g->warnings_b);
+	b_int(&st, 21, g->warnings_w);
+	b_text(&st, 22, g->extra);
 	b_int(&st, GAME_ID_PARAM, g->id);
 	return run_one(s, &st, "game");
 }

@@ -44,6 +44,7 @@
 #include <stdint.h>
 
 #define STORE_BUSY_TIMEOUT_MS 5000 /* wait this long for another connection's lock */
+#define STORE_CACHE_KIB 8192       /* SQLite page cache of the main connection (PRAGMA cache_size) */
 #define STORE_ERR_MAX 512          /* store_errmsg text, bytes with the NUL */
 
 /* Array sizes, in bytes with the NUL. */
@@ -280,6 +281,11 @@ enum store_rc store_game_create(struct store *s, const struct store_game *g, int
 /* Write every field of *g to the game g->id. STORE_NOT_FOUND if there is none; errors as
  * store_game_create. */
 enum store_rc store_game_update(struct store *s, const struct store_game *g);
+/* Write only the per-move state of *g (result, reason, clocks, warnings_b, warnings_w, extra)
+ * to the game g->id: one statement, for a move that left every other column as stored (the
+ * caller knows; store_game_update finds out, at the cost of a second statement). Errors as
+ * store_game_update. */
+enum store_rc store_game_update_state(struct store *s, const struct store_game *g);
 /* Read game `id` into *out, overwriting it (its previous JSON strings are not freed: clear
  * it first if it holds some). Free the result with store_game_clear. STORE_NOT_FOUND if
  * none. */
