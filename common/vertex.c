@@ -1,6 +1,7 @@
 /* vertex: GTP vertices and their points. See vertex.h. */
 #include <ctype.h>
 #include <stdio.h>
+#include <string.h>
 #include <strings.h>
 #include "vertex.h"
 
@@ -36,10 +37,17 @@ int vertex_parse(const struct board *b, const char *s)
 
 char *vertex_format_xy(int size, int x, int y, char *out)
 {
-	if (x < 0 || y < 0 || x >= size || y >= size)
-		snprintf(out, VERTEX_MAX_LEN, "pass");
-	else
-		snprintf(out, VERTEX_MAX_LEN, "%c%d", columns[x], (y + 1) % 100);
+	if (x < 0 || y < 0 || x >= size || y >= size) {
+		memcpy(out, "pass", 5);
+		return out;
+	}
+	/* A letter and the row, 1..99 (written by hand: this runs for every move sent). */
+	int row = (y + 1) % 100, n = 0;
+	out[n++] = columns[x];
+	if (row >= 10)
+		out[n++] = (char)('0' + row / 10);
+	out[n++] = (char)('0' + row % 10);
+	out[n] = '\0';
 	return out;
 }
 

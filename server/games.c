@@ -10,6 +10,7 @@
 #include <sodium.h>
 #include "clock.h"
 #include "games.h"
+#include "jsonout.h"
 #include "log.h"
 #include "ratings.h"
 #include "referee.h"
@@ -290,46 +291,75 @@ static json_t *claims_json(const struct game *g, enum color c)
 }
 
 /* Copy the referee's state into the row (phase, result, warnings, counting state) and write
- * it. */
-static void game_save(struct server *srv, struct game *g)
+ * it. `move`: the caller changed only the referee and clocks (a move), so unless the phase
+ * changes here only the per-move state is written. */
+static void game_save_as(struct server *srv, struct game *g, bool move)
 {
+	bool state_only = false;
 	if (g->started) {
 		const struct referee *r = &g->ref;
-		snprintf(g->row.phase, sizeof g->row.phase, "%s", referee_phase_name(r->phase));
+		const char *phase = referee_phase_name(r->phase);
+		state_only = move && strcmp(g->row.phase, phase) == 0;
+		snprintf(g->row.phase, sizeof g->row.phase, "%s", phase);
 		snprintf(g->row.result, sizeof g->row.result, "%s", r->result);
 		snprintf(g->row.reason, sizeof g->row.reason, "%s", referee_reason_name(r->reason));
 		g->row.warnings_b = r->warnings[BLACK];
 		g->row.warnings_w = r->warnings[WHITE];
-		json_t *x = json_pack("{s:i, s:s, s:s}", "passes", r->passes, "first_passer",
-				      r->first_passer == WHITE ? "W" : "B", "to_move",
-				      color_name(r->board.to_move));
-		if (r->claimed[BLACK])
-			json_object_set_new(x, "claim_B", claims_json(g, BLACK));
-		if (r->claimed[WHITE])
-			json_object_set_new(x, "claim_W", claims_json(g, WHITE));
-		if (r->scored)
-			json_object_set_new(x, "score", score_json(&r->score));
-		json_object_set_new(x, "paused", json_boolean(g->paused));
-		if (g->paused) /* the part of the turn used before the pause survives a restart */
-			json_object_set_new(x, "turn_used_ms", json_integer(g->turn_used));
-		json_object_set_new(x, "present_B", json_boolean(g->present[BLACK]));
-		json_object_set_new(x, "present_W", json_boolean(g->present[WHITE]));
-		json_object_set_new(x, "lateness_limit_s", json_integer(g->lateness_limit_s));
 		free(g->row.extra);
-		g->row.extra = json_dumps(x, JSON_COMPACT);
-		json_decref(x);
-		if (r->phase == PHASE_ENDED && !g->row.ended_at)
+		g->row.extra = NULL;
+		if (!r->claimed[BLACK] && !r->claimed[WHITE] && !r->scored) {
+			/* Every move: the same object as below, written without building it. */
+			char buf[GAMES_EXTRA_MAX];
+			char used[32] = "";
+			if (g->paused)
+				snprintf(used, sizeof used, ",\"turn_used_ms\":%lld", (long long)g->turn_used);
+			snprintf(buf, sizeof buf, "{\"passes\":%d,\"first_passer\":\"%s\",\"to_move\":\"%s\","
+				 "\"paused\":%s%s,\"present_B\":%s,\"present_W\":%s,"
+				 "\"lateness_limit_s\":%d}", r->passes, r->first_passer == WHITE ? "W" : "B",
+				 color_name(r->board.to_move), g->paused ? "true" : "false", used,
+				 g->present[BLACK] ? "true" : "false", g->present[WHITE] ? "true" : "false",
+				 g->lateness_limit_s);
+			g->row.extra = strdup(buf);
+		}
+		json_t *x = g->row.extra ? NULL : json_pack("{s:i, s:s, s:s}", "passes", r->passes,
+				      "first_passer", r->first_passer == WHITE ? "W" : "B", "to_move",
+				      color_name(r->board.to_move));
+		if (x) {
+			if (r->claimed[BLACK])
+				json_object_set_new(x, "claim_B", claims_json(g, BLACK));
+			if (r->claimed[WHITE])
+				json_object_set_new(x, "claim_W", claims_json(g, WHITE));
+			if (r->scored)
+				json_object_set_new(x, "score", score_json(&r->score));
+			json_object_set_new(x, "paused", json_boolean(g->paused));
+			if (g->paused) /* the part of the turn used before the pause survives a restart */
+				json_object_set_new(x, "turn_used_ms", json_integer(g->turn_used));
+			json_object_set_new(x, "present_B", json_boolean(g->present[BLACK]));
+			json_object_set_new(x, "present_W", json_boolean(g->present[WHITE]));
+			json_object_set_new(x, "lateness_limit_s", json_integer(g->lateness_limit_s));
+			g->row.extra = jsonout_dumps(x, 0, NULL);
+			json_decref(x);
+		}
+		if (r->phase == PHASE_ENDED && !g->row.ended_at) {
 			g->row.ended_at = server_now();
+			state_only = false;
+		}
 		free(g->row.clocks);
 		g->row.clocks = NULL;
 		if (g->cc.system != CLOCK_NONE) {
 			json_t *cj = clocks_json(g, false);
-			g->row.clocks = json_dumps(cj, JSON_COMPACT);
+			g->row.clocks = jsonout_dumps(cj, 0, NULL);
 			json_decref(cj);
 		}
 	}
-	if (store_game_update(srv->store, &g->row) != STORE_OK)
+	if ((state_only ? store_game_update_state(srv->store, &g->row)
+			: store_game_update(srv->store, &g->row)) != STORE_OK)
 		persist_failed(srv, "game");
+}
+
+static void game_save(struct server *srv, struct game *g)
+{
+	game_save_as(srv, g, false);
 }
 
 /* ---- audiences ---- */
@@ -844,7 +874,7 @@ static void record_move(struct server *srv, struct game *g, enum color me,
 			const struct referee_move *m, const char *forfeit)
 {
 	double now = server_now();
-	game_save(srv, g); /* first: its clocks text is the move row's too */
+	game_save_as(srv, g, true); /* first: its clocks text is the move row's too */
 	if (m->number) {
 		struct store_move sm = {.number = m->number, .color = color_name(me)[0], .at = now,
 					.clocks = g->row.clocks};
