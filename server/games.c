@@ -38,6 +38,7 @@ struct game {
 	bool paused;             /* Art. 14: a director's pause */
 	bool present[3];         /* scheduled games: the player has joined (Art. 22) */
 	int lateness_limit_s;    /* Art. 22.1 */
+	enum color replay_to_move; /* the turn that replaying the stored moves gives */
 	uv_timer_t timer;        /* due at the next flag fall, start or lateness limit */
 	bool has_timer;
 };
@@ -290,41 +291,64 @@ static json_t *claims_json(const struct game *g, enum color c)
 	return a;
 }
 
+/* The part of an extra text after its "at_move" (the whole text of a row written before
+ * at_move existed, which then never compares equal). */
+static const char *extra_rest(const char *x)
+{
+	static const char lead[] = "{\"at_move\":";
+	const char *comma;
+	if (strncmp(x, lead, sizeof lead - 1) != 0 || !(comma = strchr(x, ',')))
+		return x;
+	return comma;
+}
+
 /* Copy the referee's state into the row (phase, result, warnings, counting state) and write
- * it. `move`: the caller changed only the referee and clocks (a move), so unless the phase
- * changes here only the per-move state is written. */
+ * it. `move`: a move row with the clocks follows (record_move). Then unless the phase changes
+ * only the per-move state is written, and if nothing of the row but the clocks and the turn
+ * changed (an ordinary move) the row is not written at all: its extra names the move it is
+ * current as of ("at_move"), and restore_state takes the clocks and the turn of later moves
+ * from the moves themselves. */
 static void game_save_as(struct server *srv, struct game *g, bool move)
 {
-	bool state_only = false;
+	bool state_only = false, skip = false;
 	if (g->started) {
 		const struct referee *r = &g->ref;
 		const char *phase = referee_phase_name(r->phase);
+		const char *reason = referee_reason_name(r->reason);
 		state_only = move && strcmp(g->row.phase, phase) == 0;
+		bool same = state_only && strcmp(g->row.result, r->result) == 0 &&
+			strcmp(g->row.reason, reason) == 0 && g->row.warnings_b == r->warnings[BLACK] &&
+			g->row.warnings_w == r->warnings[WHITE];
 		snprintf(g->row.phase, sizeof g->row.phase, "%s", phase);
 		snprintf(g->row.result, sizeof g->row.result, "%s", r->result);
-		snprintf(g->row.reason, sizeof g->row.reason, "%s", referee_reason_name(r->reason));
+		snprintf(g->row.reason, sizeof g->row.reason, "%s", reason);
 		g->row.warnings_b = r->warnings[BLACK];
 		g->row.warnings_w = r->warnings[WHITE];
-		free(g->row.extra);
-		g->row.extra = NULL;
+		int at_move = (int)board_moves(&r->board);
+		/* The turn is written only where replaying the moves would not give it (play resumed
+		 * after a dispute, Art. 21.4). */
+		const char *to_move = r->board.to_move != g->replay_to_move ? color_name(r->board.to_move) : NULL;
+		char *extra = NULL;
 		if (!r->claimed[BLACK] && !r->claimed[WHITE] && !r->scored) {
 			/* Every move: the same object as below, written without building it. */
 			char buf[GAMES_EXTRA_MAX];
-			char used[32] = "";
+			char used[32] = "", turn[24] = "";
 			if (g->paused)
 				snprintf(used, sizeof used, ",\"turn_used_ms\":%lld", (long long)g->turn_used);
-			snprintf(buf, sizeof buf, "{\"passes\":%d,\"first_passer\":\"%s\",\"to_move\":\"%s\","
+			if (to_move)
+				snprintf(turn, sizeof turn, ",\"to_move\":\"%s\"", to_move);
+			snprintf(buf, sizeof buf, "{\"at_move\":%d,\"passes\":%d,\"first_passer\":\"%s\"%s,"
 				 "\"paused\":%s%s,\"present_B\":%s,\"present_W\":%s,"
-				 "\"lateness_limit_s\":%d}", r->passes, r->first_passer == WHITE ? "W" : "B",
-				 color_name(r->board.to_move), g->paused ? "true" : "false", used,
+				 "\"lateness_limit_s\":%d}", at_move, r->passes,
+				 r->first_passer == WHITE ? "W" : "B", turn, g->paused ? "true" : "false", used,
 				 g->present[BLACK] ? "true" : "false", g->present[WHITE] ? "true" : "false",
 				 g->lateness_limit_s);
-			g->row.extra = strdup(buf);
-		}
-		json_t *x = g->row.extra ? NULL : json_pack("{s:i, s:s, s:s}", "passes", r->passes,
-				      "first_passer", r->first_passer == WHITE ? "W" : "B", "to_move",
-				      color_name(r->board.to_move));
-		if (x) {
+			extra = strdup(buf);
+		} else {
+			json_t *x = json_pack("{s:i, s:i, s:s}", "at_move", at_move, "passes", r->passes,
+					      "first_passer", r->first_passer == WHITE ? "W" : "B");
+			if (to_move)
+				json_object_set_new(x, "to_move", json_string(to_move));
 			if (r->claimed[BLACK])
 				json_object_set_new(x, "claim_B", claims_json(g, BLACK));
 			if (r->claimed[WHITE])
@@ -337,12 +361,20 @@ static void game_save_as(struct server *srv, struct game *g, bool move)
 			json_object_set_new(x, "present_B", json_boolean(g->present[BLACK]));
 			json_object_set_new(x, "present_W", json_boolean(g->present[WHITE]));
 			json_object_set_new(x, "lateness_limit_s", json_integer(g->lateness_limit_s));
-			g->row.extra = jsonout_dumps(x, 0, NULL);
+			extra = jsonout_dumps(x, 0, NULL);
 			json_decref(x);
+		}
+		skip = same && extra && g->row.extra &&
+		       strcmp(extra_rest(g->row.extra), extra_rest(extra)) == 0;
+		if (skip) {
+			free(extra); /* the row keeps the text it has in the database */
+		} else {
+			free(g->row.extra);
+			g->row.extra = extra;
 		}
 		if (r->phase == PHASE_ENDED && !g->row.ended_at) {
 			g->row.ended_at = server_now();
-			state_only = false;
+			state_only = skip = false;
 		}
 		free(g->row.clocks);
 		g->row.clocks = NULL;
@@ -352,6 +384,8 @@ static void game_save_as(struct server *srv, struct game *g, bool move)
 			json_decref(cj);
 		}
 	}
+	if (skip)
+		return; /* the move row carries the clocks */
 	if ((state_only ? store_game_update_state(srv->store, &g->row)
 			: store_game_update(srv->store, &g->row)) != STORE_OK)
 		persist_failed(srv, "game");
@@ -453,6 +487,7 @@ static int start_referee(struct game *g)
 	if (referee_init(&g->ref, g->row.size, g->row.komi, g->row.handicap, &g->rules) < 0)
 		return -1;
 	g->started = true;
+	g->replay_to_move = g->ref.board.to_move;
 	if (g->cc.system != CLOCK_NONE) {
 		clock_init(&g->cc, &g->clk[BLACK]);
 		clock_init(&g->cc, &g->clk[WHITE]);
@@ -463,6 +498,8 @@ static int start_referee(struct game *g)
 struct replay_ctx {
 	struct game *g;
 	int bad;
+	int last;            /* number of the last move replayed */
+	char *last_clocks;   /* its clocks (malloc'd), NULL if none */
 };
 
 /* Replay one stored move onto the board (no penalties: they are in the row already). */
@@ -475,6 +512,9 @@ static int replay_move(struct replay_ctx *x, const struct store_move *m)
 		x->bad = m->number;
 		return 1;
 	}
+	x->last = m->number;
+	free(x->last_clocks);
+	x->last_clocks = m->clocks ? strdup(m->clocks) : NULL;
 	return 0;
 }
 
@@ -499,10 +539,16 @@ static void restore_claim(struct game *g, json_t *x, const char *key, enum color
 }
 
 /* Rebuild a game's referee from its row and replayed moves (restart, queries of ended games). */
-static void restore_state(struct game *g)
+static void restore_state(struct game *g, const struct replay_ctx *rx)
 {
 	struct referee *r = &g->ref;
-	json_t *cj = g->row.clocks ? json_loads(g->row.clocks, 0, NULL) : NULL;
+	json_t *x = g->row.extra ? json_loads(g->row.extra, 0, NULL) : NULL;
+	/* Moves after the one the row is current as of (game_save_as) bring their clocks and
+	 * turn; a row without at_move was written at every move. */
+	json_t *at = x ? json_object_get(x, "at_move") : NULL;
+	bool later = json_is_integer(at) && rx->last > json_integer_value(at);
+	const char *clocks = later ? rx->last_clocks : g->row.clocks;
+	json_t *cj = clocks ? json_loads(clocks, 0, NULL) : NULL;
 	if (cj) {
 		/* Art. 14: the clocks resume as they were at the last committed move. */
 		clock_state_from(json_object_get(cj, "B"), &g->clk[BLACK]);
@@ -514,7 +560,6 @@ static void restore_state(struct game *g)
 	referee_reason_parse(g->row.reason, &r->reason);
 	r->warnings[BLACK] = g->row.warnings_b;
 	r->warnings[WHITE] = g->row.warnings_w;
-	json_t *x = g->row.extra ? json_loads(g->row.extra, 0, NULL) : NULL;
 	if (x) {
 		r->passes = (int)json_integer_value(json_object_get(x, "passes"));
 		const char *fp = json_string_value(json_object_get(x, "first_passer"));
@@ -536,7 +581,7 @@ static void restore_state(struct game *g)
 		if (json_integer_value(json_object_get(x, "lateness_limit_s")) > 0)
 			g->lateness_limit_s = (int)json_integer_value(json_object_get(x, "lateness_limit_s"));
 		const char *tm = json_string_value(json_object_get(x, "to_move"));
-		if (tm)
+		if (tm && !later)
 			board_set_to_move(&r->board, strcmp(tm, "W") == 0 ? WHITE : BLACK);
 		json_decref(x);
 	}
@@ -557,7 +602,7 @@ static struct game *game_build(struct server *srv, struct store_game *row,
 		goto bad;
 	if (start_referee(g) < 0)
 		goto bad;
-	struct replay_ctx x = {g, 0};
+	struct replay_ctx x = {g, 0, 0, NULL};
 	if (moves) {
 		for (size_t i = 0; i < nmoves && !x.bad; i++)
 			replay_move(&x, &moves[i]);
@@ -566,9 +611,12 @@ static struct game *game_build(struct server *srv, struct store_game *row,
 	}
 	if (x.bad) {
 		log_msg(LOG_ERROR, "game_replay", "game=%lld move=%d", (long long)g->id, x.bad);
+		free(x.last_clocks);
 		goto bad;
 	}
-	restore_state(g);
+	g->replay_to_move = g->ref.board.to_move;
+	restore_state(g, &x);
+	free(x.last_clocks);
 	return g;
 bad:
 	log_msg(LOG_ERROR, "game_load", "game=%lld", (long long)g->id);
@@ -874,7 +922,9 @@ static void record_move(struct server *srv, struct game *g, enum color me,
 			const struct referee_move *m, const char *forfeit)
 {
 	double now = server_now();
-	game_save_as(srv, g, true); /* first: its clocks text is the move row's too */
+	if (m->number) /* replaying the move row (board_play) passes the turn */
+		g->replay_to_move = color_other(me);
+	game_save_as(srv, g, m->number != 0); /* first: its clocks text is the move row's too */
 	if (m->number) {
 		struct store_move sm = {.number = m->number, .color = color_name(me)[0], .at = now,
 					.clocks = g->row.clocks};

@@ -1279,6 +1279,46 @@ START_TEST(test_restart)
 }
 END_TEST
 
+/* The turn survives kill -9 where replaying the moves would not give it: play resumed after a
+ * dispute (Art. 21.4) with the player who passed last to move; then, one move later, the turn
+ * the moves give. Ordinary moves do not rewrite the game row (game_save_as), so each restart
+ * here rebuilds the turn from the row and the moves after it. */
+START_TEST(test_restart_after_resume)
+{
+	struct hc *a = login(&D, "alice"), *b = login(&D, "bob");
+	long long g = new_game(a, b);
+	static const char *const m1[] = {"E5", "C3", "G7", "pass", "pass"};
+	moves_ok(a, b, g, m1, 5, 1);
+	expect_counting(a, b, g);
+	json_t *r = dead(a, g, json_pack("[s]", "C3"));
+	OK(r);
+	json_decref(r);
+	r = dead(b, g, json_pack("[]"));
+	OK(r);
+	json_decref(r);
+	expect_resume(a, b, g, "B"); /* Black passed last and moves again */
+	for (int round = 0; round < 2; round++) {
+		json_t *before = game_state(a, g);
+		ck_assert_pstr_eq(hj_str(before, "to_move"), round == 0 ? "B" : "W");
+		ck_assert_int_eq(hd_kill(&D), 0);
+		hc_close(a);
+		hc_close(b);
+		ck_assert_msg(hd_restart(&D) == 0, "tengend did not restart after kill -9");
+		a = login(&D, "alice");
+		b = login(&D, "bob");
+		expect_same_state(a, g, before, round == 0 ? "restart after the resumption"
+							: "restart a move after the resumption");
+		json_decref(before);
+		if (round == 0)
+			move_ok(a, b, g, "D6", 6);
+	}
+	move_ok(b, a, g, "F4", 7);
+	move_ok(a, b, g, "pass", 8);
+	hc_close(a);
+	hc_close(b);
+}
+END_TEST
+
 /* A pending challenge and a game in progress survive kill -9 of an idle server. */
 START_TEST(test_restart_pending)
 {
@@ -1486,6 +1526,7 @@ static Suite *server_suite(void)
 	tcase_add_test(tc, test_two_logins);
 	tcase_add_test(tc, test_observer);
 	tcase_add_test(tc, test_restart);
+	tcase_add_test(tc, test_restart_after_resume);
 	tcase_add_test(tc, test_restart_pending);
 	suite_add_tcase(s, tc);
 	TCase *lim = tcase_create("limits");
