@@ -32,10 +32,12 @@ static void usage(FILE *f)
 		"  --lag-allowance-ms N   most network lag credited to a move, measured by the server (default %d)\n"
 		"  --idle-timeout S       close a connection holding a partial line and no complete line for S\n"
 		"                         seconds (default %d; 0: never)\n"
+		"  --writer-min N         from N connections with output in one loop iteration, an output\n"
+		"                         thread writes them (default %d; 0: always on the loop)\n"
 		"  --version, --help\n",
 		SERVER_DEFAULT_HOST, SERVER_DEFAULT_PORT, SERVER_DEFAULT_DB, SERVER_MAX_CONNECTIONS,
 		SERVER_MAX_PER_ADDRESS, SERVER_MAX_QUEUED_BYTES, SERVER_LAG_ALLOWANCE_MS,
-		SERVER_IDLE_TIMEOUT_S);
+		SERVER_IDLE_TIMEOUT_S, SERVER_WRITER_MIN);
 }
 
 static int parse_listen(const char *s, struct server_settings *set, char *host, size_t n)
@@ -117,7 +119,7 @@ int main(int argc, char **argv)
 		.host = SERVER_DEFAULT_HOST, .port = SERVER_DEFAULT_PORT, .db_path = SERVER_DEFAULT_DB,
 		.max_connections = SERVER_MAX_CONNECTIONS, .max_per_address = SERVER_MAX_PER_ADDRESS,
 		.max_queued = SERVER_MAX_QUEUED_BYTES, .lag_allowance_ms = SERVER_LAG_ALLOWANCE_MS,
-		.idle_timeout_s = SERVER_IDLE_TIMEOUT_S};
+		.idle_timeout_s = SERVER_IDLE_TIMEOUT_S, .writer_min = SERVER_WRITER_MIN};
 	static char host[256];
 	if (sodium_init() < 0) {
 		fprintf(stderr, "tengend: libsodium failed to initialise\n");
@@ -134,6 +136,7 @@ int main(int argc, char **argv)
 		{"pwhash-cost", required_argument, NULL, 'w'},
 		{"lag-allowance-ms", required_argument, NULL, 'g'},
 		{"idle-timeout", required_argument, NULL, 'i'},
+		{"writer-min", required_argument, NULL, 'W'},
 		{"version", no_argument, NULL, 'V'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	int o;
 	enum log_level level;
@@ -173,6 +176,17 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			set.idle_timeout_s = (unsigned)v;
+			break;
+		}
+		case 'W': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (*end || end == optarg || v < 0 || v > SERVER_MAX_CONNECTIONS) {
+				fprintf(stderr, "tengend: --writer-min takes a count from 0 to %d\n",
+					SERVER_MAX_CONNECTIONS);
+				return 2;
+			}
+			set.writer_min = (unsigned)v;
 			break;
 		}
 		case 'V': printf("tengend %s (protocol %d)\n", PACKAGE_VERSION, PROTO_VERSION); return 0;

@@ -1,9 +1,11 @@
 /* net: connections on libuv. See net.h. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "log.h"
 #include "net.h"
+#include "writer.h"
 
 static char read_buffer[SERVER_READ_BUFFER]; /* one loop thread: fed to framing at once */
 
@@ -71,6 +73,12 @@ void net_close(struct conn *c, const char *why)
 		(unsigned long long)c->serial, c->addr, c->player_id ? c->name : "-", why);
 	server_session_del(c->srv, c);
 	unlink_conn(c);
+	if (c->in_writer) {
+		/* The writer thread may be writing to its descriptor: close once it is done. */
+		uv_read_stop((uv_stream_t *)&c->tcp);
+		c->close_deferred = true;
+		return;
+	}
 	uv_close((uv_handle_t *)&c->tcp, on_close);
 }
 
@@ -143,14 +151,100 @@ static void write_out(struct conn *c)
 	}
 }
 
+/* Hand `len` bytes at the start of buf (malloc'd) to uv_write, behind whatever of c it holds. */
+static void queue_rest(struct conn *c, char *buf, size_t len)
+{
+	struct write_req *w = malloc(sizeof *w);
+	if (!w) {
+		free(buf);
+		net_close(c, "out of memory");
+		return;
+	}
+	w->c = c;
+	w->data = buf;
+	w->len = len;
+	c->inflight += len;
+	c->refs++;
+	uv_buf_t b = uv_buf_init(buf, (unsigned)len);
+	int r = uv_write(&w->req, (uv_stream_t *)&c->tcp, &b, 1, on_write);
+	if (r < 0) {
+		c->inflight -= len;
+		free(buf);
+		free(w);
+		net_unref(c);
+		net_close(c, uv_strerror(r));
+	}
+}
+
+/* A batch is back from the writer thread (loop thread). */
+static void on_written(void *ctx, struct writer_item *items, size_t n)
+{
+	(void)ctx;
+	for (size_t i = 0; i < n; i++) {
+		struct writer_item *it = &items[i];
+		struct conn *c = it->ctx;
+		c->in_writer = false;
+		c->inflight -= it->len;
+		if (c->close_deferred) {
+			c->close_deferred = false;
+			free(it->buf);
+			uv_close((uv_handle_t *)&c->tcp, on_close);
+		} else if (c->closing) {
+			free(it->buf);
+		} else if (it->err && it->err != EAGAIN && it->err != EWOULDBLOCK) {
+			free(it->buf);
+			net_close(c, strerror(it->err));
+		} else if (it->done < it->len) {
+			/* The socket was full: the rest waits in libuv, ahead of anything newer. */
+			memmove(it->buf, it->buf + it->done, it->len - it->done);
+			queue_rest(c, it->buf, it->len - it->done);
+		} else if (!c->out && it->cap <= SERVER_OUT_KEEP) {
+			c->out = it->buf; /* reused for the next replies */
+			c->outcap = it->cap;
+		} else {
+			free(it->buf);
+		}
+		net_unref(c);
+	}
+}
+
 void net_flush(struct server *srv)
 {
+	struct writer *wr = srv->writer;
+	if (wr && writer_busy(wr))
+		return; /* the batch in flight goes first; the next iteration writes the rest */
+	size_t n = 0, min = srv->set.writer_min;
+	for (struct conn *c = srv->dirty; c && n < min; c = c->dnext)
+		n++;
+	struct writer_item *items = NULL;
+	if (wr && n >= min) {
+		n = 0;
+		for (struct conn *c = srv->dirty; c; c = c->dnext)
+			n++;
+		items = writer_items(wr, n);
+	}
+	size_t k = 0;
 	while (srv->dirty) {
 		struct conn *c = srv->dirty;
 		srv->dirty = c->dnext;
 		c->dirty = false;
+		int fd;
+		/* Many connections: the writer thread takes those with nothing queued in libuv. */
+		if (items && c->outlen && !c->closing && !c->inflight &&
+		    uv_fileno((uv_handle_t *)&c->tcp, &fd) == 0) {
+			items[k++] = (struct writer_item){ .ctx = c, .fd = fd, .buf = c->out,
+							   .len = c->outlen, .cap = c->outcap };
+			c->inflight += c->outlen;
+			c->out = NULL;
+			c->outlen = c->outcap = 0;
+			c->in_writer = true;
+			c->refs++;
+			continue;
+		}
 		write_out(c);
 	}
+	if (k)
+		writer_submit(wr, k);
 }
 
 void server_send_raw(struct conn *c, const char *line, size_t len)
@@ -382,6 +476,9 @@ int net_listen(struct server *srv)
 	int port = ntohs(bound.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&bound)->sin6_port
 						   : ((struct sockaddr_in *)&bound)->sin_port);
 	log_msg(LOG_INFO, "listening", "host=%s port=%d", srv->set.host, port);
+	srv->writer = srv->set.writer_min ? writer_start(srv->loop, on_written, srv) : NULL;
+	if (srv->set.writer_min && !srv->writer)
+		log_msg(LOG_WARN, "writer", "error=\"no output thread: writing on the loop\"");
 	if (srv->set.idle_timeout_s)
 		uv_timer_start(&srv->sweep, on_sweep, SERVER_IDLE_SWEEP_MS, SERVER_IDLE_SWEEP_MS);
 	if (srv->set.port_file) {
@@ -425,6 +522,11 @@ bool net_after_loop(struct server *srv)
 
 void net_shutdown(struct server *srv)
 {
+	if (srv->writer) {
+		/* Its last batch comes back (and any deferred close happens) before the rest. */
+		writer_stop(srv->writer);
+		srv->writer = NULL;
+	}
 	uv_close((uv_handle_t *)&srv->listener, NULL);
 	uv_close((uv_handle_t *)&srv->sweep, NULL);
 	uv_timer_init(srv->loop, &srv->grace);

@@ -40,6 +40,8 @@
 #define SERVER_READ_BUFFER 65536          /* bytes per read */
 #define SERVER_OUT_START 512              /* first output buffer of a connection (doubles as needed) */
 #define SERVER_OUT_KEEP 4096              /* a connection keeps an output buffer up to this size */
+#define SERVER_WRITER_MIN 16              /* --writer-min: connections with output in one iteration
+                                             that go to the writer thread (fewer: the loop) */
 #define SERVER_LAG_ALLOWANCE_MS 300       /* --lag-allowance-ms */
 #define SERVER_IDLE_TIMEOUT_S 300         /* --idle-timeout: a partial line with no complete line */
 #define SERVER_IDLE_SWEEP_MS 1000         /* how often connections are checked for it */
@@ -66,6 +68,8 @@ struct conn {
 	bool paused;              /* reading stopped: too much buffered input */
 	bool in_backlog;
 	bool dirty;               /* on the server's list of connections with queued bytes */
+	bool in_writer;           /* bytes of it are with the writer thread (net.c) */
+	bool close_deferred;      /* closed while in_writer: the handle closes when they return */
 	uint64_t last_line_ms;    /* uv_now of the connection's start or its last complete line */
 	struct conn *dnext;
 	struct conn *next, *prev;           /* all connections */
@@ -89,6 +93,8 @@ struct server_settings {
 	bool pwhash_fast;         /* libsodium's minimum hashing cost: tests and benchmarks only */
 	int64_t lag_allowance_ms; /* most lag credited to a move (issue 4; default 300) */
 	unsigned idle_timeout_s;  /* close a connection holding a partial line this long (0: never) */
+	unsigned writer_min;      /* connections with output in one iteration from which the writer
+	                             thread writes them (0: never; default SERVER_WRITER_MIN) */
 };
 
 struct server {
@@ -106,6 +112,7 @@ struct server {
 	uint64_t serial;
 	struct conn *backlog, *backlog_tail;
 	struct conn *dirty;       /* connections with queued bytes to write */
+	struct writer *writer;    /* output thread (net.c); NULL: written on the loop */
 	struct idmap sessions;    /* player id -> first struct conn of that player */
 	struct idmap games;       /* game id -> struct game (live games) */
 	bool txn;                 /* a store transaction is open */

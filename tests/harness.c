@@ -155,6 +155,13 @@ static int spawn(struct hd *d)
 	const char *argv[16 + HARNESS_MAX_ARGS] = {hd_binary(), "--listen", listen, "--port-file",
 		d->port_file, "--db", d->db, "--pwhash-cost", "fast", "--log-level", "debug"};
 	int n = 11;
+	/* TENGEN_TEST_WRITER_MIN (set by a test program): tengend's --writer-min, e.g. 1 to send
+	 * every flush through the writer thread. */
+	const char *wmin = getenv("TENGEN_TEST_WRITER_MIN");
+	if (wmin) {
+		argv[n++] = "--writer-min";
+		argv[n++] = wmin;
+	}
 	for (int i = 0; d->extra[i]; i++)
 		argv[n++] = d->extra[i];
 	argv[n] = NULL;

@@ -1539,6 +1539,8 @@ static Suite *server_suite(void)
 
 int main(void)
 {
+	/* Every flush goes through the writer thread (net.c), closes and restarts included. */
+	setenv("TENGEN_TEST_WRITER_MIN", "1", 0);
 	SRunner *sr = srunner_create(server_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
