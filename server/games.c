@@ -18,6 +18,20 @@
 #include "vertex.h"
 
 
+/* What a game row's extra text says, but the move it is current as of (game_save_as): equal
+ * keys, equal texts. */
+struct extra_key {
+	bool valid;              /* the row was written from this key */
+	bool complex;            /* claims or a score: never compared */
+	int passes;
+	enum color first_passer;
+	enum color to_move;      /* EMPTY: not written */
+	bool paused;
+	int64_t turn_used;
+	bool present[2];
+	int lateness_limit_s;
+};
+
 struct game {
 	int64_t id;
 	struct store_game row;   /* the persisted row; its JSON strings are owned */
@@ -39,6 +53,7 @@ struct game {
 	bool present[3];         /* scheduled games: the player has joined (Art. 22) */
 	int lateness_limit_s;    /* Art. 22.1 */
 	enum color replay_to_move; /* the turn that replaying the stored moves gives */
+	struct extra_key saved;  /* what the row's extra was written from (game_save_as) */
 	uv_timer_t timer;        /* due at the next flag fall, start or lateness limit */
 	bool has_timer;
 };
@@ -291,6 +306,16 @@ static json_t *claims_json(const struct game *g, enum color c)
 	return a;
 }
 
+/* Copy NUL-terminated src into dst[size], cut to fit (snprintf "%s" without the format). */
+static void copy_str(char *dst, size_t size, const char *src)
+{
+	size_t n = strlen(src);
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 /* The part of an extra text after its "at_move" (the whole text of a row written before
  * at_move existed, which then never compares equal). */
 static const char *extra_rest(const char *x)
@@ -319,15 +344,39 @@ static void game_save_as(struct server *srv, struct game *g, bool move)
 		bool same = state_only && strcmp(g->row.result, r->result) == 0 &&
 			strcmp(g->row.reason, reason) == 0 && g->row.warnings_b == r->warnings[BLACK] &&
 			g->row.warnings_w == r->warnings[WHITE];
-		snprintf(g->row.phase, sizeof g->row.phase, "%s", phase);
-		snprintf(g->row.result, sizeof g->row.result, "%s", r->result);
-		snprintf(g->row.reason, sizeof g->row.reason, "%s", reason);
+		copy_str(g->row.phase, sizeof g->row.phase, phase);
+		copy_str(g->row.result, sizeof g->row.result, r->result);
+		copy_str(g->row.reason, sizeof g->row.reason, reason);
 		g->row.warnings_b = r->warnings[BLACK];
 		g->row.warnings_w = r->warnings[WHITE];
 		int at_move = (int)board_moves(&r->board);
 		/* The turn is written only where replaying the moves would not give it (play resumed
 		 * after a dispute, Art. 21.4). */
 		const char *to_move = r->board.to_move != g->replay_to_move ? color_name(r->board.to_move) : NULL;
+		struct extra_key key = {
+			.valid = true, .complex = r->claimed[BLACK] || r->claimed[WHITE] || r->scored,
+			.passes = r->passes, .first_passer = r->first_passer,
+			.to_move = to_move ? r->board.to_move : EMPTY, .paused = g->paused,
+			.turn_used = g->paused ? g->turn_used : 0,
+			.present = {g->present[BLACK], g->present[WHITE]},
+			.lateness_limit_s = g->lateness_limit_s,
+		};
+		const struct extra_key *o = &g->saved;
+		if (same && o->valid && !o->complex && !key.complex && o->passes == key.passes &&
+		    o->first_passer == key.first_passer && o->to_move == key.to_move &&
+		    o->paused == key.paused && o->turn_used == key.turn_used &&
+		    o->present[0] == key.present[0] && o->present[1] == key.present[1] &&
+		    o->lateness_limit_s == key.lateness_limit_s) {
+			/* An ordinary move: the row stays as written; the move row has the clocks. */
+			free(g->row.clocks);
+			g->row.clocks = NULL;
+			if (g->cc.system != CLOCK_NONE) {
+				json_t *cj = clocks_json(g, false);
+				g->row.clocks = jsonout_dumps(cj, 0, NULL);
+				json_decref(cj);
+			}
+			return;
+		}
 		char *extra = NULL;
 		if (!r->claimed[BLACK] && !r->claimed[WHITE] && !r->scored) {
 			/* Every move: the same object as below, written without building it. */
@@ -372,6 +421,7 @@ static void game_save_as(struct server *srv, struct game *g, bool move)
 			free(g->row.extra);
 			g->row.extra = extra;
 		}
+		g->saved = key;
 		if (r->phase == PHASE_ENDED && !g->row.ended_at) {
 			g->row.ended_at = server_now();
 			state_only = skip = false;
