@@ -316,15 +316,16 @@ static void copy_str(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
-/* The part of an extra text after its "at_move" (the whole text of a row written before
- * at_move existed, which then never compares equal). */
-static const char *extra_rest(const char *x)
+/* The row's clocks text from the game's clocks (NULL without a time control). */
+static void row_clocks(struct game *g)
 {
-	static const char lead[] = "{\"at_move\":";
-	const char *comma;
-	if (strncmp(x, lead, sizeof lead - 1) != 0 || !(comma = strchr(x, ',')))
-		return x;
-	return comma;
+	free(g->row.clocks);
+	g->row.clocks = NULL;
+	if (g->cc.system != CLOCK_NONE) {
+		json_t *cj = clocks_json(g, false);
+		g->row.clocks = jsonout_dumps(cj, 0, NULL);
+		json_decref(cj);
+	}
 }
 
 /* Copy the referee's state into the row (phase, result, warnings, counting state) and write
@@ -335,7 +336,7 @@ static const char *extra_rest(const char *x)
  * from the moves themselves. */
 static void game_save_as(struct server *srv, struct game *g, bool move)
 {
-	bool state_only = false, skip = false;
+	bool state_only = false;
 	if (g->started) {
 		const struct referee *r = &g->ref;
 		const char *phase = referee_phase_name(r->phase);
@@ -368,13 +369,7 @@ static void game_save_as(struct server *srv, struct game *g, bool move)
 		    o->present[0] == key.present[0] && o->present[1] == key.present[1] &&
 		    o->lateness_limit_s == key.lateness_limit_s) {
 			/* An ordinary move: the row stays as written; the move row has the clocks. */
-			free(g->row.clocks);
-			g->row.clocks = NULL;
-			if (g->cc.system != CLOCK_NONE) {
-				json_t *cj = clocks_json(g, false);
-				g->row.clocks = jsonout_dumps(cj, 0, NULL);
-				json_decref(cj);
-			}
+			row_clocks(g);
 			return;
 		}
 		char *extra = NULL;
@@ -413,29 +408,15 @@ static void game_save_as(struct server *srv, struct game *g, bool move)
 			extra = jsonout_dumps(x, 0, NULL);
 			json_decref(x);
 		}
-		skip = same && extra && g->row.extra &&
-		       strcmp(extra_rest(g->row.extra), extra_rest(extra)) == 0;
-		if (skip) {
-			free(extra); /* the row keeps the text it has in the database */
-		} else {
-			free(g->row.extra);
-			g->row.extra = extra;
-		}
+		free(g->row.extra);
+		g->row.extra = extra;
 		g->saved = key;
 		if (r->phase == PHASE_ENDED && !g->row.ended_at) {
 			g->row.ended_at = server_now();
-			state_only = skip = false;
+			state_only = false;
 		}
-		free(g->row.clocks);
-		g->row.clocks = NULL;
-		if (g->cc.system != CLOCK_NONE) {
-			json_t *cj = clocks_json(g, false);
-			g->row.clocks = jsonout_dumps(cj, 0, NULL);
-			json_decref(cj);
-		}
+		row_clocks(g);
 	}
-	if (skip)
-		return; /* the move row carries the clocks */
 	if ((state_only ? store_game_update_state(srv->store, &g->row)
 			: store_game_update(srv->store, &g->row)) != STORE_OK)
 		persist_failed(srv, "game");
