@@ -376,7 +376,7 @@ static void game_save_as(struct server *srv, struct game *g, bool move)
 		if (!r->claimed[BLACK] && !r->claimed[WHITE] && !r->scored) {
 			/* Every move: the same object as below, written without building it. */
 			char buf[GAMES_EXTRA_MAX];
-			char used[32] = "", turn[24] = "";
+			char used[48] = "", turn[24] = ""; /* room for any int64 */
 			if (g->paused)
 				snprintf(used, sizeof used, ",\"turn_used_ms\":%lld", (long long)g->turn_used);
 			if (to_move)

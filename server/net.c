@@ -133,6 +133,11 @@ static void write_out(struct conn *c)
 		memcpy(rest, c->out + off, w->len);
 		w->data = rest;
 		c->outlen = 0;
+		if (c->outcap > SERVER_OUT_KEEP) { /* as after a whole write */
+			free(c->out);
+			c->out = NULL;
+			c->outcap = 0;
+		}
 	} else {
 		w->data = c->out;
 		c->out = NULL;
@@ -185,12 +190,10 @@ static void on_written(void *ctx, struct writer_item *items, size_t n)
 		struct conn *c = it->ctx;
 		c->in_writer = false;
 		c->inflight -= it->len;
-		if (c->close_deferred) {
+		if (c->close_deferred) { /* closed while with the writer (net_close) */
 			c->close_deferred = false;
 			free(it->buf);
 			uv_close((uv_handle_t *)&c->tcp, on_close);
-		} else if (c->closing) {
-			free(it->buf);
 		} else if (it->err && it->err != EAGAIN && it->err != EWOULDBLOCK) {
 			free(it->buf);
 			net_close(c, strerror(it->err));
@@ -230,7 +233,7 @@ void net_flush(struct server *srv)
 		c->dirty = false;
 		int fd;
 		/* Many connections: the writer thread takes those with nothing queued in libuv. */
-		if (items && c->outlen && !c->closing && !c->inflight &&
+		if (items && k < n && c->outlen && !c->closing && !c->inflight &&
 		    uv_fileno((uv_handle_t *)&c->tcp, &fd) == 0) {
 			items[k++] = (struct writer_item){ .ctx = c, .fd = fd, .buf = c->out,
 							   .len = c->outlen, .cap = c->outcap };

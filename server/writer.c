@@ -56,17 +56,20 @@ static void run(void *arg)
 	uv_mutex_unlock(&w->mu);
 }
 
-/* Give a finished batch back (loop thread). */
+/* Give a finished batch back (loop thread). The writer counts as busy until `done` has
+ * returned, so nothing it calls can start a batch over the items it is reading. */
 static void finish(struct writer *w)
 {
 	uv_mutex_lock(&w->mu);
 	bool ready = w->state == W_DONE;
 	size_t n = w->n;
-	if (ready)
-		w->state = W_IDLE;
 	uv_mutex_unlock(&w->mu);
-	if (ready)
-		w->done(w->ctx, w->items, n);
+	if (!ready)
+		return;
+	w->done(w->ctx, w->items, n);
+	uv_mutex_lock(&w->mu);
+	w->state = W_IDLE;
+	uv_mutex_unlock(&w->mu);
 }
 
 static void on_async(uv_async_t *a)

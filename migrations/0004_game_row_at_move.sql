@@ -1,0 +1,14 @@
+-- 0004_game_row_at_move: no change to the tables; a new meaning of two columns.
+--
+-- From this version on, a move that changes nothing of a game but its clocks and turn does not
+-- rewrite the game's row (server/games.c, game_save_as): games.extra holds "at_move", the
+-- number of moves the row is current as of, and the move rows after it carry the clocks (each
+-- move row's clocks are the game's clocks after that move) and, replayed, the turn;
+-- extra.to_move is written only where replaying the moves would not give the turn (play
+-- resumed after a dispute, Art. 21.4). games.clocks of a live game is therefore as of at_move,
+-- not necessarily of the last move.
+--
+-- The version number is what this migration is for: a tengend from before it would restore a
+-- live game's clocks from games.clocks and lose the time used since at_move, and it refuses a
+-- database whose user_version is newer than its migrations.
+SELECT 1;
