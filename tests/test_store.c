@@ -404,6 +404,46 @@ START_TEST(test_game_round_trip)
 }
 END_TEST
 
+/* store_game_update_state: only the per-move columns are written, in one statement. */
+START_TEST(test_game_update_state)
+{
+	struct store_game g, got;
+	int64_t id = 0;
+	open_store();
+	int64_t a = player("alice"), b = player("bob");
+	game_fill(&g, a, b);
+	ck_assert_int_eq(store_game_create(s, &g, &id), STORE_OK);
+	g.id = id;
+	struct store_game want = g;
+	snprintf(want.result, sizeof want.result, "B+R");
+	snprintf(want.reason, sizeof want.reason, "resignation");
+	want.clocks = "{\"B\":{\"main_ms\":5},\"W\":{\"main_ms\":6}}";
+	want.extra = "{\"at_move\":3,\"passes\":0}";
+	want.warnings_b = 1;
+	want.warnings_w = 2;
+	/* Other columns given differently are not written. */
+	struct store_game upd = want;
+	upd.komi = 99.5;
+	upd.size = 19;
+	snprintf(upd.phase, sizeof upd.phase, "ended");
+	ck_assert_int_eq(store_game_update_state(s, &upd), STORE_OK);
+	ck_assert_int_eq(store_game_get(s, id, &got), STORE_OK);
+	game_eq(&got, &want);
+	store_game_clear(&got);
+	/* Bad JSON changes nothing; an unknown game is not found. */
+	struct store_game bad = want;
+	bad.extra = "{not json";
+	bad.warnings_b = 7;
+	ck_assert_int_eq(store_game_update_state(s, &bad), STORE_ERROR);
+	ck_assert_int_eq(store_game_get(s, id, &got), STORE_OK);
+	game_eq(&got, &want);
+	store_game_clear(&got);
+	bad = want;
+	bad.id = id + 100;
+	ck_assert_int_eq(store_game_update_state(s, &bad), STORE_NOT_FOUND);
+}
+END_TEST
+
 START_TEST(test_game_invalid)
 {
 	struct store_game g, got;
@@ -1215,6 +1255,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, test_player_role);
 	tcase_add_test(tc, test_player_rating);
 	tcase_add_test(tc, test_game_round_trip);
+	tcase_add_test(tc, test_game_update_state);
 	tcase_add_test(tc, test_game_invalid);
 	tcase_add_test(tc, test_games_list);
 	tcase_add_test(tc, test_moves);
