@@ -102,6 +102,8 @@ static void print_points(char *out, size_t n, double v)
 		size_t l = strlen(out);
 		while (l > 0 && out[l - 1] == '0')
 			out[--l] = '\0';
+		if (l > 0 && out[l - 1] == '.') /* 80.999 -> "81.00" -> "81" */
+			out[--l] = '\0';
 	}
 }
 

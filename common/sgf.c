@@ -584,7 +584,9 @@ static int process_node(struct parser *ps)
 		case P_KM:
 			if ((rc = read_number(ps, v, false, -SGF_MAX_KOMI, SGF_MAX_KOMI, &d)))
 				return rc;
-			g->komi = d;
+			/* To the thousandth of a point, as sgf_write writes it: a record read back
+			 * from what we wrote has the same komi. */
+			g->komi = round(d * 1000.0) / 1000.0;
 			break;
 		case P_HA:
 			if ((rc = read_number(ps, v, true, 0, SGF_MAX_HANDICAP, &d)))

@@ -94,7 +94,7 @@ struct sgf_move {
 /* A game record. Strings are malloc'd, NUL-terminated UTF-8, NULL when absent. */
 struct sgf_game {
 	int size;               /* SZ, board size N (default 19) */
-	double komi;            /* KM, points (0 when absent; always written) */
+	double komi;            /* KM, points, to 0.001 (0 when absent; always written) */
 	int handicap;           /* HA, 0 when absent (written only when non-zero) */
 	struct sgf_point *setup_black, *setup_white; /* AB, AW: initial stones, in input order */
 	size_t nsetup_black, nsetup_white;

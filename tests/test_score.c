@@ -403,6 +403,9 @@ START_TEST(test_result_points)
 	ck_assert_str_eq(score_result(1.5, out), "B+1.5");
 	ck_assert_str_eq(score_result(180.5, out), "B+180.5");
 	ck_assert_str_eq(score_result(-625, out), "W+625");
+	/* A margin that rounds to a whole number at two decimals (odd komi from an SGF file). */
+	ck_assert_str_eq(score_result(80.999, out), "B+81");
+	ck_assert_str_eq(score_result(-80.9996, out), "W+81");
 	ck_assert_str_eq(score_result(-999.5, out), "W+999.5");
 	ck_assert(score_result(2, out) == out);
 }

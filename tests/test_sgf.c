@@ -295,6 +295,18 @@ START_TEST(test_parse_numbers)
 	parse_ok("(;KM[0.1])", &g);
 	ck_assert_double_eq(g.komi, 0.1);
 	sgf_game_free(&g);
+	/* Komi is kept to the thousandth, as written, so a record reads back the same (a
+	 * libFuzzer find: KM[.048888888888] was written as 0.049). */
+	parse_ok("(;GM[1]SZ[8]KM[.048888888888])", &g);
+	ck_assert_double_eq_tol(g.komi, 0.049, 1e-12);
+	char *text = sgf_write(&g);
+	ck_assert_ptr_nonnull(strstr(text, "KM[0.049]"));
+	struct sgf_game back;
+	parse_ok(text, &back);
+	ck_assert(back.komi == g.komi);
+	sgf_game_free(&back);
+	free(text);
+	sgf_game_free(&g);
 }
 END_TEST
 
