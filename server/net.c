@@ -93,69 +93,6 @@ static void on_write(uv_write_t *req, int status)
 	free(w);
 }
 
-static void write_out(struct conn *c)
-{
-	if (!c->outlen || c->closing)
-		return;
-	size_t off = 0;
-	if (!c->inflight) {
-		/* Nothing of c is queued in libuv, so a direct write keeps the order. Most complete
-		 * at once: no write request, no copy, no epoll change, and the buffer is kept. */
-		uv_buf_t tb = uv_buf_init(c->out, (unsigned)c->outlen);
-		int n = uv_try_write((uv_stream_t *)&c->tcp, &tb, 1);
-		if (n < 0 && n != UV_EAGAIN) {
-			net_close(c, uv_strerror(n));
-			return;
-		}
-		off = n > 0 ? (size_t)n : 0;
-		if (off == c->outlen) {
-			c->outlen = 0;
-			if (c->outcap > SERVER_OUT_KEEP) { /* a big reply's buffer is not kept */
-				free(c->out);
-				c->out = NULL;
-				c->outcap = 0;
-			}
-			return;
-		}
-	}
-	/* The rest goes to uv_write, which keeps it in order behind earlier writes. */
-	struct write_req *w = malloc(sizeof *w);
-	char *rest = off ? malloc(c->outlen - off) : NULL;
-	if (!w || (off && !rest)) {
-		free(w);
-		free(rest);
-		net_close(c, "out of memory");
-		return;
-	}
-	w->c = c;
-	w->len = c->outlen - off;
-	if (off) {
-		memcpy(rest, c->out + off, w->len);
-		w->data = rest;
-		c->outlen = 0;
-		if (c->outcap > SERVER_OUT_KEEP) { /* as after a whole write */
-			free(c->out);
-			c->out = NULL;
-			c->outcap = 0;
-		}
-	} else {
-		w->data = c->out;
-		c->out = NULL;
-		c->outlen = c->outcap = 0;
-	}
-	c->inflight += w->len;
-	c->refs++;
-	uv_buf_t buf = uv_buf_init(w->data, (unsigned)w->len);
-	int r = uv_write(&w->req, (uv_stream_t *)&c->tcp, &buf, 1, on_write);
-	if (r < 0) {
-		c->inflight -= w->len;
-		free(w->data);
-		free(w);
-		net_unref(c);
-		net_close(c, uv_strerror(r));
-	}
-}
-
 /* Hand `len` bytes at the start of buf (malloc'd) to uv_write, behind whatever of c it holds. */
 static void queue_rest(struct conn *c, char *buf, size_t len)
 {
@@ -179,6 +116,56 @@ static void queue_rest(struct conn *c, char *buf, size_t len)
 		net_unref(c);
 		net_close(c, uv_strerror(r));
 	}
+}
+
+/* After c's buffer was emptied: a big reply's buffer is not kept. */
+static void trim_out(struct conn *c)
+{
+	if (c->outcap > SERVER_OUT_KEEP) {
+		free(c->out);
+		c->out = NULL;
+		c->outcap = 0;
+	}
+}
+
+static void write_out(struct conn *c)
+{
+	if (!c->outlen || c->closing)
+		return;
+	size_t off = 0;
+	if (!c->inflight) {
+		/* Nothing of c is queued in libuv, so a direct write keeps the order. Most complete
+		 * at once: no write request, no copy, no epoll change, and the buffer is kept. */
+		uv_buf_t tb = uv_buf_init(c->out, (unsigned)c->outlen);
+		int n = uv_try_write((uv_stream_t *)&c->tcp, &tb, 1);
+		if (n < 0 && n != UV_EAGAIN) {
+			net_close(c, uv_strerror(n));
+			return;
+		}
+		off = n > 0 ? (size_t)n : 0;
+		if (off == c->outlen) {
+			c->outlen = 0;
+			trim_out(c);
+			return;
+		}
+	}
+	/* The rest goes to uv_write, which keeps it in order behind earlier writes. */
+	size_t len = c->outlen - off;
+	char *buf;
+	if (off) {
+		if (!(buf = malloc(len))) {
+			net_close(c, "out of memory");
+			return;
+		}
+		memcpy(buf, c->out + off, len);
+		c->outlen = 0;
+		trim_out(c);
+	} else {
+		buf = c->out;
+		c->out = NULL;
+		c->outlen = c->outcap = 0;
+	}
+	queue_rest(c, buf, len);
 }
 
 /* A batch is back from the writer thread (loop thread). */
@@ -216,16 +203,10 @@ void net_flush(struct server *srv)
 	struct writer *wr = srv->writer;
 	if (wr && writer_busy(wr))
 		return; /* the batch in flight goes first; the next iteration writes the rest */
-	size_t n = 0, min = srv->set.writer_min;
-	for (struct conn *c = srv->dirty; c && n < min; c = c->dnext)
+	size_t n = 0;
+	for (struct conn *c = srv->dirty; c; c = c->dnext)
 		n++;
-	struct writer_item *items = NULL;
-	if (wr && n >= min) {
-		n = 0;
-		for (struct conn *c = srv->dirty; c; c = c->dnext)
-			n++;
-		items = writer_items(wr, n);
-	}
+	struct writer_item *items = wr && n >= srv->set.writer_min ? writer_items(wr, n) : NULL;
 	size_t k = 0;
 	while (srv->dirty) {
 		struct conn *c = srv->dirty;

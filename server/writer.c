@@ -4,6 +4,8 @@
 #include <unistd.h>
 #include "writer.h"
 
+#define WRITER_ITEMS_START 64 /* first size of the batch array (doubled as needed) */
+
 enum writer_state { W_IDLE, W_QUEUED, W_DONE };
 
 struct writer {
@@ -127,7 +129,7 @@ bool writer_busy(struct writer *w)
 struct writer_item *writer_items(struct writer *w, size_t n)
 {
 	if (n > w->cap) {
-		size_t ncap = w->cap ? w->cap : 64;
+		size_t ncap = w->cap ? w->cap : WRITER_ITEMS_START;
 		while (ncap < n)
 			ncap *= 2;
 		struct writer_item *p = realloc(w->items, ncap * sizeof *p);
