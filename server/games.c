@@ -316,6 +316,16 @@ static void copy_str(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
+/* The row written from *a says what *b would (claims and scores are never compared). */
+static bool extra_key_same(const struct extra_key *a, const struct extra_key *b)
+{
+	return a->valid && b->valid && !a->complex && !b->complex && a->passes == b->passes &&
+	       a->first_passer == b->first_passer && a->to_move == b->to_move &&
+	       a->paused == b->paused && a->turn_used == b->turn_used &&
+	       a->present[0] == b->present[0] && a->present[1] == b->present[1] &&
+	       a->lateness_limit_s == b->lateness_limit_s;
+}
+
 /* The row's clocks text from the game's clocks (NULL without a time control). */
 static void row_clocks(struct game *g)
 {
@@ -362,12 +372,7 @@ static void game_save_as(struct server *srv, struct game *g, bool move)
 			.present = {g->present[BLACK], g->present[WHITE]},
 			.lateness_limit_s = g->lateness_limit_s,
 		};
-		const struct extra_key *o = &g->saved;
-		if (same && o->valid && !o->complex && !key.complex && o->passes == key.passes &&
-		    o->first_passer == key.first_passer && o->to_move == key.to_move &&
-		    o->paused == key.paused && o->turn_used == key.turn_used &&
-		    o->present[0] == key.present[0] && o->present[1] == key.present[1] &&
-		    o->lateness_limit_s == key.lateness_limit_s) {
+		if (same && extra_key_same(&g->saved, &key)) {
 			/* An ordinary move: the row stays as written; the move row has the clocks. */
 			row_clocks(g);
 			return;
