@@ -404,16 +404,23 @@ START_TEST(test_game_round_trip)
 }
 END_TEST
 
+/* Open the store with alice (Black) and bob and store game_fill's game; *g gets its id. */
+static int64_t stored_game(struct store_game *g)
+{
+	int64_t id = 0;
+	open_store();
+	int64_t a = player("alice"), b = player("bob");
+	game_fill(g, a, b);
+	ck_assert_int_eq(store_game_create(s, g, &id), STORE_OK);
+	g->id = id;
+	return id;
+}
+
 /* store_game_update_state: only the per-move columns are written, in one statement. */
 START_TEST(test_game_update_state)
 {
 	struct store_game g, got;
-	int64_t id = 0;
-	open_store();
-	int64_t a = player("alice"), b = player("bob");
-	game_fill(&g, a, b);
-	ck_assert_int_eq(store_game_create(s, &g, &id), STORE_OK);
-	g.id = id;
+	int64_t id = stored_game(&g);
 	struct store_game want = g;
 	snprintf(want.result, sizeof want.result, "B+R");
 	snprintf(want.reason, sizeof want.reason, "resignation");
@@ -447,12 +454,7 @@ END_TEST
 START_TEST(test_game_invalid)
 {
 	struct store_game g, got;
-	int64_t id = 0;
-	open_store();
-	int64_t a = player("alice"), b = player("bob");
-	game_fill(&g, a, b);
-	ck_assert_int_eq(store_game_create(s, &g, &id), STORE_OK);
-	g.id = id;
+	int64_t id = stored_game(&g);
 
 	struct store_game bad = g;
 	snprintf(bad.phase, sizeof bad.phase, "paused");
