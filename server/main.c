@@ -34,10 +34,12 @@ static void usage(FILE *f)
 		"                         seconds (default %d; 0: never)\n"
 		"  --writer-min N         from N connections with output in one loop iteration, an output\n"
 		"                         thread writes them (default %d; 0: always on the loop)\n"
+		"  --fold-rows N          moves written to the journal that start a fold into the moves\n"
+		"                         table (default %d; or when the oldest is %d s old)\n"
 		"  --version, --help\n",
 		SERVER_DEFAULT_HOST, SERVER_DEFAULT_PORT, SERVER_DEFAULT_DB, SERVER_MAX_CONNECTIONS,
 		SERVER_MAX_PER_ADDRESS, SERVER_MAX_QUEUED_BYTES, SERVER_LAG_ALLOWANCE_MS,
-		SERVER_IDLE_TIMEOUT_S, SERVER_WRITER_MIN);
+		SERVER_IDLE_TIMEOUT_S, SERVER_WRITER_MIN, SERVER_FOLD_ROWS, SERVER_FOLD_MS / 1000);
 }
 
 static int parse_listen(const char *s, struct server_settings *set, char *host, size_t n)
@@ -119,7 +121,8 @@ int main(int argc, char **argv)
 		.host = SERVER_DEFAULT_HOST, .port = SERVER_DEFAULT_PORT, .db_path = SERVER_DEFAULT_DB,
 		.max_connections = SERVER_MAX_CONNECTIONS, .max_per_address = SERVER_MAX_PER_ADDRESS,
 		.max_queued = SERVER_MAX_QUEUED_BYTES, .lag_allowance_ms = SERVER_LAG_ALLOWANCE_MS,
-		.idle_timeout_s = SERVER_IDLE_TIMEOUT_S, .writer_min = SERVER_WRITER_MIN};
+		.idle_timeout_s = SERVER_IDLE_TIMEOUT_S, .writer_min = SERVER_WRITER_MIN,
+		.fold_rows = SERVER_FOLD_ROWS};
 	static char host[256];
 	if (sodium_init() < 0) {
 		fprintf(stderr, "tengend: libsodium failed to initialise\n");
@@ -137,6 +140,7 @@ int main(int argc, char **argv)
 		{"lag-allowance-ms", required_argument, NULL, 'g'},
 		{"idle-timeout", required_argument, NULL, 'i'},
 		{"writer-min", required_argument, NULL, 'W'},
+		{"fold-rows", required_argument, NULL, 'F'},
 		{"version", no_argument, NULL, 'V'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	int o;
 	enum log_level level;
@@ -187,6 +191,17 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			set.writer_min = (unsigned)v;
+			break;
+		}
+		case 'F': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (*end || end == optarg || v < 1 || v > SERVER_FOLD_ROWS_MAX) {
+				fprintf(stderr, "tengend: --fold-rows takes a count from 1 to %d\n",
+					SERVER_FOLD_ROWS_MAX);
+				return 2;
+			}
+			set.fold_rows = (unsigned)v;
 			break;
 		}
 		case 'V': printf("tengend %s (protocol %d)\n", PACKAGE_VERSION, PROTO_VERSION); return 0;

@@ -74,6 +74,38 @@ static void maybe_checkpoint(struct server *srv)
 		srv->ckpt_busy = true;
 }
 
+/* After the iteration's commit and flush: fold the move journal into moves (store.h,
+ * store_journal_fold) once it holds --fold-rows moves or its oldest move is SERVER_FOLD_MS
+ * old. A fold that fails leaves the moves in the journal, where they are read as well, and is
+ * retried after a wait that doubles up to SERVER_FOLD_RETRY_MAX_MS. */
+static void maybe_fold(struct server *srv)
+{
+	size_t rows = store_journal_rows(srv->store);
+	uint64_t now = uv_now(srv->loop);
+	if (!rows) {
+		srv->fold_due = 0;
+		return;
+	}
+	if (!srv->fold_due)
+		srv->fold_due = now + SERVER_FOLD_MS;
+	if (srv->txn || srv->stopping || now < srv->fold_retry_at ||
+	    (rows < srv->set.fold_rows && now < srv->fold_due))
+		return;
+	uint64_t t0 = uv_hrtime();
+	int folded = 0;
+	if (store_journal_fold(srv->store, &folded) != STORE_OK) {
+		srv->fold_backoff = srv->fold_backoff ? 2 * srv->fold_backoff : SERVER_FOLD_MS;
+		if (srv->fold_backoff > SERVER_FOLD_RETRY_MAX_MS)
+			srv->fold_backoff = SERVER_FOLD_RETRY_MAX_MS;
+		srv->fold_retry_at = now + srv->fold_backoff;
+		log_msg(LOG_WARN, "fold", "moves=%zu retry_ms=%llu error=\"%s\"", rows,
+			(unsigned long long)srv->fold_backoff, store_errmsg(srv->store));
+		return;
+	}
+	srv->fold_due = srv->fold_retry_at = srv->fold_backoff = 0;
+	log_msg(LOG_DEBUG, "fold", "moves=%d ms=%.1f", folded, (double)(uv_hrtime() - t0) / 1e6);
+}
+
 /* Once per iteration, before the loop waits: commit, then release replies and events. */
 static void on_prepare(uv_prepare_t *h)
 {
@@ -90,6 +122,7 @@ static void on_prepare(uv_prepare_t *h)
 			maybe_checkpoint(srv);
 	}
 	net_flush(srv);
+	maybe_fold(srv);
 }
 
 void server_send(struct conn *c, const json_t *msg)
@@ -305,6 +338,10 @@ void server_free(struct server *srv)
 	accounts_free(srv);
 	store_ckpt_close(srv->ckpt);
 	srv->ckpt = NULL;
+	/* Leave the moves folded (a restart would fold them too). */
+	if (srv->store && store_journal_rows(srv->store) &&
+	    store_journal_fold(srv->store, NULL) != STORE_OK)
+		log_msg(LOG_WARN, "fold", "error=\"%s\"", store_errmsg(srv->store));
 	store_close(srv->store);
 	srv->store = NULL;
 }

@@ -48,6 +48,10 @@
 #define SERVER_SHUTDOWN_GRACE_MS 2000     /* after SIGTERM, time for replies to drain */
 #define SERVER_CKPT_FRAMES 1000           /* WAL frames added that start a checkpoint off the loop */
 #define SERVER_WAL_MAX_FRAMES 16384       /* WAL frames past which the loop checkpoints itself */
+#define SERVER_FOLD_ROWS 8192             /* --fold-rows: moves in the journal that start a fold */
+#define SERVER_FOLD_ROWS_MAX 1000000      /* ... at most */
+#define SERVER_FOLD_MS 5000               /* ... or the age of the journal's oldest move */
+#define SERVER_FOLD_RETRY_MAX_MS 600000   /* after failed folds, the longest wait before a retry */
 
 struct server;
 struct game;
@@ -95,6 +99,7 @@ struct server_settings {
 	unsigned idle_timeout_s;  /* close a connection holding a partial line this long (0: never) */
 	unsigned writer_min;      /* connections with output in one iteration from which the writer
 	                             thread writes them (0: never; default SERVER_WRITER_MIN) */
+	unsigned fold_rows;       /* moves in the journal that start a fold (default SERVER_FOLD_ROWS) */
 };
 
 struct server {
@@ -125,6 +130,9 @@ struct server {
 	bool ckpt_busy;           /* ckpt_work is queued or running */
 	int ckpt_rc;              /* its store_ckpt_run result */
 	int ckpt_from;            /* WAL frames when the last checkpoint was started */
+	uint64_t fold_due;        /* loop time (ms) the journal is due to be folded; 0: empty */
+	uint64_t fold_retry_at;   /* after a failed fold, no other before this loop time (ms) */
+	uint64_t fold_backoff;    /* the last wait after a failure (ms); 0: the last fold worked */
 };
 
 /* Set up the server on `loop`: open the store, load live games, listen. Returns 0 or -1

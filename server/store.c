@@ -34,7 +34,12 @@ enum stmt_id {
 	ST_GAMES_BY_TOURNAMENT,
 	ST_GAMES_UNFINISHED,
 	ST_MOVE_ADD,
+	ST_MOVE_FOLDED,
+	ST_MOVE_FOLDED_MAX,
 	ST_MOVES_GET,
+	ST_JOURNAL_KEYS,
+	ST_JOURNAL_FOLD,
+	ST_JOURNAL_CLEAR,
 	ST_WARNING_ADD,
 	ST_WARNINGS_GET,
 	ST_SAVEPOINT,
@@ -165,9 +170,17 @@ static const char *const stmt_sql[ST_COUNT] = {
 		GAMES_FILTER_PHASE " AND " GAMES_FILTER_PLAYER GAMES_TAIL,
 	[ST_GAMES_UNFINISHED] = "SELECT " GAME_COLS " FROM games WHERE phase IN "
 		"('pending', 'scheduled', 'playing', 'counting') ORDER BY id",
-	[ST_MOVE_ADD] = "INSERT INTO moves (game_id, " MOVE_COLS ") VALUES (?1, ?2, ?3, ?4, ?5, "
-		"?6, ?7)",
-	[ST_MOVES_GET] = "SELECT " MOVE_COLS " FROM moves WHERE game_id = ?1 ORDER BY number",
+	/* Moves go to the journal (migration 0005) and are folded into moves in batches. */
+	[ST_MOVE_ADD] = "INSERT INTO move_journal (game_id, " MOVE_COLS ") VALUES (?1, ?2, ?3, "
+		"?4, ?5, ?6, ?7)",
+	[ST_MOVE_FOLDED] = "SELECT count(*) FROM moves WHERE game_id = ?1 AND number = ?2",
+	[ST_MOVE_FOLDED_MAX] = "SELECT coalesce(max(number), 0) FROM moves WHERE game_id = ?1",
+	[ST_MOVES_GET] = "SELECT " MOVE_COLS " FROM moves WHERE game_id = ?1 UNION ALL "
+		"SELECT " MOVE_COLS " FROM move_journal WHERE game_id = ?1 ORDER BY number",
+	[ST_JOURNAL_KEYS] = "SELECT game_id, number FROM move_journal",
+	[ST_JOURNAL_FOLD] = "INSERT INTO moves (game_id, " MOVE_COLS ") SELECT game_id, "
+		MOVE_COLS " FROM move_journal ORDER BY game_id, number",
+	[ST_JOURNAL_CLEAR] = "DELETE FROM move_journal",
 	[ST_WARNING_ADD] = "INSERT INTO warnings (game_id, color, reason, number, at) "
 		"VALUES (?1, ?2, ?3, ?4, ?5)",
 	[ST_WARNINGS_GET] = "SELECT " WARNING_COLS " FROM warnings WHERE game_id = ?1 ORDER BY id",
@@ -209,11 +222,31 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_TOURNAMENTS_LIST] = "SELECT " TOURNAMENT_COLS " FROM tournaments ORDER BY id",
 };
 
+/* A set of (game, number) keys with an int each: open addressing, `cap` a power of two, at
+ * most half full. The move journal keeps two (see store_move_add). */
+struct key_entry {
+	int64_t game;
+	int number;
+	int value;
+	bool used;
+};
+
+struct key_set {
+	struct key_entry *k;
+	size_t cap, n;
+};
+
 struct store {
 	sqlite3 *db;
 	sqlite3_stmt *st[ST_COUNT];
 	char err[STORE_ERR_MAX];
 	int wal_frames;           /* WAL frames after the last commit (store_wal_manual) */
+	/* The move journal's keys, so a duplicate move is refused without an index of the
+	 * journal by game (which would write a page per game again): the (game, number) of every
+	 * journal row, and per game (number 0) the highest number in moves, read once per fold. */
+	struct key_set journal;
+	struct key_set folded_max;
+	bool journal_stale;       /* a rollback may have undone rows: reread before the next use */
 };
 
 struct store_ckpt {
@@ -402,6 +435,150 @@ static enum store_rc check_idle(struct store *s, sqlite3_stmt *st, const char *w
 	return STORE_OK;
 }
 
+/* ---- The move journal (migration 0005) ---- */
+
+static int pragma(sqlite3 *db, const char *sql, char *text, size_t size, int *num);
+
+static size_t key_slot(const struct key_set *ks, int64_t game, int number)
+{
+	uint64_t h = (uint64_t)game * 0x9E3779B97F4A7C15u ^
+		(uint64_t)(uint32_t)number * 0xC2B2AE3D27D4EB4Fu;
+	size_t i = (size_t)(h ^ h >> 31) & (ks->cap - 1);
+	while (ks->k[i].used && (ks->k[i].game != game || ks->k[i].number != number))
+		i = (i + 1) & (ks->cap - 1);
+	return i;
+}
+
+static struct key_entry *key_find(const struct key_set *ks, int64_t game, int number)
+{
+	if (!ks->cap)
+		return NULL;
+	struct key_entry *e = &ks->k[key_slot(ks, game, number)];
+	return e->used ? e : NULL;
+}
+
+/* The entry of a key, added (value 0) if new; NULL when out of memory. */
+static struct key_entry *key_put(struct key_set *ks, int64_t game, int number)
+{
+	struct key_entry *e = key_find(ks, game, number);
+	if (e)
+		return e;
+	if (2 * (ks->n + 1) > ks->cap) {
+		struct key_set old = *ks;
+		size_t cap = old.cap ? 2 * old.cap : STORE_JOURNAL_KEYS_START;
+		struct key_entry *k = calloc(cap, sizeof *k);
+		if (!k)
+			return NULL;
+		ks->k = k;
+		ks->cap = cap;
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.k[i].used)
+				ks->k[key_slot(ks, old.k[i].game, old.k[i].number)] = old.k[i];
+		free(old.k);
+	}
+	e = &ks->k[key_slot(ks, game, number)];
+	*e = (struct key_entry){ game, number, 0, true };
+	ks->n++;
+	return e;
+}
+
+static void key_clear(struct key_set *ks)
+{
+	if (ks->cap)
+		memset(ks->k, 0, ks->cap * sizeof *ks->k);
+	ks->n = 0;
+}
+
+/* Read the keys again from the table (after a rollback, which may have undone rows). */
+static enum store_rc journal_reload(struct store *s)
+{
+	sqlite3_stmt *st = s->st[ST_JOURNAL_KEYS];
+	enum store_rc r = STORE_OK;
+	int rc;
+	key_clear(&s->journal);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (!key_put(&s->journal, sqlite3_column_int64(st, 0), sqlite3_column_int(st, 1))) {
+			r = fail(s, STORE_ERROR, "out of memory");
+			break;
+		}
+	}
+	if (r == STORE_OK && rc != SQLITE_DONE)
+		r = sql_fail(s, rc);
+	done(st);
+	s->journal_stale = r != STORE_OK;
+	return r;
+}
+
+/* The int the statement `id` answers for ?1 = a (and ?2 = b if it has a ?2); it returns one
+ * row. */
+static enum store_rc query_int(struct store *s, enum stmt_id id, int64_t a, int64_t b, int *out)
+{
+	struct binder q = { s->st[id], SQLITE_OK };
+	b_int(&q, 1, a);
+	if (sqlite3_bind_parameter_count(q.st) >= 2)
+		b_int(&q, 2, b);
+	if (q.rc != SQLITE_OK)
+		return bind_fail(s, &q);
+	int rc = sqlite3_step(q.st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int(q.st, 0);
+	done(q.st);
+	return rc == SQLITE_ROW ? STORE_OK : sql_fail(s, rc);
+}
+
+size_t store_journal_rows(const struct store *s)
+{
+	return s->journal.n;
+}
+
+enum store_rc store_journal_fold(struct store *s, int *rows)
+{
+	enum store_rc r = STORE_OK;
+	int n = 0, fk = 0;
+	if (rows)
+		*rows = 0;
+	if (store_in_transaction(s))
+		return fail(s, STORE_ERROR, "store_journal_fold: a transaction is open");
+	/* The journal's rows met the same constraints and foreign key when they were written,
+	 * and games are never deleted: the fold does not check them a second time. Both pragmas
+	 * are no-ops inside a transaction, so they are set around it. */
+	if (sqlite3_exec(s->db, "PRAGMA foreign_keys = OFF; PRAGMA ignore_check_constraints = ON",
+			 NULL, NULL, NULL) != SQLITE_OK)
+		r = fail(s, STORE_ERROR, "%s", sqlite3_errmsg(s->db));
+	else if ((r = store_begin(s)) == STORE_OK) {
+		struct binder fold = { s->st[ST_JOURNAL_FOLD], SQLITE_OK };
+		struct binder clear = { s->st[ST_JOURNAL_CLEAR], SQLITE_OK };
+		if ((r = run(s, &fold)) == STORE_OK) {
+			n = sqlite3_changes(s->db);
+			r = run(s, &clear);
+		}
+		if (r == STORE_OK)
+			r = store_commit(s);
+		if (r != STORE_OK)
+			store_rollback(s); /* keeps s->err */
+	}
+	if (r == STORE_OK) {
+		key_clear(&s->journal);
+		key_clear(&s->folded_max); /* read again as games move on */
+		s->journal_stale = false;
+		if (rows)
+			*rows = n;
+	} else {
+		char why[STORE_ERR_MAX];
+		snprintf(why, sizeof why, "%s", s->err);
+		fail(s, r, "fold the move journal: %s", why);
+	}
+	if (sqlite3_exec(s->db, "PRAGMA foreign_keys = ON; PRAGMA ignore_check_constraints = OFF",
+			 NULL, NULL, NULL) != SQLITE_OK ||
+	    pragma(s->db, "PRAGMA foreign_keys", NULL, 0, &fk) != SQLITE_OK || fk != 1) {
+		/* The store must never go on accepting what the schema refuses. */
+		fprintf(stderr, "store: cannot turn foreign keys back on after a fold: %s\n",
+			sqlite3_errmsg(s->db));
+		abort();
+	}
+	return r;
+}
+
 /* ---- Opening ---- */
 
 int store_schema_version(void)
@@ -547,6 +724,9 @@ enum store_rc store_open(const char *path, struct store **out, char *err, size_t
 			goto bad;
 		}
 	}
+	/* What the last run left in the journal: folded now, or (if that fails) kept and read. */
+	if (store_journal_fold(s, NULL) != STORE_OK && journal_reload(s) != STORE_OK)
+		goto bad;
 	s->err[0] = '\0';
 	*out = s;
 	return STORE_OK;
@@ -563,6 +743,8 @@ void store_close(struct store *s)
 	for (int i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(s->st[i]);
 	sqlite3_close(s->db);
+	free(s->journal.k);
+	free(s->folded_max.k);
 	free(s);
 }
 
@@ -583,16 +765,22 @@ enum store_rc store_begin(struct store *s)
 
 enum store_rc store_commit(struct store *s)
 {
-	if (!store_in_transaction(s))
+	if (!store_in_transaction(s)) {
+		s->journal_stale = true; /* SQLite may have rolled it back after an error */
 		return fail(s, STORE_ERROR, "no transaction to commit");
+	}
 	struct binder b = { s->st[ST_COMMIT], SQLITE_OK };
-	return run(s, &b);
+	enum store_rc r = run(s, &b);
+	if (r != STORE_OK)
+		s->journal_stale = true; /* the transaction may have been rolled back */
+	return r;
 }
 
 enum store_rc store_rollback(struct store *s)
 {
 	if (!store_in_transaction(s))
 		return STORE_OK;
+	s->journal_stale = true;
 	struct binder b = { s->st[ST_ROLLBACK], SQLITE_OK };
 	return run(s, &b);
 }
@@ -1155,6 +1343,31 @@ enum store_rc store_move_add(struct store *s, int64_t game_id, const struct stor
 	if (!fits(m->vertex, sizeof m->vertex) || !m->vertex[0]
 			|| !fits(m->forfeit, sizeof m->forfeit))
 		return fail(s, STORE_ERROR, "move vertex empty or not terminated");
+	if (s->journal_stale && journal_reload(s) != STORE_OK)
+		return STORE_ERROR;
+	/* The (game_id, number) key: the journal's rows are in memory; moves is asked only for a
+	 * number not above the game's highest folded one (never, for moves made in order). */
+	enum store_rc r;
+	bool taken = key_find(&s->journal, game_id, m->number) != NULL;
+	if (!taken) {
+		struct key_entry *fm = key_find(&s->folded_max, game_id, 0);
+		if (!fm) {
+			int max = 0;
+			if ((r = query_int(s, ST_MOVE_FOLDED_MAX, game_id, 0, &max)) != STORE_OK)
+				return r;
+			if (!(fm = key_put(&s->folded_max, game_id, 0)))
+				return fail(s, STORE_ERROR, "out of memory");
+			fm->value = max;
+		}
+		int found = 0;
+		if (m->number <= fm->value &&
+		    (r = query_int(s, ST_MOVE_FOLDED, game_id, m->number, &found)) != STORE_OK)
+			return r;
+		taken = found != 0;
+	}
+	if (taken)
+		return fail(s, STORE_CONFLICT, "game %lld already has move %d", (long long)game_id,
+				m->number);
 	struct binder b = { s->st[ST_MOVE_ADD], SQLITE_OK };
 	b_int(&b, 1, game_id);
 	b_int(&b, 2, m->number);
@@ -1163,10 +1376,9 @@ enum store_rc store_move_add(struct store *s, int64_t game_id, const struct stor
 	b_opt(&b, 5, m->forfeit);
 	b_text(&b, 6, m->clocks);
 	b_double(&b, 7, m->at);
-	enum store_rc r = run(s, &b);
-	if (r == STORE_CONFLICT)
-		return fail(s, STORE_CONFLICT, "game %lld already has move %d", (long long)game_id,
-				m->number);
+	r = run(s, &b);
+	if (r == STORE_OK && !key_put(&s->journal, game_id, m->number))
+		s->journal_stale = true; /* the row is written; the key is read back before next use */
 	return r;
 }
 

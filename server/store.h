@@ -46,6 +46,7 @@
 #define STORE_BUSY_TIMEOUT_MS 5000 /* wait this long for another connection's lock */
 #define STORE_CACHE_KIB 8192       /* SQLite page cache of the main connection (PRAGMA cache_size) */
 #define STORE_ERR_MAX 512          /* store_errmsg text, bytes with the NUL */
+#define STORE_JOURNAL_KEYS_START 1024 /* first capacity of the move journal's key set */
 
 /* Array sizes, in bytes with the NUL. */
 #define STORE_NAME_MAX 32           /* player name, characters (PROTOCOL.md: 1-32) */
@@ -193,9 +194,10 @@ typedef int (*store_unfinished_cb)(void *ctx, const struct store_game *g,
 
 /* Open (creating it if needed) the database file at `path`, set WAL, synchronous=NORMAL,
  * foreign_keys=ON and the busy timeout, apply the missing migrations in one transaction and
- * prepare every statement. On success *out is the store; on failure *out is NULL, the
- * database is unchanged and err (errlen bytes) says why; refuses (STORE_ERROR) a database
- * whose user_version exceeds the migrations compiled in. */
+ * prepare every statement, then fold the move journal (store_journal_fold; if that fails the
+ * rows stay in the journal and are read from there). On success *out is the store; on failure
+ * *out is NULL, the database is unchanged and err (errlen bytes) says why; refuses
+ * (STORE_ERROR) a database whose user_version exceeds the migrations compiled in. */
 enum store_rc store_open(const char *path, struct store **out, char *err, size_t errlen);
 /* Close the store (NULL is fine). An open transaction is rolled back. */
 void store_close(struct store *s);
@@ -305,8 +307,19 @@ enum store_rc store_games_unfinished(struct store *s, store_unfinished_cb cb, vo
  * STORE_ERROR if the game does not exist or a field is invalid (number < 1, color, empty
  * vertex, bad JSON). */
 enum store_rc store_move_add(struct store *s, int64_t game_id, const struct store_move *m);
-/* The moves of game `game_id` in number order (none for an unknown game). */
+/* The moves of game `game_id` in number order (none for an unknown game): the folded ones and
+ * the journal's. */
 enum store_rc store_moves_get(struct store *s, int64_t game_id, store_move_cb cb, void *ctx);
+/* Moves are written to a journal, keyed by the order they came in, so that a commit of moves of
+ * many games writes a page or two rather than a page per game (migration 0005). This moves
+ * the journal's rows into `moves` in game and number order, in a transaction of its own: after
+ * it, each game's page is written once for all of that game's moves in the batch. *rows (may
+ * be NULL) gets the number of moves folded. STORE_ERROR inside a transaction; on a failure
+ * (STORE_ERROR, or STORE_CONFLICT for a duplicate key) nothing changed and the journal's rows
+ * are still read as moves. store_open folds what an earlier run left. */
+enum store_rc store_journal_fold(struct store *s, int *rows);
+/* Rows in the journal now (written in the open transaction included). */
+size_t store_journal_rows(const struct store *s);
 
 /* --- Warnings --- */
 

@@ -152,7 +152,7 @@ static int reap(struct hd *d, int timeout_ms)
 static int spawn(struct hd *d)
 {
 	char listen[] = "127.0.0.1:0";
-	const char *argv[16 + HARNESS_MAX_ARGS] = {hd_binary(), "--listen", listen, "--port-file",
+	const char *argv[20 + HARNESS_MAX_ARGS] = {hd_binary(), "--listen", listen, "--port-file",
 		d->port_file, "--db", d->db, "--pwhash-cost", "fast", "--log-level", "debug"};
 	int n = 11;
 	/* TENGEN_TEST_WRITER_MIN (set by a test program): tengend's --writer-min, e.g. 1 to send
@@ -161,6 +161,12 @@ static int spawn(struct hd *d)
 	if (wmin) {
 		argv[n++] = "--writer-min";
 		argv[n++] = wmin;
+	}
+	/* TENGEN_TEST_FOLD_ROWS: tengend's --fold-rows, small to fold the move journal often. */
+	const char *fold = getenv("TENGEN_TEST_FOLD_ROWS");
+	if (fold) {
+		argv[n++] = "--fold-rows";
+		argv[n++] = fold;
 	}
 	for (int i = 0; d->extra[i]; i++)
 		argv[n++] = d->extra[i];

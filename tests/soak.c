@@ -428,6 +428,7 @@ int main(int argc, char **argv)
 {
 	/* Every flush through the writer thread: kill -9 with output in flight. */
 	setenv("TENGEN_TEST_WRITER_MIN", "1", 0);
+	setenv("TENGEN_TEST_FOLD_ROWS", "5", 0); /* folds between the kills, too */
 	static const struct option opts[] = {{"seconds", required_argument, NULL, 's'},
 					     {"clients", required_argument, NULL, 'c'},
 					     {"seed", required_argument, NULL, 'r'},

@@ -1541,6 +1541,8 @@ int main(void)
 {
 	/* Every flush goes through the writer thread (net.c), closes and restarts included. */
 	setenv("TENGEN_TEST_WRITER_MIN", "1", 0);
+	/* Fold the move journal every few moves: games read from both tables. */
+	setenv("TENGEN_TEST_FOLD_ROWS", "3", 0);
 	SRunner *sr = srunner_create(server_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);

@@ -61,6 +61,10 @@ static int raw_int(const char *sql)
 	return v;
 }
 
+/* Every move row: the folded ones and the journal's (migration 0005). */
+#define ALL_MOVES "(SELECT * FROM moves UNION ALL SELECT game_id, number, color, vertex, " \
+	"forfeit, clocks, at FROM move_journal)"
+
 static void raw_exec(const char *sql)
 {
 	sqlite3 *db;
@@ -601,7 +605,7 @@ START_TEST(test_moves)
 	ck_assert_str_eq(ms.last_forfeit, "superko");
 	ck_assert_str_eq(ms.last_clocks, "(null)");
 	ck_assert_int_eq(ms.last_color, 'B');
-	ck_assert_int_eq(raw_int("SELECT count(*) FROM moves WHERE vertex = 'Q16' AND number = 2 "
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM " ALL_MOVES " WHERE vertex = 'Q16' AND number = 2 "
 			"AND color = 'W' AND clocks = '{\"W\":{\"main_ms\":5}}' AND forfeit IS NULL"), 1);
 	ck_assert_int_eq(moves_count(other), 1);
 	ck_assert_int_eq(moves_count(other + 100), 0);
@@ -809,11 +813,11 @@ START_TEST(test_group_commit)
 	ck_assert_int_eq(store_move_add(s, g, &m), STORE_CONFLICT);
 	ck_assert(store_in_transaction(s));
 	/* Another connection sees nothing before the commit... */
-	ck_assert_int_eq(raw_int("SELECT count(*) FROM moves"), 0);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM " ALL_MOVES), 0);
 	ck_assert_int_eq(store_commit(s), STORE_OK);
 	ck_assert(!store_in_transaction(s));
 	/* ...and everything after. */
-	ck_assert_int_eq(raw_int("SELECT count(*) FROM moves"), GROUP_MOVES);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM " ALL_MOVES), GROUP_MOVES);
 	ck_assert_int_eq(store_moves_get(s, g, on_move, &ms), STORE_OK);
 	ck_assert_int_eq(ms.n, GROUP_MOVES);
 	for (int i = 0; i < GROUP_MOVES; i++)
@@ -823,7 +827,115 @@ START_TEST(test_group_commit)
 	/* Autocommit writes after the group. */
 	move_fill(&m, GROUP_MOVES + 1, "pass");
 	ck_assert_int_eq(store_move_add(s, g, &m), STORE_OK);
-	ck_assert_int_eq(raw_int("SELECT count(*) FROM moves"), GROUP_MOVES + 1);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM " ALL_MOVES), GROUP_MOVES + 1);
+}
+END_TEST
+
+/* Migration 0005: moves are written to the journal and folded into moves in batches; a game's
+ * moves are read from both, and a (game, number) is refused wherever it already is. */
+static void add_moves(int64_t g, int from, int to)
+{
+	struct store_move m;
+	for (int i = from; i <= to; i++) {
+		move_fill(&m, i, "C3");
+		ck_assert_int_eq(store_move_add(s, g, &m), STORE_OK);
+	}
+}
+
+static void assert_numbers(int64_t g, const int *want, int n)
+{
+	struct moves_seen ms = { 0 };
+	ck_assert_int_eq(store_moves_get(s, g, on_move, &ms), STORE_OK);
+	ck_assert_int_eq(ms.n, n);
+	for (int i = 0; i < n; i++)
+		ck_assert_int_eq(ms.numbers[i], want[i]);
+}
+
+START_TEST(test_move_journal)
+{
+	struct store_move m;
+	int folded = -1;
+	open_store();
+	int64_t a = player("alice"), b = player("bob");
+	int64_t g = game_new(a, b, "playing"), h = game_new(b, a, "playing");
+	add_moves(g, 1, 3);
+	add_moves(h, 1, 1);
+	ck_assert_int_eq(store_journal_rows(s), 4);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM move_journal"), 4);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM moves"), 0);
+
+	ck_assert_int_eq(store_journal_fold(s, &folded), STORE_OK);
+	ck_assert_int_eq(folded, 4);
+	ck_assert_int_eq(store_journal_rows(s), 0);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM move_journal"), 0);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM moves WHERE game_id = "
+				 "(SELECT min(id) FROM games)"), 3);
+	ck_assert_int_eq(store_journal_fold(s, &folded), STORE_OK); /* nothing to fold */
+	ck_assert_int_eq(folded, 0);
+
+	/* Folded and journal rows read as one list in number order. */
+	add_moves(g, 5, 6);
+	ck_assert_int_eq(store_journal_rows(s), 2);
+	assert_numbers(g, (const int[]){ 1, 2, 3, 5, 6 }, 5);
+
+	/* Taken numbers: a folded one, a journal one; a free one below the folded highest is not. */
+	move_fill(&m, 2, "D4");
+	ck_assert_int_eq(store_move_add(s, g, &m), STORE_CONFLICT);
+	ck_assert_ptr_nonnull(strstr(store_errmsg(s), "already has move 2"));
+	move_fill(&m, 6, "D4");
+	ck_assert_int_eq(store_move_add(s, g, &m), STORE_CONFLICT);
+	move_fill(&m, 4, "D4");
+	ck_assert_int_eq(store_move_add(s, g, &m), STORE_OK);
+	assert_numbers(g, (const int[]){ 1, 2, 3, 4, 5, 6 }, 6);
+	ck_assert_int_eq(store_journal_fold(s, &folded), STORE_OK);
+	ck_assert_int_eq(folded, 3);
+	move_fill(&m, 4, "D4"); /* folded after it was seen free: the cached highest number moved */
+	ck_assert_int_eq(store_move_add(s, g, &m), STORE_CONFLICT);
+
+	/* A rolled-back move leaves no key behind. */
+	ck_assert_int_eq(store_begin(s), STORE_OK);
+	add_moves(g, 7, 8);
+	ck_assert_int_eq(store_journal_fold(s, NULL), STORE_ERROR); /* not inside a transaction */
+	ck_assert_int_eq(store_rollback(s), STORE_OK);
+	add_moves(g, 7, 7);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM move_journal"), 1);
+
+	/* Foreign keys and checks are on again after a fold. */
+	ck_assert_int_eq(store_journal_fold(s, NULL), STORE_OK);
+	move_fill(&m, 1, "D4");
+	ck_assert_int_eq(store_move_add(s, g + 100, &m), STORE_ERROR);
+	ck_assert_ptr_nonnull(strstr(store_errmsg(s), "FOREIGN KEY"));
+	move_fill(&m, 9, "D4");
+	m.clocks = "{";
+	ck_assert_int_eq(store_move_add(s, g, &m), STORE_ERROR);
+
+	/* What a run leaves in the journal (a kill -9) is folded when the store opens. */
+	add_moves(h, 2, 4);
+	store_close(s);
+	s = NULL;
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM move_journal"), 3);
+	open_store();
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM move_journal"), 0);
+	assert_numbers(h, (const int[]){ 1, 2, 3, 4 }, 4);
+	move_fill(&m, 4, "D4");
+	ck_assert_int_eq(store_move_add(s, h, &m), STORE_CONFLICT);
+
+	/* A fold that fails changes nothing: a journal row that collides with a folded one (written
+	 * behind the store's back) stays, is read, and the store goes on. */
+	add_moves(h, 5, 5);
+	raw_exec("INSERT INTO move_journal (game_id, number, color, vertex, at) "
+		 "SELECT game_id, 1, 'B', 'A1', 0 FROM moves WHERE number = 4 AND vertex = 'C3' "
+		 "AND game_id <> (SELECT min(id) FROM games)");
+	ck_assert_int_eq(store_journal_fold(s, &folded), STORE_CONFLICT);
+	ck_assert_int_eq(folded, 0);
+	ck_assert_ptr_nonnull(strstr(store_errmsg(s), "fold the move journal"));
+	ck_assert(!store_in_transaction(s));
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM move_journal"), 2);
+	ck_assert_int_eq(moves_count(h), 6);
+	move_fill(&m, 1, "D4");
+	ck_assert_int_eq(store_move_add(s, g + 100, &m), STORE_ERROR); /* keys on again */
+	ck_assert_ptr_nonnull(strstr(store_errmsg(s), "FOREIGN KEY"));
+	add_moves(h, 6, 6);
 }
 END_TEST
 
@@ -847,7 +959,7 @@ START_TEST(test_foreign_keys)
 	ck_assert_ptr_nonnull(strstr(store_errmsg(s), "FOREIGN KEY"));
 	w.color = 'B';
 	ck_assert_int_eq(store_warning_add(s, 42, &w, NULL), STORE_ERROR);
-	ck_assert_int_eq(raw_int("SELECT count(*) FROM moves"), 0);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM " ALL_MOVES), 0);
 	ck_assert_int_eq(raw_int("SELECT count(*) FROM warnings"), 0);
 
 	/* Inside a group the failure undoes only itself. */
@@ -857,7 +969,7 @@ START_TEST(test_foreign_keys)
 	ck_assert(store_in_transaction(s));
 	ck_assert_int_eq(store_move_add(s, gid, &m), STORE_OK);
 	ck_assert_int_eq(store_commit(s), STORE_OK);
-	ck_assert_int_eq(raw_int("SELECT count(*) FROM moves"), 1);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM " ALL_MOVES), 1);
 }
 END_TEST
 
@@ -1267,6 +1379,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, test_rollback);
 	tcase_add_test(tc, test_group_commit);
 	tcase_add_test(tc, test_foreign_keys);
+	tcase_add_test(tc, test_move_journal);
 	tcase_add_test(tc, test_rating_start);
 	tcase_add_test(tc, test_rating_history);
 	tcase_add_test(tc, test_ratings_rewind);
