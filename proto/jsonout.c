@@ -5,14 +5,8 @@
 #include <string.h>
 #include "jsonout.h"
 
-struct out {
-	char *p;
-	size_t len, cap;
-	int failed;
-};
-
 /* Room for n more bytes (and a final "\n\0"). */
-static int reserve(struct out *o, size_t n)
+static int reserve(struct jsonout *o, size_t n)
 {
 	if (o->len + n + 2 <= o->cap)
 		return 0;
@@ -29,7 +23,7 @@ static int reserve(struct out *o, size_t n)
 	return 0;
 }
 
-static void put(struct out *o, const char *s, size_t n)
+static void put(struct jsonout *o, const char *s, size_t n)
 {
 	if (reserve(o, n) == 0) {
 		memcpy(o->p + o->len, s, n);
@@ -37,7 +31,7 @@ static void put(struct out *o, const char *s, size_t n)
 	}
 }
 
-static void put_string(struct out *o, const char *s, size_t n)
+static void put_string(struct jsonout *o, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	/* At most 6 bytes of output per input byte (\u00XX). */
@@ -72,7 +66,7 @@ static void put_string(struct out *o, const char *s, size_t n)
 	o->len = (size_t)(d - o->p);
 }
 
-static void put_integer(struct out *o, json_int_t v)
+static void put_integer(struct jsonout *o, json_int_t v)
 {
 	char buf[24], *e = buf + sizeof buf, *b = e;
 	/* Unsigned arithmetic: -INT64_MIN does not overflow. */
@@ -87,7 +81,7 @@ static void put_integer(struct out *o, json_int_t v)
 }
 
 /* jansson's jsonp_dtostr with precision 17 (the C locale's '.'). */
-static void put_real(struct out *o, double v)
+static void put_real(struct jsonout *o, double v)
 {
 	char buf[40];
 	int n = snprintf(buf, sizeof buf - 3, "%.17g", v);
@@ -117,7 +111,7 @@ static void put_real(struct out *o, double v)
 	put(o, buf, len);
 }
 
-static void put_value(struct out *o, const json_t *v, int depth)
+static void put_value(struct jsonout *o, const json_t *v, int depth)
 {
 	if (o->failed)
 		return;
@@ -167,23 +161,58 @@ static void put_value(struct out *o, const json_t *v, int depth)
 	}
 }
 
-char *jsonout_dumps(const json_t *v, int newline, size_t *len)
+int jsonout_init(struct jsonout *o)
+{
+	*o = (struct jsonout){ malloc(JSONOUT_START), 0, JSONOUT_START, 0 };
+	return o->p ? 0 : -1;
+}
+
+void jsonout_raw(struct jsonout *o, const char *text, size_t n)
+{
+	put(o, text, n);
+}
+
+void jsonout_str(struct jsonout *o, const char *s)
+{
+	put_string(o, s, strlen(s));
+}
+
+void jsonout_int(struct jsonout *o, long long v)
+{
+	put_integer(o, (json_int_t)v);
+}
+
+void jsonout_value(struct jsonout *o, const json_t *v)
 {
 	if (!v)
-		return NULL;
-	struct out o = { malloc(JSONOUT_START), 0, JSONOUT_START, 0 };
-	if (!o.p)
-		return NULL;
-	put_value(&o, v, 0);
-	if (o.failed) {
-		free(o.p);
+		o->failed = 1;
+	else
+		put_value(o, v, 0);
+}
+
+char *jsonout_finish(struct jsonout *o, int newline, size_t *len)
+{
+	if (o->failed) {
+		free(o->p);
+		o->p = NULL;
 		return NULL;
 	}
 	/* reserve() always leaves room for these two. */
 	if (newline)
-		o.p[o.len++] = '\n';
-	o.p[o.len] = '\0';
+		o->p[o->len++] = '\n';
+	o->p[o->len] = '\0';
 	if (len)
-		*len = o.len;
-	return o.p;
+		*len = o->len;
+	char *p = o->p;
+	o->p = NULL;
+	return p;
+}
+
+char *jsonout_dumps(const json_t *v, int newline, size_t *len)
+{
+	struct jsonout o;
+	if (!v || jsonout_init(&o) < 0)
+		return NULL;
+	jsonout_value(&o, v);
+	return jsonout_finish(&o, newline, len);
 }

@@ -23,4 +23,26 @@
  * runs out. */
 char *jsonout_dumps(const json_t *v, int newline, size_t *len);
 
+/* The same text written piece by piece, for a message on a hot path whose fields are at hand
+ * (no value tree to build and free): jsonout_init, then pieces in order, then jsonout_finish,
+ * which returns the text (as jsonout_dumps) or NULL if memory ran out or a value was refused,
+ * and frees nothing else either way. A failed piece makes the later ones no-ops. */
+struct jsonout {
+	char *p;
+	size_t len, cap;
+	int failed;
+};
+
+/* 0, or -1 when memory runs out (nothing to free then). */
+int jsonout_init(struct jsonout *o);
+/* Text that is JSON already (punctuation, keys, a value's text), n bytes. */
+void jsonout_raw(struct jsonout *o, const char *text, size_t n);
+#define jsonout_lit(o, literal) jsonout_raw((o), "" literal, sizeof(literal) - 1)
+/* A JSON string of the NUL-terminated s (UTF-8), escaped as jsonout_dumps does. */
+void jsonout_str(struct jsonout *o, const char *s);
+void jsonout_int(struct jsonout *o, long long v);
+/* A jansson value as jsonout_dumps writes it (NULL fails the text). */
+void jsonout_value(struct jsonout *o, const json_t *v);
+char *jsonout_finish(struct jsonout *o, int newline, size_t *len);
+
 #endif

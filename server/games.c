@@ -221,15 +221,6 @@ static const char *offence_text(enum offence o)
 
 /* ---- JSON views ---- */
 
-static json_t *captures_json(const struct game *g, const int *pts, int n)
-{
-	json_t *a = json_array();
-	char v[VERTEX_MAX_LEN];
-	for (int i = 0; i < n; i++)
-		json_array_append_new(a, json_string(vertex_format(&g->ref.board, pts[i], v)));
-	return a;
-}
-
 static json_t *score_json(const struct score *s)
 {
 	return json_pack("{s:f, s:f, s:f}", "black", s->black, "white", s->white, "komi", s->komi);
@@ -434,15 +425,9 @@ static void game_save(struct server *srv, struct game *g)
 
 /* ---- audiences ---- */
 
-static void send_game(struct server *srv, struct game *g, const json_t *msg)
+/* One line (len bytes with its "\n") to both players and every observer. */
+static void send_game_line(struct server *srv, struct game *g, const char *line, size_t len)
 {
-	/* Serialise once; the same bytes go to both players and every observer. */
-	size_t len;
-	char *line = proto_serialize(msg, &len);
-	if (!line) {
-		log_msg(LOG_ERROR, "serialize", "game=%lld", (long long)g->id);
-		return;
-	}
 	server_send_player_raw(srv, g->row.black_id, line, len);
 	server_send_player_raw(srv, g->row.white_id, line, len);
 	/* Backwards: an observer cut off by server_send_raw (a slow reader) leaves g->obs at
@@ -452,6 +437,18 @@ static void send_game(struct server *srv, struct game *g, const json_t *msg)
 		if (c->player_id != g->row.black_id && c->player_id != g->row.white_id)
 			server_send_raw(c, line, len);
 	}
+}
+
+static void send_game(struct server *srv, struct game *g, const json_t *msg)
+{
+	/* Serialise once; the same bytes go to both players and every observer. */
+	size_t len;
+	char *line = proto_serialize(msg, &len);
+	if (!line) {
+		log_msg(LOG_ERROR, "serialize", "game=%lld", (long long)g->id);
+		return;
+	}
+	send_game_line(srv, g, line, len);
 	free(line);
 }
 
@@ -981,24 +978,92 @@ static void record_move(struct server *srv, struct game *g, enum color me,
 	}
 }
 
-/* Send the events of a recorded referee move, with `clocks` (the committed clocks, consumed;
- * NULL: built here); retires the game if it ended. Returns true if it did (g is gone). */
-static bool announce_move(struct server *srv, struct game *g, enum color me,
-			  const struct referee_move *m, const char *forfeit, json_t *clocks)
+/* The committed clocks of a recorded move as JSON text: record_move left them in the row
+ * (game_save_as, row_clocks: the text of clocks_json(g, false)); "null" without clocks. */
+static const char *move_clocks_text(const struct game *g)
+{
+	return g->row.clocks ? g->row.clocks : "null";
+}
+
+/* The fields of a move object after its "number" key, as the move reply and the game.move
+ * event write them: number, color, vertex, captures, forfeited? (event only), clocks. */
+static void put_move_fields(struct jsonout *o, const struct game *g, enum color me,
+			    const struct referee_move *m, const char *forfeited)
 {
 	char v[VERTEX_MAX_LEN];
+	jsonout_int(o, m->number);
+	jsonout_lit(o, ",\"color\":");
+	jsonout_str(o, color_name(me));
+	jsonout_lit(o, ",\"vertex\":");
+	jsonout_str(o, vertex_format(&g->ref.board, m->pt, v));
+	jsonout_lit(o, ",\"captures\":[");
+	for (int i = 0; i < m->ncaptured; i++) {
+		if (i)
+			jsonout_lit(o, ",");
+		jsonout_str(o, vertex_format(&g->ref.board, m->captured[i], v));
+	}
+	jsonout_lit(o, "]");
+	if (forfeited) {
+		jsonout_lit(o, ",\"forfeited\":");
+		jsonout_str(o, forfeited);
+	}
+	jsonout_lit(o, ",\"clocks\":");
+	const char *clocks = move_clocks_text(g);
+	jsonout_raw(o, clocks, strlen(clocks));
+}
+
+/* A move's reply and event are written as text straight from the referee's move: every move
+ * sends them, and building them as jansson values to serialise and free was most of a move's
+ * own work. The bytes are those proto_serialize gives for the objects of docs/protocol.md, in
+ * that key order (tests/test_server compares them). */
+
+/* {"event":"game.move","game":…,"number":…,…} and "\n"; NULL when memory runs out. */
+static char *move_event_line(const struct game *g, enum color me, const struct referee_move *m,
+			     const char *forfeit, size_t *len)
+{
+	struct jsonout o;
+	if (jsonout_init(&o) < 0)
+		return NULL;
+	jsonout_lit(&o, "{\"event\":\"game.move\",\"game\":");
+	jsonout_int(&o, g->id);
+	jsonout_lit(&o, ",\"number\":");
+	put_move_fields(&o, g, me, m, forfeit || m->forfeit_turn ?
+			(forfeit ? forfeit : referee_offence_name(m->offence)) : NULL);
+	jsonout_lit(&o, "}");
+	return jsonout_finish(&o, 1, len);
+}
+
+/* {"id":…,"ok":true,"move":{"number":…,…}} and "\n"; NULL when memory runs out. */
+static char *move_reply_line(const struct game *g, enum color me, const struct referee_move *m,
+			     const json_t *id, size_t *len)
+{
+	struct jsonout o;
+	if (jsonout_init(&o) < 0)
+		return NULL;
+	jsonout_lit(&o, "{\"id\":");
+	if (id)
+		jsonout_value(&o, id);
+	else
+		jsonout_lit(&o, "null");
+	jsonout_lit(&o, ",\"ok\":true,\"move\":{\"number\":");
+	put_move_fields(&o, g, me, m, NULL);
+	jsonout_lit(&o, "}}");
+	return jsonout_finish(&o, 1, len);
+}
+
+/* Send the events of a recorded referee move (record_move first: its clocks are the row's);
+ * retires the game if it ended. Returns true if it did (g is gone). */
+static bool announce_move(struct server *srv, struct game *g, enum color me,
+			  const struct referee_move *m, const char *forfeit)
+{
 	if (m->number) {
-		json_t *e = proto_event("game.move");
-		json_object_set_new(e, "game", json_integer(g->id));
-		json_object_set_new(e, "number", json_integer(m->number));
-		json_object_set_new(e, "color", json_string(color_name(me)));
-		json_object_set_new(e, "vertex", json_string(vertex_format(&g->ref.board, m->pt, v)));
-		json_object_set_new(e, "captures", captures_json(g, m->captured, m->ncaptured));
-		if (forfeit || m->forfeit_turn)
-			json_object_set_new(e, "forfeited", json_string(forfeit ? forfeit : referee_offence_name(m->offence)));
-		json_object_set_new(e, "clocks", clocks ? json_incref(clocks) : clocks_json(g, false));
-		send_game(srv, g, e);
-		json_decref(e);
+		size_t len;
+		char *line = move_event_line(g, me, m, forfeit, &len);
+		if (line)
+			send_game_line(srv, g, line, len);
+		else
+			log_msg(LOG_ERROR, "serialize", "game=%lld", (long long)g->id);
+		free(line);
 	}
 	if (m->warning) {
 		json_t *e = proto_event("game.warning");
@@ -1015,7 +1080,6 @@ static bool announce_move(struct server *srv, struct game *g, enum color me,
 		send_game(srv, g, e);
 		json_decref(e);
 	}
-	json_decref(clocks);
 	if (g->ref.phase == PHASE_ENDED) {
 		send_end(srv, g);
 		retire(srv, g);
@@ -1054,7 +1118,7 @@ static bool flag_fall(struct server *srv, struct game *g)
 		clock_forfeit_period(&g->cc, &g->clk[c]);
 		turn_restart(g);
 		record_move(srv, g, c, &m, "time");
-		return announce_move(srv, g, c, &m, "time", NULL);
+		return announce_move(srv, g, c, &m, "time");
 	}
 	clock_peek(&g->cc, &g->clk[c], turn_elapsed(g), &g->clk[c]);
 	end_game(srv, g, c == BLACK ? "W+T" : "B+T", END_TIME);
@@ -1207,14 +1271,14 @@ void games_play(struct conn *c, const struct proto_request *req)
 	record_move(srv, g, me, &m, NULL);
 
 	/* The reply. */
-	char v[VERTEX_MAX_LEN];
-	json_t *clocks = clocks_json(g, false); /* one object for the reply and the event */
 	if (m.offence == OFFENCE_NONE) {
-		json_t *r = proto_reply_ok(req->id);
-		json_object_set_new(r, "move", json_pack("{s:i, s:s, s:s, s:o, s:O}", "number", m.number,
-			"color", color_name(me), "vertex", vertex_format(&g->ref.board, m.pt, v),
-			"captures", captures_json(g, m.captured, m.ncaptured), "clocks", clocks));
-		server_reply(c, r);
+		size_t len;
+		char *line = move_reply_line(g, me, &m, req->id, &len);
+		if (line)
+			server_send_raw(c, line, len);
+		else
+			server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
+		free(line);
 	} else {
 		json_t *r = proto_reply_error(req->id, PROTO_ERR_ILLEGAL_MOVE, "");
 		json_t *e = json_object_get(r, "error");
@@ -1230,7 +1294,7 @@ void games_play(struct conn *c, const struct proto_request *req)
 			m.forfeit_turn, "warning", m.warning, "warnings", g->ref.warnings[me], "lost", m.lost));
 		server_reply(c, r);
 	}
-	announce_move(srv, g, me, &m, NULL, clocks);
+	announce_move(srv, g, me, &m, NULL);
 }
 
 void games_join(struct conn *c, const struct proto_request *req)

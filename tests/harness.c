@@ -509,6 +509,15 @@ static json_t *read_msg(struct hc *c, long long deadline)
 					(int)(n > 200 ? 200 : n), c->buf);
 				json_decref(m);
 				m = NULL;
+			} else {
+				char *again = json_dumps(m, JSON_COMPACT);
+				if (!again || strlen(again) != n || memcmp(again, c->buf, n) != 0) {
+					c->odd_lines++;
+					fprintf(stderr, "harness: a line from the server is not compact "
+						"JSON in key order:\n  %.*s\n  %s\n", (int)(n > 300 ? 300 : n),
+						c->buf, again ? again : "(no memory)");
+				}
+				free(again);
 			}
 			memmove(c->buf, nl + 1, c->len - n - 1);
 			c->len -= n + 1;

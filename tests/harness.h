@@ -82,6 +82,8 @@ struct hc {
 	size_t nq, capq;
 	long long next_id;   /* hc_req's next id */
 	int bad_lines;       /* lines that were not JSON objects */
+	int odd_lines;       /* JSON lines not in the server's one form: the bytes json_dumps
+			      * (JSON_COMPACT) gives for what they parse to */
 	char name[64];       /* logged-in player (hc_login_new), for messages */
 };
 

@@ -1320,6 +1320,45 @@ START_TEST(jsonout_matches_jansson)
 }
 END_TEST
 
+/* The piece-by-piece writer gives what jsonout_dumps gives for the same object, random values
+ * included; a refused value (NULL) fails the whole text. */
+START_TEST(jsonout_pieces)
+{
+	for (int i = 0; i < 2000; i++) {
+		json_t *v = jo_value(0);
+		char name[32], *str = NULL;
+		snprintf(name, sizeof name, "k\"%d\x01\xc3\xa9", i);
+		long long n = (long long)((i % 2 ? -1 : 1) * (long long)i * 1000003LL * 999983LL);
+		json_t *o = json_pack("{s:I, s:s, s:O, s:[]}", "n", (json_int_t)n, "s", name, "v", v, "e");
+		char *want = jsonout_dumps(o, 1, NULL);
+		struct jsonout w;
+		ck_assert_int_eq(jsonout_init(&w), 0);
+		jsonout_lit(&w, "{\"n\":");
+		jsonout_int(&w, n);
+		jsonout_lit(&w, ",\"s\":");
+		jsonout_str(&w, name);
+		jsonout_lit(&w, ",\"v\":");
+		jsonout_value(&w, v);
+		jsonout_raw(&w, ",\"e\":[]}", strlen(",\"e\":[]}"));
+		size_t len = 0;
+		str = jsonout_finish(&w, 1, &len);
+		ck_assert_ptr_nonnull(str);
+		ck_assert_str_eq(str, want);
+		ck_assert_uint_eq(len, strlen(want));
+		free(str);
+		free(want);
+		json_decref(o);
+		json_decref(v);
+	}
+	struct jsonout w;
+	ck_assert_int_eq(jsonout_init(&w), 0);
+	jsonout_lit(&w, "{\"a\":");
+	jsonout_value(&w, NULL);
+	jsonout_lit(&w, "}");
+	ck_assert_ptr_null(jsonout_finish(&w, 1, NULL));
+}
+END_TEST
+
 /* A large value grows the buffer; deep nesting (and so any cycle) is refused, not followed. */
 START_TEST(jsonout_big_and_deep)
 {
@@ -1408,6 +1447,7 @@ static Suite *proto_suite(void)
 	tcase_add_test(r, error_set_truncates);
 	tcase_add_test(r, jsonout_matches_jansson);
 	tcase_add_test(r, jsonout_big_and_deep);
+	tcase_add_test(r, jsonout_pieces);
 	suite_add_tcase(s, r);
 	return s;
 }

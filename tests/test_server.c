@@ -1169,6 +1169,84 @@ START_TEST(test_observer)
 }
 END_TEST
 
+/* The keys of object o, in order, joined by ",". */
+static void keys_of(const json_t *o, char *out, size_t size)
+{
+	out[0] = '\0';
+	for (void *it = json_object_iter((json_t *)o); it; it = json_object_iter_next((json_t *)o, it)) {
+		if (out[0])
+			strncat(out, ",", size - strlen(out) - 1);
+		strncat(out, json_object_iter_key(it), size - strlen(out) - 1);
+	}
+}
+
+/* A move's reply and game.move event are written as text without a JSON value behind them
+ * (server/games.c): the same form and key order as every other message, to the mover, the
+ * opponent and an observer; a capture, a forfeited turn, clocks and ids of every kind. */
+START_TEST(test_move_lines)
+{
+	struct hc *a = login(&D, "alice"), *b = login(&D, "bob"), *o = conn(&D);
+	long long g = new_game_ex(a, b, 9, json_pack("{s:{s:s, s:i, s:i, s:i}}", "time", "system",
+						      "byoyomi", "main_s", 60, "periods", 3, "period_s", 10));
+	json_t *r = hc_req(o, "{s:s, s:I}", "cmd", "observe", "game", (json_int_t)g);
+	OK(r);
+	json_decref(r);
+	/* White's C3 is captured by Black's D3 (move 7). */
+	static const char *const seq[] = {"C2", "C3", "B3", "A1", "C4", "A2", "D3"};
+	static const char *const ids[] = {"\"s\\u00e9 \\\"q\\\"\"", "null", "2.5", "-7", "true", "\"\"", "1e3"};
+	char line[256], keys[256];
+	for (int i = 0; i < 7; i++) {
+		struct hc *me = i % 2 ? b : a, *other = i % 2 ? a : b;
+		snprintf(line, sizeof line, "{\"cmd\":\"play\",\"game\":%lld,\"vertex\":\"%s\",\"id\":%s}",
+			 g, seq[i], ids[i]);
+		ck_assert_int_eq(hc_send_line(me, line), 0);
+		r = hc_reply(me, T);
+		ck_assert_msg(hj_ok(r), "move %d: %s", i + 1, hj_text(r));
+		keys_of(r, keys, sizeof keys);
+		ck_assert_str_eq(keys, "id,ok,move");
+		keys_of(hj_get(r, "move"), keys, sizeof keys);
+		ck_assert_str_eq(keys, "number,color,vertex,captures,clocks");
+		json_t *want_id = json_loads(ids[i], JSON_DECODE_ANY, NULL);
+		ck_assert_msg(json_equal(hj_get(r, "id"), want_id), "id %s came back as %s", ids[i], hj_text(r));
+		json_decref(want_id);
+		ck_assert_int_eq(json_array_size(hj_get(r, "move.captures")), i == 6 ? 1 : 0);
+		ck_assert_msg(json_is_integer(hj_get(r, "move.clocks.B.main_ms")), "clocks: %s", hj_text(r));
+		struct hc *who[3] = {me, other, o};
+		for (int k = 0; k < 3; k++) {
+			json_t *e = hc_event(who[k], "game.move", g, T);
+			ck_assert_msg(e != NULL, "no game.move %d", i + 1);
+			keys_of(e, keys, sizeof keys);
+			ck_assert_str_eq(keys, "event,game,number,color,vertex,captures,clocks");
+			ck_assert_msg(json_equal(hj_get(e, "captures"), hj_get(r, "move.captures")) &&
+				      json_equal(hj_get(e, "clocks"), hj_get(r, "move.clocks")),
+				      "event %s, reply %s", hj_text(e), hj_text(r));
+			json_decref(e);
+		}
+		json_decref(r);
+	}
+	/* A forfeited turn (Art. 19): the event names why, between captures and clocks. */
+	r = play(b, g, "D3");
+	ERR(r, "illegal_move");
+	json_decref(r);
+	struct hc *who[3] = {a, b, o};
+	for (int k = 0; k < 3; k++) {
+		json_t *e = hc_event(who[k], "game.move", g, T);
+		ck_assert_msg(e != NULL, "no forfeited game.move");
+		keys_of(e, keys, sizeof keys);
+		ck_assert_str_eq(keys, "event,game,number,color,vertex,captures,forfeited,clocks");
+		json_decref(e);
+	}
+	ping_ok(a);
+	ping_ok(b);
+	ping_ok(o);
+	ck_assert_int_eq(a->odd_lines + b->odd_lines + o->odd_lines, 0);
+	ck_assert_int_eq(a->bad_lines + b->bad_lines + o->bad_lines, 0);
+	hc_close(o);
+	hc_close(a);
+	hc_close(b);
+}
+END_TEST
+
 /* ---- restarts ---- */
 
 /* The fields of a game a restart must keep. */
@@ -1525,6 +1603,7 @@ static Suite *server_suite(void)
 	tcase_add_test(tc, test_bad_input);
 	tcase_add_test(tc, test_two_logins);
 	tcase_add_test(tc, test_observer);
+	tcase_add_test(tc, test_move_lines);
 	tcase_add_test(tc, test_restart);
 	tcase_add_test(tc, test_restart_after_resume);
 	tcase_add_test(tc, test_restart_pending);
