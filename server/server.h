@@ -50,7 +50,7 @@
 #define SERVER_WAL_MAX_FRAMES 16384       /* WAL frames past which the loop checkpoints itself */
 #define SERVER_FOLD_ROWS 8192             /* --fold-rows: moves in the journal that start a fold */
 #define SERVER_FOLD_ROWS_MAX 1000000      /* ... at most */
-#define SERVER_FOLD_MS 5000               /* ... or the age of the journal's oldest move */
+#define SERVER_FOLD_MS 1000               /* ... or the age of the journal's oldest move */
 #define SERVER_FOLD_RETRY_MAX_MS 600000   /* after failed folds, the longest wait before a retry */
 
 struct server;
