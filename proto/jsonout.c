@@ -8,6 +8,8 @@
 /* Room for n more bytes (and a final "\n\0"). */
 static int reserve(struct jsonout *o, size_t n)
 {
+	if (o->failed)
+		return -1; /* the text is lost: later pieces are no-ops */
 	if (o->len + n + 2 <= o->cap)
 		return 0;
 	size_t ncap = o->cap * 2;

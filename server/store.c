@@ -374,9 +374,15 @@ static enum store_rc run(struct store *s, struct binder *b)
 	enum store_rc r = STORE_OK;
 	if (b->rc != SQLITE_OK)
 		return bind_fail(s, b);
+	bool in_txn = store_in_transaction(s);
 	int rc = sqlite3_step(b->st);
-	if (rc != SQLITE_DONE)
+	if (rc != SQLITE_DONE) {
 		r = sql_fail(s, rc);
+		/* After some errors (interrupt, full disk, I/O) SQLite rolls back the whole open
+		 * transaction, journal rows of earlier moves included. */
+		if (in_txn && !store_in_transaction(s))
+			s->journal_stale = true;
+	}
 	done(b->st);
 	return r;
 }
@@ -496,6 +502,8 @@ static enum store_rc journal_reload(struct store *s)
 	enum store_rc r = STORE_OK;
 	int rc;
 	key_clear(&s->journal);
+	/* Another process (tengend grant opening the database) may have folded rows meanwhile. */
+	key_clear(&s->folded_max);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!key_put(&s->journal, sqlite3_column_int64(st, 0), sqlite3_column_int(st, 1))) {
 			r = fail(s, STORE_ERROR, "out of memory");
@@ -534,14 +542,15 @@ size_t store_journal_rows(const struct store *s)
 enum store_rc store_journal_fold(struct store *s, int *rows)
 {
 	enum store_rc r = STORE_OK;
-	int n = 0, fk = 0;
+	int n = 0, fk = 0, ignore = 1;
 	if (rows)
 		*rows = 0;
 	if (store_in_transaction(s))
 		return fail(s, STORE_ERROR, "store_journal_fold: a transaction is open");
 	/* The journal's rows met the same constraints and foreign key when they were written,
 	 * and games are never deleted: the fold does not check them a second time. Both pragmas
-	 * are no-ops inside a transaction, so they are set around it. */
+	 * are no-ops inside a transaction, so they are set around it. (Changing foreign_keys
+	 * makes SQLite prepare each statement again at its next use: once per fold.) */
 	if (sqlite3_exec(s->db, "PRAGMA foreign_keys = OFF; PRAGMA ignore_check_constraints = ON",
 			 NULL, NULL, NULL) != SQLITE_OK)
 		r = fail(s, STORE_ERROR, "%s", sqlite3_errmsg(s->db));
@@ -570,9 +579,11 @@ enum store_rc store_journal_fold(struct store *s, int *rows)
 	}
 	if (sqlite3_exec(s->db, "PRAGMA foreign_keys = ON; PRAGMA ignore_check_constraints = OFF",
 			 NULL, NULL, NULL) != SQLITE_OK ||
-	    pragma(s->db, "PRAGMA foreign_keys", NULL, 0, &fk) != SQLITE_OK || fk != 1) {
+	    pragma(s->db, "PRAGMA foreign_keys", NULL, 0, &fk) != SQLITE_OK || fk != 1 ||
+	    pragma(s->db, "PRAGMA ignore_check_constraints", NULL, 0, &ignore) != SQLITE_OK ||
+	    ignore != 0) {
 		/* The store must never go on accepting what the schema refuses. */
-		fprintf(stderr, "store: cannot turn foreign keys back on after a fold: %s\n",
+		fprintf(stderr, "store: cannot turn foreign keys and checks back on after a fold: %s\n",
 			sqlite3_errmsg(s->db));
 		abort();
 	}
@@ -778,9 +789,9 @@ enum store_rc store_commit(struct store *s)
 
 enum store_rc store_rollback(struct store *s)
 {
+	s->journal_stale = true; /* also when SQLite has rolled it back already */
 	if (!store_in_transaction(s))
 		return STORE_OK;
-	s->journal_stale = true;
 	struct binder b = { s->st[ST_ROLLBACK], SQLITE_OK };
 	return run(s, &b);
 }

@@ -939,6 +939,32 @@ START_TEST(test_move_journal)
 }
 END_TEST
 
+/* SQLite itself may roll back the whole open transaction (here a trigger's RAISE(ROLLBACK);
+ * also after an interrupt, a full disk or an I/O error): the moves written in it are gone and
+ * their numbers free again, whether or not the caller then calls store_rollback. */
+START_TEST(test_move_journal_lost_transaction)
+{
+	struct store_warning w = { .color = 'B', .number = 1, .at = 1700000000.0 };
+	open_store();
+	int64_t g = game_new(player("alice"), player("bob"), "playing");
+	raw_exec("CREATE TRIGGER boom BEFORE INSERT ON warnings BEGIN "
+		 "SELECT RAISE(ROLLBACK, 'boom'); END");
+	for (int call_rollback = 0; call_rollback < 2; call_rollback++) {
+		ck_assert_int_eq(store_begin(s), STORE_OK);
+		add_moves(g, 1, 2);
+		ck_assert_int_eq(store_warning_add(s, g, &w, NULL), STORE_ERROR);
+		ck_assert(!store_in_transaction(s));
+		if (call_rollback)
+			ck_assert_int_eq(store_rollback(s), STORE_OK);
+		ck_assert_int_eq(moves_count(g), 0);
+		add_moves(g, 1, 1); /* not "already has move 1" */
+		ck_assert_int_eq(store_journal_rows(s), 1);
+		ck_assert_int_eq(store_journal_fold(s, NULL), STORE_OK);
+		raw_exec("DELETE FROM moves");
+	}
+}
+END_TEST
+
 START_TEST(test_foreign_keys)
 {
 	struct store_game g;
@@ -1380,6 +1406,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, test_group_commit);
 	tcase_add_test(tc, test_foreign_keys);
 	tcase_add_test(tc, test_move_journal);
+	tcase_add_test(tc, test_move_journal_lost_transaction);
 	tcase_add_test(tc, test_rating_start);
 	tcase_add_test(tc, test_rating_history);
 	tcase_add_test(tc, test_ratings_rewind);
