@@ -99,7 +99,7 @@ struct server_settings {
 	unsigned idle_timeout_s;  /* close a connection holding a partial line this long (0: never) */
 	unsigned writer_min;      /* connections with output in one iteration from which the writer
 	                             thread writes them (0: never; default SERVER_WRITER_MIN) */
-	unsigned fold_rows;       /* moves in the journal that start a fold (default SERVER_FOLD_ROWS) */
+	unsigned fold_rows;       /* journal moves that start a fold (default SERVER_FOLD_ROWS) */
 };
 
 struct server {

@@ -583,8 +583,8 @@ enum store_rc store_journal_fold(struct store *s, int *rows)
 	    pragma(s->db, "PRAGMA ignore_check_constraints", NULL, 0, &ignore) != SQLITE_OK ||
 	    ignore != 0) {
 		/* The store must never go on accepting what the schema refuses. */
-		fprintf(stderr, "store: cannot turn foreign keys and checks back on after a fold: %s\n",
-			sqlite3_errmsg(s->db));
+		fprintf(stderr, "store: cannot turn foreign keys and checks back on after a "
+			"fold: %s\n", sqlite3_errmsg(s->db));
 		abort();
 	}
 	return r;
@@ -1389,7 +1389,7 @@ enum store_rc store_move_add(struct store *s, int64_t game_id, const struct stor
 	b_double(&b, 7, m->at);
 	r = run(s, &b);
 	if (r == STORE_OK && !key_put(&s->journal, game_id, m->number))
-		s->journal_stale = true; /* the row is written; the key is read back before next use */
+		s->journal_stale = true; /* the row is written; its key is reread before next use */
 	return r;
 }
 
