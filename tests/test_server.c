@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <strings.h>
 #include <time.h>
 #include "harness.h"
@@ -1582,6 +1583,69 @@ START_TEST(test_per_address_limit)
 }
 END_TEST
 
+/* One number from the daemon's database through the sqlite3 command-line shell (another
+ * process, as an operator's would be); -1 on failure. */
+static long long db_int(const char *sql)
+{
+	char cmd[HARNESS_PATH_MAX + 512];
+	snprintf(cmd, sizeof cmd, "sqlite3 -cmd '.timeout 5000' '%s' \"%s\" 2>&1", D.db, sql);
+	FILE *f = popen(cmd, "r");
+	long long v = -1;
+	if (f) {
+		if (fscanf(f, "%lld", &v) != 1)
+			v = -1;
+		pclose(f);
+	}
+	return v;
+}
+
+/* A fold of the move journal that fails (a row written behind the server's back collides
+ * with a folded move) leaves the moves where they are: play goes on, the failure is logged
+ * and retried, and once the obstacle is gone the journal is folded and nothing was lost. The
+ * fixture runs tengend with --fold-rows 3. */
+START_TEST(test_fold_failure)
+{
+	struct hc *a = login(&D, "alice"), *b = login(&D, "bob");
+	long long g = new_game(a, b);
+	static const char *const first[] = {"C3", "G7", "C7", "G3"};
+	moves_ok(a, b, g, first, 4, 1);
+	ck_assert_int_ge(db_int("SELECT count(*) FROM moves"), 3); /* folded */
+	char sql[256];
+	snprintf(sql, sizeof sql, "INSERT INTO move_journal (game_id, number, color, vertex, at) "
+		 "VALUES (%lld, 1, 'B', 'C3', -1); SELECT changes()", g);
+	ck_assert_int_eq(db_int(sql), 1);
+	static const char *const more[] = {"E5", "D4", "F6", "D6"};
+	moves_ok(a, b, g, more, 4, 5);
+	for (int i = 0; i < 50 && !hd_log_has(&D, "retry_ms="); i++)
+		usleep(100 * 1000);
+	ck_assert_msg(hd_log_has(&D, "retry_ms="), "no failed fold logged");
+	ck_assert_int_ge(db_int("SELECT count(*) FROM move_journal"), 2);
+	ping_ok(a);
+
+	/* The obstacle gone, a retry folds everything: 8 moves, each once. */
+	ck_assert_int_eq(db_int("DELETE FROM move_journal WHERE at = -1; SELECT changes()"), 1);
+	long long left = -1;
+	for (int i = 0; i < 100 && (left = db_int("SELECT count(*) FROM move_journal")) != 0; i++) {
+		usleep(100 * 1000);
+		ping_ok(a); /* an iteration of the loop */
+	}
+	ck_assert_int_eq(left, 0);
+	snprintf(sql, sizeof sql, "SELECT count(DISTINCT number) * 100 + count(*) FROM moves "
+		 "WHERE game_id = %lld", g);
+	ck_assert_int_eq(db_int(sql), 808);
+	move_ok(a, b, g, "E3", 9);
+	json_t *before = game_state(a, g);
+	ck_assert_int_eq(hd_kill(&D), 0);
+	hc_close(a);
+	hc_close(b);
+	ck_assert_msg(hd_restart(&D) == 0, "tengend did not restart after kill -9");
+	a = login(&D, "alice");
+	expect_same_state(a, g, before, "a failed fold, its retry, kill -9 and restart");
+	json_decref(before);
+	hc_close(a);
+}
+END_TEST
+
 static Suite *server_suite(void)
 {
 	Suite *s = suite_create("tengend");
@@ -1604,6 +1668,7 @@ static Suite *server_suite(void)
 	tcase_add_test(tc, test_two_logins);
 	tcase_add_test(tc, test_observer);
 	tcase_add_test(tc, test_move_lines);
+	tcase_add_test(tc, test_fold_failure);
 	tcase_add_test(tc, test_restart);
 	tcase_add_test(tc, test_restart_after_resume);
 	tcase_add_test(tc, test_restart_pending);
