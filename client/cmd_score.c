@@ -62,6 +62,8 @@ static const char score_usage[] =
 	"  --komi K        komi in points (default: the record's KM)\n"
 	"  --ko RULE       repetition rule (default: situational)\n"
 	"  --counting M    area (default; uses --dead) or all-alive (every stone alive)\n"
+	"Warnings are not counted: where the server took a point for each (Art. 24.1), the\n"
+	"record's RE[] differs from this result by that many points.\n"
 	"FILE may be - for standard input.\n";
 
 static const char replay_usage[] =
