@@ -73,6 +73,18 @@ static long parse_count(const char *s, const char *what)
 	return v;
 }
 
+/* A whole number from lo to hi for option `what` (`unit` names it in the message), or exit 2. */
+static long parse_range(const char *s, const char *what, const char *unit, long lo, long hi)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (*end || end == s || v < lo || v > hi) {
+		fprintf(stderr, "tengend: %s takes %s from %ld to %ld\n", what, unit, lo, hi);
+		exit(2);
+	}
+	return v;
+}
+
 /* `tengend grant NAME ROLE --db PATH`: change a role offline. */
 static int grant(int argc, char **argv)
 {
@@ -172,38 +184,18 @@ int main(int argc, char **argv)
 			set.pwhash_fast = strcmp(optarg, "fast") == 0;
 			break;
 		case 'g': set.lag_allowance_ms = parse_count(optarg, "--lag-allowance-ms"); break;
-		case 'i': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (*end || end == optarg || v < 0 || v > 86400) {
-				fprintf(stderr, "tengend: --idle-timeout takes seconds from 0 to 86400\n");
-				return 2;
-			}
-			set.idle_timeout_s = (unsigned)v;
+		case 'i':
+			set.idle_timeout_s = (unsigned)parse_range(optarg, "--idle-timeout", "seconds", 0,
+								   SERVER_IDLE_TIMEOUT_MAX_S);
 			break;
-		}
-		case 'W': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (*end || end == optarg || v < 0 || v > SERVER_MAX_CONNECTIONS) {
-				fprintf(stderr, "tengend: --writer-min takes a count from 0 to %d\n",
-					SERVER_MAX_CONNECTIONS);
-				return 2;
-			}
-			set.writer_min = (unsigned)v;
+		case 'W':
+			set.writer_min = (unsigned)parse_range(optarg, "--writer-min", "a count", 0,
+							       SERVER_MAX_CONNECTIONS);
 			break;
-		}
-		case 'F': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (*end || end == optarg || v < 1 || v > SERVER_FOLD_ROWS_MAX) {
-				fprintf(stderr, "tengend: --fold-rows takes a count from 1 to %d\n",
-					SERVER_FOLD_ROWS_MAX);
-				return 2;
-			}
-			set.fold_rows = (unsigned)v;
+		case 'F':
+			set.fold_rows = (unsigned)parse_range(optarg, "--fold-rows", "a count", 1,
+							      SERVER_FOLD_ROWS_MAX);
 			break;
-		}
 		case 'V': printf("tengend %s (protocol %d)\n", PACKAGE_VERSION, PROTO_VERSION); return 0;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;

@@ -44,6 +44,7 @@
                                              that go to the writer thread (fewer: the loop) */
 #define SERVER_LAG_ALLOWANCE_MS 300       /* --lag-allowance-ms */
 #define SERVER_IDLE_TIMEOUT_S 300         /* --idle-timeout: a partial line with no complete line */
+#define SERVER_IDLE_TIMEOUT_MAX_S 86400   /* ... at most a day */
 #define SERVER_IDLE_SWEEP_MS 1000         /* how often connections are checked for it */
 #define SERVER_SHUTDOWN_GRACE_MS 2000     /* after SIGTERM, time for replies to drain */
 #define SERVER_CKPT_FRAMES 1000           /* WAL frames added that start a checkpoint off the loop */
