@@ -179,6 +179,14 @@ void jsonout_str(struct jsonout *o, const char *s)
 	put_string(o, s, strlen(s));
 }
 
+void jsonout_bool(struct jsonout *o, int b)
+{
+	if (b)
+		put(o, "true", 4);
+	else
+		put(o, "false", 5);
+}
+
 void jsonout_int(struct jsonout *o, long long v)
 {
 	put_integer(o, (json_int_t)v);

@@ -41,6 +41,7 @@ void jsonout_raw(struct jsonout *o, const char *text, size_t n);
 /* A JSON string of the NUL-terminated s (UTF-8), escaped as jsonout_dumps does. */
 void jsonout_str(struct jsonout *o, const char *s);
 void jsonout_int(struct jsonout *o, long long v);
+void jsonout_bool(struct jsonout *o, int b);
 /* A jansson value as jsonout_dumps writes it (NULL fails the text). */
 void jsonout_value(struct jsonout *o, const json_t *v);
 char *jsonout_finish(struct jsonout *o, int newline, size_t *len);

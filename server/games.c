@@ -329,6 +329,56 @@ static void row_clocks(struct game *g)
 	}
 }
 
+/* `,"key":` and v (consumed), if v. */
+static void put_owned(struct jsonout *o, const char *key, json_t *v)
+{
+	if (!v)
+		return;
+	jsonout_lit(o, ",\"");
+	jsonout_raw(o, key, strlen(key));
+	jsonout_lit(o, "\":");
+	jsonout_value(o, v);
+	json_decref(v);
+}
+
+/* The row's extra: what restore_state reads back besides the row's columns, current as of
+ * move `at_move`; `to_move` only where replaying would not give the turn. NULL when memory
+ * runs out. */
+static char *extra_text(const struct game *g, int at_move, const char *to_move)
+{
+	const struct referee *r = &g->ref;
+	struct jsonout o;
+	if (jsonout_init(&o) < 0)
+		return NULL;
+	jsonout_lit(&o, "{\"at_move\":");
+	jsonout_int(&o, at_move);
+	jsonout_lit(&o, ",\"passes\":");
+	jsonout_int(&o, r->passes);
+	jsonout_lit(&o, ",\"first_passer\":");
+	jsonout_str(&o, r->first_passer == WHITE ? "W" : "B");
+	if (to_move) {
+		jsonout_lit(&o, ",\"to_move\":");
+		jsonout_str(&o, to_move);
+	}
+	put_owned(&o, "claim_B", r->claimed[BLACK] ? claims_json(g, BLACK) : NULL);
+	put_owned(&o, "claim_W", r->claimed[WHITE] ? claims_json(g, WHITE) : NULL);
+	put_owned(&o, "score", r->scored ? score_json(&r->score) : NULL);
+	jsonout_lit(&o, ",\"paused\":");
+	jsonout_bool(&o, g->paused);
+	if (g->paused) { /* the part of the turn used before the pause survives a restart */
+		jsonout_lit(&o, ",\"turn_used_ms\":");
+		jsonout_int(&o, g->turn_used);
+	}
+	jsonout_lit(&o, ",\"present_B\":");
+	jsonout_bool(&o, g->present[BLACK]);
+	jsonout_lit(&o, ",\"present_W\":");
+	jsonout_bool(&o, g->present[WHITE]);
+	jsonout_lit(&o, ",\"lateness_limit_s\":");
+	jsonout_int(&o, g->lateness_limit_s);
+	jsonout_lit(&o, "}");
+	return jsonout_finish(&o, 0, NULL);
+}
+
 /* Copy the referee's state into the row (phase, result, warnings, counting state) and write
  * it. `move`: a move row with the clocks follows (record_move). Then unless the phase changes
  * only the per-move state is written, and if nothing of the row but the clocks and the turn
@@ -368,42 +418,7 @@ static void game_save_as(struct server *srv, struct game *g, bool move)
 			row_clocks(g);
 			return;
 		}
-		char *extra = NULL;
-		if (!r->claimed[BLACK] && !r->claimed[WHITE] && !r->scored) {
-			/* Every move: the same object as below, written without building it. */
-			char buf[GAMES_EXTRA_MAX];
-			char used[48] = "", turn[24] = ""; /* room for any int64 */
-			if (g->paused)
-				snprintf(used, sizeof used, ",\"turn_used_ms\":%lld", (long long)g->turn_used);
-			if (to_move)
-				snprintf(turn, sizeof turn, ",\"to_move\":\"%s\"", to_move);
-			snprintf(buf, sizeof buf, "{\"at_move\":%d,\"passes\":%d,\"first_passer\":\"%s\"%s,"
-				 "\"paused\":%s%s,\"present_B\":%s,\"present_W\":%s,"
-				 "\"lateness_limit_s\":%d}", at_move, r->passes,
-				 r->first_passer == WHITE ? "W" : "B", turn, g->paused ? "true" : "false", used,
-				 g->present[BLACK] ? "true" : "false", g->present[WHITE] ? "true" : "false",
-				 g->lateness_limit_s);
-			extra = strdup(buf);
-		} else {
-			json_t *x = json_pack("{s:i, s:i, s:s}", "at_move", at_move, "passes", r->passes,
-					      "first_passer", r->first_passer == WHITE ? "W" : "B");
-			if (to_move)
-				json_object_set_new(x, "to_move", json_string(to_move));
-			if (r->claimed[BLACK])
-				json_object_set_new(x, "claim_B", claims_json(g, BLACK));
-			if (r->claimed[WHITE])
-				json_object_set_new(x, "claim_W", claims_json(g, WHITE));
-			if (r->scored)
-				json_object_set_new(x, "score", score_json(&r->score));
-			json_object_set_new(x, "paused", json_boolean(g->paused));
-			if (g->paused) /* the part of the turn used before the pause survives a restart */
-				json_object_set_new(x, "turn_used_ms", json_integer(g->turn_used));
-			json_object_set_new(x, "present_B", json_boolean(g->present[BLACK]));
-			json_object_set_new(x, "present_W", json_boolean(g->present[WHITE]));
-			json_object_set_new(x, "lateness_limit_s", json_integer(g->lateness_limit_s));
-			extra = jsonout_dumps(x, 0, NULL);
-			json_decref(x);
-		}
+		char *extra = extra_text(g, at_move, to_move);
 		free(g->row.extra);
 		g->row.extra = extra;
 		g->saved = key;

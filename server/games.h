@@ -37,7 +37,6 @@ void games_unobserve(struct conn *c, const struct proto_request *req);
 #define GAMES_HANDICAP_MAX 9               /* stones: GTP's fixed placements go to 9 */
 #define GAMES_LATENESS_LIMIT_DEFAULT_S 900 /* Art. 22.1: 15 minutes (RULES.md decided default) */
 #define GAMES_LATENESS_LIMIT_MAX_S (24 * 3600)
-#define GAMES_EXTRA_MAX 256                /* bytes of a game row's extra state without claims or score */
 
 /* What every game of a tournament gets. */
 struct game_settings {

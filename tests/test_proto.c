@@ -1329,7 +1329,8 @@ START_TEST(jsonout_pieces)
 		char name[32], *str = NULL;
 		snprintf(name, sizeof name, "k\"%d\x01\xc3\xa9", i);
 		long long n = (long long)((i % 2 ? -1 : 1) * (long long)i * 1000003LL * 999983LL);
-		json_t *o = json_pack("{s:I, s:s, s:O, s:[]}", "n", (json_int_t)n, "s", name, "v", v, "e");
+		json_t *o = json_pack("{s:I, s:s, s:O, s:[], s:b, s:b}", "n", (json_int_t)n, "s", name,
+				      "v", v, "e", "t", 1, "f", 0);
 		char *want = jsonout_dumps(o, 1, NULL);
 		struct jsonout w;
 		ck_assert_int_eq(jsonout_init(&w), 0);
@@ -1339,7 +1340,12 @@ START_TEST(jsonout_pieces)
 		jsonout_str(&w, name);
 		jsonout_lit(&w, ",\"v\":");
 		jsonout_value(&w, v);
-		jsonout_raw(&w, ",\"e\":[]}", strlen(",\"e\":[]}"));
+		jsonout_raw(&w, ",\"e\":[]", strlen(",\"e\":[]"));
+		jsonout_lit(&w, ",\"t\":");
+		jsonout_bool(&w, 1);
+		jsonout_lit(&w, ",\"f\":");
+		jsonout_bool(&w, 0);
+		jsonout_lit(&w, "}");
 		size_t len = 0;
 		str = jsonout_finish(&w, 1, &len);
 		ck_assert_ptr_nonnull(str);
