@@ -93,29 +93,30 @@ struct writer *writer_start(uv_loop_t *loop, writer_done_cb done, void *ctx)
 		return NULL;
 	w->done = done;
 	w->ctx = ctx;
-	if (uv_mutex_init(&w->mu) < 0) {
-		free(w);
-		return NULL;
-	}
-	if (uv_cond_init(&w->cv) < 0) {
-		uv_mutex_destroy(&w->mu);
-		free(w);
-		return NULL;
-	}
-	if (uv_async_init(loop, &w->async, on_async) < 0) {
-		uv_cond_destroy(&w->cv);
-		uv_mutex_destroy(&w->mu);
-		free(w);
-		return NULL;
-	}
+	int made = 0; /* how many of mutex, condition, async handle exist */
+	if (uv_mutex_init(&w->mu) < 0)
+		goto bad;
+	made++;
+	if (uv_cond_init(&w->cv) < 0)
+		goto bad;
+	made++;
+	if (uv_async_init(loop, &w->async, on_async) < 0)
+		goto bad;
+	made++;
 	w->async.data = w;
-	if (uv_thread_create(&w->thread, run, w) < 0) {
-		uv_cond_destroy(&w->cv);
-		uv_mutex_destroy(&w->mu);
-		uv_close((uv_handle_t *)&w->async, on_closed);
-		return NULL;
-	}
+	if (uv_thread_create(&w->thread, run, w) < 0)
+		goto bad;
 	return w;
+bad:
+	if (made >= 2)
+		uv_cond_destroy(&w->cv);
+	if (made >= 1)
+		uv_mutex_destroy(&w->mu);
+	if (made >= 3)
+		uv_close((uv_handle_t *)&w->async, on_closed); /* frees w */
+	else
+		free(w);
+	return NULL;
 }
 
 bool writer_busy(struct writer *w)
