@@ -102,6 +102,9 @@ struct event {
 	uint64_t draw_seed;
 	/* Knockout: double elimination instead of single. */
 	bool double_elimination;
+	/* Swiss/McMahon: match on every pair of the field even when it is large (the reference
+	 * the windowed search is checked against; tests and tests/bench/pair_bench). */
+	bool full_graph;
 };
 
 #endif

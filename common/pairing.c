@@ -10,21 +10,26 @@
 #include "rating.h"
 
 /* ---- weights of a Swiss/McMahon pair (see pairing.h for the order of the terms) ----
- * Bit budget, for at most PAIRING_MAX_PAIRS = 2^11 pairs in a round:
- *   colour term w5 in 0..2, seeding w4 in 0..3969: lower4 = w4 * 4 + w5 < 2^14;
+ * Bit budget, for at most PAIRING_MAX_PAIRS = 2^11 pairs in a round (the bye's dummy
+ * vertex included: an odd field has at most EVENT_MAX_PLAYERS - 1 players):
+ *   colour w5 in 0..3, seeding w4 in 0..3969: lower4 = w4 * 4 + w5 < 2^14;
  *   float w3 in 0..15: lower3 = w3 * 2^16 + lower4 < 2^20 (w3 outweighs 4 pairs' lower4);
- *   score w2 in 0..16384 at 2^31 > 2^11 * 2^20 (outweighs all lower terms of the round);
- *   the top (hard-criterion) term at 2^57 > 2^11 * (2^45 + 2^31); total < 2^58 =
- *   MATCH_WEIGHT_MAX. */
-#define SCORE_DIFF_CAP 128              /* half wins; beyond, all differences are alike */
+ *   spread wS in 0..225 at 2^20 (several small differences before one large one; per pair
+ *   above the lower terms): < 2^28;
+ *   score difference wP in 0..127 at 2^39 >= 2^11 * 2^28 (the round's total |difference|
+ *   comes before everything below it);
+ *   the top (no-rematch) term at 2^57 >= 2^11 * 2^46; total < 2^58 = MATCH_WEIGHT_MAX. */
+#define SCORE_DIFF_CAP 127              /* half wins; beyond, all differences are alike */
+#define SPREAD_CAP 15                   /* half wins, for the spread (squared) term */
 #define SEED_DEV_CAP 63                 /* places of deviation from the ideal opponent */
-#define W2_MAX (SCORE_DIFF_CAP * SCORE_DIFF_CAP)
+#define WS_MAX (SPREAD_CAP * SPREAD_CAP)
 #define W3_MAX 15
 #define W4_MAX (SEED_DEV_CAP * SEED_DEV_CAP)
-#define W5_MAX 2
+#define W5_MAX 3
 #define SHIFT4 2
 #define SHIFT3 16
-#define SHIFT2 31
+#define SHIFT_SPREAD 20
+#define SHIFT2 39
 #define SHIFT_TOP 57
 #define FLOAT_COST_LAST 6               /* floating the same way as last round */
 #define FLOAT_COST_PREV 1               /* ... as the round before */
@@ -33,12 +38,27 @@
 /* Candidate pairs: each player's WINDOW_START nearest allowed opponents above and below in
  * the placing order, around the ideal opponent, and around the same relative place in the
  * ADJACENT_GROUPS nearest score groups either way; the window grows by WINDOW_GROWTH while
- * no full pairing is found, up to every pair of the field. Measured (tests/bench/pair_bench,
- * 1,000 players, 7 rounds): with 48 the result equalled the full graph's optimum in every
- * round at the score-group level (12: one round in seven floated worse). */
+ * no full pairing is found, up to every pair of the field. Fields of up to FULL_GRAPH_MAX
+ * players use every pair. A windowed solution is checked against every pair of the field
+ * by its dual certificate (match_dual_slack): pairs that would improve it are added and the
+ * graph solved again, up to VERIFY_PASSES times; then, if still not proven, every pair is
+ * used. So every round is the optimum over the whole field. */
 #define WINDOW_START 48
 #define WINDOW_GROWTH 4
 #define ADJACENT_GROUPS 2
+#define FULL_GRAPH_MAX 97
+#define VERIFY_PASSES 8
+
+/* Completability (docs/pairing.md: never a rematch while the event can still be completed
+ * without one): after a round is matched, the rounds left must still be pairable without
+ * a rematch. Proven at once when every player has enough unmet opponents (Dirac's bound,
+ * below); otherwise searched for, in at most COMPLETE_BUDGET steps (a search that runs out
+ * accepts the round). Where it fails, the next-best pairings of the round are tried in
+ * order of weight (Murty's ranking), at most KBEST_SOLUTIONS of them, KBEST_SOLVES
+ * matchings in all; if none leaves the event completable, the best one is kept. */
+#define COMPLETE_BUDGET 200000L
+#define KBEST_SOLUTIONS 256
+#define KBEST_SOLVES 4096
 
 /* Score units: half wins (a win 2, a draw 1); Swiss game points are already in them, MMS
  * is kept doubled. */
@@ -46,8 +66,8 @@
 #define UNITS_DRAW 1
 #define BYE_POINTS_MAX 2
 
-/* The three passes of the matching: hard criteria as excluded edges, then let in. */
-enum mode { MODE_STRICT = 0, MODE_COLOUR_SOFT, MODE_REMATCH_SOFT, MODE_COUNT };
+/* The two passes of the matching: rematches as excluded edges, then let in (the fewest). */
+enum mode { MODE_STRICT = 0, MODE_REMATCH_SOFT, MODE_COUNT };
 
 /* ------------------------------------------------------------------------------------- */
 
@@ -55,7 +75,8 @@ enum mode { MODE_STRICT = 0, MODE_COLOUR_SOFT, MODE_REMATCH_SOFT, MODE_COUNT };
 struct hist {
 	int n;
 	int *score;        /* units (see above) */
-	int *wb;           /* colour balance: Whites - Blacks in played games */
+	int *wb;           /* colour balance: Whites - Blacks in played even games */
+	signed char *last; /* colour of the last played even game: +1 White, -1 Black, 0 none */
 	int *nbyes;
 	signed char *fl1;  /* float last round: +1 up, -1 down, 0 none */
 	signed char *fl2;  /* the round before */
@@ -85,6 +106,7 @@ static void hist_free(struct hist *h)
 {
 	free(h->score);
 	free(h->wb);
+	free(h->last);
 	free(h->nbyes);
 	free(h->fl1);
 	free(h->fl2);
@@ -157,6 +179,7 @@ static int hist_build(const struct event *ev, int round, struct hist *h)
 	h->n = n;
 	h->score = calloc(n1, sizeof(int));
 	h->wb = calloc(n1, sizeof(int));
+	h->last = calloc(n1, 1);
 	h->nbyes = calloc(n1, sizeof(int));
 	h->fl1 = calloc(n1, 1);
 	h->fl2 = calloc(n1, 1);
@@ -164,7 +187,7 @@ static int hist_build(const struct event *ev, int round, struct hist *h)
 	seen = malloc(n1 * sizeof(int));
 	rstart = calloc((size_t)round + 1, sizeof(int));
 	ridx = malloc((size_t)(ev->ngames > 0 ? ev->ngames : 1) * sizeof(int));
-	if (!h->score || !h->wb || !h->nbyes || !h->fl1 || !h->fl2 || !h->met || !seen ||
+	if (!h->score || !h->wb || !h->last || !h->nbyes || !h->fl1 || !h->fl2 || !h->met || !seen ||
 	    !rstart || !ridx)
 		goto out;
 	/* games of rounds 1..round-1 bucketed by round, in array order */
@@ -229,9 +252,12 @@ static int hist_build(const struct event *ev, int round, struct hist *h)
 			default:
 				break;
 			}
-			if (played(x->result)) {
+			/* handicap games do not count in colour balance (docs/pairing.md, OpenGotha) */
+			if (played(x->result) && x->handicap == 0) {
 				h->wb[x->white]++;
 				h->wb[x->black]--;
+				h->last[x->white] = 1;
+				h->last[x->black] = -1;
 			}
 			set_met(h, x->black, x->white);
 			seen[x->black] = t;
@@ -361,18 +387,50 @@ static bool seed_before(const struct event *ev, int a, int b)
 	return sa != sb ? sa < sb : a < b;
 }
 
-/* Colours of a pair by colour balance, then seed (the better seed White). */
+/* A player's due colour (docs/pairing.md): +1 White, -1 Black, 0 none, and the strength of the
+ * claim in *strength: 3 at a balance of +-2 or more, 2 at +-1, 1 when the balance is even
+ * and the last even game was of the other colour (alternation), 0 with no history. Handicap
+ * games are not counted (hist_build leaves them out). */
+static int due_colour(const struct hist *h, int p, int *strength)
+{
+	int wb = h->wb[p];
+	if (wb != 0) {
+		*strength = wb >= 2 || wb <= -2 ? 3 : 2;
+		return wb > 0 ? -1 : 1;
+	}
+	*strength = h->last[p] != 0;
+	return -h->last[p];
+}
+
+/* Colours of an even game (docs/pairing.md): each player gets the due colour where the dues
+ * differ; where both are due the same colour, the stronger claim gets it (the larger
+ * imbalance, then a balance over an alternation), equal claims: the better seed; a player with no due colour takes what the
+ * other is not due; neither has a due colour (no history): the better seed takes White. */
 static void give_colours(const struct event *ev, const struct hist *h, int a, int b,
 		struct pairing_pair *p)
 {
+	int sa, sb;
+	int da = due_colour(h, a, &sa), db = due_colour(h, b, &sb);
 	int white;
-	if (h->wb[a] != h->wb[b])
-		white = h->wb[a] < h->wb[b] ? a : b;
-	else
+	if (da != 0 && db != 0 && da != db)
+		white = da > 0 ? a : b;
+	else if (da != 0 && db == 0)
+		white = da > 0 ? a : b;
+	else if (da == 0 && db != 0)
+		white = db > 0 ? b : a;
+	else if (da != 0) {
+		/* the same due colour: the stronger claim, then the better seed, gets it */
+		int ia = abs(h->wb[a]), ib = abs(h->wb[b]);
+		int winner = ia != ib ? (ia > ib ? a : b) : sa != sb ? (sa > sb ? a : b)
+							   : (seed_before(ev, a, b) ? a : b);
+		int loser = winner == a ? b : a;
+		white = da > 0 ? winner : loser;
+	} else
 		white = seed_before(ev, a, b) ? a : b;
 	p->white = white;
 	p->black = white == a ? b : a;
 	p->handicap = 0;
+	p->handicap_wanted = 0;
 	p->black_absent = p->white_absent = false;
 	p->bracket = PAIRING_BRACKET_MAIN;
 }
@@ -686,10 +744,14 @@ struct sw {
 	const struct event *ev;
 	const struct hist *h;
 	int round;
-	int nf;
+	int nf;        /* players in the field */
+	int nv;        /* matching vertices: the field, plus the bye's dummy for an odd field */
+	int dummy;     /* the dummy vertex (nf) of an odd field, else -1 */
 	int *pl;       /* the field in placing order */
 	int *gstart;   /* per place: the first place of its score group */
 	int *gsize;    /* per place: the size of its score group */
+	int min_byes;  /* the fewest byes of anyone in the field: only they may get this one */
+	int score_min; /* the lowest score of the field: the dummy's score */
 	bool hcap;
 };
 
@@ -702,7 +764,7 @@ static uint64_t mix64(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-static int pair_stones(const struct sw *c, int a, int b)
+static int pair_stones_capped(const struct sw *c, int a, int b, int cap)
 {
 	const struct event *ev = c->ev;
 	if (!c->hcap)
@@ -720,85 +782,107 @@ static int pair_stones(const struct sw *c, int a, int b)
 	if (weaker < 0)
 		return 0;
 	int s = pairing_handicap(diff, ev->players[weaker].rank, ev->handicap_correction,
-			ev->handicap_max, ev->handicap_none_above);
+			cap, ev->handicap_none_above);
 	return s > 0 ? s : 0;
 }
 
-/* Weight of the pair of places i < j in the given mode; false if the pair is left out. */
-static bool pair_weight(const struct sw *c, int i, int j, enum mode mode, int64_t *wout)
+/* Handicap stones of the pair a, b, capped at event.handicap_max. */
+static int pair_stones(const struct sw *c, int a, int b)
 {
-	const struct hist *h = c->h;
-	int a = c->pl[i], b = c->pl[j];
-	bool rematch = met(h, a, b);
-	bool hgame = c->hcap && pair_stones(c, a, b) > 0;
-	bool colour_hard = !hgame && ((h->wb[a] >= 2 && h->wb[b] >= 2) ||
-				      (h->wb[a] <= -2 && h->wb[b] <= -2));
-	int64_t top = 0;
-	switch (mode) {
-	case MODE_STRICT:
-		if (rematch || colour_hard)
-			return false;
-		break;
-	case MODE_COLOUR_SOFT:
-		if (rematch)
-			return false;
-		top = !colour_hard;
-		break;
-	default:
-		top = !rematch;
-		break;
-	}
-	/* 1. score difference (a is placed above b: score[a] >= score[b]) */
-	int d = h->score[a] - h->score[b];
+	return pair_stones_capped(c, a, b, c->ev->handicap_max);
+}
+
+static int cap_sq(int d, int cap)
+{
 	if (d < 0)
 		d = -d;
-	if (d > SCORE_DIFF_CAP)
-		d = SCORE_DIFF_CAP;
-	int64_t w2 = W2_MAX - (int64_t)d * d;
+	if (d > cap)
+		d = cap;
+	return d * d;
+}
+
+/* The terms of a pair's weight, as costs (0 best): see pairing.h for their order. */
+struct terms {
+	bool rematch;
+	int d;        /* score difference, half wins */
+	int c3;       /* floats */
+	int c4;       /* seeding */
+	int c5;       /* colour */
+};
+
+/* Terms of the bye: the dummy v the place i (the dummy sits at the field's lowest score
+ * and below its last place, so the bye goes to the lowest-placed player unless that costs
+ * a rematch or a worse score difference elsewhere). Only players with the fewest byes. */
+static bool bye_terms(const struct sw *c, int i, struct terms *t)
+{
+	const struct hist *h = c->h;
+	int a = c->pl[i];
+	if (h->nbyes[a] != c->min_byes)
+		return false;
+	*t = (struct terms){ .d = abs(h->score[a] - c->score_min),
+			     .c4 = cap_sq(c->nf - 1 - i, SEED_DEV_CAP) };
+	return true;
+}
+
+/* Terms of the pair of vertices i < j; false if the pair cannot be made at all. */
+static bool pair_terms(const struct sw *c, int i, int j, struct terms *t)
+{
+	if (j == c->dummy)
+		return bye_terms(c, i, t);
+	const struct hist *h = c->h;
+	int a = c->pl[i], b = c->pl[j];
+	t->rematch = met(h, a, b);
+	/* 1. score difference (a is placed above b: score[a] >= score[b]) */
+	t->d = abs(h->score[a] - h->score[b]);
 	/* 2. float history */
-	int w3 = W3_MAX;
+	t->c3 = 0;
 	if (h->score[a] != h->score[b]) {
 		int hi = h->score[a] > h->score[b] ? a : b, lo = hi == a ? b : a;
-		int c3 = FLOAT_COST_LAST * ((h->fl1[hi] < 0) + (h->fl1[lo] > 0)) +
-			 FLOAT_COST_PREV * ((h->fl2[hi] < 0) + (h->fl2[lo] > 0));
-		w3 = W3_MAX - c3;
+		t->c3 = FLOAT_COST_LAST * ((h->fl1[hi] < 0) + (h->fl1[lo] > 0)) +
+			FLOAT_COST_PREV * ((h->fl2[hi] < 0) + (h->fl2[lo] > 0));
 	}
 	/* 3. seeding */
-	int c4;
 	int gs = c->gstart[i], g = c->gsize[i];
 	if (c->gstart[j] == gs) {
 		int gi = i - gs, gj = j - gs;
 		if (c->ev->seeding == SEEDING_SPLIT_FOLD) {
-			int dev = abs(gi + gj - (g - 1));
-			if (dev > SEED_DEV_CAP)
-				dev = SEED_DEV_CAP;
-			c4 = dev * dev;
+			t->c4 = cap_sq(gi + gj - (g - 1), SEED_DEV_CAP);
 		} else if (c->ev->seeding == SEEDING_SPLIT_SLIP) {
-			int dev = abs(gj - gi - g / 2);
-			if (dev > SEED_DEV_CAP)
-				dev = SEED_DEV_CAP;
-			c4 = dev * dev;
+			t->c4 = cap_sq(gj - gi - g / 2, SEED_DEV_CAP);
 		} else {
 			bool split = gi < g / 2 && gj >= g / 2;
 			uint64_t x = mix64(c->ev->draw_seed ^ mix64((uint64_t)c->round) ^
 					   mix64(((uint64_t)(unsigned)a << 32) | (unsigned)b));
-			c4 = split ? (int)(x % RANDOM_SEED_COST_MAX) : W4_MAX;
+			t->c4 = split ? (int)(x % RANDOM_SEED_COST_MAX) : W4_MAX;
 		}
 	} else {
 		/* across groups: the bottom of the upper group v the top of the lower one */
-		int dev = (gs + g - 1 - i) + (j - c->gstart[j]);
-		if (dev > SEED_DEV_CAP)
-			dev = SEED_DEV_CAP;
-		c4 = dev * dev;
+		t->c4 = cap_sq((gs + g - 1 - i) + (j - c->gstart[j]), SEED_DEV_CAP);
 	}
-	int w4 = W4_MAX - c4;
-	/* 4. colour */
-	int c5 = 0;
-	if (!hgame && ((h->wb[a] > 0 && h->wb[b] > 0) || (h->wb[a] < 0 && h->wb[b] < 0)))
-		c5 = colour_hard ? 2 : 1;
-	int w5 = W5_MAX - c5;
-	*wout = (top << SHIFT_TOP) + (w2 << SHIFT2) + ((int64_t)w3 << SHIFT3) +
-		((int64_t)w4 << SHIFT4) + w5;
+	/* 4. colour, soft and last: both due the same colour costs the weaker claim
+	 * (due_colour); handicap games have no colour to be due */
+	t->c5 = 0;
+	if (!(c->hcap && pair_stones(c, a, b) > 0)) {
+		int sa, sb;
+		int da = due_colour(h, a, &sa), db = due_colour(h, b, &sb);
+		if (da != 0 && da == db)
+			t->c5 = sa < sb ? sa : sb;
+	}
+	return true;
+}
+
+/* Weight of the pair of vertices i < j in the given mode; false if the pair is left out. */
+static bool pair_weight(const struct sw *c, int i, int j, enum mode mode, int64_t *wout)
+{
+	struct terms t;
+	if (!pair_terms(c, i, j, &t) || (mode == MODE_STRICT && t.rematch))
+		return false;
+	int64_t top = mode == MODE_STRICT ? 0 : !t.rematch;
+	int64_t wp = SCORE_DIFF_CAP - (t.d < SCORE_DIFF_CAP ? t.d : SCORE_DIFF_CAP);
+	int64_t ws = WS_MAX - cap_sq(t.d, SPREAD_CAP);
+	*wout = (top << SHIFT_TOP) + (wp << SHIFT2) + (ws << SHIFT_SPREAD) +
+		((int64_t)(W3_MAX - t.c3) << SHIFT3) + ((int64_t)(W4_MAX - t.c4) << SHIFT4) +
+		(W5_MAX - t.c5);
 	return true;
 }
 
@@ -838,7 +922,18 @@ static int cmp_edge(const void *x, const void *y)
 	return a->v < b->v ? -1 : a->v > b->v;
 }
 
-/* Add the pair of places i, j (any order) if allowed in the mode; *added tells. */
+/* Sort E by (u, v) and drop duplicates, so the graph is the same on every run. */
+static void edges_canon(struct edges *E)
+{
+	qsort(E->e, E->m, sizeof *E->e, cmp_edge);
+	size_t m = 0;
+	for (size_t k = 0; k < E->m; k++)
+		if (m == 0 || E->e[m - 1].u != E->e[k].u || E->e[m - 1].v != E->e[k].v)
+			E->e[m++] = E->e[k];
+	E->m = m;
+}
+
+/* Add the pair of vertices i, j (any order) if allowed in the mode; *added tells. */
 static int try_pair(const struct sw *c, int i, int j, enum mode mode, struct edges *E,
 		bool *added)
 {
@@ -853,20 +948,23 @@ static int try_pair(const struct sw *c, int i, int j, enum mode mode, struct edg
 
 /* Candidate pairs (all pairs when full): for each place, the K nearest allowed opponents
  * above it and below it in the placing order, and the K allowed places nearest its ideal
- * opponent; duplicates removed, sorted by (u, v) so the graph is the same on every run. */
+ * opponent and the same relative place in the nearest groups; every bye pair; sorted by
+ * (u, v), no duplicates. */
 static int build_edges(const struct sw *c, int K, bool full, enum mode mode, struct edges *E)
 {
-	int nf = c->nf;
+	int nf = c->nf, nv = c->nv;
 	bool added;
 	E->m = 0;
 	if (full) {
-		for (int i = 0; i < nf; i++)
-			for (int j = i + 1; j < nf; j++)
+		for (int i = 0; i < nv; i++)
+			for (int j = i + 1; j < nv; j++)
 				if (try_pair(c, i, j, mode, E, &added))
 					return PAIRING_ENOMEM;
 		return PAIRING_OK;
 	}
 	for (int i = 0; i < nf; i++) {
+		if (c->dummy >= 0 && try_pair(c, i, c->dummy, mode, E, &added))
+			return PAIRING_ENOMEM;
 		for (int dir = -1; dir <= 1; dir += 2) {
 			int got = 0;
 			for (int j = i + dir; j >= 0 && j < nf && got < K; j += dir) {
@@ -903,12 +1001,7 @@ static int build_edges(const struct sw *c, int K, bool full, enum mode mode, str
 			}
 		}
 	}
-	qsort(E->e, E->m, sizeof *E->e, cmp_edge);
-	size_t m = 0;
-	for (size_t k = 0; k < E->m; k++)
-		if (m == 0 || E->e[m - 1].u != E->e[k].u || E->e[m - 1].v != E->e[k].v)
-			E->e[m++] = E->e[k];
-	E->m = m;
+	edges_canon(E);
 	return PAIRING_OK;
 }
 
@@ -917,33 +1010,482 @@ static int match_err(int r)
 	return r == MATCH_ENOMEM ? PAIRING_ENOMEM : r == MATCH_EINVAL ? PAIRING_EINVAL : PAIRING_EMATCH;
 }
 
-/* Solve: mate[] over the field's places. *ok: a full pairing was found. */
-static int swiss_match(const struct sw *c, int *mate, bool *ok)
+static bool is_perfect(const int *mate, int nv)
 {
-	int nf = c->nf, ret = PAIRING_OK;
-	struct edges E = { 0 };
+	for (int v = 0; v < nv; v++)
+		if (mate[v] < 0)
+			return false;
+	return true;
+}
+
+/* Check a windowed solution against every pair of the field: the pairs whose reduced cost
+ * under the certificate is negative (they could improve the matching) are added to E.
+ * *added counts them: 0 proves the solution optimal over the whole field (LP duality). */
+static int verify_full(const struct sw *c, const struct match_dual *d, enum mode mode,
+		struct edges *E, size_t *added)
+{
+	*added = 0;
+	for (int i = 0; i < c->nv; i++)
+		for (int j = i + 1; j < c->nv; j++) {
+			int64_t w, slack;
+			if (!pair_weight(c, i, j, mode, &w))
+				continue;
+			int r = match_dual_slack(d, i, j, w, &slack);
+			if (r)
+				return match_err(r);
+			if (slack < 0) {
+				if (edges_push(E, i, j, w))
+					return PAIRING_ENOMEM;
+				(*added)++;
+			}
+		}
+	if (*added)
+		edges_canon(E);
+	return PAIRING_OK;
+}
+
+/* The heaviest perfect matching of the whole field in the mode: on the full graph for
+ * small fields, else on growing windows, each checked against the full graph (verify_full)
+ * and completed by the pairs it finds; E keeps the graph solved. *ok: a perfect matching
+ * exists in this mode. */
+static int solve_mode(const struct sw *c, enum mode mode, struct edges *E, int *mate, bool *ok)
+{
+	int nv = c->nv, r;
 	*ok = false;
-	for (int mode = MODE_STRICT; mode < MODE_COUNT && !*ok; mode++) {
-		for (int K = WINDOW_START;; K *= WINDOW_GROWTH) {
-			bool full = 2 * K + 1 >= nf;
-			if ((ret = build_edges(c, K, full, mode, &E)))
-				goto out;
-			int r = match_max_weight(nf, E.e, E.m, MATCH_PERFECT, mate, NULL);
-			if (r) {
-				ret = match_err(r);
-				goto out;
+	if (c->nf <= FULL_GRAPH_MAX || c->ev->full_graph) {
+		if ((r = build_edges(c, 0, true, mode, E)))
+			return r;
+		if ((r = match_max_weight(nv, E->e, E->m, MATCH_PERFECT, mate, NULL)))
+			return match_err(r);
+		*ok = is_perfect(mate, nv);
+		return PAIRING_OK;
+	}
+	for (int K = WINDOW_START;; K *= WINDOW_GROWTH) {
+		bool full = 2 * K + 1 >= c->nf;
+		if ((r = build_edges(c, K, full, mode, E)))
+			return r;
+		for (int pass = 0;; pass++) {
+			struct match_dual *d = NULL;
+			bool last = full || pass == VERIFY_PASSES;
+			if ((r = match_max_weight(nv, E->e, E->m, MATCH_PERFECT, mate,
+						  last ? NULL : &d)))
+				return match_err(r);
+			if (!is_perfect(mate, nv)) {
+				match_dual_free(d);
+				break;
 			}
-			bool perfect = true;
-			for (int v = 0; v < nf && perfect; v++)
-				perfect = mate[v] >= 0;
-			if (perfect) {
+			if (last) {
 				*ok = true;
-				break;
+				return PAIRING_OK;
 			}
-			if (full)
-				break;
+			size_t added;
+			r = verify_full(c, d, mode, E, &added);
+			match_dual_free(d);
+			if (r)
+				return r;
+			if (!added) {
+				*ok = true;
+				return PAIRING_OK;
+			}
+			if (pass + 1 == VERIFY_PASSES) {
+				/* not proven after the passes: every pair */
+				full = true;
+				if ((r = build_edges(c, 0, true, mode, E)))
+					return r;
+			}
+		}
+		if (full)
+			return PAIRING_OK;
+	}
+}
+
+/* ---- completability ---- */
+
+/* The graph of the rounds after this one: its players, and the pairs that have not met
+ * (this round's pairs count as met); for an odd field a dummy vertex (the bye) joined to
+ * the players who have had no bye (to everyone, when fewer of them are left than rounds). */
+struct comp {
+	int n;
+	uint8_t *adj;    /* n * n */
+	int *deg;
+	int *mate;
+	long budget;
+	bool exhausted;
+};
+
+static int comp_find(struct comp *g, int k);
+
+/* Extend the partial perfect matching g->mate; at a perfect one, take its pairs out and look
+ * for the k - 1 after it. */
+static int comp_extend(struct comp *g, int k)
+{
+	if (--g->budget < 0) {
+		g->exhausted = true;
+		return 0;
+	}
+	int n = g->n, best = -1, bestc = n + 1;
+	for (int v = 0; v < n; v++) {
+		if (g->mate[v] >= 0)
+			continue;
+		int cnt = 0;
+		for (int u = 0; u < n; u++)
+			cnt += u != v && g->mate[u] < 0 && g->adj[(size_t)v * n + u];
+		if (cnt == 0)
+			return 0;
+		if (cnt < bestc) {
+			bestc = cnt;
+			best = v;
 		}
 	}
+	if (best < 0) {
+		for (int v = 0; v < n; v++)
+			if (v < g->mate[v]) {
+				g->adj[(size_t)v * n + g->mate[v]] = g->adj[(size_t)g->mate[v] * n + v] = 0;
+				g->deg[v]--;
+				g->deg[g->mate[v]]--;
+			}
+		int *saved = malloc((size_t)n * sizeof *saved);
+		int ok = 0;
+		if (saved) {
+			memcpy(saved, g->mate, (size_t)n * sizeof *saved);
+			ok = comp_find(g, k - 1);
+			memcpy(g->mate, saved, (size_t)n * sizeof *saved);
+		} else {
+			g->exhausted = true; /* treated as "not proven impossible" */
+		}
+		free(saved);
+		for (int v = 0; v < n; v++)
+			if (v < g->mate[v]) {
+				g->adj[(size_t)v * n + g->mate[v]] = g->adj[(size_t)g->mate[v] * n + v] = 1;
+				g->deg[v]++;
+				g->deg[g->mate[v]]++;
+			}
+		return ok;
+	}
+	for (int u = 0; u < n && !g->exhausted; u++) {
+		if (u == best || g->mate[u] >= 0 || !g->adj[(size_t)best * n + u])
+			continue;
+		g->mate[best] = u;
+		g->mate[u] = best;
+		if (comp_extend(g, k))
+			return 1;
+		g->mate[best] = g->mate[u] = -1;
+	}
+	return 0;
+}
+
+/* Are there k disjoint perfect matchings in g? 1 yes, 0 no (or not found within the
+ * budget: g->exhausted). */
+static int comp_find(struct comp *g, int k)
+{
+	if (k <= 0 || g->n == 0)
+		return 1;
+	int dmin = g->n;
+	for (int v = 0; v < g->n; v++)
+		if (g->deg[v] < dmin)
+			dmin = g->deg[v];
+	if (dmin < k)
+		return 0;
+	/* Dirac: a graph of n >= 3 vertices of minimum degree >= n/2 has a Hamiltonian cycle,
+	 * so (n even) a perfect matching; taking one out lowers each degree by exactly 1. */
+	if (g->n <= 2 || 2 * (dmin - (k - 1)) >= g->n)
+		return 1;
+	for (int v = 0; v < g->n; v++)
+		g->mate[v] = -1;
+	return comp_extend(g, k);
+}
+
+/* Does this round's matching (mate over the vertices) leave the rest of the event
+ * completable without a rematch? *verdict: 1 yes (or not decided within the budget),
+ * 0 no. */
+static int completable(const struct sw *c, const int *mate, int *verdict)
+{
+	const struct event *ev = c->ev;
+	const struct hist *h = c->h;
+	int left = ev->rounds_planned - c->round;
+	*verdict = 1;
+	if (ev->rounds_planned <= 0 || left <= 0)
+		return PAIRING_OK;
+	int *idx = malloc((size_t)(c->nf + 1) * sizeof *idx); /* place -> vertex, or -1 */
+	int *who = malloc((size_t)(c->nf + 1) * sizeof *who); /* vertex -> place */
+	struct comp g = { 0 };
+	int ret = PAIRING_ENOMEM;
+	if (!idx || !who)
+		goto out;
+	int n = 0, nobye = 0;
+	for (int i = 0; i < c->nf; i++) {
+		int p = c->pl[i];
+		const struct event_player *ep = &ev->players[p];
+		idx[i] = -1;
+		if (ep->withdrawn_after != 0 && ep->withdrawn_after <= c->round)
+			continue;
+		idx[i] = n;
+		who[n++] = i;
+		bool bye_now = c->dummy >= 0 && mate[i] == c->dummy;
+		nobye += h->nbyes[p] == 0 && !bye_now;
+	}
+	int players = n;
+	if (n % 2)
+		n++; /* the dummy: vertex players */
+	g.n = n;
+	g.adj = calloc((size_t)n * (size_t)n + 1, 1);
+	g.deg = calloc((size_t)n + 1, sizeof *g.deg);
+	g.mate = malloc(((size_t)n + 1) * sizeof *g.mate);
+	if (!g.adj || !g.deg || !g.mate)
+		goto out;
+	for (int x = 0; x < players; x++)
+		for (int y = x + 1; y < players; y++) {
+			int i = who[x], j = who[y];
+			if (met(h, c->pl[i], c->pl[j]) || mate[i] == j)
+				continue;
+			g.adj[(size_t)x * n + y] = g.adj[(size_t)y * n + x] = 1;
+			g.deg[x]++;
+			g.deg[y]++;
+		}
+	if (players < n) {
+		int d = players;
+		for (int x = 0; x < players; x++) {
+			int i = who[x], p = c->pl[i];
+			bool had = h->nbyes[p] > 0 || (c->dummy >= 0 && mate[i] == c->dummy);
+			if (had && nobye >= left)
+				continue;
+			g.adj[(size_t)x * n + d] = g.adj[(size_t)d * n + x] = 1;
+			g.deg[x]++;
+			g.deg[d]++;
+		}
+	}
+	g.budget = COMPLETE_BUDGET;
+	int ok = comp_find(&g, left);
+	*verdict = ok || g.exhausted;
+	ret = PAIRING_OK;
+out:
+	free(idx);
+	free(who);
+	free(g.adj);
+	free(g.deg);
+	free(g.mate);
+	return ret;
+}
+
+/* ---- the next-best pairings (Murty's ranking of assignments, for matchings) ---- */
+
+struct kb_node {
+	int64_t w;       /* the solution's weight */
+	int *mate;       /* nv */
+	int nin, nout;
+	int *in, *out;   /* forced-in and forced-out edges (indices into the graph) */
+};
+
+static void kb_free(struct kb_node *x)
+{
+	free(x->mate);
+	free(x->in);
+	free(x->out);
+	memset(x, 0, sizeof *x);
+}
+
+/* Index of the edge u-v (u < v) in the sorted graph E, or -1. */
+static long edge_index(const struct edges *E, int u, int v)
+{
+	size_t lo = 0, hi = E->m;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct match_edge *e = &E->e[mid];
+		if (e->u < u || (e->u == u && e->v < v))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < E->m && E->e[lo].u == u && E->e[lo].v == v ? (long)lo : -1;
+}
+
+/* Solve the node: the heaviest perfect matching of E with its forced edges in and its
+ * excluded edges out. *feasible: one exists. */
+static int kb_solve(const struct edges *E, int nv, struct kb_node *x, struct edges *scratch,
+		bool *feasible)
+{
+	uint8_t *mark = calloc(E->m + 1, 1);  /* 1 out, 2 in */
+	uint8_t *taken = calloc((size_t)nv + 1, 1);
+	int ret = PAIRING_ENOMEM;
+	*feasible = false;
+	if (!mark || !taken)
+		goto out;
+	for (int k = 0; k < x->nout; k++)
+		mark[x->out[k]] = 1;
+	for (int k = 0; k < x->nin; k++) {
+		mark[x->in[k]] = 2;
+		taken[E->e[x->in[k]].u] = taken[E->e[x->in[k]].v] = 1;
+	}
+	scratch->m = 0;
+	for (size_t k = 0; k < E->m; k++) {
+		const struct match_edge *e = &E->e[k];
+		if (mark[k] == 1 || (mark[k] != 2 && (taken[e->u] || taken[e->v])))
+			continue;
+		if (edges_push(scratch, e->u, e->v, e->w))
+			goto out;
+	}
+	int r = match_max_weight(nv, scratch->e, scratch->m, MATCH_PERFECT, x->mate, NULL);
+	if (r) {
+		ret = match_err(r);
+		goto out;
+	}
+	ret = PAIRING_OK;
+	if (!is_perfect(x->mate, nv))
+		goto out;
+	x->w = 0;
+	for (int v = 0; v < nv; v++)
+		if (v < x->mate[v]) {
+			long k = edge_index(E, v, x->mate[v]);
+			if (k < 0) {
+				ret = PAIRING_EMATCH;
+				goto out;
+			}
+			x->w += E->e[k].w;
+		}
+	*feasible = true;
+out:
+	free(mark);
+	free(taken);
+	return ret;
+}
+
+/* A child of `parent` (Murty): parent's forced-in edges plus its solution's free edges
+ * free[0..i-1], and parent's forced-out edges plus free[i]. */
+static int kb_child(const struct kb_node *parent, const long *freee, int i, int nv,
+		struct kb_node *x)
+{
+	memset(x, 0, sizeof *x);
+	x->mate = malloc((size_t)nv * sizeof *x->mate);
+	x->in = malloc((size_t)(parent->nin + i + 1) * sizeof *x->in);
+	x->out = malloc((size_t)(parent->nout + 1) * sizeof *x->out);
+	if (!x->mate || !x->in || !x->out) {
+		kb_free(x);
+		return PAIRING_ENOMEM;
+	}
+	memcpy(x->in, parent->in, (size_t)parent->nin * sizeof *x->in);
+	x->nin = parent->nin;
+	for (int k = 0; k < i; k++)
+		x->in[x->nin++] = (int)freee[k];
+	memcpy(x->out, parent->out, (size_t)parent->nout * sizeof *x->out);
+	x->nout = parent->nout;
+	x->out[x->nout++] = (int)freee[i];
+	return PAIRING_OK;
+}
+
+/* mate is the best matching of E (a strict-mode graph, so weights sum without overflow).
+ * If it leaves the event incompletable, look through the next-best matchings in order of
+ * weight for the first that does not, and put it in mate; none within the limits: mate
+ * stays. */
+static int ensure_completable(const struct sw *c, const struct edges *E, int *mate)
+{
+	int verdict, ret = completable(c, mate, &verdict);
+	if (ret || verdict)
+		return ret;
+	int nv = c->nv, nopen = 0, solves = 0;
+	struct kb_node *open = calloc(KBEST_SOLUTIONS * 2 + 2, sizeof *open);
+	struct kb_node root = { 0 };
+	struct edges scratch = { 0 };
+	long *freee = malloc(((size_t)nv / 2 + 1) * sizeof *freee);
+	ret = PAIRING_ENOMEM;
+	if (!open || !freee)
+		goto out;
+	root.mate = malloc((size_t)nv * sizeof *root.mate);
+	if (!root.mate)
+		goto out;
+	memcpy(root.mate, mate, (size_t)nv * sizeof *mate);
+	/* the root's weight is not needed: it is popped first by construction */
+	struct kb_node cur = root;
+	memset(&root, 0, sizeof root);
+	for (int popped = 0; popped < KBEST_SOLUTIONS; popped++) {
+		if (popped > 0) {
+			if ((ret = completable(c, cur.mate, &verdict)))
+				goto out_cur;
+			if (verdict) {
+				memcpy(mate, cur.mate, (size_t)nv * sizeof *mate);
+				ret = PAIRING_OK;
+				goto out_cur;
+			}
+		}
+		/* branch on cur's free edges */
+		int nfree = 0;
+		for (int v = 0; v < nv; v++)
+			if (v < cur.mate[v]) {
+				long k = edge_index(E, v, cur.mate[v]);
+				bool forced = false;
+				for (int q = 0; q < cur.nin && !forced; q++)
+					forced = cur.in[q] == k;
+				if (k >= 0 && !forced)
+					freee[nfree++] = k;
+			}
+		for (int i = 0; i < nfree && solves < KBEST_SOLVES; i++) {
+			struct kb_node x;
+			bool feasible;
+			if ((ret = kb_child(&cur, freee, i, nv, &x)))
+				goto out_cur;
+			solves++;
+			if ((ret = kb_solve(E, nv, &x, &scratch, &feasible))) {
+				kb_free(&x);
+				goto out_cur;
+			}
+			if (!feasible) {
+				kb_free(&x);
+				continue;
+			}
+			if (nopen == KBEST_SOLUTIONS * 2 + 2) {
+				/* full: drop the lightest (it would come last anyway) */
+				int lo = 0;
+				for (int q = 1; q < nopen; q++)
+					if (open[q].w < open[lo].w)
+						lo = q;
+				if (open[lo].w >= x.w) {
+					kb_free(&x);
+					continue;
+				}
+				kb_free(&open[lo]);
+				open[lo] = x;
+			} else {
+				open[nopen++] = x;
+			}
+		}
+		kb_free(&cur);
+		if (nopen == 0)
+			break;
+		/* the heaviest open node next (the first of equal weights: deterministic) */
+		int best = 0;
+		for (int q = 1; q < nopen; q++)
+			if (open[q].w > open[best].w)
+				best = q;
+		cur = open[best];
+		memmove(open + best, open + best + 1, (size_t)(nopen - best - 1) * sizeof *open);
+		nopen--;
+	}
+	ret = PAIRING_OK; /* nothing completable found: keep the best */
+out_cur:
+	kb_free(&cur);
+out:
+	for (int q = 0; q < nopen; q++)
+		kb_free(&open[q]);
+	free(open);
+	kb_free(&root);
+	free(scratch.e);
+	free(freee);
+	return ret;
+}
+
+/* Solve: mate[] over the vertices, perfect. */
+static int swiss_match(const struct sw *c, int *mate)
+{
+	int ret = PAIRING_OK;
+	struct edges E = { 0 };
+	bool ok = false;
+	for (int mode = MODE_STRICT; mode < MODE_COUNT && !ok; mode++) {
+		if ((ret = solve_mode(c, (enum mode)mode, &E, mate, &ok)))
+			goto out;
+		if (ok && mode == MODE_STRICT)
+			ret = ensure_completable(c, &E, mate);
+	}
+	if (!ret && !ok)
+		ret = PAIRING_EMATCH; /* cannot happen: the last pass has every pair */
 out:
 	free(E.e);
 	return ret;
@@ -990,7 +1532,7 @@ static int pair_swiss(const struct event *ev, int round, const struct hist *h,
 		struct pairing_out *out)
 {
 	int n = ev->nplayers, ret;
-	size_t n1 = (size_t)(n > 0 ? n : 1);
+	size_t n1 = (size_t)(n > 0 ? n : 1) + 1;
 	if (ev->rounds_planned > 0 && round > ev->rounds_planned)
 		return PAIRING_EOVER;
 	struct sw c = { .ev = ev, .h = h, .round = round };
@@ -1012,17 +1554,17 @@ static int pair_swiss(const struct event *ev, int round, const struct hist *h,
 		goto out;
 	}
 	sort_places(ev, h, c.pl, k);
-	if (k % 2) {
-		/* the bye: the lowest-placed player with the fewest byes (none, normally) */
-		int best = k - 1;
-		for (int i = k - 1; i >= 0; i--)
-			if (h->nbyes[c.pl[i]] < h->nbyes[c.pl[best]])
-				best = i;
-		out->byes[out->nbyes++] = c.pl[best];
-		memmove(c.pl + best, c.pl + best + 1, (size_t)(k - 1 - best) * sizeof(int));
-		k--;
-	}
 	c.nf = k;
+	c.dummy = k % 2 ? k : -1;
+	c.nv = k + (k % 2);
+	c.min_byes = h->nbyes[c.pl[0]];
+	c.score_min = h->score[c.pl[0]];
+	for (int i = 0; i < k; i++) {
+		if (h->nbyes[c.pl[i]] < c.min_byes)
+			c.min_byes = h->nbyes[c.pl[i]];
+		if (h->score[c.pl[i]] < c.score_min)
+			c.score_min = h->score[c.pl[i]];
+	}
 	for (int i = 0; i < k;) {
 		int j = i;
 		while (j < k && h->score[c.pl[j]] == h->score[c.pl[i]])
@@ -1033,28 +1575,40 @@ static int pair_swiss(const struct event *ev, int round, const struct hist *h,
 		}
 		i = j;
 	}
-	bool ok;
-	if ((ret = swiss_match(&c, mate, &ok)))
+	if ((ret = swiss_match(&c, mate)))
 		goto out;
-	if (!ok) {
-		ret = PAIRING_EMATCH; /* cannot happen: the last pass has every pair */
-		goto out;
-	}
 	for (int i = 0; i < k; i++) {
+		if (mate[i] == c.dummy) {
+			struct terms t;
+			pair_terms(&c, i, mate[i], &t);
+			out->quality.bye_score_diff += t.d;
+			out->quality.score_sq += (long)cap_sq(t.d, SPREAD_CAP);
+			out->quality.seeding += t.c4;
+			out->byes[out->nbyes++] = c.pl[i];
+			continue;
+		}
 		if (mate[i] < i)
 			continue;
 		int a = c.pl[i], b = c.pl[mate[i]];
 		struct pairing_pair *p = &out->pairs[out->npairs++];
 		int stones = pair_stones(&c, a, b);
+		struct terms t;
+		pair_terms(&c, i, mate[i], &t);
+		out->quality.rematches += t.rematch;
+		out->quality.cross_group += t.d != 0;
+		out->quality.score_diff += t.d;
+		out->quality.score_sq += (long)cap_sq(t.d, SPREAD_CAP);
+		out->quality.floats += t.c3;
+		out->quality.seeding += t.c4;
+		out->quality.colour += t.c5;
+		give_colours(ev, h, a, b, p);
+		p->handicap_wanted = pair_stones_capped(&c, a, b, PAIRING_HANDICAP_CAP);
 		if (stones > 0) {
 			bool a_weaker = ev->handicap_by_mms ? h->score[a] < h->score[b]
 							    : ev->players[a].rank < ev->players[b].rank;
-			give_colours(ev, h, a, b, p);
 			p->black = a_weaker ? a : b;
 			p->white = a_weaker ? b : a;
 			p->handicap = stones;
-		} else {
-			give_colours(ev, h, a, b, p);
 		}
 	}
 	ret = PAIRING_OK;

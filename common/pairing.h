@@ -1,4 +1,4 @@
-/* pairing: the draw of a tournament round (Chinese Weiqi Rules 2002, Art. 26; RULES.md §4).
+/* pairing: the draw of a tournament round (Chinese Weiqi Rules 2002, Art. 26; docs/pairing.md).
  * Pure (no I/O, no clock, no chance unless the event asks for a seeded random draw): the
  * same event state always gives the same pairing.
  *
@@ -12,36 +12,48 @@
  *     reported with the absent flag (the server records the forfeit). Results are not
  *     needed: any round can be drawn at any time.
  *   Swiss: a maximum-weight matching over the field (common/match.h), in the manner of
- *     OpenGotha. Each candidate pair's weight has ordered terms, each dominating the next:
- *       0. hard criteria: never a rematch, no colour difference beyond +-2 (FIDE's
- *          absolute colour criterion). Pairs breaking them are left out; only when no
- *          pairing exists without them are they let in: first the colour one, as a top
- *          term (the fewest such pairs), then rematches (the fewest; the colour criterion
- *          then only counts in term 4);
- *       1. score difference: 16384 - min(d, 128)^2 (d in half wins), weighted above the sum
- *          of every lower term over the whole round, so the score groups are kept whenever
- *          possible;
- *       2. float history: a player floated down (up) last round is not floated down (up)
+ *     OpenGotha, with the Go order of criteria (docs/pairing.md). Each candidate
+ *     pair's weight has ordered terms, each dominating the next:
+ *       0. no rematch: pairs that have met are left out; only when no pairing exists
+ *          without them are they let in, as a top term (the fewest rematches);
+ *       1. completability (not a weight): a round is not paired so that the rounds left
+ *          (rounds_planned) cannot be paired without a rematch, where another pairing of the
+ *          round leaves them possible. Checked after the matching: by Dirac's bound (every
+ *          player has at least half the field plus the rounds left unmet), else by a bounded
+ *          search for that many disjoint pairings of the unmet pairs; if it fails, the
+ *          round's next-best pairings are tried in order of weight (Murty's ranking);
+ *       2. score difference: the round's sum of |score difference| (half wins, capped at
+ *          127) is minimal: this term outweighs every lower term of the whole round, so
+ *          score groups are kept together whenever possible, and the leaders who have not
+ *          met are paired together in the last rounds;
+ *       3. spread: min(d, 15)^2 per pair, so several small differences beat a large one;
+ *       4. float history: a player floated down (up) last round is not floated down (up)
  *          again where avoidable (6 points each, 1 for the round before);
- *       3. seeding within a score group (event.seeding): split and fold (1 v g, 2 v g-1),
+ *       5. seeding within a score group (event.seeding): split and fold (1 v g, 2 v g-1),
  *          slip (1 v g/2+1) or random (seeded); cost min(deviation, 63)^2; a pair across
  *          groups prefers the bottom of the upper group against the top of the lower;
- *       4. colour: two players due the same colour (same-sign colour balance) cost 1
- *          (2 if both are at +-2).
- *     Graded terms are concave (quadratic costs): several small deviations beat a large one.
- *     Terms 2-4 dominate per pair (with a 4x margin for term 2 over term 3).
- *     An odd field gives the bye, before matching, to the lowest-placed player (score, then
- *     seed) who has had none (or, when all have, the fewest). Colours: the player with more
- *     Whites (colour balance, games actually played) takes Black; equal: the better seed
- *     takes White. Withdrawn players are not paired after their last round.
+ *       6. colour, soft and last (komi evens it): two players due the same colour cost the
+ *          weaker claim (1 alternation, 2 a balance of 1, 3 a balance of 2 or more).
+ *     Terms 3-6 dominate per pair. Colour balance counts played even games only: forfeits
+ *     and handicap games are left out. Colours: the due colour (the one that evens the
+ *     balance; an even balance: the other colour than in the last even game); both due the
+ *     same colour: the larger imbalance, then the better seed, gets it; no history (round 1):
+ *     the better seed takes White. In a handicap game the weaker player takes Black.
+ *     The bye of an odd field is chosen inside the matching: a dummy player at the field's
+ *     lowest score, below its last place, may be paired only with the players who have had
+ *     the fewest byes (nobody has two while another has none); so it goes to the lowest-
+ *     placed of them unless that costs a rematch or a larger score difference.
+ *     Withdrawn players are not paired after their last round.
  *     Speed: a field of more than 97 players is matched on candidate pairs: each
  *     player's 48 nearest allowed opponents above and below in the placing order, around
  *     the ideal opponent in the group, and around the same relative place in the two
  *     nearest score groups either way; the window grows (x4, up to every pair) while no
- *     full pairing is found. Smaller fields use every pair, so their pairing is the exact
- *     optimum; larger ones are the optimum over the candidates (in the benchmark, equal to
- *     the full optimum at the score-group level). 1,000 players: < 0.6 s a round, 4,000:
- *     < 6 s (tests/bench/pair_bench).
+ *     full pairing is found. The windowed solution is then checked against every pair of
+ *     the field by its dual certificate (match_dual_slack): pairs that would improve it
+ *     are added and the graph solved again (at most 8 times, then every pair is used), so
+ *     every round is the optimum over the whole field (event.full_graph forces every pair:
+ *     the reference for tests). 1,000 players: < 0.1 s a round, 4,000: < 1.5 s
+ *     (tests/bench/pair_bench).
  *   McMahon: as Swiss on the McMahon score: MMS = start (pairing_mms_start) + wins + 1/2
  *     draws + event.mms_bye per bye + event.mms_absent per round absent (before any
  *     withdrawal). MMS is kept in half points (mms_bye and mms_absent are rounded to the
@@ -96,14 +108,30 @@ enum pairing_bracket {
 /* One game of the round. */
 struct pairing_pair {
 	int black, white;          /* player indices (into event.players) */
-	int handicap;              /* stones, 0 for an even game */
+	int handicap;              /* stones, 0 for an even game; 1: no stones placed, Black
+				      moves first with the handicap komi (McMahon handicap) */
+	int handicap_wanted;       /* the handicap before event.handicap_max capped it */
 	bool black_absent, white_absent; /* withdrawn: report only, the server records forfeits */
 	enum pairing_bracket bracket;
+};
+
+/* What a Swiss/McMahon round's draw cost, summed over its pairs (0 for other systems):
+ * the terms of the matching's weight, so that draws can be compared (tests, pair_bench). */
+struct pairing_quality {
+	long rematches;
+	long cross_group;    /* pairs of players of different scores */
+	long score_diff;     /* sum of |score difference| over the pairs, half wins (MMS: half
+				points; Swiss: game points) */
+	long bye_score_diff; /* the bye's player's score above the field's lowest, half wins */
+	long score_sq;       /* the spread term: sum of squared differences (each capped at 15
+				half wins), bye included */
+	long floats, seeding, colour; /* the lower terms' costs */
 };
 
 /* A round's draw. pairs are in board order (the best-placed pair first). */
 struct pairing_out {
 	int round;
+	struct pairing_quality quality;
 	int npairs;
 	struct pairing_pair pairs[PAIRING_MAX_PAIRS];
 	int nbyes;

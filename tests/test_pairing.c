@@ -1,5 +1,5 @@
 /* Unit tests for common/match (maximum-weight matching) and common/pairing (round robin,
- * Swiss, McMahon, knockout; Chinese Rules 2002 Art. 26-28, RULES.md §4): the matcher
+ * Swiss, McMahon, knockout; Chinese Rules 2002 Art. 26-28, docs/pairing.md): the matcher
  * against brute force on small random graphs and against its own dual certificate on
  * larger ones; Berger tables against FIDE C.05 Annex 1; Swiss properties over random
  * simulated events (including brute-force optimality on small fields); McMahon scores and
@@ -457,69 +457,183 @@ END_TEST
 
 /* ================================ Swiss ================================ */
 
-/* Lexicographic cost (rematches, colour-hard pairs, sum of squared score differences) of
- * the best perfect matching of the field, by brute force. */
+/* Brute force over the perfect matchings of a small field (docs/pairing.md):
+ * the cost of a round's pairing is lexicographic: rematches, then the sum of score
+ * differences (half wins, capped at 127), then the sum of their squares (each capped at
+ * 15); a bye is a pair with a dummy at the field's
+ * lowest score, open only to the players with the fewest byes. A pairing must also leave
+ * the rest of the event completable without a rematch where some pairing does. */
 struct bf_cost {
-	int rematch, colour;
-	long score;
+	int rematch;
+	long score, sq;
 };
 
 static int cost_cmp(struct bf_cost a, struct bf_cost b)
 {
 	if (a.rematch != b.rematch)
 		return a.rematch < b.rematch ? -1 : 1;
-	if (a.colour != b.colour)
-		return a.colour < b.colour ? -1 : 1;
 	if (a.score != b.score)
 		return a.score < b.score ? -1 : 1;
+	if (a.sq != b.sq)
+		return a.sq < b.sq ? -1 : 1;
 	return 0;
 }
 
-static int bf_field[SIM_MAX_PLAYERS], bf_nf;
-static int bf_score[SIM_MAX_PLAYERS], bf_wb[SIM_MAX_PLAYERS];
+#define BF_DUMMY (-1)
+static int bf_field[SIM_MAX_PLAYERS + 1], bf_nf, bf_nv;
+static int bf_score[SIM_MAX_PLAYERS], bf_byes[SIM_MAX_PLAYERS], bf_minbyes, bf_minscore;
 static bool bf_met[SIM_MAX_PLAYERS][SIM_MAX_PLAYERS];
+
+static bool bf_allowed(int a, int b)
+{
+	if (a == BF_DUMMY || b == BF_DUMMY)
+		return bf_byes[a == BF_DUMMY ? b : a] == bf_minbyes;
+	return true;
+}
 
 static struct bf_cost pair_cost(int a, int b)
 {
 	struct bf_cost c = { 0, 0, 0 };
-	c.rematch = bf_met[a][b];
-	c.colour = (bf_wb[a] >= 2 && bf_wb[b] >= 2) || (bf_wb[a] <= -2 && bf_wb[b] <= -2);
-	long d = bf_score[a] - bf_score[b];
+	long d;
+	if (a == BF_DUMMY || b == BF_DUMMY) {
+		d = bf_score[a == BF_DUMMY ? b : a] - bf_minscore;
+	} else {
+		c.rematch = bf_met[a][b];
+		d = bf_score[a] - bf_score[b];
+	}
 	if (d < 0)
 		d = -d;
-	if (d > 128)
-		d = 128;
-	c.score = d * d;
+	c.score = d > 127 ? 127 : d;
+	c.sq = d > 15 ? 225 : d * d;
 	return c;
 }
 
-static bool bf_ignore_colour;
+/* Enumerate the perfect matchings of bf_field[0..bf_nv-1] (allowed pairs only); mate is in
+ * field positions. The callback sees each with its cost. */
+typedef void (*bf_visit)(const int *mate, struct bf_cost cost, void *ctx);
 
-static void bf_best(int mask, struct bf_cost acc, struct bf_cost *best)
+static void bf_enum(int *mate, struct bf_cost acc, bf_visit f, void *ctx)
 {
 	int i = 0;
-	while (i < bf_nf && ((mask >> i) & 1))
+	while (i < bf_nv && mate[i] >= 0)
 		i++;
-	if (i == bf_nf) {
-		if (cost_cmp(acc, *best) < 0)
-			*best = acc;
+	if (i == bf_nv) {
+		f(mate, acc, ctx);
 		return;
 	}
-	for (int j = i + 1; j < bf_nf; j++) {
-		if ((mask >> j) & 1)
+	for (int j = i + 1; j < bf_nv; j++) {
+		if (mate[j] >= 0 || !bf_allowed(bf_field[i], bf_field[j]))
 			continue;
 		struct bf_cost c = pair_cost(bf_field[i], bf_field[j]);
-		if (bf_ignore_colour)
-			c.colour = 0;
-		struct bf_cost n = { acc.rematch + c.rematch, acc.colour + c.colour,
-				     acc.score + c.score };
-		bf_best(mask | 1 << i | 1 << j, n, best);
+		mate[i] = j;
+		mate[j] = i;
+		bf_enum(mate, (struct bf_cost){ acc.rematch + c.rematch, acc.score + c.score,
+						acc.sq + c.sq }, f, ctx);
+		mate[i] = mate[j] = -1;
+	}
+}
+
+/* Completability by brute force: are there `left` disjoint perfect matchings in the graph
+ * of the players still in after the round (a dummy for an odd count, joined to those with
+ * no bye, or to all when fewer than `left` have none), without pairs that have met? */
+static int cg_n, cg_left;
+static bool cg_adj[SIM_MAX_PLAYERS + 1][SIM_MAX_PLAYERS + 1];
+
+static bool cg_rounds(int k);
+
+static bool cg_match(int *m, int k)
+{
+	int i = 0;
+	while (i < cg_n && m[i] >= 0)
+		i++;
+	if (i == cg_n) {
+		for (int v = 0; v < cg_n; v++)
+			cg_adj[v][m[v]] = false;
+		bool ok = cg_rounds(k - 1);
+		for (int v = 0; v < cg_n; v++)
+			cg_adj[v][m[v]] = true;
+		return ok;
+	}
+	for (int j = i + 1; j < cg_n; j++) {
+		if (m[j] >= 0 || !cg_adj[i][j])
+			continue;
+		m[i] = j;
+		m[j] = i;
+		if (cg_match(m, k))
+			return true;
+		m[i] = m[j] = -1;
+	}
+	return false;
+}
+
+static bool cg_rounds(int k)
+{
+	if (k == 0)
+		return true;
+	int m[SIM_MAX_PLAYERS + 1];
+	for (int v = 0; v < cg_n; v++)
+		m[v] = -1;
+	return cg_match(m, k);
+}
+
+struct bf_ctx {
+	const struct sim *s;
+	int round, left;
+	struct bf_cost best, best_completable, got;
+	bool any_completable;
+	long checked;
+};
+
+/* Is the event completable after the pairing `mate` (field positions) of round r? */
+static bool bf_completable(const struct sim *s, int r, int left, const int *mate)
+{
+	if (left <= 0)
+		return true;
+	int who[SIM_MAX_PLAYERS], np = 0, nobye = 0;
+	bool bye_after[SIM_MAX_PLAYERS] = { false };
+	for (int i = 0; i < bf_nf; i++) {
+		int p = bf_field[i];
+		int wa = s->players[p].withdrawn_after;
+		bye_after[p] = bf_byes[p] > 0 || bf_field[mate[i]] == BF_DUMMY;
+		if (wa != 0 && wa <= r)
+			continue;
+		who[np++] = i;
+		nobye += !bye_after[p];
+	}
+	cg_n = np + np % 2;
+	cg_left = left;
+	memset(cg_adj, 0, sizeof cg_adj);
+	for (int x = 0; x < np; x++)
+		for (int y = 0; y < np; y++)
+			cg_adj[x][y] = x != y && !bf_met[bf_field[who[x]]][bf_field[who[y]]] &&
+				       mate[who[x]] != who[y];
+	if (np % 2)
+		for (int x = 0; x < np; x++) {
+			bool ok = !bye_after[bf_field[who[x]]] || nobye < left;
+			cg_adj[x][np] = cg_adj[np][x] = ok;
+		}
+	return cg_rounds(left);
+}
+
+static void bf_visit_best(const int *mate, struct bf_cost cost, void *vctx)
+{
+	struct bf_ctx *x = vctx;
+	if (cost_cmp(cost, x->best) < 0)
+		x->best = cost;
+	/* only the pairings better than the one made need their completability known */
+	if (cost_cmp(cost, x->got) < 0 && cost_cmp(cost, x->best_completable) < 0) {
+		x->checked++;
+		if (bf_completable(x->s, x->round, x->left, mate)) {
+			x->best_completable = cost;
+			x->any_completable = true;
+		}
 	}
 }
 
 /* Run a random Swiss (or McMahon) event and check each round's properties. Returns the
  * number of rounds where the "all groups even and conflict-free" property applied. */
-static int run_swiss(enum event_system sys, int n, int rounds, uint64_t seed, int *brute_checks)
+static int run_swiss(enum event_system sys, int n, int rounds, uint64_t seed, int *brute_checks,
+		     int *paid_rounds)
 {
 	static struct sim s, s2;
 	static struct pairing_out o, o2;
@@ -568,83 +682,120 @@ static int run_swiss(enum event_system sys, int n, int rounds, uint64_t seed, in
 		double sc[SIM_MAX_PLAYERS];
 		for (int i = 0; i < n; i++)
 			ck_assert_int_eq(pairing_score(&s.ev, r, i, &sc[i]), 0);
-		for (int b = 0; b < o.nbyes; b++) {
-			int p = o.byes[b];
-			seen[p]++;
-			/* the bye: fewest byes, then the lowest placed (score, then seed) */
-			for (int i = 0; i < n; i++) {
-				if (seen[i] < 0 || i == p)
-					continue;
-				int bi = count_byes(&s, i, r), bp = count_byes(&s, p, r);
-				ck_assert_int_le(bp, bi);
-				if (bi == bp)
-					ck_assert(sc[i] > sc[p] || (sc[i] == sc[p] &&
-								 s.players[i].seed < s.players[p].seed));
-			}
-			if (r <= active / 2)
-				ck_assert_int_eq(count_byes(&s, p, r), 0);
-		}
 		bf_nf = 0;
+		bf_minbyes = 1 << 20;
+		bf_minscore = 1 << 20;
 		for (int i = 0; i < n; i++)
 			if (seen[i] == 0) {
 				bf_field[bf_nf++] = i;
-				bf_score[i] = (int)(2 * sc[i] + 0.5);
-				bf_wb[i] = balance(&s, i, r);
+				/* half wins: Swiss points are 2 a win, MMS 1 a win */
+				bf_score[i] = (int)((sys == SYSTEM_MCMAHON ? 2 : 1) * sc[i] + 0.5);
+				bf_byes[i] = count_byes(&s, i, r);
+				if (bf_byes[i] < bf_minbyes)
+					bf_minbyes = bf_byes[i];
+				if (bf_score[i] < bf_minscore)
+					bf_minscore = bf_score[i];
 			}
+		bf_nv = bf_nf;
+		if (bf_nf % 2)
+			bf_field[bf_nv++] = BF_DUMMY;
 		for (int i = 0; i < n; i++)
 			for (int j = 0; j < n; j++)
 				bf_met[i][j] = i != j && have_met(&s, i, j, r);
+		for (int b = 0; b < o.nbyes; b++) {
+			int p = o.byes[b];
+			seen[p]++;
+			/* nobody has a second bye while others in the field have none */
+			ck_assert_int_eq(bf_byes[p], bf_minbyes);
+			if (r <= active / 2)
+				ck_assert_int_eq(bf_byes[p], 0);
+		}
 		struct bf_cost got = { 0, 0, 0 };
-		bool cross = false;
+		bool cross = false, paid = false;
+		int mate[SIM_MAX_PLAYERS + 1], pos[SIM_MAX_PLAYERS];
+		for (int i = 0; i < bf_nv; i++) {
+			mate[i] = -1;
+			if (bf_field[i] != BF_DUMMY)
+				pos[bf_field[i]] = i;
+		}
+		for (int b = 0; b < o.nbyes; b++) {
+			struct bf_cost c = pair_cost(o.byes[b], BF_DUMMY);
+			got.score += c.score;
+			got.sq += c.sq;
+			mate[pos[o.byes[b]]] = bf_nv - 1;
+			mate[bf_nv - 1] = pos[o.byes[b]];
+		}
 		for (int p = 0; p < o.npairs; p++) {
 			const struct pairing_pair *q = &o.pairs[p];
 			seen[q->black]++;
 			seen[q->white]++;
+			mate[pos[q->black]] = pos[q->white];
+			mate[pos[q->white]] = pos[q->black];
 			struct bf_cost c = pair_cost(q->black, q->white);
 			got.rematch += c.rematch;
-			got.colour += c.colour;
 			got.score += c.score;
+			got.sq += c.sq;
 			cross |= bf_score[q->black] != bf_score[q->white];
-			/* colours: more Whites takes Black; equal: the better seed White */
-			int wbb = bf_wb[q->black], wbw = bf_wb[q->white];
+			/* colours (docs/pairing.md): a player due a colour by balance gets it unless the
+			 * opponent is due it more strongly, or as strongly and the better seed */
+			int wbb = balance(&s, q->black, r), wbw = balance(&s, q->white, r);
 			ck_assert_int_ge(wbb, wbw);
-			if (wbb == wbw)
+			if (q->handicap == 0 && wbb == wbw && wbb > 0) /* both due Black */
+				ck_assert_int_lt(s.players[q->black].seed, s.players[q->white].seed);
+			if (q->handicap == 0 && wbb == wbw && wbb < 0) /* both due White */
 				ck_assert_int_lt(s.players[q->white].seed, s.players[q->black].seed);
 		}
 		for (int i = 0; i < n; i++)
 			ck_assert_msg(seen[i] == 1 || seen[i] == -100, "round %d player %d seen %d", r,
 				      i, seen[i]);
-		/* optimality on small fields; on larger ones, none of the hard criteria broken
-		 * (they are avoidable there) */
-		if (bf_nf <= 12) {
-			struct bf_cost best = { 1 << 20, 0, 0 };
-			bf_ignore_colour = false;
-			bf_best(0, (struct bf_cost){ 0, 0, 0 }, &best);
-			if (best.rematch > 0) {
-				/* rematches unavoidable: the colour criterion is only the colour term */
-				best = (struct bf_cost){ 1 << 20, 0, 0 };
-				bf_ignore_colour = true;
-				bf_best(0, (struct bf_cost){ 0, 0, 0 }, &best);
-				got.colour = 0;
+		/* optimality on small fields: nothing cheaper that leaves the event completable;
+		 * on larger ones, no rematch (avoidable there) */
+		if (bf_nv <= 12) {
+			struct bf_ctx x = { .s = &s, .round = r, .left = rounds - r,
+					    .best = { 1 << 20, 0, 0 },
+					    .best_completable = { 1 << 20, 0, 0 },
+					    .got = got };
+			for (int i = 0; i < bf_nv; i++)
+				mate[i] = -1;
+			bf_enum(mate, (struct bf_cost){ 0, 0, 0 }, bf_visit_best, &x);
+			ck_assert_msg(cost_cmp(got, x.best) >= 0, "n=%d round %d: better than best?", n, r);
+			ck_assert_msg(!x.any_completable,
+				      "n=%d round %d: cost %d/%ld/%ld, a completable pairing costs %d/%ld/%ld",
+				      n, r, got.rematch, got.score, got.sq, x.best_completable.rematch,
+				      x.best_completable.score, x.best_completable.sq);
+			if (cost_cmp(got, x.best) != 0) {
+				paid = true;
+				(*paid_rounds)++;
+				/* the pairing paid for completability: it must have bought it */
+				for (int i = 0; i < bf_nv; i++)
+					mate[i] = -1;
+				for (int b = 0; b < o.nbyes; b++) {
+					mate[pos[o.byes[b]]] = bf_nv - 1;
+					mate[bf_nv - 1] = pos[o.byes[b]];
+				}
+				for (int p = 0; p < o.npairs; p++) {
+					mate[pos[o.pairs[p].black]] = pos[o.pairs[p].white];
+					mate[pos[o.pairs[p].white]] = pos[o.pairs[p].black];
+				}
+				ck_assert_msg(bf_completable(&s, r, rounds - r, mate),
+					      "n=%d round %d: worse than the best and not completable", n, r);
 			}
-			ck_assert_msg(cost_cmp(got, best) == 0,
-				      "n=%d round %d: cost %d/%d/%ld, best %d/%d/%ld", n, r, got.rematch,
-				      got.colour, got.score, best.rematch, best.colour, best.score);
 			(*brute_checks)++;
 		} else if (r <= 7) {
 			ck_assert_int_eq(got.rematch, 0);
-			ck_assert_int_eq(got.colour, 0);
 		}
 		/* score groups: when every group is even and conflict-free, no pair crosses */
-		bool all_even = true;
+		bool all_even = !paid;
 		for (int i = 0; i < bf_nf && all_even; i++) {
-			int sz = 0;
+			/* the dummy counts in the lowest group, if it gives the bye there */
+			int sz = bf_nv > bf_nf && bf_score[bf_field[i]] == bf_minscore &&
+				 bf_byes[bf_field[i]] == bf_minbyes;
 			for (int j = 0; j < bf_nf; j++) {
 				int a = bf_field[i], b = bf_field[j];
 				if (bf_score[a] != bf_score[b])
 					continue;
 				sz++;
-				if (a != b && (pair_cost(a, b).rematch || pair_cost(a, b).colour))
+				if (a != b && bf_met[a][b])
 					all_even = false;
 			}
 			if (sz % 2)
@@ -655,12 +806,6 @@ static int run_swiss(enum event_system sys, int n, int rounds, uint64_t seed, in
 			applied++;
 		}
 		sim_record(&s, &o, false);
-		/* colour difference never over 2 (large fields: always avoidable) */
-		if (bf_nf > 12 && r <= 7)
-			for (int i = 0; i < n; i++) {
-				int b = balance(&s, i, r + 1);
-				ck_assert_msg(b >= -2 && b <= 2, "n=%d round %d: balance %d", n, r, b);
-			}
 	}
 	ck_assert_int_eq(pairing_round(&s.ev, rounds + 1, &o), PAIRING_EOVER);
 	return applied;
@@ -668,30 +813,33 @@ static int run_swiss(enum event_system sys, int n, int rounds, uint64_t seed, in
 
 START_TEST(test_swiss_properties)
 {
-	int applied = 0, brute = 0;
+	int applied = 0, brute = 0, paid = 0;
 	for (int ev = 0; ev < 120; ev++) {
 		int n = 2 + ev % 13;         /* 2..14: brute-forced */
-		applied += run_swiss(SYSTEM_SWISS, n, 3 + ev % 6, 1000 + (uint64_t)ev, &brute);
+		applied += run_swiss(SYSTEM_SWISS, n, 3 + ev % 6, 1000 + (uint64_t)ev, &brute, &paid);
 	}
 	for (int ev = 0; ev < 16; ev++) {
 		int n = 20 + (ev * 7) % 45;  /* 20..64 */
-		applied += run_swiss(SYSTEM_SWISS, n, 7, 5000 + (uint64_t)ev, &brute);
+		applied += run_swiss(SYSTEM_SWISS, n, 7, 5000 + (uint64_t)ev, &brute, &paid);
 	}
 	ck_assert_int_gt(applied, 50);
 	ck_assert_int_gt(brute, 300);
+	ck_assert_int_ge(paid, 1); /* completability was exercised */
 }
 END_TEST
 
 START_TEST(test_mcmahon_properties)
 {
-	int applied = 0, brute = 0;
+	int applied = 0, brute = 0, paid = 0;
 	for (int ev = 0; ev < 60; ev++)
 		applied += run_swiss(SYSTEM_MCMAHON, 2 + ev % 13, 3 + ev % 5, 9000 + (uint64_t)ev,
-				     &brute);
+				     &brute, &paid);
 	for (int ev = 0; ev < 8; ev++)
-		applied += run_swiss(SYSTEM_MCMAHON, 30 + ev * 4, 6, 9500 + (uint64_t)ev, &brute);
+		applied += run_swiss(SYSTEM_MCMAHON, 30 + ev * 4, 6, 9500 + (uint64_t)ev, &brute,
+				     &paid);
 	ck_assert_int_gt(brute, 150);
 	(void)applied; /* MMS groups are rarely all even: the brute force checks them */
+	(void)paid;
 }
 END_TEST
 
@@ -752,6 +900,292 @@ START_TEST(test_swiss_bye)
 	}
 	for (int i = 0; i < 5; i++)
 		ck_assert_int_eq(byes[i], 1);
+}
+END_TEST
+
+/* Issue 15, finding 1: with the better seed always winning, 8 players, 3 rounds: the two
+ * leaders meet in the last round (colour never keeps score groups apart). */
+START_TEST(test_swiss_leaders_meet)
+{
+	static struct sim s;
+	static struct pairing_out o;
+	for (int sys = 0; sys < 2; sys++) {
+		sim_init(&s, sys ? SYSTEM_MCMAHON : SYSTEM_SWISS, 8);
+		s.ev.rounds_planned = 3;
+		for (int i = 0; i < 8; i++)
+			s.players[i].rank = -10; /* one McMahon group */
+		for (int r = 1; r <= 3; r++) {
+			ck_assert_int_eq(pairing_round(&s.ev, r, &o), 0);
+			ck_assert_int_eq(o.quality.cross_group, 0);
+			if (r == 3) {
+				bool met01 = false;
+				for (int p = 0; p < o.npairs; p++)
+					met01 |= (o.pairs[p].black == 0 && o.pairs[p].white == 1) ||
+						 (o.pairs[p].black == 1 && o.pairs[p].white == 0);
+				ck_assert_msg(met01, "the 2-0 leaders 0 and 1 are not paired");
+			}
+			sim_record(&s, &o, true);
+		}
+	}
+}
+END_TEST
+
+/* The minimum of the sum of |score difference| over a round's pairs without rematches
+ * (bye: its player's score above the field's lowest), by a matching on every pair. */
+static long min_score_diff(const struct sim *s, int r, bool with_bye)
+{
+	int field[SIM_MAX_PLAYERS + 1], nf = 0, minb = 1 << 20, mins = 1 << 20;
+	int sc[SIM_MAX_PLAYERS], nb[SIM_MAX_PLAYERS];
+	for (int i = 0; i < s->ev.nplayers; i++) {
+		int wa = s->players[i].withdrawn_after;
+		if (wa != 0 && wa < r)
+			continue;
+		double d;
+		ck_assert_int_eq(pairing_score(&s->ev, r, i, &d), 0);
+		/* half wins, as pairing_quality: Swiss points are 2 a win, MMS 1 a win */
+		sc[i] = (int)((s->ev.system == SYSTEM_MCMAHON ? 2 : 1) * d + 0.5);
+		nb[i] = count_byes(s, i, r);
+		minb = nb[i] < minb ? nb[i] : minb;
+		mins = sc[i] < mins ? sc[i] : mins;
+		field[nf++] = i;
+	}
+	int nv = nf + nf % 2;
+	static struct match_edge e[(SIM_MAX_PLAYERS + 1) * SIM_MAX_PLAYERS / 2];
+	size_t m = 0;
+	const int64_t big = 1 << 20;
+	for (int x = 0; x < nv; x++)
+		for (int y = x + 1; y < nv; y++) {
+			int64_t d;
+			if (y == nf) {
+				if (nb[field[x]] != minb || !with_bye)
+					continue;
+				d = sc[field[x]] - mins;
+			} else {
+				if (have_met(s, field[x], field[y], r))
+					continue;
+				d = abs(sc[field[x]] - sc[field[y]]);
+			}
+			e[m++] = (struct match_edge){ x, y, big - d };
+		}
+	int mate[SIM_MAX_PLAYERS + 1];
+	ck_assert_int_eq(match_max_weight(nv, e, m, MATCH_PERFECT, mate, NULL), 0);
+	long total = 0;
+	for (size_t k = 0; k < m; k++)
+		if (mate[e[k].u] == e[k].v)
+			total += big - e[k].w;
+	for (int v = 0; v < nv; v++)
+		ck_assert_int_ge(mate[v], 0);
+	return total;
+}
+
+/* Issue 15, finding 1: over whole random events of 20 to 64 players the total score
+ * difference is the exact minimum, round by round, and the last round's two leaders (the
+ * only two at the top score, not yet met) are paired. */
+START_TEST(test_swiss_score_minimum)
+{
+	static struct sim s;
+	static struct pairing_out o;
+	int leaders_checked = 0;
+	for (int ev = 0; ev < 24; ev++) {
+		int n = 20 + (ev * 11) % 45, rounds = 5 + ev % 4;
+		rng_seed(700 + (uint64_t)ev);
+		sim_init(&s, ev % 2 ? SYSTEM_MCMAHON : SYSTEM_SWISS, n);
+		s.ev.rounds_planned = rounds;
+		for (int i = 0; i < n; i++)
+			s.players[i].rank = ev % 2 ? 4 - i / 4 : 0;
+		long got = 0, best = 0;
+		for (int r = 1; r <= rounds; r++) {
+			long mn = min_score_diff(&s, r, true);
+			ck_assert_int_eq(pairing_round(&s.ev, r, &o), 0);
+			ck_assert_int_eq(o.quality.rematches, 0);
+			got += o.quality.score_diff + o.quality.bye_score_diff;
+			best += mn;
+			if (r == rounds) {
+				int top = -1, ntop = 0, l[2] = { -1, -1 };
+				for (int i = 0; i < n; i++) {
+					double d;
+					pairing_score(&s.ev, r, i, &d);
+					int v = (int)(2 * d + 0.5);
+					if (v > top) {
+						top = v;
+						ntop = 0;
+					}
+					if (v == top && ntop < 2)
+						l[ntop] = i;
+					ntop += v == top;
+				}
+				if (ntop == 2 && !have_met(&s, l[0], l[1], r)) {
+					bool paired = false;
+					for (int p = 0; p < o.npairs; p++)
+						paired |= (o.pairs[p].black == l[0] && o.pairs[p].white == l[1]) ||
+							  (o.pairs[p].black == l[1] && o.pairs[p].white == l[0]);
+					ck_assert_msg(paired, "ev %d: leaders %d and %d not paired", ev,
+						      l[0], l[1]);
+					leaders_checked++;
+				}
+			}
+			sim_record(&s, &o, false);
+		}
+		ck_assert_msg(got == best, "ev %d (n=%d): score difference %ld, minimum %ld", ev, n,
+			      got, best);
+	}
+	ck_assert_int_ge(leaders_checked, 1);
+}
+END_TEST
+
+/* Issue 15, finding 2: handicap games do not count in colour balance. Two leaders who
+ * each gave handicap as White twice meet in an even game; their colours are as if they
+ * had no history (the better seed White), not "both due Black". */
+START_TEST(test_handicap_colour_balance)
+{
+	static struct sim s;
+	static struct pairing_out o;
+	sim_init(&s, SYSTEM_MCMAHON, 6);
+	s.ev.mcmahon_bar = 8;
+	s.ev.mcmahon_floor = -30;
+	s.ev.handicap = true;
+	s.ev.handicap_correction = 0;
+	s.ev.handicap_max = 9;
+	s.ev.handicap_none_above = 8;
+	s.ev.rounds_planned = 4;
+	static const int ranks[6] = { 5, 5, -1, -1, -2, -2 };
+	for (int i = 0; i < 6; i++)
+		s.players[i].rank = ranks[i];
+	/* rounds 1-2: 0 and 1 give handicaps as White and win; 2-5 play among themselves */
+	s.games[s.ev.ngames++] = (struct event_game){ .round = 1, .black = 2, .white = 0,
+		.handicap = 6, .result = RESULT_WHITE_WIN };
+	s.games[s.ev.ngames++] = (struct event_game){ .round = 1, .black = 3, .white = 1,
+		.handicap = 6, .result = RESULT_WHITE_WIN };
+	sim_game(&s, 1, 4, 5, RESULT_BLACK_WIN);
+	s.games[s.ev.ngames++] = (struct event_game){ .round = 2, .black = 4, .white = 0,
+		.handicap = 7, .result = RESULT_WHITE_WIN };
+	s.games[s.ev.ngames++] = (struct event_game){ .round = 2, .black = 5, .white = 1,
+		.handicap = 7, .result = RESULT_WHITE_WIN };
+	sim_game(&s, 2, 2, 3, RESULT_BLACK_WIN);
+	ck_assert_int_eq(pairing_round(&s.ev, 3, &o), 0);
+	bool found = false;
+	for (int p = 0; p < o.npairs; p++)
+		if ((o.pairs[p].black == 1 && o.pairs[p].white == 0) ||
+		    (o.pairs[p].black == 0 && o.pairs[p].white == 1)) {
+			found = true;
+			ck_assert_int_eq(o.pairs[p].handicap, 0);
+			ck_assert_int_eq(o.pairs[p].white, 0); /* no history: the better seed */
+		}
+	ck_assert_msg(found, "the two leaders are not paired");
+	ck_assert_int_eq(o.quality.colour, 0);
+}
+END_TEST
+
+/* Issue 15, finding 3: six players, five rounds is a round robin by Swiss: every result
+ * pattern must leave it completable, so no round has a rematch. */
+START_TEST(test_swiss_lookahead)
+{
+	static struct sim s;
+	static struct pairing_out o;
+	for (int ev = 0; ev < 40; ev++) {
+		rng_seed(4242 + (uint64_t)ev);
+		sim_init(&s, ev % 4 == 3 ? SYSTEM_MCMAHON : SYSTEM_SWISS, 6);
+		s.ev.rounds_planned = 5;
+		for (int r = 1; r <= 5; r++) {
+			ck_assert_int_eq(pairing_round(&s.ev, r, &o), 0);
+			ck_assert_msg(o.quality.rematches == 0, "ev %d round %d: a rematch", ev, r);
+			sim_record(&s, &o, ev % 5 == 0);
+		}
+	}
+	/* seven players, seven rounds: a bye each round, each to a different player */
+	for (int ev = 0; ev < 20; ev++) {
+		rng_seed(9191 + (uint64_t)ev);
+		sim_init(&s, SYSTEM_SWISS, 7);
+		s.ev.rounds_planned = 7;
+		int byes[7] = { 0 };
+		for (int r = 1; r <= 7; r++) {
+			ck_assert_int_eq(pairing_round(&s.ev, r, &o), 0);
+			ck_assert_msg(o.quality.rematches == 0, "7p ev %d round %d: a rematch", ev, r);
+			byes[o.byes[0]]++;
+			sim_record(&s, &o, ev % 4 == 0);
+		}
+		for (int i = 0; i < 7; i++)
+			ck_assert_int_eq(byes[i], 1);
+	}
+}
+END_TEST
+
+/* Issue 15, finding 3: the bye is chosen inside the matching. ann beat cid and dan; dan
+ * beat ben, cid beat ben; dan withdraws. Round 3 of ann (2 wins), cid (1), ben (0): the bye
+ * to ben would force the rematch ann-cid; ann-ben with the bye to cid has none. */
+START_TEST(test_swiss_bye_in_matching)
+{
+	static struct sim s;
+	static struct pairing_out o;
+	enum { ANN, BEN, CID, DAN };
+	sim_init(&s, SYSTEM_SWISS, 4);
+	s.ev.rounds_planned = 3;
+	sim_game(&s, 1, CID, ANN, RESULT_WHITE_WIN);
+	sim_game(&s, 1, BEN, DAN, RESULT_WHITE_WIN);
+	sim_game(&s, 2, DAN, ANN, RESULT_WHITE_WIN);
+	sim_game(&s, 2, BEN, CID, RESULT_WHITE_WIN);
+	s.players[DAN].withdrawn_after = 2;
+	ck_assert_int_eq(pairing_round(&s.ev, 3, &o), 0);
+	ck_assert_int_eq(o.npairs, 1);
+	ck_assert_int_eq(o.nbyes, 1);
+	ck_assert_int_eq(o.byes[0], CID);
+	ck_assert(o.pairs[0].black == BEN || o.pairs[0].white == BEN);
+	ck_assert(o.pairs[0].black == ANN || o.pairs[0].white == ANN);
+	ck_assert_int_eq(o.quality.rematches, 0);
+}
+END_TEST
+
+/* Issue 15, finding 6: the windowed search of a large field gives the same draw cost as
+ * the matching on every pair, term by term, in every round. */
+START_TEST(test_swiss_window_exact)
+{
+	struct event ev;
+	static struct event_player pl[400];
+	static struct event_game games[400 * 8];
+	static struct event_bye byes[16];
+	static struct pairing_out o, of;
+	for (int sys = 0; sys < 2; sys++) {
+		int n = sys ? 251 : 300, rounds = 6;
+		memset(&ev, 0, sizeof ev);
+		memset(pl, 0, sizeof pl);
+		ev.system = sys ? SYSTEM_MCMAHON : SYSTEM_SWISS;
+		ev.nplayers = n;
+		ev.players = pl;
+		ev.games = games;
+		ev.byes = byes;
+		ev.rounds_planned = rounds;
+		ev.bye_points = 2;
+		ev.mcmahon_bar = 2;
+		ev.mcmahon_floor = -20;
+		ev.mms_bye = 1;
+		ev.mms_absent = 0.5;
+		rng_seed(31337 + (uint64_t)sys);
+		for (int i = 0; i < n; i++) {
+			pl[i].rank = 2 - i * 25 / n;
+			pl[i].seed = i;
+		}
+		for (int r = 1; r <= rounds; r++) {
+			ev.full_graph = false;
+			ck_assert_int_eq(pairing_round(&ev, r, &o), 0);
+			ev.full_graph = true;
+			ck_assert_int_eq(pairing_round(&ev, r, &of), 0);
+			ck_assert_int_eq(o.quality.rematches, of.quality.rematches);
+			ck_assert_int_eq(o.quality.score_sq, of.quality.score_sq);
+			ck_assert_int_eq(o.quality.floats, of.quality.floats);
+			ck_assert_int_eq(o.quality.seeding, of.quality.seeding);
+			ck_assert_int_eq(o.quality.colour, of.quality.colour);
+			for (int b = 0; b < o.nbyes; b++)
+				byes[ev.nbyes++] = (struct event_bye){ r, o.byes[b] };
+			for (int p = 0; p < o.npairs; p++) {
+				uint32_t x = rng() % 100;
+				games[ev.ngames++] = (struct event_game){ .round = r,
+					.black = o.pairs[p].black, .white = o.pairs[p].white,
+					.result = x < 48 ? RESULT_BLACK_WIN : x < 96 ? RESULT_WHITE_WIN
+										  : RESULT_DRAW };
+			}
+			ev.rounds_played = r;
+		}
+	}
 }
 END_TEST
 
@@ -1183,6 +1617,11 @@ static Suite *pairing_suite(void)
 	tcase_add_test(ts, test_swiss_properties);
 	tcase_add_test(ts, test_swiss_seeding);
 	tcase_add_test(ts, test_swiss_bye);
+	tcase_add_test(ts, test_swiss_leaders_meet);
+	tcase_add_test(ts, test_swiss_score_minimum);
+	tcase_add_test(ts, test_swiss_lookahead);
+	tcase_add_test(ts, test_swiss_bye_in_matching);
+	tcase_add_test(ts, test_swiss_window_exact);
 	tcase_add_test(ts, test_swiss_errors);
 	tcase_set_timeout(ts, 120);
 	suite_add_tcase(s, ts);
@@ -1192,6 +1631,7 @@ static Suite *pairing_suite(void)
 	tcase_add_test(tc, test_mcmahon_groups);
 	tcase_add_test(tc, test_mcmahon_properties);
 	tcase_add_test(tc, test_handicap);
+	tcase_add_test(tc, test_handicap_colour_balance);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	TCase *tk = tcase_create("knockout");
