@@ -643,3 +643,12 @@ int board_fixed_handicap(int size, int n, int *out, int stride)
 		out[i] = (ys[i] + 1) * stride + xs[i] + 1;
 	return k;
 }
+
+int board_handicap_max(int size)
+{
+	if (size < BOARD_MIN_SIZE || size > BOARD_MAX_SIZE)
+		return -1;
+	if (size < 7)
+		return 1;
+	return size % 2 == 1 && size >= 9 ? 9 : 4;
+}

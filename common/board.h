@@ -154,6 +154,13 @@ static inline size_t board_moves(const struct board *b) { return b->nhist - 1; }
  * against GNU Go's fixed_handicap by tests/test_oracle.c. */
 int board_fixed_handicap(int size, int n, int *out, int stride);
 
+/* The most handicap a board of `size` can hold (Art. 2; GTP 2 §4.1.1 fixed placements, as
+ * board_fixed_handicap): 9 stones on odd sizes from 9x9, 4 on 7x7 and even sizes from 8x8, and
+ * 1 below 7x7 (no stones: Black moves first, with the handicap komi). A tournament caps a
+ * computed handicap at this. Returns the count, or -1 for a size outside
+ * BOARD_MIN_SIZE..BOARD_MAX_SIZE. */
+int board_handicap_max(int size);
+
 /* Recompute chains and liberties from scratch and compare with the incremental state.
  * Returns true if consistent (used by tests and fuzzing). */
 bool board_selfcheck(const struct board *b);

@@ -3,6 +3,16 @@
 #include <string.h>
 #include "referee.h"
 
+int referee_check(int size, int handicap)
+{
+	int pts[9];
+	if (size < BOARD_MIN_SIZE || size > BOARD_MAX_SIZE || handicap < 0)
+		return -1;
+	if (handicap >= 2 && board_fixed_handicap(size, handicap, pts, size + 2) < 0)
+		return -1;
+	return 0;
+}
+
 int referee_init(struct referee *r, int size, double komi, int handicap, const struct rules *rules)
 {
 	memset(r, 0, sizeof *r);
@@ -10,21 +20,17 @@ int referee_init(struct referee *r, int size, double komi, int handicap, const s
 		r->rules = *rules;
 	else
 		rules_default(&r->rules);
-	if (board_init(&r->board, size, r->rules.ko) < 0)
+	if (referee_check(size, handicap) < 0 || board_init(&r->board, size, r->rules.ko) < 0)
 		return -1;
 	r->komi = komi;
 	r->phase = PHASE_PLAYING;
-	if (handicap != 0) {
+	r->handicap = handicap;
+	if (handicap >= 2) { /* 1: no stones, Black moves first (a McMahon handicap of one) */
 		int pts[9];
 		int n = board_fixed_handicap(size, handicap, pts, r->board.stride);
-		if (n < 0) {
-			board_free(&r->board);
-			return -1;
-		}
 		for (int i = 0; i < n; i++)
 			board_setup(&r->board, BLACK, pts[i]);
 		board_set_to_move(&r->board, WHITE);
-		r->handicap = handicap;
 	}
 	return 0;
 }

@@ -33,7 +33,8 @@ struct referee {
 	struct board board;
 	struct rules rules;
 	double komi;             /* points */
-	int handicap;            /* stones placed before move 1 (0 = none) */
+	int handicap;            /* stones placed before move 1 (0 = none; 1 = none placed, Black
+				  * first: a McMahon handicap of one) */
 	enum game_phase phase;
 	int warnings[3];         /* per colour */
 	int passes;              /* consecutive passes (forfeits included) since play (re)started */
@@ -63,9 +64,18 @@ struct referee_move {
 	bool ended;              /* the game ended (lost, voided, or counted at once) */
 };
 
-/* Start a game of `size` with `rules`, komi in points and `handicap` stones (0, or 2-9 at the
- * GTP fixed points; then White moves first, Art. 2). Phase PLAYING. Returns 0, or -1 for a bad
- * size, an impossible handicap or no memory. Free with referee_free. */
+/* Can a game of `size` (BOARD_MIN_SIZE..BOARD_MAX_SIZE) with `handicap` be started? handicap
+ * 0 (even), 1 (no stones placed, Black moves first: a McMahon handicap of one stone, RULES.md
+ * §4) or 2-9 where board_fixed_handicap has a placement (7x7 and up; 5 or more stones on odd
+ * sizes from 9x9). The checks referee_init makes, for a caller that must know before it
+ * creates anything (a tournament round). Returns 0, or -1. */
+int referee_check(int size, int handicap);
+
+/* Start a game of `size` with `rules`, komi in points and `handicap` (0; 1: no stones, Black
+ * moves first; 2-9 stones at the GTP fixed points, then White moves first, Art. 2).
+ * r->handicap keeps it: the count adds score_handicap_compensation(handicap) to the komi.
+ * Phase PLAYING. Returns 0, or -1 when referee_check refuses (bad size, a handicap the board
+ * cannot hold) or no memory. Free with referee_free. */
 int referee_init(struct referee *r, int size, double komi, int handicap, const struct rules *rules);
 void referee_free(struct referee *r);
 

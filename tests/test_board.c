@@ -940,6 +940,34 @@ START_TEST(test_fixed_handicap_invalid)
 }
 END_TEST
 
+/* board_handicap_max (issue 15): 9 on odd sizes from 9x9, 4 on 7x7 and even sizes from 8x8,
+ * 1 (no stones) below 7x7; checked against board_fixed_handicap on every size: the maximum
+ * has a placement (2 stones and up) and one more stone has none. */
+START_TEST(test_handicap_max)
+{
+	int pts[9];
+	ck_assert_int_eq(board_handicap_max(BOARD_MIN_SIZE - 1), -1);
+	ck_assert_int_eq(board_handicap_max(BOARD_MAX_SIZE + 1), -1);
+	ck_assert_int_eq(board_handicap_max(5), 1);
+	ck_assert_int_eq(board_handicap_max(6), 1);
+	ck_assert_int_eq(board_handicap_max(7), 4);
+	ck_assert_int_eq(board_handicap_max(8), 4);
+	ck_assert_int_eq(board_handicap_max(9), 9);
+	ck_assert_int_eq(board_handicap_max(10), 4);
+	ck_assert_int_eq(board_handicap_max(19), 9);
+	for (int size = BOARD_MIN_SIZE; size <= BOARD_MAX_SIZE; size++) {
+		int max = board_handicap_max(size);
+		ck_assert_msg(max >= 1 && max <= 9, "%dx%d: %d", size, size, max);
+		for (int n = 2; n <= max; n++)
+			ck_assert_msg(board_fixed_handicap(size, n, pts, size + 2) == n,
+				      "%dx%d holds %d but has no placement for %d", size, size, max, n);
+		if (max < 9)
+			ck_assert_msg(board_fixed_handicap(size, max < 2 ? 2 : max + 1, pts, size + 2) == -1,
+				      "%dx%d holds more than %d", size, size, max);
+	}
+}
+END_TEST
+
 /* ================================ vertices ================================ */
 
 START_TEST(test_vertex_parse)
@@ -1268,6 +1296,7 @@ static Suite *board_suite(void)
 	Suite *s = suite_create("board");
 	TCase *tc = tcase_create("rules");
 	tcase_add_test(tc, test_init);
+	tcase_add_test(tc, test_handicap_max);
 	tcase_add_test(tc, test_setup);
 	tcase_add_test(tc, test_setup_refused_changes_nothing);
 	tcase_add_test(tc, test_capture_single);

@@ -82,11 +82,18 @@ START_TEST(test_init)
 	struct referee r;
 	ck_assert_int_eq(referee_init(&r, 1, 7.5, 0, NULL), -1);
 	ck_assert_int_eq(referee_init(&r, 26, 7.5, 0, NULL), -1);
-	ck_assert_int_eq(referee_init(&r, 19, 7.5, 1, NULL), -1);
 	ck_assert_int_eq(referee_init(&r, 19, 7.5, 10, NULL), -1);
 	ck_assert_int_eq(referee_init(&r, 19, 7.5, -2, NULL), -1);
 	ck_assert_int_eq(referee_init(&r, 10, 7.5, 5, NULL), -1); /* even: four at most */
 	ck_assert_int_eq(referee_init(&r, 5, 7.5, 2, NULL), -1);
+	ck_assert_int_eq(referee_init(&r, 7, 7.5, 5, NULL), -1); /* 7x7: four at most */
+	ck_assert_int_eq(referee_check(19, 1), 0);
+	ck_assert_int_eq(referee_check(5, 1), 0);
+	ck_assert_int_eq(referee_check(5, 2), -1);
+	ck_assert_int_eq(referee_check(7, 4), 0);
+	ck_assert_int_eq(referee_check(7, 5), -1);
+	ck_assert_int_eq(referee_check(26, 0), -1);
+	ck_assert_int_eq(referee_check(9, -1), -1);
 
 	ck_assert_int_eq(referee_init(&r, 19, 7.5, 0, NULL), 0);
 	ck_assert_int_eq(r.phase, PHASE_PLAYING);
@@ -770,6 +777,36 @@ START_TEST(test_handicap_game)
 }
 END_TEST
 
+/* A McMahon handicap of one stone (issue 15): no stones placed, Black moves first, and no
+ * compensation (score_handicap_compensation(1) = 0): the komi counted is the game's komi. Also
+ * on 5x5, where no stone can be placed. */
+START_TEST(test_handicap_one)
+{
+	struct referee r;
+	struct referee_move m;
+	struct rules rs = rules_with(KO_SITUATIONAL, ILLEGAL_FORFEIT, CYCLE_FORBID, COUNTING_ALL_ALIVE);
+	for (int size = 5; size <= 19; size += 14) {
+		ck_assert_int_eq(referee_init(&r, size, 0.5, 1, &rs), 0);
+		ck_assert_int_eq(r.handicap, 1);
+		ck_assert_int_eq(board_count(&r.board, BLACK), 0);
+		ck_assert_uint_eq(r.board.nsetup, 0);
+		ck_assert_int_eq(r.board.to_move, BLACK);
+		m = play(&r, WHITE, "C3");
+		ck_assert_int_eq(m.offence, OFFENCE_NOT_YOUR_TURN);
+		m = play(&r, BLACK, "C3");
+		ck_assert_int_eq(m.offence, OFFENCE_NONE);
+		ck_assert_int_eq(m.number, 1);
+		play_seq(&r, "pass");
+		m = play(&r, BLACK, "pass");
+		ck_assert(m.ended);
+		ck_assert(r.score.black == size * size + 1); /* + White's warning (Art. 24.1) */
+		ck_assert(r.score.komi == 0.5);
+		ck_assert_str_eq(r.result, size == 5 ? "B+26.5" : "B+362.5");
+		referee_free(&r);
+	}
+}
+END_TEST
+
 /* ================================ names ================================ */
 
 START_TEST(test_names)
@@ -881,6 +918,7 @@ static Suite *referee_suite(void)
 	tcase_add_test(tc, test_resign);
 	tcase_add_test(tc, test_end_override);
 	tcase_add_test(tc, test_handicap_game);
+	tcase_add_test(tc, test_handicap_one);
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_rules_names);
 	suite_add_tcase(s, tc);
