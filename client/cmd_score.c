@@ -59,7 +59,8 @@ static const char score_usage[] =
 	"                             [--ko situational|positional|simple] [--counting area|all-alive]\n"
 	"Replay a game record through the referee and print the result as one JSON object.\n"
 	"  --dead V,V,...  stones counted dead (GTP vertices; any stone marks its chain)\n"
-	"  --komi K        komi in points (default: the record's KM)\n"
+	"  --komi K        komi in force, in points, handicap compensation included (default:\n"
+	"                  the record's KM; HA adds nothing to it)\n"
 	"  --ko RULE       repetition rule (default: situational)\n"
 	"  --counting M    area (default; uses --dead) or all-alive (every stone alive)\n"
 	"Warnings are not counted: where the server took a point for each (Art. 24.1), the\n"
@@ -289,10 +290,13 @@ static enum color sgf_color(int c)
 }
 
 /* Start the referee for the record in rp->game: its size, the komi, the ko rule; setup
- * stones (AB/AW) are placed as they stand (HA then counts the AB stones for the handicap
- * compensation); with no setup stones, HA >= 2 places the GTP fixed handicap. White moves
- * first when the first move is White's or PL[W]. Returns CMD_EXIT_OK or CMD_EXIT_FAILURE
- * (message printed). */
+ * stones (AB/AW) are placed as they stand; with no setup stones, HA >= 2 places the GTP fixed
+ * handicap. `komi` is the komi in force, handicap compensation included: tengen writes KM as
+ * score_effective_komi (docs/rules.md, Art. 11), and GNU Go's loadsgf also counts with KM
+ * alone, HA aside; so the referee's own compensation for the handicap (HA, or the AB stones
+ * when HA is given) is taken back out of the komi it is given, and the count uses KM. White
+ * moves first when the first move is White's or PL[W]. Returns CMD_EXIT_OK or
+ * CMD_EXIT_FAILURE (message printed). */
 static int replay_start(struct replay *rp, const char *path, double komi, enum ko_rule ko)
 {
 	const struct sgf_game *g = &rp->game;
@@ -301,6 +305,8 @@ static int replay_start(struct replay *rp, const char *path, double komi, enum k
 	rules.ko = ko;
 	bool setup = g->nsetup_black > 0 || g->nsetup_white > 0;
 	int handicap = !setup && g->handicap >= 2 ? g->handicap : 0;
+	int counted = setup ? (g->handicap != 0 ? (int)g->nsetup_black : 0) : handicap;
+	komi -= score_handicap_compensation(counted);
 	if (referee_init(&rp->ref, g->size, komi, handicap, &rules) < 0) {
 		errorf("%s: cannot start a %dx%d game with handicap %d (no fixed placement)",
 		       path, g->size, g->size, handicap);
@@ -321,8 +327,8 @@ static int replay_start(struct replay *rp, const char *path, double komi, enum k
 			}
 		}
 	}
-	if (setup && g->handicap != 0)
-		rp->ref.handicap = (int)g->nsetup_black;
+	if (setup)
+		rp->ref.handicap = counted;
 	if (g->first_color == SGF_WHITE || (g->nmoves > 0 && g->moves[0].color == SGF_WHITE))
 		board_set_to_move(b, WHITE);
 	else if (g->first_color == SGF_BLACK)

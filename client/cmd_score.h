@@ -25,8 +25,8 @@
  *    "reason": "score",            how it was reached: "score", or the referee's end reason
  *                                  ("warnings", "illegal", "cycle") when it ended the game
  *    "stones": "B+¾",              margin in stones (score_result_stones); null unless counted
- *    "score": {"black", "white", "komi"}, area of each side and komi (+ handicap
- *                                  compensation) in points, counted on the board where the
+ *    "score": {"black", "white", "komi"}, area of each side and the komi in force
+ *                                  (KM, handicap compensation included) in points, counted on the board where the
  *                                  replay stopped, warnings applied (Art. 9, 11, 24.1)
  *    "moves": 12,                  number of move nodes in the record
  *    "recorded_result": "B+R",     the record's RE[] or null
@@ -34,7 +34,9 @@
  *                                  number counts move nodes from 1 (passes included), vertex
  *                                  is GTP ("D4", "pass"), reason the offence name (occupied,
  *                                  suicide, superko, not_your_turn)
- * Komi is the record's KM unless --komi (points). --dead names stones (GTP vertices; any stone
+ * Komi is the record's KM unless --komi (points): the komi in force, handicap compensation
+ * included, as tengend writes KM (score_effective_komi) and GNU Go reads it (HA adds nothing to
+ * the count). --dead names stones (GTP vertices; any stone
  * marks its chain) counted dead with `--counting area` (the default); `all-alive` counts every
  * stone alive (Tromp-Taylor) and ignores --dead. The option --dead may be repeated. */
 int cmd_score(int argc, char **argv);

@@ -9,6 +9,11 @@ double score_handicap_compensation(int handicap)
 	return handicap >= 2 ? (double)handicap : 0.0;
 }
 
+double score_effective_komi(double komi, int handicap)
+{
+	return komi + score_handicap_compensation(handicap);
+}
+
 int score_mark_dead(const struct board *b, const int *pts, int n, bool *dead)
 {
 	int chain[BOARD_POINTS_MAX];
@@ -84,7 +89,7 @@ void score_area(const struct board *b, const bool *dead, double komi, int handic
 	}
 	out->black = black;
 	out->white = white;
-	out->komi = komi + score_handicap_compensation(handicap);
+	out->komi = score_effective_komi(komi, handicap);
 }
 
 double score_margin(const struct score *s)

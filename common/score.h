@@ -18,6 +18,13 @@ struct score {
  * one point, per handicap stone. 0 for handicap < 2. */
 double score_handicap_compensation(int handicap);
 
+/* The komi in force in a game with `komi` points and `handicap` (0, 1 or 2-9 stones): komi +
+ * score_handicap_compensation(handicap), in points, given to White. The one komi a game is
+ * counted with, written as the SGF's KM and told to engines (GTP `komi`), so that any reader of
+ * the record (GNU Go's loadsgf ignores HA for the count, `tengen score`) and any engine play for
+ * and count the same target (docs/rules.md, Art. 11). */
+double score_effective_komi(double komi, int handicap);
+
 /* Mark the chains of the claimed stones dead: for each point in pts[0..n-1] (a stone; any
  * stone marks its whole chain) set dead[pt] = true for every stone of its chain. `dead` has
  * BOARD_POINTS_MAX entries and is cleared first. Returns 0, or the 1-based index of the first
@@ -29,8 +36,8 @@ int score_mark_dead(const struct board *b, const int *pts, int n, bool *dead);
  * empty region bordered by living stones of one colour only is that colour's; one bordered by
  * both is shared, half a point a point to each; one bordered by neither counts for nobody.
  * warnings[BLACK] / warnings[WHITE]: each warning moves one point from the warned side to the
- * other (one stone, 2 points of margin; Art. 24.1). komi is in points; handicap adds
- * score_handicap_compensation to it. */
+ * other (one stone, 2 points of margin; Art. 24.1). komi is in points; out->komi is
+ * score_effective_komi(komi, handicap). */
 void score_area(const struct board *b, const bool *dead, double komi, int handicap,
 		const int warnings[3], struct score *out);
 

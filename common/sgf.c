@@ -1062,7 +1062,7 @@ char *sgf_write(const struct sgf_game *g)
 	sb_puts(&b, "KM[");
 	sb_puts(&b, num);
 	sb_puts(&b, "]");
-	if (g->handicap) {
+	if (g->handicap >= 2) { /* FF4: HA is 2 or more; a handicap of 1 places no stones */
 		snprintf(num, sizeof num, "HA[%d]", g->handicap);
 		sb_puts(&b, num);
 	}

@@ -507,7 +507,10 @@ START_TEST(engine_setup)
 	ck_assert_str_eq(hj_str(g, "reason"), "score");
 	ck_assert_str_eq(hj_str(g, "moves.0.color"), "W"); /* White first after a handicap */
 	json_decref(g);
-	const char *want[] = {"boardsize 7", "clear_board", "komi 0.5", "set_free_handicap C3 E5",
+	/* komi 2.5: the game's 0.5 plus one point per handicap stone, the komi the server counts
+	 * with and writes as KM (score_effective_komi; issue 15: was the game's 0.5, so the
+	 * engine played for a target 2 points off). */
+	const char *want[] = {"boardsize 7", "clear_board", "komi 2.5", "set_free_handicap C3 E5",
 			      "time_settings 60 5 1", "time_left B 59 0", "genmove B", "play W E1",
 			      "final_status_list dead"};
 	for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)

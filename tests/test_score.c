@@ -373,6 +373,12 @@ START_TEST(test_handicap_compensation)
 	ck_assert_points(score_handicap_compensation(2), 2);
 	ck_assert_points(score_handicap_compensation(4), 4);
 	ck_assert_points(score_handicap_compensation(9), 9);
+	/* The komi in force (KM, the engine's komi, the count; issue 15): komi + compensation. */
+	ck_assert_points(score_effective_komi(0.5, 0), 0.5);
+	ck_assert_points(score_effective_komi(0.5, 1), 0.5);
+	ck_assert_points(score_effective_komi(0.5, 2), 2.5);
+	ck_assert_points(score_effective_komi(7.5, 9), 16.5);
+	ck_assert_points(score_effective_komi(-3, 4), 1);
 
 	struct board b;
 	from_diagram(&b, 9, GAME_9);

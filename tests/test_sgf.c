@@ -565,6 +565,22 @@ START_TEST(test_write_exact)
 	                    "PL[W]RU[r]PB[b]PW[w]BR[br]WR[wr]DT[d]EV[e]RO[ro]TM[0]OT[ot]RE[re]C[c])\n");
 	free(s);
 	sgf_game_free(&g);
+
+	/* A handicap of 1 (McMahon: no stones, Black first) writes no HA: SGF FF4 has HA >= 2. */
+	sgf_game_init(&g);
+	g.size = 9;
+	g.komi = 0.5;
+	g.handicap = 1;
+	s = sgf_write(&g);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_str_eq(s, "(;GM[1]FF[4]CA[UTF-8]AP[tengen:0.1]SZ[9]KM[0.5])\n");
+	free(s);
+	g.handicap = 2;
+	s = sgf_write(&g);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_str_eq(s, "(;GM[1]FF[4]CA[UTF-8]AP[tengen:0.1]SZ[9]KM[0.5]HA[2])\n");
+	free(s);
+	sgf_game_free(&g);
 }
 END_TEST
 
