@@ -323,8 +323,10 @@ static struct round_view round_view(const struct exp *x, int player, int r)
 		v.result = '?';
 		return v;
 	}
+	/* A double loss is a double forfeit (Art. 17.5, 23.1): unplayed, "-!" for both. */
 	v.kind = (v.g->result == RESULT_BLACK_FORFEIT_WIN ||
-		v.g->result == RESULT_WHITE_FORFEIT_WIN) ? ROUND_FORFEIT : ROUND_GAME;
+		v.g->result == RESULT_WHITE_FORFEIT_WIN ||
+		v.g->result == RESULT_DOUBLE_LOSS) ? ROUND_FORFEIT : ROUND_GAME;
 	return v;
 }
 

@@ -9,9 +9,9 @@
  * withdrawn before the start are not listed.
  *
  * A round, seen from one player (CSV and h9; JSON spells these out):
- *   played        <num><+|-|=>/<b|w>[handicap]   "3+/w", "12-/b2" (handicap only if > 0);
- *                 a double loss is "-" for both
- *   forfeit       <num><+|->!<b|w>[handicap]     "5+!w" (won or lost by default)
+ *   played        <num><+|-|=>/<b|w>[handicap]   "3+/w", "12-/b2" (handicap only if > 0)
+ *   forfeit       <num><+|->!<b|w>[handicap]     "5+!w" (won or lost by default); a double
+ *                 loss (both forfeited, Art. 17.5, 23.1) is "-!" for both: "5-!w", "2-!b"
  *   unfinished    CSV "<num>?/<b|w>"; h9 "0-" (h9 has no such field)
  *   bye           h9 "0+", "0=" or "0-" as the bye scores a win, half or nothing (McMahon:
  *                 by mms_bye; else by bye_points); CSV "bye+", "bye=", "bye-"
@@ -59,7 +59,8 @@ struct export_info {
  * "standings":[{"num","place","player" (index),"id","name","rank" ("3k"),"rating",
  * "score","points","wins","draws","losses","byes","warnings","tiebreaks":[values],
  * "rounds":[{"round":r,"result":"win"|"loss"|"draw"|"double_loss"|"pending"|"bye"|"absent",
- * and for games "opponent" (num),"color" ("b"/"w"),"handicap","forfeit" (bool)}]}]}.
+ * and for games "opponent" (num),"color" ("b"/"w"),"handicap","forfeit" (bool: a forfeit
+ * win or loss, or a double loss)}]}]}.
  * Compact, members in this order. info may be NULL. */
 int export_json(const struct event *ev, const struct export_info *info, char **out);
 

@@ -860,21 +860,22 @@ START_TEST(test_export_mcmahon_h9_csv)
 
 	ev.mcmahon_bar = 0;
 	ev.mcmahon_floor = -4;
+	/* The double loss C-D (round 1) is a double forfeit: unplayed, "-!" for both (issue 15). */
 	ck_assert_int_eq(export_h9(&ev, NULL, &s), EXPORT_OK);
 	ck_assert_str_eq(s,
 		"; Num Name Rk Co Club MMS SOS SOSOS\n"
 		"1 A 1d - - 31.5 58 118.5 2=/w 3+/b\n"
 		"2 B 1k - - 30 60.5 116 1=/b 0=\n"
-		"3 C 2k - - 28 58 112 4-/b 1-/w\n"
-		"4 D 5k - - 26.5 54 110 3-/w 0=\n");
+		"3 C 2k - - 28 58 112 4-!b 1-/w\n"
+		"4 D 5k - - 26.5 54 110 3-!w 0=\n");
 	free(s);
 	ck_assert_int_eq(export_csv(&ev, NULL, &s), EXPORT_OK);
 	ck_assert_str_eq(s,
 		"Num,Place,Name,Rank,Rating,R1,R2,Points,MMS,SOS,SOSOS\r\n"
 		"1,1,A,1d,2000,2=/w,3+/b,3,31.5,58,118.5\r\n"
 		"2,2,B,1k,1900,1=/b,-,1,30,60.5,116\r\n"
-		"3,3,C,2k,1800,4-/b,1-/w,0,28,58,112\r\n"
-		"4,4,D,5k,1600,3-/w,-,0,26.5,54,110\r\n");
+		"3,3,C,2k,1800,4-!b,1-/w,0,28,58,112\r\n"
+		"4,4,D,5k,1600,3-!w,-,0,26.5,54,110\r\n");
 	free(s);
 }
 END_TEST
