@@ -863,6 +863,22 @@ int match_dual_slack(const struct match_dual *d, int u, int v, int64_t w, int64_
 	return MATCH_OK;
 }
 
+int match_dual_slack_bound(const struct match_dual *d, int u, int v, int64_t w, int64_t *bound)
+{
+	if (!d || !bound || u < 0 || v < 0 || u >= d->n || v >= d->n || u == v ||
+	    w > MATCH_WEIGHT_MAX || w < -MATCH_WEIGHT_MAX)
+		return MATCH_EINVAL;
+	int64_t r = d->dual[u] + d->dual[v] - 2 * w; /* bounded, see MATCH_DUAL_LIMIT */
+	/* both in one top-level blossom: the deepest blossom holding both is inside it, so
+	 * its accumulated z is at least the top one's */
+	int64_t z2;
+	if (d->top[u] == d->top[v] && d->top[u] >= d->n && d->zacc_ok &&
+	    !__builtin_mul_overflow(d->zacc[d->top[u]], 2, &z2) && !__builtin_add_overflow(r, z2, &z2))
+		r = z2;
+	*bound = r;
+	return MATCH_OK;
+}
+
 void match_dual_free(struct match_dual *d)
 {
 	if (!d)

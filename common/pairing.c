@@ -1030,7 +1030,9 @@ static int verify_full(const struct sw *c, const struct match_dual *d, enum mode
 			int64_t w, slack;
 			if (!pair_weight(c, i, j, mode, &w))
 				continue;
-			int r = match_dual_slack(d, i, j, w, &slack);
+			int r = match_dual_slack_bound(d, i, j, w, &slack);
+			if (!r && slack < 0)
+				r = match_dual_slack(d, i, j, w, &slack);
 			if (r)
 				return match_err(r);
 			if (slack < 0) {

@@ -1,6 +1,17 @@
-/* pair_bench: time per round of Swiss and McMahon pairing (common/pairing) over a simulated
- * 7-round event of 100, 1,000 and 4,000 players (random ranks and results from a fixed
- * seed, so runs are comparable). Usage: pair_bench [--max N] [--rounds R]
+/* pair_bench: speed and quality of Swiss and McMahon pairing (common/pairing) over simulated
+ * 7-round events of 100, 1,000 and 4,000 players (random ranks and results from a fixed
+ * seed, so runs are comparable; a game's result depends only on the round and the two
+ * players, so other pairing programs can be run on the same model), and the 8-player,
+ * 3-round event where the better seed always wins.
+ *
+ * Quality, summed over the event (docs/pairing.md): rematches; the total |score difference|
+ * of the pairs (wins; a bye counts its player's score above the field's lowest) against
+ * the exact minimum of each round given the same history (a matching on every pair that
+ * has not met, by common/match with its certificate); pairs across score groups against
+ * the fewest possible among the pairings of that minimum; whether the last round's two leaders (the only two at the top
+ * score, not yet met) were paired; the largest |Whites - Blacks| of any player at the end.
+ *
+ * Usage: pair_bench [--max N] [--rounds R] [--no-quality]
  * (--max caps the field size: sizes above N are skipped). Prints one line per round and a
  * summary per size; exits non-zero if a pairing fails or pairs a player twice. */
 #include <stdint.h>
@@ -9,10 +20,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "match.h"
 #include "pairing.h"
 
 #define BENCH_ROUNDS_DEFAULT 7
 #define BENCH_SEED 20240601u
+#define MIN_WINDOW 24        /* places either side in the minimum's first sparse graph */
+#define MIN_PASSES 16        /* certificate passes before the minimum uses every pair */
 
 static const int sizes[] = { 100, 1000, 4000 };
 
@@ -24,6 +38,14 @@ static uint32_t rng(void)
 	return (uint32_t)(rng_state >> 33);
 }
 
+static uint64_t mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -31,75 +53,281 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* One simulated event; returns 0 on success. */
-static int run(int n, int rounds, enum event_system sys)
-{
+/* The state of a simulated event. */
+struct sim {
 	struct event ev;
-	memset(&ev, 0, sizeof ev);
-	ev.system = sys;
-	ev.nplayers = n;
-	ev.players = calloc((size_t)n, sizeof *ev.players);
-	ev.games = calloc((size_t)n * (size_t)rounds, sizeof *ev.games);
-	ev.byes = calloc((size_t)rounds + 1, sizeof *ev.byes);
+	int n;
+	int *score;      /* half wins (Swiss) or half MMS points, before the round */
+	int *nbyes;
+	int *wb;         /* Whites - Blacks */
+	uint8_t *met;    /* n * n */
+};
+
+/* ---- the exact minimum of a round's score difference (or cross-group count) ---- */
+
+#define EMIN_COUNT 8192    /* above any round's count of pairs */
+
+struct emin {
+	const struct sim *s;
+	const int *field; /* players in score order */
+	int nf, nv;       /* nv = nf + dummy */
+	int minbyes, minscore;
+	bool count;       /* then the fewest cross-group pairs among the least |difference| */
+};
+
+static bool emin_cost(const struct emin *m, int x, int y, int64_t *cost)
+{
+	const struct sim *s = m->s;
+	if (y == m->nf) { /* the bye */
+		int p = m->field[x];
+		if (s->nbyes[p] != m->minbyes)
+			return false;
+		int d = s->score[p] - m->minscore;
+		*cost = m->count ? (int64_t)d * EMIN_COUNT + (d != 0) : d;
+		return true;
+	}
+	int a = m->field[x], b = m->field[y];
+	if (s->met[(size_t)a * s->n + b])
+		return false;
+	int d = abs(s->score[a] - s->score[b]);
+	*cost = m->count ? (int64_t)d * EMIN_COUNT + (d != 0) : d;
+	return true;
+}
+
+struct elist {
+	struct match_edge *e;
+	size_t m, cap;
+};
+
+static int elist_push(struct elist *L, int u, int v, int64_t w)
+{
+	if (L->m == L->cap) {
+		size_t nc = L->cap ? 2 * L->cap : 4096;
+		struct match_edge *ne = realloc(L->e, nc * sizeof *ne);
+		if (!ne)
+			return -1;
+		L->e = ne;
+		L->cap = nc;
+	}
+	L->e[L->m++] = (struct match_edge){ u, v, w };
+	return 0;
+}
+
+#define EMIN_BIG (INT64_C(1) << 40)
+
+/* The minimum total cost of a perfect matching of the field, or -1. */
+static long emin_solve(struct emin *m)
+{
+	struct elist L = { 0 };
+	int *mate = malloc((size_t)m->nv * sizeof *mate);
+	long total = -1;
+	int64_t c;
+	if (!mate)
+		return -1;
+	for (int x = 0; x < m->nf; x++) {
+		for (int y = x + 1; y < m->nf && y <= x + MIN_WINDOW; y++)
+			if (emin_cost(m, x, y, &c) && elist_push(&L, x, y, EMIN_BIG - c))
+				goto out;
+		if (m->nv > m->nf && emin_cost(m, x, m->nf, &c) && elist_push(&L, x, m->nf, EMIN_BIG - c))
+			goto out;
+	}
+	for (int pass = 0;; pass++) {
+		struct match_dual *d = NULL;
+		if (match_max_weight(m->nv, L.e, L.m, MATCH_PERFECT, mate, &d))
+			goto out;
+		bool perfect = true;
+		for (int v = 0; v < m->nv; v++)
+			perfect &= mate[v] >= 0;
+		size_t added = 0;
+		for (int x = 0; x < m->nv && d; x++)
+			for (int y = x + 1; y < m->nv; y++) {
+				int64_t slack;
+				if (!emin_cost(m, x, y, &c))
+					continue;
+				if (!perfect || match_dual_slack(d, x, y, EMIN_BIG - c, &slack) || slack < 0) {
+					if (elist_push(&L, x, y, EMIN_BIG - c)) {
+						match_dual_free(d);
+						goto out;
+					}
+					added++;
+				}
+			}
+		match_dual_free(d);
+		if (!added && perfect)
+			break;
+		if (pass == MIN_PASSES || !perfect) {
+			/* every pair (the pushes above added every missing one when not perfect) */
+			if (!perfect && !added)
+				goto out; /* no perfect matching at all */
+		}
+	}
+	total = 0;
+	for (size_t k = 0; k < L.m; k++)
+		if (mate[L.e[k].u] == L.e[k].v)
+			total += (long)(EMIN_BIG - L.e[k].w);
+out:
+	free(L.e);
+	free(mate);
+	return total;
+}
+
+/* ---- one simulated event ---- */
+
+struct totals {
+	double time, worst;
+	long rematches, diff, diff_min, cross, cross_min;
+	int leaders_paired, leaders_cases, max_imbalance;
+	bool min_ok;
+};
+
+/* Black wins a game of round r between a (Black) and b (White) with ranks ra, rb: a draw
+ * keyed by the round and the pair, so any program pairing the same two meets the same
+ * result; White's chance is 50% + 5% a rank of advantage, within 5..95%. */
+static bool black_wins(int r, int a, int b, int ra, int rb)
+{
+	int lo = a < b ? a : b, hi = a < b ? b : a;
+	uint64_t x = mix64(BENCH_SEED ^ mix64((uint64_t)r << 40 ^ (uint64_t)lo << 20 ^ (uint64_t)hi));
+	int d = rb - ra;
+	int pw = 50 + (d > 9 ? 45 : d < -9 ? -45 : 5 * d);
+	return (int)(x % 100) >= pw;
+}
+
+static int run(int n, int rounds, enum event_system sys, bool seed_wins, bool quality,
+	       bool print_rounds, struct totals *T)
+{
+	struct sim S;
+	memset(&S, 0, sizeof S);
+	memset(T, 0, sizeof *T);
+	struct event *ev = &S.ev;
+	S.n = n;
+	ev->system = sys;
+	ev->nplayers = n;
+	ev->players = calloc((size_t)n, sizeof *ev->players);
+	ev->games = calloc((size_t)n * (size_t)rounds, sizeof *ev->games);
+	ev->byes = calloc((size_t)rounds + 1, sizeof *ev->byes);
+	S.score = calloc((size_t)n, sizeof *S.score);
+	S.nbyes = calloc((size_t)n, sizeof *S.nbyes);
+	S.wb = calloc((size_t)n, sizeof *S.wb);
+	S.met = calloc((size_t)n * (size_t)n, 1);
+	int *field = malloc((size_t)n * sizeof *field);
 	struct pairing_out *out = malloc(sizeof *out);
 	int *seen = calloc((size_t)n, sizeof *seen);
-	if (!ev.players || !ev.games || !ev.byes || !out || !seen) {
+	if (!ev->players || !ev->games || !ev->byes || !out || !seen || !S.score || !S.nbyes ||
+	    !S.wb || !S.met || !field) {
 		fprintf(stderr, "out of memory\n");
 		return 1;
 	}
-	ev.rounds_planned = rounds;
-	ev.bye_points = 2;
-	ev.mcmahon_bar = 2;
-	ev.mcmahon_floor = -20;
-	ev.mms_bye = 1;
-	ev.mms_absent = 0.5;
+	ev->rounds_planned = rounds;
+	ev->bye_points = 2;
+	ev->mcmahon_bar = 2;
+	ev->mcmahon_floor = -20;
+	ev->mms_bye = 1;
+	ev->mms_absent = 0.5;
 	rng_state = BENCH_SEED + (uint64_t)n;
 	for (int i = 0; i < n; i++) {
-		ev.players[i].id = i;
-		ev.players[i].rank = -25 + (int)(rng() % 33);
+		ev->players[i].id = i;
+		ev->players[i].rank = seed_wins ? -i : -25 + (int)(rng() % 33);
 	}
 	/* seed order: strongest first */
 	for (int i = 0; i < n; i++) {
 		int s = 0;
 		for (int j = 0; j < n; j++)
-			if (ev.players[j].rank > ev.players[i].rank ||
-			    (ev.players[j].rank == ev.players[i].rank && j < i))
+			if (ev->players[j].rank > ev->players[i].rank ||
+			    (ev->players[j].rank == ev->players[i].rank && j < i))
 				s++;
-		ev.players[i].seed = s;
+		ev->players[i].seed = s;
 	}
-	double total = 0, worst = 0;
-	int rematches = 0;
+	T->min_ok = quality;
+	const char *name = sys == SYSTEM_SWISS ? "swiss" : "mcmahon";
 	for (int r = 1; r <= rounds; r++) {
+		/* scores before the round, as the pairing sees them (half wins) */
+		for (int i = 0; i < n; i++) {
+			double sc;
+			if (pairing_score(ev, r, i, &sc)) {
+				fprintf(stderr, "pairing_score failed\n");
+				return 1;
+			}
+			S.score[i] = (int)((sys == SYSTEM_MCMAHON ? 2 : 1) * sc + 0.5);
+		}
+		if (quality) {
+			int nf = 0, minb = 1 << 30, mins = 1 << 30;
+			for (int i = 0; i < n; i++) {
+				field[nf++] = i;
+				minb = S.nbyes[i] < minb ? S.nbyes[i] : minb;
+				mins = S.score[i] < mins ? S.score[i] : mins;
+			}
+			/* score order, so the sparse first graph holds the near pairs */
+			for (int i = 1; i < nf; i++)
+				for (int j = i; j > 0 && S.score[field[j - 1]] < S.score[field[j]]; j--) {
+					int t = field[j];
+					field[j] = field[j - 1];
+					field[j - 1] = t;
+				}
+			struct emin m = { &S, field, nf, nf + nf % 2, minb, mins, false };
+			long d = emin_solve(&m);
+			m.count = true;
+			long c = emin_solve(&m) % EMIN_COUNT;
+			if (d < 0 || c < 0)
+				T->min_ok = false;
+			T->diff_min += d;
+			T->cross_min += c;
+		}
 		double t0 = now();
-		int e = pairing_round(&ev, r, out);
+		int e = pairing_round(ev, r, out);
 		double dt = now() - t0;
 		if (e) {
 			fprintf(stderr, "n=%d round %d: %s\n", n, r, pairing_strerror(e));
 			return 1;
 		}
-		total += dt;
-		if (dt > worst)
-			worst = dt;
+		T->time += dt;
+		if (dt > T->worst)
+			T->worst = dt;
+		T->rematches += out->quality.rematches;
+		T->diff += out->quality.score_diff + out->quality.bye_score_diff;
+		T->cross += out->quality.cross_group + (out->quality.bye_score_diff != 0);
+		/* the last round's leaders: the only two at the top score, not met */
+		if (r == rounds) {
+			int top = -1, ntop = 0, l[2] = { -1, -1 };
+			for (int i = 0; i < n; i++) {
+				if (S.score[i] > top) {
+					top = S.score[i];
+					ntop = 0;
+				}
+				if (S.score[i] == top && ntop < 2)
+					l[ntop] = i;
+				ntop += S.score[i] == top;
+			}
+			if (ntop == 2 && !S.met[(size_t)l[0] * n + l[1]]) {
+				T->leaders_cases++;
+				for (int p = 0; p < out->npairs; p++)
+					T->leaders_paired += (out->pairs[p].black == l[0] && out->pairs[p].white == l[1]) ||
+							     (out->pairs[p].black == l[1] && out->pairs[p].white == l[0]);
+			}
+		}
 		for (int i = 0; i < n; i++)
 			seen[i] = 0;
 		for (int b = 0; b < out->nbyes; b++) {
 			seen[out->byes[b]]++;
-			ev.byes[ev.nbyes++] = (struct event_bye){ r, out->byes[b] };
+			S.nbyes[out->byes[b]]++;
+			ev->byes[ev->nbyes++] = (struct event_bye){ r, out->byes[b] };
 		}
 		for (int p = 0; p < out->npairs; p++) {
 			struct pairing_pair *q = &out->pairs[p];
 			seen[q->black]++;
 			seen[q->white]++;
-			for (int g = 0; g < ev.ngames; g++)
-				if ((ev.games[g].black == q->black && ev.games[g].white == q->white) ||
-				    (ev.games[g].black == q->white && ev.games[g].white == q->black))
-					rematches++;
-			int d = ev.players[q->white].rank - ev.players[q->black].rank;
-			uint32_t pw = 50 + (uint32_t)(d > 9 ? 45 : d < -9 ? -45 : 5 * d);
-			ev.games[ev.ngames++] = (struct event_game){
+			S.met[(size_t)q->black * n + q->white] = S.met[(size_t)q->white * n + q->black] = 1;
+			if (q->handicap == 0) {
+				S.wb[q->white]++;
+				S.wb[q->black]--;
+			}
+			bool bw = black_wins(r, q->black, q->white, ev->players[q->black].rank,
+					     ev->players[q->white].rank);
+			if (seed_wins)
+				bw = ev->players[q->black].seed < ev->players[q->white].seed;
+			ev->games[ev->ngames++] = (struct event_game){
 				.round = r, .black = q->black, .white = q->white,
 				.handicap = q->handicap,
-				.result = rng() % 100 < pw ? RESULT_WHITE_WIN : RESULT_BLACK_WIN };
+				.result = bw ? RESULT_BLACK_WIN : RESULT_WHITE_WIN };
 		}
 		for (int i = 0; i < n; i++)
 			if (seen[i] != 1) {
@@ -107,32 +335,53 @@ static int run(int n, int rounds, enum event_system sys)
 					seen[i]);
 				return 1;
 			}
-		ev.rounds_played = r;
-		printf("  %-8s n=%-5d round %d: %8.3f s\n", sys == SYSTEM_SWISS ? "swiss" : "mcmahon",
-		       n, r, dt);
+		ev->rounds_played = r;
+		if (print_rounds)
+			printf("  %-8s n=%-5d round %d: %8.3f s\n", name, n, r, dt);
 	}
-	printf("%-8s n=%-5d %d rounds: mean %.3f s/round, worst %.3f s, rematches %d\n",
-	       sys == SYSTEM_SWISS ? "swiss" : "mcmahon", n, rounds, total / rounds, worst,
-	       rematches);
-	fflush(stdout);
-	free(ev.players);
-	free(ev.games);
-	free(ev.byes);
+	for (int i = 0; i < n; i++)
+		if (abs(S.wb[i]) > T->max_imbalance)
+			T->max_imbalance = abs(S.wb[i]);
+	free(ev->players);
+	free(ev->games);
+	free(ev->byes);
+	free(S.score);
+	free(S.nbyes);
+	free(S.wb);
+	free(S.met);
+	free(field);
 	free(out);
 	free(seen);
 	return 0;
 }
 
+static void print_totals(const char *name, int n, int rounds, const struct totals *T,
+			 bool quality)
+{
+	printf("%-8s n=%-5d %d rounds: mean %.3f s/round, worst %.3f s, rematches %ld\n", name, n,
+	       rounds, T->time / rounds, T->worst, T->rematches);
+	if (!quality)
+		return;
+	printf("%-8s n=%-5d quality: score difference %.1f wins (minimum %s%.1f), cross-group "
+	       "pairs %ld (minimum %s%ld), last-round leaders paired %d of %d, max |W-B| %d\n",
+	       name, n, T->diff / 2.0, T->min_ok ? "" : "?", T->diff_min / 2.0, T->cross,
+	       T->min_ok ? "" : "?", T->cross_min, T->leaders_paired, T->leaders_cases,
+	       T->max_imbalance);
+}
+
 int main(int argc, char **argv)
 {
 	int max = EVENT_MAX_PLAYERS, rounds = BENCH_ROUNDS_DEFAULT;
+	bool quality = true;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--max") && i + 1 < argc) {
 			max = atoi(argv[++i]);
 		} else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
 			rounds = atoi(argv[++i]);
+		} else if (!strcmp(argv[i], "--no-quality")) {
+			quality = false;
 		} else {
-			fprintf(stderr, "usage: %s [--max N] [--rounds R]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--max N] [--rounds R] [--no-quality]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -140,11 +389,23 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rounds must be 1..%d\n", EVENT_MAX_ROUNDS);
 		return 2;
 	}
+	struct totals T;
+	/* 8 players, 3 rounds, the better seed always wins: 1 and 2 must meet in round 3 */
+	if (run(8, 3, SYSTEM_SWISS, true, quality, false, &T))
+		return 1;
+	printf("swiss    n=8     3 rounds, better seed wins: leaders paired in round 3: %s; "
+	       "score difference %.1f wins (minimum %.1f)\n", T.leaders_paired ? "yes" : "no",
+	       T.diff / 2.0, T.diff_min / 2.0);
 	for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
 		if (sizes[s] > max)
 			continue;
-		if (run(sizes[s], rounds, SYSTEM_SWISS) || run(sizes[s], rounds, SYSTEM_MCMAHON))
-			return 1;
+		for (int sys = SYSTEM_SWISS; sys <= SYSTEM_MCMAHON; sys++) {
+			if (run(sizes[s], rounds, (enum event_system)sys, false, quality, true, &T))
+				return 1;
+			print_totals(sys == SYSTEM_SWISS ? "swiss" : "mcmahon", sizes[s], rounds, &T,
+				     quality);
+			fflush(stdout);
+		}
 	}
 	return 0;
 }
