@@ -1641,8 +1641,10 @@ void games_sgf(struct conn *c, const struct proto_request *req)
 	struct sgf_game s;
 	sgf_game_init(&s);
 	s.size = g->row.size;
-	s.komi = g->row.komi;
+	s.komi = score_effective_komi(g->row.komi, g->row.handicap); /* the komi counted with */
 	s.handicap = g->row.handicap;
+	if (strcmp(g->row.reason, "double_forfeit") == 0) /* SGF has no double loss: RE[Void] */
+		s.comment = strdup(GAMES_DOUBLE_LOSS_COMMENT);
 	s.black = strdup(g->black);
 	s.white = strdup(g->white);
 	s.rules = strdup("Chinese");
@@ -1793,10 +1795,28 @@ int games_time_check(const struct proto_time *t, const char **why)
 	return cc.system == CLOCK_NONE ? 0 : clock_control_check(&cc, why);
 }
 
+int games_schedule_check(const struct game_settings *set, int handicap, const char **why)
+{
+	*why = NULL;
+	if (set->size < BOARD_MIN_SIZE || set->size > BOARD_MAX_SIZE)
+		*why = "the board size is out of range";
+	else if (handicap < 0 || handicap > GAMES_HANDICAP_MAX)
+		*why = "the handicap is out of range";
+	else if (referee_check(set->size, handicap) < 0)
+		*why = "the board cannot hold that handicap";
+	return *why ? -1 : 0;
+}
+
 int64_t games_create_scheduled(struct server *srv, int64_t black_id, int64_t white_id,
 			       const struct game_settings *set, int handicap, int64_t tournament_id,
 			       int round, double start_at)
 {
+	const char *why;
+	if (games_schedule_check(set, handicap, &why) < 0) {
+		log_msg(LOG_ERROR, "schedule", "black=%lld white=%lld size=%d handicap=%d: %s",
+			(long long)black_id, (long long)white_id, set->size, handicap, why);
+		return -1;
+	}
 	struct game *g = calloc(1, sizeof *g);
 	if (!g)
 		return -1;
@@ -1807,7 +1827,7 @@ int64_t games_create_scheduled(struct server *srv, int64_t black_id, int64_t whi
 	g->row.black_id = black_id;
 	g->row.white_id = white_id;
 	g->row.size = set->size;
-	g->row.komi = set->komi;
+	g->row.komi = handicap >= 1 ? set->handicap_komi : set->komi;
 	g->row.handicap = handicap;
 	g->row.rated = set->rated;
 	g->row.tournament_id = tournament_id;
@@ -1858,6 +1878,9 @@ int games_set_result(struct server *srv, int64_t id, const char *result, const c
 	enum end_reason why = END_ADJUDICATED;
 	if (!result_valid(result) || (reason && referee_reason_parse(reason, &why) < 0) ||
 	    why == END_NONE || why == END_DECLINED)
+		return -2;
+	/* One stored form of a double loss: Void with reason double_forfeit (RULES.md §4) */
+	if (why == END_DOUBLE_FORFEIT && strcmp(result, "Void") != 0)
 		return -2;
 	if (strcmp(result, "Draw") == 0)
 		result = "0";

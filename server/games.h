@@ -37,20 +37,32 @@ void games_unobserve(struct conn *c, const struct proto_request *req);
 #define GAMES_HANDICAP_MAX 9               /* stones: GTP's fixed placements go to 9 */
 #define GAMES_LATENESS_LIMIT_DEFAULT_S 900 /* Art. 22.1: 15 minutes (RULES.md decided default) */
 #define GAMES_LATENESS_LIMIT_MAX_S (24 * 3600)
+/* The root comment of a double forfeit's SGF: RE has no double-loss value (FF4: Void is "no
+ * result"), so the record says what the store's Void + reason double_forfeit means. */
+#define GAMES_DOUBLE_LOSS_COMMENT "Double loss: both players forfeited, 0 points to each " \
+	"(Chinese Rules 2002, Art. 17.5, 23.1). SGF has no double-loss result: RE[Void]."
 
 /* What every game of a tournament gets. */
 struct game_settings {
 	int size;
-	double komi;          /* points */
+	double komi;          /* points: an even game's */
+	double handicap_komi; /* points: a game with handicap 1 or more (McMahon handicap) */
 	struct proto_time time;
 	struct rules rules;
 	bool rated;
 	int lateness_limit_s; /* Art. 22.1 */
 };
 
+/* Could games_create_scheduled create a game of `set` with `handicap` (0, 1 or 2-9 stones)?
+ * The same checks as the referee's (referee_check: the size, a handicap the board can hold).
+ * A round checks every pair with it before it creates any game. Returns 0, or -1 with *why (a
+ * static English phrase). */
+int games_schedule_check(const struct game_settings *set, int handicap, const char **why);
 /* Create a tournament game, scheduled at start_at (Unix seconds; Black's clock starts then),
- * and send game.start to both players. Returns the game id, or -1 (logged). Inside the
- * iteration's transaction. */
+ * and send game.start to both players. komi: set->komi, or set->handicap_komi with a handicap
+ * of 1 or more. Returns the game id, or -1 (logged; nothing created: a setting
+ * games_schedule_check refuses, no memory, a player not in the store). A store write failure
+ * stops the server (as every write in the iteration's transaction). */
 int64_t games_create_scheduled(struct server *srv, int64_t black_id, int64_t white_id,
 			       const struct game_settings *set, int handicap, int64_t tournament_id,
 			       int round, double start_at);

@@ -18,6 +18,7 @@
 #define TOURNAMENT_ROUNDS_DEFAULT 5   /* Swiss and McMahon rounds unless set */
 #define TOURNAMENT_START_AT_MAX 1e11  /* Unix seconds: a sanity bound on start_at */
 #define TOURNAMENT_LIST_MAX 1000
+#define TOURNAMENT_HANDICAP_KOMI_DEFAULT 0.5 /* points: usual practice in handicap games */
 
 static const char *const systems[] = {"round_robin", "double_round_robin", "swiss", "mcmahon",
 				      "knockout"};
@@ -95,6 +96,8 @@ static int game_settings_of(const struct tour *t, struct game_settings *gs)
 	memset(gs, 0, sizeof *gs);
 	gs->size = setting_int(t, "size", RULES_DEFAULT_SIZE);
 	gs->komi = json_number_value(json_object_get(s, "komi"));
+	json_t *hk = json_object_get(s, "handicap_komi"); /* absent in events created before it */
+	gs->handicap_komi = json_is_number(hk) ? json_number_value(hk) : TOURNAMENT_HANDICAP_KOMI_DEFAULT;
 	gs->rated = json_is_true(json_object_get(s, "rated"));
 	gs->lateness_limit_s = setting_int(t, "lateness_limit_s", GAMES_LATENESS_LIMIT_DEFAULT_S);
 	rules_default(&gs->rules);
@@ -102,6 +105,19 @@ static int game_settings_of(const struct tour *t, struct game_settings *gs)
 	    proto_get_time(s, "time", false, &gs->time, &err) < 0)
 		return -1;
 	return 0;
+}
+
+/* The most handicap a pairing may give on a board of `size`: the director's `handicap_max`
+ * (0..PAIRING_HANDICAP_CAP) capped at what the board can hold (board_handicap_max: 9, 4, or 1
+ * below 7x7, where a handicap is Black moving first); 0 for a size no board has. */
+static int handicap_cap(int configured, int size)
+{
+	int board = board_handicap_max(size);
+	if (board < 0)
+		board = 0;
+	if (configured < 0 || configured > PAIRING_HANDICAP_CAP)
+		configured = PAIRING_HANDICAP_CAP;
+	return configured < board ? configured : board;
 }
 
 /* ---- the event as pairing and standings see it ---- */
@@ -244,7 +260,8 @@ static int ev_build(struct server *srv, const struct tour *t, struct ev_build *b
 	b->ev.mms_absent = 0.5;
 	b->ev.handicap = json_is_true(json_object_get(settings(t), "handicap"));
 	b->ev.handicap_correction = setting_int(t, "handicap_correction", 1);
-	b->ev.handicap_max = PAIRING_HANDICAP_CAP;
+	b->ev.handicap_max = handicap_cap(setting_int(t, "handicap_max", PAIRING_HANDICAP_CAP),
+					  setting_int(t, "size", RULES_DEFAULT_SIZE));
 	b->ev.handicap_none_above = setting_int(t, "handicap_none_above", RANK_MAX);
 	b->ev.double_elimination = json_is_true(json_object_get(settings(t), "double_elimination"));
 	return 0;
@@ -273,8 +290,8 @@ void tournaments_create(struct conn *c, const struct proto_request *req)
 	int system;
 	int64_t rounds = TOURNAMENT_ROUNDS_DEFAULT, size = RULES_DEFAULT_SIZE,
 		lateness = GAMES_LATENESS_LIMIT_DEFAULT_S, bye = STANDINGS_WIN_POINTS;
-	int64_t bar = 0, floor_ = -20;
-	double komi = RULES_DEFAULT_KOMI;
+	int64_t bar = 0, floor_ = -20, hmax = PAIRING_HANDICAP_CAP;
+	double komi = RULES_DEFAULT_KOMI, hkomi = TOURNAMENT_HANDICAP_KOMI_DEFAULT;
 	bool rated = true, handicap = false, double_elim = false;
 	struct proto_time time = {0};
 	struct rules rules;
@@ -285,6 +302,9 @@ void tournaments_create(struct conn *c, const struct proto_request *req)
 	    proto_get_int(req->root, "rounds", false, 1, EVENT_MAX_ROUNDS, &rounds, &err) < 0 ||
 	    proto_get_int(req->root, "size", false, BOARD_MIN_SIZE, BOARD_MAX_SIZE, &size, &err) < 0 ||
 	    proto_get_number(req->root, "komi", false, -GAMES_KOMI_MAX, GAMES_KOMI_MAX, &komi, &err) < 0 ||
+	    proto_get_number(req->root, "handicap_komi", false, -GAMES_KOMI_MAX, GAMES_KOMI_MAX, &hkomi,
+			     &err) < 0 ||
+	    proto_get_int(req->root, "handicap_max", false, 0, PAIRING_HANDICAP_CAP, &hmax, &err) < 0 ||
 	    proto_get_time(req->root, "time", false, &time, &err) < 0 ||
 	    proto_get_bool(req->root, "rated", false, &rated, &err) < 0 ||
 	    proto_get_rules(req->root, "rules", false, &rules, &err) < 0 ||
@@ -303,13 +323,17 @@ void tournaments_create(struct conn *c, const struct proto_request *req)
 		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'time': %s", why);
 		return;
 	}
-	if (!name[0] || komi * 2 != floor(komi * 2) || bar < floor_) {
+	if (!name[0] || komi * 2 != floor(komi * 2) || hkomi * 2 != floor(hkomi * 2) || bar < floor_) {
 		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "%s",
 				   !name[0] ? "field 'name': must not be empty" :
 				   bar < floor_ ? "field 'mcmahon_bar': must not be below 'mcmahon_floor'" :
-				   "field 'komi': must be a whole or half number of points");
+				   komi * 2 != floor(komi * 2) ?
+				   "field 'komi': must be a whole or half number of points" :
+				   "field 'handicap_komi': must be a whole or half number of points");
 		return;
 	}
+	/* What the board can hold (Art. 2): a larger handicap is capped, and the reply says so. */
+	int cap = handicap_cap((int)hmax, (int)size);
 	json_t *tb = json_array();
 	size_t i;
 	json_t *v;
@@ -322,12 +346,13 @@ void tournaments_create(struct conn *c, const struct proto_request *req)
 		}
 		json_array_append(tb, v);
 	}
-	json_t *s = json_pack("{s:i, s:i, s:f, s:o, s:b, s:o, s:i, s:o, s:i, s:i, s:i, s:b, s:b}",
-			      "rounds", (int)rounds, "size", (int)size, "komi", komi, "time",
-			      proto_time_to_json(&time), "rated", rated, "rules", proto_rules_to_json(&rules),
-			      "lateness_limit_s", (int)lateness, "tiebreaks", tb, "bye", (int)bye,
-			      "mcmahon_bar", (int)bar, "mcmahon_floor", (int)floor_, "handicap", handicap,
-			      "double_elimination", double_elim);
+	json_t *s = json_pack("{s:i, s:i, s:f, s:f, s:o, s:b, s:o, s:i, s:o, s:i, s:i, s:i, s:b, s:i, "
+			      "s:b}",
+			      "rounds", (int)rounds, "size", (int)size, "komi", komi, "handicap_komi", hkomi,
+			      "time", proto_time_to_json(&time), "rated", rated, "rules",
+			      proto_rules_to_json(&rules), "lateness_limit_s", (int)lateness, "tiebreaks", tb,
+			      "bye", (int)bye, "mcmahon_bar", (int)bar, "mcmahon_floor", (int)floor_,
+			      "handicap", handicap, "handicap_max", cap, "double_elimination", double_elim);
 	json_t *state = json_pack("{s:o, s:[], s:[], s:i, s:s}", "settings", s, "players", "byes",
 				  "round", 0, "director", c->name);
 	char *text = json_dumps(state, JSON_COMPACT);
@@ -348,10 +373,11 @@ void tournaments_create(struct conn *c, const struct proto_request *req)
 		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not store the tournament");
 		return;
 	}
-	log_msg(LOG_INFO, "tournament_create", "tournament=%lld name=\"%s\" system=%s by=%s",
-		(long long)id, name, systems[system], c->name);
+	log_msg(LOG_INFO, "tournament_create", "tournament=%lld name=\"%s\" system=%s handicap_max=%d by=%s",
+		(long long)id, name, systems[system], cap, c->name);
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "tournament", json_integer(id));
+	json_object_set_new(r, "handicap_max", json_integer(cap));
 	server_reply(c, r);
 }
 
@@ -482,42 +508,78 @@ static bool decided(enum event_result r)
 	return r != RESULT_NONE && r != RESULT_DRAW && r != RESULT_VOID;
 }
 
+/* Does knockout game k of the current round need a replay (drawn or void, and no later game
+ * between the two decided it or is due)? */
+static bool needs_replay(const struct ev_build *b, int k, int round)
+{
+	const struct event_game *g = &b->ev.games[k];
+	if (g->round != round || decided(g->result))
+		return false;
+	for (int j = 0; j < b->ev.ngames; j++) {
+		const struct event_game *h = &b->ev.games[j];
+		if (j != k && h->round == round && b->game_ids[j] > b->game_ids[k] &&
+		    ((h->black == g->black && h->white == g->white) ||
+		     (h->black == g->white && h->white == g->black)))
+			return false;
+	}
+	return true;
+}
+
+/* A game that games_create_scheduled failed to create after every pair was checked: a store
+ * read or memory failure. If it is the round's first, nothing has changed: an error reply.
+ * Later, games of the round exist and their game.start events are queued: stop, as for a
+ * store write failure (a restart is consistent: nothing of the round was committed). */
+static void create_failed(struct conn *c, const struct proto_request *req, const struct tour *t,
+			  int round, int created)
+{
+	log_msg(LOG_ERROR, "tournament_round", "tournament=%lld round=%d: a game could not be "
+		"created after %d", (long long)t->row.id, round, created);
+	if (created > 0)
+		exit(1);
+	server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "round %d: a game could not be created",
+			   round);
+}
+
 /* Knockout (RULES.md §4): a drawn or void game is replayed, in the same round, colours swapped.
  * If the current round has such pairs, schedule their replays and reply with them (the round
- * does not advance). Returns true if it replied. */
+ * does not advance); every replay is checked (games_schedule_check) before any is created, and
+ * a refused one is an error reply that creates nothing. Returns true if it replied. */
 static bool knockout_replays(struct conn *c, const struct proto_request *req, struct tour *t,
 			     struct ev_build *b, const struct game_settings *gs, double start_at)
 {
 	struct server *srv = c->srv;
-	int round = current_round(t);
+	int round = current_round(t), due = 0;
+	for (int k = 0; k < b->ev.ngames; k++) {
+		const char *why;
+		if (!needs_replay(b, k, round))
+			continue;
+		due++;
+		if (games_schedule_check(gs, b->ev.games[k].handicap, &why) < 0) {
+			log_msg(LOG_WARN, "tournament_replay", "tournament=%lld round=%d game=%lld "
+				"refused: %s", (long long)t->row.id, round, (long long)b->game_ids[k], why);
+			server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "cannot replay game %lld of "
+					   "round %d: %s (handicap %d)", (long long)b->game_ids[k], round,
+					   why, b->ev.games[k].handicap);
+			return true;
+		}
+	}
+	if (due == 0)
+		return false;
 	json_t *pairs = json_array();
 	for (int k = 0; k < b->ev.ngames; k++) {
 		const struct event_game *g = &b->ev.games[k];
-		if (g->round != round || decided(g->result))
-			continue;
-		bool settled = false; /* a later game between the two decided it, or is due */
-		for (int j = 0; j < b->ev.ngames; j++) {
-			const struct event_game *h = &b->ev.games[j];
-			if (j != k && h->round == round && b->game_ids[j] > b->game_ids[k] &&
-			    ((h->black == g->black && h->white == g->white) ||
-			     (h->black == g->white && h->white == g->black)))
-				settled = true;
-		}
-		if (settled)
+		if (!needs_replay(b, k, round))
 			continue;
 		const struct event_player *bp = &b->ev.players[g->white], *wp = &b->ev.players[g->black];
 		int64_t gid = games_create_scheduled(srv, bp->id, wp->id, gs, g->handicap, t->row.id,
 						     round, start_at ? start_at : server_now());
 		if (gid < 0) {
-			log_msg(LOG_ERROR, "tournament_replay", "tournament=%lld round=%d", (long long)t->row.id, round);
-			exit(1); /* nothing reported yet: a restart is consistent */
+			create_failed(c, req, t, round, (int)json_array_size(pairs));
+			json_decref(pairs);
+			return true;
 		}
 		json_array_append_new(pairs, json_pack("{s:I, s:s, s:s, s:i}", "game", (json_int_t)gid,
 			"black", bp->name, "white", wp->name, "handicap", g->handicap));
-	}
-	if (json_array_size(pairs) == 0) {
-		json_decref(pairs);
-		return false;
 	}
 	log_msg(LOG_INFO, "tournament_replay", "tournament=%lld round=%d games=%zu", (long long)t->row.id,
 		round, json_array_size(pairs));
@@ -584,29 +646,55 @@ void tournaments_start_round(struct conn *c, const struct proto_request *req)
 				   "cannot pair round %d: %s", round, pairing_strerror(rc));
 		goto out;
 	}
+	/* Every pair is checked before any game is created: a round that cannot be made is an
+	 * error reply and changes nothing (the round counter included). */
+	for (int k = 0; k < out->npairs; k++) {
+		const struct pairing_pair *p = &out->pairs[k];
+		const char *why;
+		if (games_schedule_check(&gs, p->handicap, &why) < 0) {
+			log_msg(LOG_WARN, "tournament_round", "tournament=%lld round=%d refused: %s v %s, "
+				"size %d, handicap %d: %s", (long long)t.row.id, round,
+				b.ev.players[p->black].name, b.ev.players[p->white].name, gs.size,
+				p->handicap, why);
+			server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "cannot pair round %d: %s v %s "
+					   "(size %d, handicap %d): %s", round, b.ev.players[p->black].name,
+					   b.ev.players[p->white].name, gs.size, p->handicap, why);
+			goto out;
+		}
+	}
 	if (!start_at)
 		start_at = server_now();
 	json_t *pairs = json_array(), *byes = json_array();
-	json_object_set_new(t.state, "round", json_integer(round));
 	for (int k = 0; k < out->npairs; k++) {
 		const struct pairing_pair *p = &out->pairs[k];
 		const struct event_player *bp = &b.ev.players[p->black], *wp = &b.ev.players[p->white];
 		int64_t gid = games_create_scheduled(srv, bp->id, wp->id, &gs, p->handicap, t.row.id,
 						     round, start_at);
 		if (gid < 0) {
-			/* Nothing is reported before the commit: stop, a restart is consistent. */
-			log_msg(LOG_ERROR, "tournament_round", "tournament=%lld round=%d: a game could "
-				"not be created", (long long)t.row.id, round);
-			exit(1);
+			create_failed(c, req, &t, round, k);
+			json_decref(pairs);
+			json_decref(byes);
+			goto out;
 		}
-		if (p->black_absent || p->white_absent) /* a withdrawn player's game: a forfeit */
+		/* A withdrawn player's game: a forfeit; both withdrawn: a double loss, stored as
+		 * Void with reason double_forfeit (Art. 17.5, 23.1; games_set_result). */
+		if (p->black_absent || p->white_absent)
 			games_set_result(srv, gid, p->black_absent && p->white_absent ? "Void" :
 					 p->black_absent ? "W+F" : "B+F",
 					 p->black_absent && p->white_absent ? "double_forfeit" : "adjudicated",
 					 true);
-		json_array_append_new(pairs, json_pack("{s:I, s:s, s:s, s:i}", "game", (json_int_t)gid,
-			"black", bp->name, "white", wp->name, "handicap", p->handicap));
+		json_t *pj = json_pack("{s:I, s:s, s:s, s:i}", "game", (json_int_t)gid, "black",
+				       bp->name, "white", wp->name, "handicap", p->handicap);
+		if (p->handicap_wanted > p->handicap) {
+			/* capped at what the board holds (or the director's handicap_max): said so */
+			json_object_set_new(pj, "handicap_wanted", json_integer(p->handicap_wanted));
+			log_msg(LOG_INFO, "tournament_handicap", "tournament=%lld round=%d game=%lld "
+				"handicap=%d handicap_wanted=%d size=%d", (long long)t.row.id, round,
+				(long long)gid, p->handicap, p->handicap_wanted, gs.size);
+		}
+		json_array_append_new(pairs, pj);
 	}
+	json_object_set_new(t.state, "round", json_integer(round));
 	for (int k = 0; k < out->nbyes; k++) {
 		json_array_append_new(json_object_get(t.state, "byes"),
 				      json_pack("{s:i, s:i}", "round", round, "player", out->byes[k]));
