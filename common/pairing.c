@@ -1364,11 +1364,13 @@ static int kb_child(const struct kb_node *parent, const long *freee, int i, int 
 		kb_free(x);
 		return PAIRING_ENOMEM;
 	}
-	memcpy(x->in, parent->in, (size_t)parent->nin * sizeof *x->in);
+	if (parent->nin)
+		memcpy(x->in, parent->in, (size_t)parent->nin * sizeof *x->in);
 	x->nin = parent->nin;
 	for (int k = 0; k < i; k++)
 		x->in[x->nin++] = (int)freee[k];
-	memcpy(x->out, parent->out, (size_t)parent->nout * sizeof *x->out);
+	if (parent->nout)
+		memcpy(x->out, parent->out, (size_t)parent->nout * sizeof *x->out);
 	x->nout = parent->nout;
 	x->out[x->nout++] = (int)freee[i];
 	return PAIRING_OK;
