@@ -243,8 +243,16 @@ START_TEST(test_score_komi)
 	j = score((const char *[]){"score", "--komi=-3", p, NULL});
 	ck_assert_str_eq(jstr(j, "result"), "B+5");
 	json_decref(j);
-	/* Setup handicap: komi plus one point per stone (Art. 11 compensation). */
+	/* Setup handicap: KM is the komi in force, compensation included (issue 15: tengend
+	 * writes komi + one point per stone as KM, and GNU Go's loadsgf counts with KM, HA
+	 * aside); so HA[2]KM[0.5] counts with 0.5 (it used to add 2: 2.5), and the record
+	 * tengend writes for komi 0.5 and two stones, KM[2.5], counts with 2.5. */
 	write_record("handicap.sgf", handicap_sgf, p);
+	j = score((const char *[]){"score", p, NULL});
+	check_score(j, 41, 40, 0.5);
+	ck_assert_uint_eq(json_array_size(json_object_get(j, "illegal")), 0);
+	json_decref(j);
+	write_record("handicap25.sgf", "(;GM[1]SZ[9]HA[2]KM[2.5]AB[gc][cg];W[ee];B[];W[])", p);
 	j = score((const char *[]){"score", p, NULL});
 	check_score(j, 41, 40, 2.5);
 	ck_assert_uint_eq(json_array_size(json_object_get(j, "illegal")), 0);
