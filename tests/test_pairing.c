@@ -12,6 +12,7 @@
 
 #include "match.h"
 #include "pairing.h"
+#include "pairmin.h"
 
 /* ================================ helpers ================================ */
 
@@ -943,52 +944,40 @@ START_TEST(test_swiss_leaders_meet)
 }
 END_TEST
 
-/* The minimum of the sum of |score difference| over a round's pairs without rematches
- * (bye: its player's score above the field's lowest), by a matching on every pair. */
-static long min_score_diff(const struct sim *s, int r, bool with_bye)
+/* If exactly two players of round r's field share the top score and have not met, they
+ * must be paired in o: returns 1 after checking that, 0 when it does not apply. */
+static int check_leaders(const struct event *ev, int r, const struct pairing_out *o)
 {
-	int field[SIM_MAX_PLAYERS + 1], nf = 0, minb = 1 << 20, mins = 1 << 20;
-	int sc[SIM_MAX_PLAYERS], nb[SIM_MAX_PLAYERS];
-	for (int i = 0; i < s->ev.nplayers; i++) {
-		int wa = s->players[i].withdrawn_after;
-		if (wa != 0 && wa < r)
+	int top = -1, ntop = 0, l[2] = { -1, -1 };
+	for (int i = 0; i < ev->nplayers; i++) {
+		const struct event_player *p = &ev->players[i];
+		if (p->withdrawn_after != 0 && p->withdrawn_after < r)
 			continue;
 		double d;
-		ck_assert_int_eq(pairing_score(&s->ev, r, i, &d), 0);
-		/* half wins, as pairing_quality: Swiss points are 2 a win, MMS 1 a win */
-		sc[i] = (int)((s->ev.system == SYSTEM_MCMAHON ? 2 : 1) * d + 0.5);
-		nb[i] = count_byes(s, i, r);
-		minb = nb[i] < minb ? nb[i] : minb;
-		mins = sc[i] < mins ? sc[i] : mins;
-		field[nf++] = i;
-	}
-	int nv = nf + nf % 2;
-	static struct match_edge e[(SIM_MAX_PLAYERS + 1) * SIM_MAX_PLAYERS / 2];
-	size_t m = 0;
-	const int64_t big = 1 << 20;
-	for (int x = 0; x < nv; x++)
-		for (int y = x + 1; y < nv; y++) {
-			int64_t d;
-			if (y == nf) {
-				if (nb[field[x]] != minb || !with_bye)
-					continue;
-				d = sc[field[x]] - mins;
-			} else {
-				if (have_met(s, field[x], field[y], r))
-					continue;
-				d = abs(sc[field[x]] - sc[field[y]]);
-			}
-			e[m++] = (struct match_edge){ x, y, big - d };
+		ck_assert_int_eq(pairing_score(ev, r, i, &d), 0);
+		int v = (int)(2 * d + 0.5);
+		if (v > top) {
+			top = v;
+			ntop = 0;
 		}
-	int mate[SIM_MAX_PLAYERS + 1];
-	ck_assert_int_eq(match_max_weight(nv, e, m, MATCH_PERFECT, mate, NULL), 0);
-	long total = 0;
-	for (size_t k = 0; k < m; k++)
-		if (mate[e[k].u] == e[k].v)
-			total += big - e[k].w;
-	for (int v = 0; v < nv; v++)
-		ck_assert_int_ge(mate[v], 0);
-	return total;
+		if (v == top && ntop < 2)
+			l[ntop] = i;
+		ntop += v == top;
+	}
+	if (ntop != 2)
+		return 0;
+	for (int g = 0; g < ev->ngames; g++) {
+		const struct event_game *x = &ev->games[g];
+		if (x->round < r && ((x->black == l[0] && x->white == l[1]) ||
+				     (x->black == l[1] && x->white == l[0])))
+			return 0;
+	}
+	bool paired = false;
+	for (int p = 0; p < o->npairs; p++)
+		paired |= (o->pairs[p].black == l[0] && o->pairs[p].white == l[1]) ||
+			  (o->pairs[p].black == l[1] && o->pairs[p].white == l[0]);
+	ck_assert_msg(paired, "round %d: leaders %d and %d not paired", r, l[0], l[1]);
+	return 1;
 }
 
 /* Issue 15, finding 1: over whole random events of 20 to 64 players the total score
@@ -1008,41 +997,119 @@ START_TEST(test_swiss_score_minimum)
 			s.players[i].rank = ev % 2 ? 4 - i / 4 : 0;
 		long got = 0, best = 0;
 		for (int r = 1; r <= rounds; r++) {
-			long mn = min_score_diff(&s, r, true);
+			long mn, cross_mn;
+			ck_assert_int_eq(pairmin_round(&s.ev, r, &mn, &cross_mn), 0);
 			ck_assert_int_eq(pairing_round(&s.ev, r, &o), 0);
 			ck_assert_int_eq(o.quality.rematches, 0);
 			got += o.quality.score_diff + o.quality.bye_score_diff;
 			best += mn;
-			if (r == rounds) {
-				int top = -1, ntop = 0, l[2] = { -1, -1 };
-				for (int i = 0; i < n; i++) {
-					double d;
-					pairing_score(&s.ev, r, i, &d);
-					int v = (int)(2 * d + 0.5);
-					if (v > top) {
-						top = v;
-						ntop = 0;
-					}
-					if (v == top && ntop < 2)
-						l[ntop] = i;
-					ntop += v == top;
-				}
-				if (ntop == 2 && !have_met(&s, l[0], l[1], r)) {
-					bool paired = false;
-					for (int p = 0; p < o.npairs; p++)
-						paired |= (o.pairs[p].black == l[0] && o.pairs[p].white == l[1]) ||
-							  (o.pairs[p].black == l[1] && o.pairs[p].white == l[0]);
-					ck_assert_msg(paired, "ev %d: leaders %d and %d not paired", ev,
-						      l[0], l[1]);
-					leaders_checked++;
-				}
-			}
+			if (r == rounds)
+				leaders_checked += check_leaders(&s.ev, r, &o);
 			sim_record(&s, &o, false);
 		}
 		ck_assert_msg(got == best, "ev %d (n=%d): score difference %ld, minimum %ld", ev, n,
 			      got, best);
 	}
 	ck_assert_int_ge(leaders_checked, 1);
+}
+END_TEST
+
+/* Properties over random events of 8 to 1,000 players, 3 to 10 rounds, with byes,
+ * withdrawals and (McMahon) handicaps: no rematch; each round's total score difference is
+ * the exact minimum (tests/pairmin.c); the last round's two leaders, if not yet met, are
+ * paired; nobody has a second bye while someone in the field has none; a handicap game's
+ * Black is the weaker player, with at most handicap_max stones. */
+START_TEST(test_swiss_large_properties)
+{
+	static const int sizes[] = { 8, 15, 33, 100, 301, 1000 };
+	struct event ev;
+	static struct event_player pl[1000];
+	static struct event_game games[1000 * 10];
+	static struct event_bye byes[16];
+	static struct pairing_out o;
+	static int nb[1000];
+	int events = 0, rounds_checked = 0, leaders = 0;
+	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+		for (int sys = 0; sys < 2; sys++) {
+			int n = sizes[k], rounds = 3 + (int)((k * 3 + (size_t)sys * 5) % 8);
+			if (rounds > n / 2)
+				rounds = n / 2;
+			memset(&ev, 0, sizeof ev);
+			memset(pl, 0, sizeof pl);
+			memset(nb, 0, sizeof nb);
+			ev.system = sys ? SYSTEM_MCMAHON : SYSTEM_SWISS;
+			ev.nplayers = n;
+			ev.players = pl;
+			ev.games = games;
+			ev.byes = byes;
+			ev.rounds_planned = rounds;
+			ev.bye_points = 2;
+			ev.mcmahon_bar = 0;
+			ev.mcmahon_floor = -12;
+			ev.mms_bye = 1;
+			ev.mms_absent = 0.5;
+			ev.handicap = sys == 1;
+			ev.handicap_correction = 2;
+			ev.handicap_max = 4;
+			ev.handicap_none_above = 0;
+			rng_seed(555 + k * 2 + (size_t)sys);
+			for (int i = 0; i < n; i++) {
+				pl[i].rank = 2 - (int)(rng() % 25);
+				/* a few withdraw after a random round */
+				if (rng() % 16 == 0)
+					pl[i].withdrawn_after = 1 + (int)(rng() % (unsigned)rounds);
+			}
+			for (int i = 0; i < n; i++) {
+				int sd = 0;
+				for (int j = 0; j < n; j++)
+					sd += pl[j].rank > pl[i].rank || (pl[j].rank == pl[i].rank && j < i);
+				pl[i].seed = sd;
+			}
+			for (int r = 1; r <= rounds; r++) {
+				long mn, cross_mn;
+				ck_assert_int_eq(pairmin_round(&ev, r, &mn, &cross_mn), 0);
+				ck_assert_int_eq(pairing_round(&ev, r, &o), 0);
+				ck_assert_int_eq(o.quality.rematches, 0);
+				ck_assert_msg(o.quality.score_diff + o.quality.bye_score_diff == mn,
+					      "n=%d round %d: score difference %ld, minimum %ld", n, r,
+					      o.quality.score_diff + o.quality.bye_score_diff, mn);
+				int minb = 1 << 20;
+				for (int i = 0; i < n; i++)
+					if (pl[i].withdrawn_after == 0 || pl[i].withdrawn_after >= r)
+						minb = nb[i] < minb ? nb[i] : minb;
+				for (int b = 0; b < o.nbyes; b++) {
+					ck_assert_int_eq(nb[o.byes[b]], minb);
+					nb[o.byes[b]]++;
+					byes[ev.nbyes++] = (struct event_bye){ r, o.byes[b] };
+				}
+				for (int p = 0; p < o.npairs; p++) {
+					const struct pairing_pair *q = &o.pairs[p];
+					ck_assert_int_le(q->handicap, ev.handicap_max);
+					if (q->handicap > 0)
+						ck_assert_int_le(pl[q->black].rank, pl[q->white].rank);
+					else /* even: no handicap event, weaker above 1k, or within the
+						correction */
+						ck_assert(!ev.handicap ||
+							  (pl[q->black].rank < pl[q->white].rank ? pl[q->black].rank
+								: pl[q->white].rank) > 0 ||
+							  abs(pl[q->black].rank - pl[q->white].rank) <= 2);
+					/* results: the stronger (by rank) wins two games in three */
+					bool bw = (pl[q->black].rank >= pl[q->white].rank) == (rng() % 3 != 0);
+					games[ev.ngames++] = (struct event_game){ .round = r,
+						.black = q->black, .white = q->white,
+						.handicap = q->handicap,
+						.result = bw ? RESULT_BLACK_WIN : RESULT_WHITE_WIN };
+				}
+				if (r == rounds)
+					leaders += check_leaders(&ev, r, &o);
+				ev.rounds_played = r;
+				rounds_checked++;
+			}
+			events++;
+		}
+	ck_assert_int_eq(events, 12);
+	ck_assert_int_gt(rounds_checked, 50);
+	ck_assert_int_ge(leaders, 1);
 }
 END_TEST
 
@@ -1635,6 +1702,7 @@ static Suite *pairing_suite(void)
 	tcase_add_test(ts, test_swiss_lookahead);
 	tcase_add_test(ts, test_swiss_bye_in_matching);
 	tcase_add_test(ts, test_swiss_window_exact);
+	tcase_add_test(ts, test_swiss_large_properties);
 	tcase_add_test(ts, test_swiss_errors);
 	tcase_set_timeout(ts, 120);
 	suite_add_tcase(s, ts);

@@ -7,7 +7,7 @@
  * Quality, summed over the event (docs/pairing.md): rematches; the total |score difference|
  * of the pairs (wins; a bye counts its player's score above the field's lowest) against
  * the exact minimum of each round given the same history (a matching on every pair that
- * has not met, by common/match with its certificate); pairs across score groups against
+ * has not met, tests/pairmin.c); pairs across score groups against
  * the fewest possible among the pairings of that minimum; whether the last round's two leaders (the only two at the top
  * score, not yet met) were paired; the largest |Whites - Blacks| of any player at the end.
  *
@@ -20,13 +20,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "match.h"
 #include "pairing.h"
+#include "../pairmin.h"
 
 #define BENCH_ROUNDS_DEFAULT 7
 #define BENCH_SEED 20240601u
-#define MIN_WINDOW 24        /* places either side in the minimum's first sparse graph */
-#define MIN_PASSES 16        /* certificate passes before the minimum uses every pair */
 
 static const int sizes[] = { 100, 1000, 4000 };
 
@@ -58,118 +56,9 @@ struct sim {
 	struct event ev;
 	int n;
 	int *score;      /* half wins (Swiss) or half MMS points, before the round */
-	int *nbyes;
 	int *wb;         /* Whites - Blacks */
 	uint8_t *met;    /* n * n */
 };
-
-/* ---- the exact minimum of a round's score difference (or cross-group count) ---- */
-
-#define EMIN_COUNT 8192    /* above any round's count of pairs */
-
-struct emin {
-	const struct sim *s;
-	const int *field; /* players in score order */
-	int nf, nv;       /* nv = nf + dummy */
-	int minbyes, minscore;
-	bool count;       /* then the fewest cross-group pairs among the least |difference| */
-};
-
-static bool emin_cost(const struct emin *m, int x, int y, int64_t *cost)
-{
-	const struct sim *s = m->s;
-	if (y == m->nf) { /* the bye */
-		int p = m->field[x];
-		if (s->nbyes[p] != m->minbyes)
-			return false;
-		int d = s->score[p] - m->minscore;
-		*cost = m->count ? (int64_t)d * EMIN_COUNT + (d != 0) : d;
-		return true;
-	}
-	int a = m->field[x], b = m->field[y];
-	if (s->met[(size_t)a * s->n + b])
-		return false;
-	int d = abs(s->score[a] - s->score[b]);
-	*cost = m->count ? (int64_t)d * EMIN_COUNT + (d != 0) : d;
-	return true;
-}
-
-struct elist {
-	struct match_edge *e;
-	size_t m, cap;
-};
-
-static int elist_push(struct elist *L, int u, int v, int64_t w)
-{
-	if (L->m == L->cap) {
-		size_t nc = L->cap ? 2 * L->cap : 4096;
-		struct match_edge *ne = realloc(L->e, nc * sizeof *ne);
-		if (!ne)
-			return -1;
-		L->e = ne;
-		L->cap = nc;
-	}
-	L->e[L->m++] = (struct match_edge){ u, v, w };
-	return 0;
-}
-
-#define EMIN_BIG (INT64_C(1) << 40)
-
-/* The minimum total cost of a perfect matching of the field, or -1. */
-static long emin_solve(struct emin *m)
-{
-	struct elist L = { 0 };
-	int *mate = malloc((size_t)m->nv * sizeof *mate);
-	long total = -1;
-	int64_t c;
-	if (!mate)
-		return -1;
-	for (int x = 0; x < m->nf; x++) {
-		for (int y = x + 1; y < m->nf && y <= x + MIN_WINDOW; y++)
-			if (emin_cost(m, x, y, &c) && elist_push(&L, x, y, EMIN_BIG - c))
-				goto out;
-		if (m->nv > m->nf && emin_cost(m, x, m->nf, &c) && elist_push(&L, x, m->nf, EMIN_BIG - c))
-			goto out;
-	}
-	for (int pass = 0;; pass++) {
-		struct match_dual *d = NULL;
-		if (match_max_weight(m->nv, L.e, L.m, MATCH_PERFECT, mate, &d))
-			goto out;
-		bool perfect = true;
-		for (int v = 0; v < m->nv; v++)
-			perfect &= mate[v] >= 0;
-		size_t added = 0;
-		for (int x = 0; x < m->nv && d; x++)
-			for (int y = x + 1; y < m->nv; y++) {
-				int64_t slack;
-				if (!emin_cost(m, x, y, &c))
-					continue;
-				if (!perfect || match_dual_slack(d, x, y, EMIN_BIG - c, &slack) || slack < 0) {
-					if (elist_push(&L, x, y, EMIN_BIG - c)) {
-						match_dual_free(d);
-						goto out;
-					}
-					added++;
-				}
-			}
-		match_dual_free(d);
-		if (!added && perfect)
-			break;
-		if (pass == MIN_PASSES || !perfect) {
-			/* every pair (the pushes above added every missing one when not perfect) */
-			if (!perfect && !added)
-				goto out; /* no perfect matching at all */
-		}
-	}
-	total = 0;
-	for (size_t k = 0; k < L.m; k++)
-		if (mate[L.e[k].u] == L.e[k].v)
-			total += (long)(EMIN_BIG - L.e[k].w);
-out:
-	free(L.e);
-	free(mate);
-	return total;
-}
 
 /* ---- one simulated event ---- */
 
@@ -206,14 +95,12 @@ static int run(int n, int rounds, enum event_system sys, bool seed_wins, bool qu
 	ev->games = calloc((size_t)n * (size_t)rounds, sizeof *ev->games);
 	ev->byes = calloc((size_t)rounds + 1, sizeof *ev->byes);
 	S.score = calloc((size_t)n, sizeof *S.score);
-	S.nbyes = calloc((size_t)n, sizeof *S.nbyes);
 	S.wb = calloc((size_t)n, sizeof *S.wb);
 	S.met = calloc((size_t)n * (size_t)n, 1);
-	int *field = malloc((size_t)n * sizeof *field);
 	struct pairing_out *out = malloc(sizeof *out);
 	int *seen = calloc((size_t)n, sizeof *seen);
-	if (!ev->players || !ev->games || !ev->byes || !out || !seen || !S.score || !S.nbyes ||
-	    !S.wb || !S.met || !field) {
+	if (!ev->players || !ev->games || !ev->byes || !out || !seen || !S.score ||
+	    !S.wb || !S.met) {
 		fprintf(stderr, "out of memory\n");
 		return 1;
 	}
@@ -250,27 +137,13 @@ static int run(int n, int rounds, enum event_system sys, bool seed_wins, bool qu
 			S.score[i] = (int)((sys == SYSTEM_MCMAHON ? 2 : 1) * sc + 0.5);
 		}
 		if (quality) {
-			int nf = 0, minb = 1 << 30, mins = 1 << 30;
-			for (int i = 0; i < n; i++) {
-				field[nf++] = i;
-				minb = S.nbyes[i] < minb ? S.nbyes[i] : minb;
-				mins = S.score[i] < mins ? S.score[i] : mins;
-			}
-			/* score order, so the sparse first graph holds the near pairs */
-			for (int i = 1; i < nf; i++)
-				for (int j = i; j > 0 && S.score[field[j - 1]] < S.score[field[j]]; j--) {
-					int t = field[j];
-					field[j] = field[j - 1];
-					field[j - 1] = t;
-				}
-			struct emin m = { &S, field, nf, nf + nf % 2, minb, mins, false };
-			long d = emin_solve(&m);
-			m.count = true;
-			long c = emin_solve(&m) % EMIN_COUNT;
-			if (d < 0 || c < 0)
+			long d, c;
+			if (pairmin_round(ev, r, &d, &c)) {
 				T->min_ok = false;
-			T->diff_min += d;
-			T->cross_min += c;
+			} else {
+				T->diff_min += d;
+				T->cross_min += c;
+			}
 		}
 		double t0 = now();
 		int e = pairing_round(ev, r, out);
@@ -308,7 +181,6 @@ static int run(int n, int rounds, enum event_system sys, bool seed_wins, bool qu
 			seen[i] = 0;
 		for (int b = 0; b < out->nbyes; b++) {
 			seen[out->byes[b]]++;
-			S.nbyes[out->byes[b]]++;
 			ev->byes[ev->nbyes++] = (struct event_bye){ r, out->byes[b] };
 		}
 		for (int p = 0; p < out->npairs; p++) {
@@ -346,10 +218,8 @@ static int run(int n, int rounds, enum event_system sys, bool seed_wins, bool qu
 	free(ev->games);
 	free(ev->byes);
 	free(S.score);
-	free(S.nbyes);
 	free(S.wb);
 	free(S.met);
-	free(field);
 	free(out);
 	free(seen);
 	return 0;
