@@ -340,10 +340,12 @@ static void print_export(struct td_ctx *x, const json_t *req, const json_t *repl
 		return;
 	}
 	FILE *f = fopen(x->out_file, "w");
-	if (!f || fwrite(data, 1, n, f) != n || fclose(f) != 0) {
+	bool ok = f && fwrite(data, 1, n, f) == n;
+	/* one fclose, whatever happened: a failed fclose has still closed the stream */
+	if (f && fclose(f) != 0)
+		ok = false;
+	if (!ok) {
 		errorf("cannot write %s: %s", x->out_file, strerror(errno));
-		if (f)
-			fclose(f);
 		x->failed = true;
 		return;
 	}

@@ -355,16 +355,6 @@ void engine_close(struct engine *e)
 	/* process_exited closes every handle once the process is reaped */
 }
 
-bool engine_alive(const struct engine *e)
-{
-	return e && !e->dead && !e->closing;
-}
-
-int engine_pid(const struct engine *e)
-{
-	return e ? e->pid : 0;
-}
-
 int engine_parse_vertices(const char *text, char (*out)[8], int cap)
 {
 	int n = 0;

@@ -54,10 +54,6 @@ int engine_send(struct engine *e, engine_reply_cb cb, void *arg, const char *fmt
  * and free everything once libuv is done. Pending callbacks are dropped without being called;
  * on_exit is not called. Safe on NULL. */
 void engine_close(struct engine *e);
-/* Whether the engine still runs and answers (not dead, not closed). */
-bool engine_alive(const struct engine *e);
-/* The engine's process id (0 once it has been reaped). */
-int engine_pid(const struct engine *e);
 
 /* Parse a GTP vertex list response ("D4 E5\nC3", any whitespace) into out[cap] strings of at
  * most 7 characters each. Returns the count, or -1 if an entry is too long or there are more

@@ -631,16 +631,6 @@ void session_close(struct session *s)
 	uv_close((uv_handle_t *)&s->timer, timer_close_cb);
 }
 
-bool session_ready(const struct session *s)
-{
-	return s && !s->closing && s->state == ST_READY;
-}
-
-const char *session_user(const struct session *s)
-{
-	return s ? s->logged_in : NULL;
-}
-
 const char *session_server(const struct session *s)
 {
 	return s ? s->server : NULL;

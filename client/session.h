@@ -53,10 +53,6 @@ int session_request(struct session *s, json_t *req, session_reply_cb cb, void *a
 /* Close the connection and free the session once libuv is done with it; pending reply
  * callbacks get NULL. */
 void session_close(struct session *s);
-/* Whether the session is connected and logged in (ready for requests). */
-bool session_ready(const struct session *s);
-/* The logged-in player's name, or NULL. */
-const char *session_user(const struct session *s);
 /* The server address "HOST:PORT" the session connects to (for messages). */
 const char *session_server(const struct session *s);
 
