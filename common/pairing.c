@@ -1208,20 +1208,17 @@ static int completable(const struct sw *c, const int *mate, int *verdict)
 	*verdict = 1;
 	if (ev->rounds_planned <= 0 || left <= 0)
 		return PAIRING_OK;
-	int *idx = malloc((size_t)(c->nf + 1) * sizeof *idx); /* place -> vertex, or -1 */
 	int *who = malloc((size_t)(c->nf + 1) * sizeof *who); /* vertex -> place */
 	struct comp g = { 0 };
 	int ret = PAIRING_ENOMEM;
-	if (!idx || !who)
+	if (!who)
 		goto out;
 	int n = 0, nobye = 0;
 	for (int i = 0; i < c->nf; i++) {
 		int p = c->pl[i];
 		const struct event_player *ep = &ev->players[p];
-		idx[i] = -1;
 		if (ep->withdrawn_after != 0 && ep->withdrawn_after <= c->round)
 			continue;
-		idx[i] = n;
 		who[n++] = i;
 		bool bye_now = c->dummy >= 0 && mate[i] == c->dummy;
 		nobye += h->nbyes[p] == 0 && !bye_now;
@@ -1261,7 +1258,6 @@ static int completable(const struct sw *c, const int *mate, int *verdict)
 	*verdict = ok || g.exhausted;
 	ret = PAIRING_OK;
 out:
-	free(idx);
 	free(who);
 	free(g.adj);
 	free(g.deg);
