@@ -90,6 +90,104 @@ static uint64_t now_ms(void)
 	return uv_hrtime() / 1000000u;
 }
 
+/* ---- the loop's stalls (games.h) ---- */
+
+struct games_stall {
+	uv_prepare_t prepare;    /* the loop is about to poll (started first: runs last) */
+	uv_check_t check;        /* the poll is over */
+	uv_timer_t tick;         /* bounds a poll to GAMES_STALL_TICK_MS */
+	int open;                /* handles not yet closed */
+	bool polling;            /* between prepare and check */
+	uint64_t t_check;        /* ms (monotonic) the last poll ended */
+	uint64_t t_prepare;      /* ms the poll under way began */
+	uint64_t timeout;        /* ms the poll under way may wait */
+	uint64_t total;          /* ms of stalls settled */
+};
+
+/* The stall of the window under way at `now`: a poll past its timeout, or a turn of work
+ * since the last poll, less GAMES_STALL_MIN_MS. */
+static uint64_t stall_pending(const struct games_stall *st, uint64_t now)
+{
+	uint64_t from = st->polling ? st->t_prepare + st->timeout : st->t_check;
+	from += GAMES_STALL_MIN_MS;
+	return now > from ? now - from : 0;
+}
+
+static void stall_on_prepare(uv_prepare_t *h)
+{
+	struct games_stall *st = h->data;
+	uint64_t now = now_ms();
+	st->total += stall_pending(st, now);
+	int t = uv_backend_timeout(h->loop);
+	st->timeout = t < 0 || t > GAMES_STALL_TICK_MS ? GAMES_STALL_TICK_MS : (uint64_t)t;
+	st->t_prepare = now;
+	st->polling = true;
+}
+
+static void stall_on_check(uv_check_t *h)
+{
+	struct games_stall *st = h->data;
+	uint64_t now = now_ms();
+	uint64_t s = stall_pending(st, now);
+	if (s > 0)
+		log_msg(LOG_INFO, "stall", "ms=%llu credited=yes", (unsigned long long)s);
+	st->total += s;
+	st->polling = false;
+	st->t_check = now;
+}
+
+static void stall_on_tick(uv_timer_t *h)
+{
+	(void)h; /* waking the loop is its job */
+}
+
+static void stall_closed(uv_handle_t *h)
+{
+	struct games_stall *st = h->data;
+	if (--st->open == 0)
+		free(st);
+}
+
+static int stall_start(struct server *srv)
+{
+	struct games_stall *st = calloc(1, sizeof *st);
+	if (!st)
+		return -1;
+	st->t_check = now_ms();
+	uv_prepare_init(srv->loop, &st->prepare);
+	uv_check_init(srv->loop, &st->check);
+	uv_timer_init(srv->loop, &st->tick);
+	st->prepare.data = st->check.data = st->tick.data = st;
+	st->open = 3;
+	uv_prepare_start(&st->prepare, stall_on_prepare);
+	uv_check_start(&st->check, stall_on_check);
+	uv_timer_start(&st->tick, stall_on_tick, GAMES_STALL_TICK_MS, GAMES_STALL_TICK_MS);
+	/* None of them keeps the loop alive. */
+	uv_unref((uv_handle_t *)&st->prepare);
+	uv_unref((uv_handle_t *)&st->check);
+	uv_unref((uv_handle_t *)&st->tick);
+	srv->stall = st;
+	return 0;
+}
+
+static void stall_stop(struct server *srv)
+{
+	struct games_stall *st = srv->stall;
+	if (!st)
+		return;
+	srv->stall = NULL;
+	uv_close((uv_handle_t *)&st->prepare, stall_closed);
+	uv_close((uv_handle_t *)&st->check, stall_closed);
+	uv_close((uv_handle_t *)&st->tick, stall_closed);
+}
+
+uint64_t games_fair_ms(struct server *srv)
+{
+	uint64_t now = now_ms();
+	const struct games_stall *st = srv ? srv->stall : NULL;
+	return st ? now - st->total - stall_pending(st, now) : now;
+}
+
 /* A store write failed inside the iteration's transaction: memory is ahead of the database
  * and nothing has been reported yet. Stop; a restart rebuilds every game from what committed. */
 static void persist_failed(struct server *srv, const char *what)
@@ -115,16 +213,23 @@ static bool clock_running(const struct game *g)
 	return g->started && g->ref.phase == PHASE_PLAYING && !g->paused && g->cc.system != CLOCK_NONE;
 }
 
+/* ms the player to move had used this turn at `at` (games_fair_ms time: the loop's stalls
+ * are not counted); a time before the turn started counts as its start. */
+static int64_t turn_elapsed_at(const struct game *g, uint64_t at)
+{
+	return g->turn_used + (clock_running(g) && at > g->turn_start ? (int64_t)(at - g->turn_start) : 0);
+}
+
 /* ms the player to move has used this turn. */
 static int64_t turn_elapsed(const struct game *g)
 {
-	return g->turn_used + (clock_running(g) ? (int64_t)(now_ms() - g->turn_start) : 0);
+	return turn_elapsed_at(g, games_fair_ms(g->srv));
 }
 
 /* The player to move's clock starts (again) now. */
 static void turn_restart(struct game *g)
 {
-	g->turn_start = now_ms();
+	g->turn_start = games_fair_ms(g->srv);
 	g->turn_used = 0;
 }
 
@@ -682,7 +787,7 @@ static void game_go_live(struct server *srv, struct game *g)
 		g->timer.data = g;
 		g->has_timer = true;
 	}
-	g->turn_start = now_ms(); /* turn_used: 0, or what a paused turn had used */
+	g->turn_start = games_fair_ms(srv); /* turn_used: 0, or what a paused turn had used */
 	idmap_put(&srv->games, g->id, g);
 	game_arm(g);
 }
@@ -704,6 +809,10 @@ static int load_cb(void *ctx, const struct store_game *row, const struct store_m
 
 int games_load(struct server *srv)
 {
+	if (!srv->stall && stall_start(srv) < 0) {
+		log_msg(LOG_ERROR, "games_load", "error=\"out of memory\"");
+		return -1;
+	}
 	if (store_games_unfinished(srv->store, load_cb, srv) != STORE_OK) {
 		log_msg(LOG_ERROR, "games_load", "error=\"%s\"", store_errmsg(srv->store));
 		return -1;
@@ -1267,7 +1376,10 @@ void games_play(struct conn *c, const struct proto_request *req)
 	struct clock_state charged = g->clk[me];
 	bool my_turn = me == g->ref.board.to_move;
 	if (my_turn && clock_running(g)) {
-		int64_t used = turn_elapsed(g) - lag_credit(c, srv->set.lag_allowance_ms);
+		/* Judged by when the move arrived (the read), not when its turn in the loop came. */
+		uint64_t now = games_fair_ms(srv);
+		int64_t used = turn_elapsed_at(g, c->read_ms && c->read_ms < now ? c->read_ms : now) -
+			       lag_credit(c, srv->set.lag_allowance_ms);
 		if (clock_move(&g->cc, &charged, used > 0 ? used : 0) == CLOCK_FLAG) {
 			int64_t id = g->id;
 			bool ended = flag_fall(srv, g);
@@ -1371,7 +1483,7 @@ static void pause_resume(struct conn *c, const struct proto_request *req, bool p
 		g->paused = true;
 	} else {
 		g->paused = false;
-		g->turn_start = now_ms();
+		g->turn_start = games_fair_ms(srv);
 	}
 	if (server_txn(srv) < 0)
 		persist_failed(srv, "pause");
@@ -1779,6 +1891,7 @@ void games_player_login(struct conn *c)
 
 void games_stop(struct server *srv)
 {
+	stall_stop(srv);
 	for (size_t i = 0; i < srv->games.cap; i++) {
 		struct game *g = srv->games.slots[i].val;
 		if (g && g->has_timer) {

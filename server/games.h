@@ -6,7 +6,21 @@
 
 #include "server.h"
 
-/* Load every unfinished game from the store (restart). Returns 0 or -1. */
+/* The loop's stall meter (issue 20): a poll that overruns its timeout, or a turn of the loop
+ * that runs long, by more than GAMES_STALL_MIN_MS is a stall (the daemon stopped, a disk
+ * stalled, a long turn of work); every running clock is credited with it, as the lag
+ * allowance is, so a stall of the server is never a player's time (Chinese Rules 2002,
+ * Art. 14: no clock runs while play cannot go on). A timer wakes the loop at least every
+ * GAMES_STALL_TICK_MS, so a stall is seen even when nothing else is due. */
+#define GAMES_STALL_TICK_MS 100
+#define GAMES_STALL_MIN_MS 50
+
+/* Monotonic milliseconds less every stall of the loop so far (the one under way included):
+ * the time the game clocks run on. Any thread-safety: the loop thread only. */
+uint64_t games_fair_ms(struct server *srv);
+
+/* Load every unfinished game from the store (restart) and start the stall meter. Returns 0
+ * or -1. */
 int games_load(struct server *srv);
 void games_free(struct server *srv);
 /* A connection closes or logs out: forget it as an observer. */
@@ -21,7 +35,7 @@ void games_play(struct conn *c, const struct proto_request *req);
 void games_join(struct conn *c, const struct proto_request *req);
 void games_pause(struct conn *c, const struct proto_request *req);
 void games_resume(struct conn *c, const struct proto_request *req);
-/* Close every game's timer (the server is stopping). */
+/* Close every game's timer and the stall meter (the server is stopping). */
 void games_stop(struct server *srv);
 void games_resign(struct conn *c, const struct proto_request *req);
 void games_dead(struct conn *c, const struct proto_request *req);

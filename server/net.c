@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "games.h"
 #include "log.h"
 #include "net.h"
 #include "writer.h"
@@ -345,6 +346,7 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 	}
 	if (nread == 0 || c->closing)
 		return;
+	c->read_ms = games_fair_ms(c->srv); /* the time a move arrived, stalls not counted */
 	if (framing_feed(&c->fr, buf->base, (size_t)nread) < 0) {
 		net_close(c, "out of memory");
 		return;

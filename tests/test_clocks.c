@@ -22,6 +22,7 @@
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -831,6 +832,54 @@ START_TEST(test_restart_kill9)
 }
 END_TEST
 
+/* Issue 20 item 7: a stall of the server is not a player's time. Black has 1 s of main time
+ * and one period of 2 s; 1 s into the turn the daemon is stopped (SIGSTOP) for 3 s and Black's
+ * move reaches the socket during the stop. The move is judged by when it arrived and the stop
+ * is credited: it is accepted and the game goes on (before: "your time ran out", W+T). Then
+ * White, who does not move, still loses on time when the flag really falls. */
+#define STALL_STOP_MS 3000
+START_TEST(test_stall_not_charged)
+{
+	struct hc *b = login("stall_b"), *w = login("stall_w");
+	long long t0;
+	long long g = new_game(b, w, NULL, time_byoyomi(1, 1, 2), NULL, &t0);
+	sleep_until(t0 + 1000);
+	ck_assert_int_eq(kill(D.pid, SIGSTOP), 0);
+	long long stopped = mono_ms();
+	sleep_ms(500);
+	json_t *req = json_pack("{s:s, s:s, s:I, s:s}", "cmd", "play", "id", "stalled", "game",
+				(json_int_t)g, "vertex", "E5");
+	char *line = json_dumps(req, JSON_COMPACT);
+	json_decref(req);
+	int sent = hc_send_line(b, line);
+	free(line);
+	sleep_until(stopped + STALL_STOP_MS);
+	ck_assert_int_eq(kill(D.pid, SIGCONT), 0);
+	ck_assert_int_eq(sent, 0);
+	json_t *r = hc_reply(b, T);
+	ck_assert_msg(r != NULL, "no reply to the move sent during the stop");
+	ck_assert_pstr_eq(hj_str(r, "id"), "stalled");
+	ck_assert_msg(hj_ok(r), "the move sent in time during a stall was refused: %s", hj_text(r));
+	/* About 1 s used in all: main time gone, the period kept. */
+	ck_assert_int_eq(hj_int(r, "move.clocks.B.periods"), 1);
+	ck_assert_int_eq(hj_int(r, "move.clocks.B.period_ms"), 2000);
+	json_decref(r);
+	r = game_query(w, g);
+	ck_assert_pstr_eq(hj_str(r, "game.phase"), "playing");
+	ck_assert_pstr_eq(hj_str(r, "game.to_move"), "W");
+	json_decref(r);
+	/* White's flag falls for real: 1 s + 2 s from Black's move. */
+	long long tw = mono_ms();
+	json_t *e = hc_event(b, "game.end", g, 3000 + T);
+	ck_assert_msg(e != NULL, "White's flag did not fall");
+	ck_assert_pstr_eq(hj_str(e, "result"), "B+T");
+	json_decref(e);
+	NEAR(mono_ms() - tw, 3000, 2 * TOLERANCE_MS, "ms from Black's move to White's flag");
+	hc_close(b);
+	hc_close(w);
+}
+END_TEST
+
 static Suite *clocks_suite(void)
 {
 	Suite *s = suite_create("clocks");
@@ -849,6 +898,7 @@ static Suite *clocks_suite(void)
 	tcase_add_test(tc, test_pause_resume);
 	tcase_add_test(tc, test_reconnect);
 	tcase_add_test(tc, test_restart_kill9);
+	tcase_add_test(tc, test_stall_not_charged);
 	suite_add_tcase(s, tc);
 	return s;
 }
