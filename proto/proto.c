@@ -161,6 +161,7 @@ static const struct proto_command commands[PROTO_CMD_COUNT] = {
 	CMD("tournament.export", PROTO_CMD_TOURNAMENT_EXPORT, true, PROTO_ROLE_TD),
 	CMD("players", PROTO_CMD_PLAYERS, false, PROTO_ROLE_PLAYER),
 	CMD("player", PROTO_CMD_PLAYER, false, PROTO_ROLE_PLAYER),
+	CMD("challenges", PROTO_CMD_CHALLENGES, true, PROTO_ROLE_PLAYER),
 };
 #undef CMD
 

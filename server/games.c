@@ -52,6 +52,7 @@ struct game {
 	bool paused;             /* Art. 14: a director's pause */
 	bool present[3];         /* scheduled games: the player has joined (Art. 22) */
 	int lateness_limit_s;    /* Art. 22.1 */
+	int64_t expires_at;      /* a pending challenge lapses then (Unix seconds) */
 	enum color replay_to_move; /* the turn that replaying the stored moves gives */
 	struct extra_key saved;  /* what the row's extra was written from (game_save_as) */
 	uv_timer_t timer;        /* due at the next flag fall, start or lateness limit */
@@ -480,6 +481,10 @@ static char *extra_text(const struct game *g, int at_move, const char *to_move)
 	jsonout_bool(&o, g->present[WHITE]);
 	jsonout_lit(&o, ",\"lateness_limit_s\":");
 	jsonout_int(&o, g->lateness_limit_s);
+	if (r->phase == PHASE_PENDING && g->expires_at > 0) {
+		jsonout_lit(&o, ",\"expires_at\":");
+		jsonout_int(&o, g->expires_at);
+	}
 	jsonout_lit(&o, "}");
 	return jsonout_finish(&o, 0, NULL);
 }
@@ -733,11 +738,20 @@ static void restore_state(struct game *g, const struct replay_ctx *rx)
 		g->present[WHITE] = json_is_true(json_object_get(x, "present_W"));
 		if (json_integer_value(json_object_get(x, "lateness_limit_s")) > 0)
 			g->lateness_limit_s = (int)json_integer_value(json_object_get(x, "lateness_limit_s"));
+		g->expires_at = json_integer_value(json_object_get(x, "expires_at"));
 		const char *tm = json_string_value(json_object_get(x, "to_move"));
 		if (tm && !later)
 			board_set_to_move(&r->board, strcmp(tm, "W") == 0 ? WHITE : BLACK);
 		json_decref(x);
 	}
+}
+
+/* A challenge stored without its lapse time (an older tengend) lapses a full
+ * GAMES_CHALLENGE_TTL_S after it was made. */
+static void default_expiry(struct game *g)
+{
+	if (g->ref.phase == PHASE_PENDING && g->expires_at <= 0)
+		g->expires_at = (int64_t)g->row.created_at + GAMES_CHALLENGE_TTL_S;
 }
 
 /* A struct game for row `row` (copied; its strings are taken over), with the referee rebuilt
@@ -769,6 +783,7 @@ static struct game *game_build(struct server *srv, struct store_game *row,
 	}
 	g->replay_to_move = g->ref.board.to_move;
 	restore_state(g, &x);
+	default_expiry(g);
 	free(x.last_clocks);
 	return g;
 bad:
@@ -880,6 +895,54 @@ static struct game *my_game(struct conn *c, const struct proto_request *req, enu
 
 static const char *const color_choices[] = {"nigiri", "black", "white"};
 
+/* Pending challenges player `id` made (`sent`) or received. O(live games). */
+static size_t pending_count(struct server *srv, int64_t id, bool sent)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < srv->games.cap; i++) {
+		const struct game *g = srv->games.slots[i].val;
+		if (g && g->ref.phase == PHASE_PENDING &&
+		    (sent ? g->row.challenger_id == id
+			  : g->row.challenger_id != id && color_of(g, id) != EMPTY))
+			n++;
+	}
+	return n;
+}
+
+static int game_id_cmp(const void *a, const void *b)
+{
+	int64_t x = (*(struct game *const *)a)->id, y = (*(struct game *const *)b)->id;
+	return x < y ? -1 : x > y;
+}
+
+/* The pending challenges of player `id`, sent and received, oldest first: a malloc'd array
+ * (NULL when there are none or memory runs out) of *n games. */
+static struct game **pending_of(struct server *srv, int64_t id, size_t *n)
+{
+	size_t k = 0, cap = 0;
+	struct game **a = NULL;
+	*n = 0;
+	for (size_t i = 0; i < srv->games.cap; i++) {
+		struct game *g = srv->games.slots[i].val;
+		if (!g || g->ref.phase != PHASE_PENDING || color_of(g, id) == EMPTY)
+			continue;
+		if (k == cap) {
+			cap = cap ? cap * 2 : 16;
+			struct game **na = realloc(a, cap * sizeof *na);
+			if (!na) {
+				free(a);
+				return NULL;
+			}
+			a = na;
+		}
+		a[k++] = g;
+	}
+	if (k)
+		qsort(a, k, sizeof *a, game_id_cmp);
+	*n = k;
+	return a;
+}
+
 void games_challenge(struct conn *c, const struct proto_request *req)
 {
 	struct server *srv = c->srv;
@@ -889,6 +952,7 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 	double komi = RULES_DEFAULT_KOMI;
 	bool rated = true;
 	int choice = 0;
+	int64_t expires_s = GAMES_CHALLENGE_TTL_S;
 	struct game *g = calloc(1, sizeof *g);
 	if (!g) {
 		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
@@ -902,7 +966,8 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 	    proto_get_time(req->root, "time", false, &g->time, &err) < 0 ||
 	    proto_get_bool(req->root, "rated", false, &rated, &err) < 0 ||
 	    proto_get_choice(req->root, "color", false, color_choices, 3, &choice, &err) < 0 ||
-	    proto_get_rules(req->root, "rules", false, &g->rules, &err) < 0) {
+	    proto_get_rules(req->root, "rules", false, &g->rules, &err) < 0 ||
+	    proto_get_int(req->root, "expires_s", false, 1, GAMES_CHALLENGE_TTL_S, &expires_s, &err) < 0) {
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		goto out;
 	}
@@ -926,6 +991,18 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 	}
 	if (opp.id == c->player_id) {
 		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'opponent': you cannot challenge yourself");
+		goto out;
+	}
+	size_t out_n = pending_count(srv, c->player_id, true), in_n = pending_count(srv, opp.id, false);
+	if (out_n >= GAMES_CHALLENGES_OUT_MAX) {
+		server_reply_error(c, req->id, PROTO_ERR_RATE_LIMITED, "you have %d pending challenges, "
+				   "the most allowed: wait for answers or withdraw some (decline)",
+				   GAMES_CHALLENGES_OUT_MAX);
+		goto out;
+	}
+	if (in_n >= GAMES_CHALLENGES_IN_MAX) {
+		server_reply_error(c, req->id, PROTO_ERR_RATE_LIMITED, "'%s' has %d pending challenges, "
+				   "the most allowed: try again later", opp.name, GAMES_CHALLENGES_IN_MAX);
 		goto out;
 	}
 	/* Colours are settled at accept; until then the challenger is listed as Black. */
@@ -958,6 +1035,11 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 		goto out;
 	}
 	g->ref.phase = PHASE_PENDING;
+	g->expires_at = (int64_t)ceil(g->row.created_at) + expires_s;
+	if (!(g->row.extra = extra_text(g, 0, NULL))) {
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
+		goto out;
+	}
 	if (server_txn(srv) < 0 || store_game_create(srv->store, &g->row, &g->id) != STORE_OK)
 		persist_failed(srv, "challenge");
 	g->row.id = g->id;
@@ -971,6 +1053,7 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 	json_object_set_new(e, "game", json_integer(g->id));
 	json_object_set_new(e, "from", json_string(c->name));
 	json_object_set_new(e, "settings", settings_json(g));
+	json_object_set_new(e, "expires_at", json_integer(g->expires_at));
 	server_send_player(srv, opp.id, e);
 	json_decref(e);
 	return;
@@ -1270,11 +1353,31 @@ static int64_t mark_present(struct game *g, enum color c)
 	return late_ms;
 }
 
+/* A pending challenge lapsed: it ends as declined, both players hear challenge.expired. */
+static void expire_challenge(struct server *srv, struct game *g)
+{
+	referee_end(&g->ref, "", END_DECLINED, false);
+	if (server_txn(srv) < 0)
+		persist_failed(srv, "expire");
+	game_save(srv, g);
+	log_msg(LOG_INFO, "challenge_expired", "game=%lld", (long long)g->id);
+	json_t *e = proto_event("challenge.expired");
+	json_object_set_new(e, "game", json_integer(g->id));
+	server_send_player(srv, g->row.black_id, e);
+	server_send_player(srv, g->row.white_id, e);
+	json_decref(e);
+	retire(srv, g);
+}
+
 static void on_timer(uv_timer_t *t)
 {
 	struct game *g = t->data;
 	struct server *srv = g->srv;
 	double wall = server_now();
+	if (g->ref.phase == PHASE_PENDING && g->expires_at > 0 && wall >= (double)g->expires_at) {
+		expire_challenge(srv, g);
+		return;
+	}
 	if (g->ref.phase == PHASE_SCHEDULED && wall >= g->row.start_at) {
 		/* Art. 22: at the start time Black's clock starts, whoever is there. */
 		if (server_txn(srv) < 0)
@@ -1315,7 +1418,9 @@ static void game_arm(struct game *g)
 		return;
 	double wall = server_now();
 	int64_t due = -1;
-	if (g->ref.phase == PHASE_SCHEDULED && g->row.start_at > 0) {
+	if (g->ref.phase == PHASE_PENDING && g->expires_at > 0) {
+		due = llround(fmax(0, ((double)g->expires_at - wall) * 1000));
+	} else if (g->ref.phase == PHASE_SCHEDULED && g->row.start_at > 0) {
 		/* A start time already passed (start_at in the past, a restart): begin now. */
 		due = llround(fmax(0, (g->row.start_at - wall) * 1000));
 	} else if (g->ref.phase == PHASE_PLAYING && !g->paused) {
@@ -1880,13 +1985,65 @@ void games_player_login(struct conn *c)
 	/* Send the state of each live game of this player (reconnects resume play). */
 	for (size_t i = 0; i < c->srv->games.cap; i++) {
 		struct game *g = c->srv->games.slots[i].val;
-		if (!g || color_of(g, c->player_id) == EMPTY)
+		if (!g || g->ref.phase == PHASE_PENDING || color_of(g, c->player_id) == EMPTY)
 			continue;
-		json_t *e = proto_event(g->ref.phase == PHASE_PENDING ? "challenge.pending" : "game.state");
+		json_t *e = proto_event("game.state");
 		json_object_set_new(e, "game", game_json(g));
 		server_send(c, e);
 		json_decref(e);
 	}
+	/* Pending challenges: the oldest few and the counts, however many there are (issue 20:
+	 * thousands of them once cut a player off before the login reply got out). */
+	size_t n, sent = 0;
+	struct game **p = pending_of(c->srv, c->player_id, &n);
+	if (n == 0) {
+		free(p);
+		return;
+	}
+	for (size_t i = 0; i < n && i < GAMES_LOGIN_CHALLENGES; i++) {
+		json_t *e = proto_event("challenge.pending");
+		json_object_set_new(e, "game", game_json(p[i]));
+		json_object_set_new(e, "expires_at", json_integer(p[i]->expires_at));
+		server_send(c, e);
+		json_decref(e);
+	}
+	for (size_t i = 0; i < n; i++)
+		sent += p[i]->row.challenger_id == c->player_id;
+	free(p);
+	json_t *e = proto_event("challenge.summary");
+	json_object_set_new(e, "received", json_integer((json_int_t)(n - sent)));
+	json_object_set_new(e, "sent", json_integer((json_int_t)sent));
+	json_object_set_new(e, "listed", json_integer((json_int_t)(n < GAMES_LOGIN_CHALLENGES ? n : GAMES_LOGIN_CHALLENGES)));
+	server_send(c, e);
+	json_decref(e);
+}
+
+void games_challenges(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	int64_t offset = 0, limit = GAMES_CHALLENGES_LIST_MAX;
+	if (proto_get_int(req->root, "offset", false, 0, INT32_MAX, &offset, &err) < 0 ||
+	    proto_get_int(req->root, "limit", false, 1, GAMES_CHALLENGES_LIST_MAX, &limit, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	size_t n;
+	struct game **p = pending_of(c->srv, c->player_id, &n);
+	json_t *a = json_array();
+	for (size_t i = (size_t)offset; i < n && i < (size_t)(offset + limit); i++) {
+		const struct game *g = p[i];
+		bool mine = g->row.challenger_id == c->player_id;
+		json_array_append_new(a, json_pack("{s:I, s:s, s:s, s:s, s:o, s:f, s:I}", "game",
+			(json_int_t)g->id, "direction", mine ? "sent" : "received", "from", g->black,
+			"to", g->white, "settings", settings_json(g), "created_at", g->row.created_at,
+			"expires_at", (json_int_t)g->expires_at));
+	}
+	free(p);
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "total", json_integer((json_int_t)n));
+	json_object_set_new(r, "offset", json_integer(offset));
+	json_object_set_new(r, "challenges", a);
+	server_reply(c, r);
 }
 
 void games_stop(struct server *srv)

@@ -28,7 +28,23 @@ void games_conn_gone(struct server *srv, struct conn *c);
 /* A player logged in on c: send the state of each of the player's live games. */
 void games_player_login(struct conn *c);
 
+/* Pending challenges (issue 20): a challenger may have GAMES_CHALLENGES_OUT_MAX pending, a
+ * player may be the target of GAMES_CHALLENGES_IN_MAX; one more is refused `rate_limited`
+ * and nothing is stored. A challenge lapses `expires_s` seconds after it was made (the
+ * challenge's field, GAMES_CHALLENGE_TTL_S at most and by default): it ends as declined and
+ * both players get `challenge.expired`. At login a player gets the first
+ * GAMES_LOGIN_CHALLENGES of its pending challenges, oldest first, and `challenge.summary`
+ * with the counts; `challenges {offset, limit}` lists them all, GAMES_CHALLENGES_LIST_MAX a
+ * page. */
+#define GAMES_CHALLENGES_OUT_MAX 20
+#define GAMES_CHALLENGES_IN_MAX 100
+#define GAMES_CHALLENGE_TTL_S (24 * 3600)
+#define GAMES_LOGIN_CHALLENGES 10
+#define GAMES_CHALLENGES_LIST_MAX 100
+
 void games_challenge(struct conn *c, const struct proto_request *req);
+/* `challenges {offset?, limit?}`: the player's pending challenges, sent and received. */
+void games_challenges(struct conn *c, const struct proto_request *req);
 void games_accept(struct conn *c, const struct proto_request *req);
 void games_decline(struct conn *c, const struct proto_request *req);
 void games_play(struct conn *c, const struct proto_request *req);

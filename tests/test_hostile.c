@@ -37,6 +37,11 @@ extern char **environ;
 #define IDLE_TIMEOUT_S 2             /* --idle-timeout for the slowloris test (proposed option) */
 #define SLOW_MAX_QUEUED "65536"      /* --max-queued for the never-reading client */
 #define SLOW_REQUESTS 400
+#define CHALLENGES_OUT 20            /* GAMES_CHALLENGES_OUT_MAX: pending per challenger */
+#define CHALLENGES_IN 100            /* GAMES_CHALLENGES_IN_MAX: pending per target */
+#define LOGIN_CHALLENGES 10          /* GAMES_LOGIN_CHALLENGES: listed at login */
+#define SPAMMERS (CHALLENGES_IN / CHALLENGES_OUT + 1)
+#define LOGIN_QUICK_MS 2000          /* the spammed player's login reply, at most */
 
 #define OK(r) ck_assert_msg(hj_ok(r), "expected ok, got %s", hj_text(r))
 #define ERR(r, code)                                                                          \
@@ -568,6 +573,139 @@ START_TEST(t_never_reads)
 }
 END_TEST
 
+/* Issue 20 item 8: challenge spam cannot lock a player out. Challengers (from another
+ * address) fill their own limit and then the target's: each one past a limit is refused
+ * `rate_limited` and stores nothing. The target logs in and gets its login reply quickly,
+ * the first few challenges and a summary with the counts; `challenges` pages through the
+ * rest. A challenge made with a short `expires_s` lapses: both players hear
+ * challenge.expired and it is no longer pending. Before: no limit, every challenge sent at
+ * login. */
+static struct hc *spammer(int i)
+{
+	char name[32];
+	snprintf(name, sizeof name, "spam%d", i);
+	struct hc *c = hc_open_ex(D.port, "127.0.0.3", 0, 0);
+	ck_assert(c != NULL);
+	ck_assert_msg(hc_login_as(c, name), "%s could not log in", name);
+	snprintf(c->name, sizeof c->name, "%s", name);
+	return c;
+}
+
+static json_t *challenge(struct hc *c, const char *to)
+{
+	return hc_req(c, "{ss ss si sb}", "cmd", "challenge", "opponent", to, "size", 9, "rated", 0);
+}
+
+START_TEST(t_challenge_spam)
+{
+	world_start(NULL);
+	struct hc *v = hc_login_new(D.port, "victim");
+	ck_assert(v != NULL);
+	hc_close(v);
+	struct hc *s[SPAMMERS];
+	int accepted = 0;
+	for (int i = 0; i < SPAMMERS; i++) {
+		s[i] = spammer(i);
+		for (int k = 0; k < CHALLENGES_OUT + 3; k++) {
+			json_t *r = challenge(s[i], "victim");
+			bool want_ok = k < CHALLENGES_OUT && accepted < CHALLENGES_IN;
+			if (want_ok) {
+				OK(r);
+				accepted++;
+			} else {
+				ERR(r, "rate_limited");
+			}
+			json_decref(r);
+		}
+		hc_clear(s[i]);
+	}
+	ck_assert_int_eq(accepted, CHALLENGES_IN);
+	bystander_step();
+
+	/* The target logs in: the reply at once, a bounded summary. */
+	v = hc_open(D.port);
+	ck_assert(v != NULL);
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	json_t *r = hc_req(v, "{ss ss ss}", "cmd", "login", "name", "victim", "password",
+			   "victim" HARNESS_PASSWORD_SUFFIX);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	OK(r);
+	json_decref(r);
+	long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	ck_assert_msg(ms < LOGIN_QUICK_MS, "login reply took %ld ms", ms);
+	json_t *e = hc_event(v, "challenge.summary", 0, T);
+	ck_assert_msg(e != NULL, "no challenge.summary at login");
+	ck_assert_int_eq(hj_int(e, "received"), CHALLENGES_IN);
+	ck_assert_int_eq(hj_int(e, "sent"), 0);
+	ck_assert_int_eq(hj_int(e, "listed"), LOGIN_CHALLENGES);
+	json_decref(e);
+	int pending = 0;
+	while ((e = hc_event(v, "challenge.pending", 0, 0)) != NULL) {
+		pending++;
+		ck_assert_pstr_eq(hj_str(e, "game.phase"), "pending");
+		json_decref(e);
+	}
+	ck_assert_int_eq(pending, LOGIN_CHALLENGES);
+
+	/* The rest, a page at a time; bad paging changes nothing. */
+	r = hc_req(v, "{ss si si}", "cmd", "challenges", "offset", CHALLENGES_IN - 5, "limit", 10);
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "total"), CHALLENGES_IN);
+	ck_assert_int_eq(json_array_size(hj_get(r, "challenges")), 5);
+	ck_assert_pstr_eq(hj_str(r, "challenges.0.direction"), "received");
+	ck_assert_pstr_eq(hj_str(r, "challenges.0.to"), "victim");
+	json_decref(r);
+	r = hc_req(v, "{ss si}", "cmd", "challenges", "limit", 0);
+	ERR(r, "bad_request");
+	json_decref(r);
+	r = hc_req(s[0], "{ss}", "cmd", "challenges");
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "total"), CHALLENGES_OUT);
+	ck_assert_pstr_eq(hj_str(r, "challenges.0.direction"), "sent");
+	long long first = hj_int(r, "challenges.0.game");
+	json_decref(r);
+
+	/* Withdrawing one makes room for one. */
+	r = hc_req(s[0], "{ss sI}", "cmd", "decline", "game", (json_int_t)first);
+	OK(r);
+	json_decref(r);
+	r = challenge(s[0], "victim");
+	OK(r);
+	json_decref(r);
+
+	/* Expiry: a bad expires_s is refused; a short one lapses. */
+	struct hc *o = hc_login_new(D.port, "other");
+	ck_assert(o != NULL);
+	r = hc_req(s[SPAMMERS - 1], "{ss ss si}", "cmd", "challenge", "opponent", "other", "expires_s", 0);
+	ERR(r, "bad_request");
+	json_decref(r);
+	r = hc_req(s[SPAMMERS - 1], "{ss ss si sb si}", "cmd", "challenge", "opponent", "other",
+		   "size", 9, "rated", 0, "expires_s", 1);
+	OK(r);
+	long long g = hj_int(r, "game");
+	json_decref(r);
+	e = hc_event(o, "challenge.expired", g, 1000 + T);
+	ck_assert_msg(e != NULL, "the challenged player heard no challenge.expired");
+	json_decref(e);
+	e = hc_event(s[SPAMMERS - 1], "challenge.expired", g, T);
+	ck_assert_msg(e != NULL, "the challenger heard no challenge.expired");
+	json_decref(e);
+	r = hc_req(o, "{ss sI}", "cmd", "accept", "game", (json_int_t)g);
+	ERR(r, "conflict");
+	json_decref(r);
+	r = hc_req(o, "{ss}", "cmd", "challenges");
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "total"), 0);
+	json_decref(r);
+	hc_close(o);
+	hc_close(v);
+	for (int i = 0; i < SPAMMERS; i++)
+		hc_close(s[i]);
+	world_end();
+}
+END_TEST
+
 static Suite *hostile_suite(void)
 {
 	Suite *s = suite_create("hostile");
@@ -583,6 +721,7 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, t_login_guess);
 	tcase_add_test(tc, t_player_forbidden);
 	tcase_add_test(tc, t_never_reads);
+	tcase_add_test(tc, t_challenge_spam);
 	suite_add_tcase(s, tc);
 	return s;
 }
