@@ -58,13 +58,13 @@ static const char score_usage[] =
 	"usage: tengen score FILE.sgf [--dead V,V,...] [--komi K]\n"
 	"                             [--ko situational|positional|simple] [--counting area|all-alive]\n"
 	"Replay a game record through the referee and print the result as one JSON object.\n"
-	"  --dead V,V,...  stones counted dead (GTP vertices; any stone marks its chain)\n"
+	"  --dead V,V,...  stones counted dead (GTP vertices; any stone marks its chain); without\n"
+	"                  it, the stones in the other side's territory (TB/TW) of the record\n"
 	"  --komi K        komi in force, in points, handicap compensation included (default:\n"
 	"                  the record's KM; HA adds nothing to it)\n"
 	"  --ko RULE       repetition rule (default: situational)\n"
 	"  --counting M    area (default; uses --dead) or all-alive (every stone alive)\n"
-	"Warnings are not counted: where the server took a point for each (Art. 24.1), the\n"
-	"record's RE[] differs from this result by that many points.\n"
+	"Warnings recorded in WN[b:w] (tengen's records) move one point each (Art. 24.1).\n"
 	"FILE may be - for standard input.\n";
 
 static const char replay_usage[] =
@@ -437,6 +437,28 @@ static int parse_dead(const struct options *o, const struct board *b, int *pts, 
 	return CMD_EXIT_OK;
 }
 
+/* The stones of the final board the record lists in the other colour's territory (TB holds
+ * dead White stones, TW dead Black ones): their points into pts (CMD_MAX_DEAD entries).
+ * Returns how many. */
+static int record_dead(const struct replay *rp, int *pts)
+{
+	const struct board *b = &rp->ref.board;
+	int n = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		const struct sgf_point *t = pass == 0 ? rp->game.territory_black : rp->game.territory_white;
+		size_t k = pass == 0 ? rp->game.nterritory_black : rp->game.nterritory_white;
+		enum color dead = pass == 0 ? WHITE : BLACK;
+		for (size_t i = 0; i < k && n < CMD_MAX_DEAD; i++) {
+			if (t[i].x >= b->size || t[i].y >= b->size)
+				continue;
+			int pt = board_pt(b, t[i].x, t[i].y);
+			if (board_at(b, pt) == dead)
+				pts[n++] = pt;
+		}
+	}
+	return n;
+}
+
 /* Build the JSON report (see cmd_score.h). Returns NULL when out of memory. */
 static json_t *score_report(const struct replay *rp, const struct score *s, const char *result,
 			    const char *reason, const char *stones)
@@ -493,10 +515,18 @@ int cmd_score(int argc, char **argv)
 	if (rc != CMD_EXIT_OK)
 		goto out;
 
-	/* The dead stones, on the board where the replay stopped. */
+	/* The dead stones, on the board where the replay stopped: --dead, or else the stones
+	 * the record counts in the other side's territory (TB/TW, SGF FF4). */
 	rc = parse_dead(&o, &rp.ref.board, pts, &npts);
 	if (rc != CMD_EXIT_OK)
 		goto out;
+	if (o.ndead == 0)
+		npts = record_dead(&rp, pts);
+	/* The warnings the record says were given (WN): each moved a point (Art. 24.1). */
+	if (rp.game.warnings_black || rp.game.warnings_white) {
+		rp.ref.warnings[BLACK] = rp.game.warnings_black;
+		rp.ref.warnings[WHITE] = rp.game.warnings_white;
+	}
 	if (o.counting == COUNT_AREA && npts > 0) {
 		if ((bad = score_mark_dead(&rp.ref.board, pts, npts, dead)) != 0) {
 			char v[VERTEX_MAX_LEN];

@@ -30,13 +30,18 @@ int score_mark_dead(const struct board *b, const int *pts, int n, bool *dead)
 	return 0;
 }
 
-void score_area(const struct board *b, const bool *dead, double komi, int handicap,
-		const int warnings[3], struct score *out)
+/* Flood the board's regions of empty points and dead stones: count each side's area into
+ * *black, *white (shared regions half to each) and, if owner is not NULL, mark the points of
+ * one-coloured regions with their owner (score_territory). */
+static void count_regions(const struct board *b, const bool *dead, double *black_out,
+			  double *white_out, unsigned char *owner)
 {
 	bool seen[BOARD_POINTS_MAX] = {false};
-	int stack[BOARD_POINTS_MAX];
+	int stack[BOARD_POINTS_MAX], region[BOARD_POINTS_MAX];
 	double black = 0, white = 0;
 	int np = b->stride * b->stride;
+	if (owner)
+		memset(owner, EMPTY, BOARD_POINTS_MAX);
 
 	for (int p = 0; p < np; p++) {
 		enum color c = board_at(b, p);
@@ -58,7 +63,7 @@ void score_area(const struct board *b, const bool *dead, double komi, int handic
 		seen[p] = true;
 		while (sp) {
 			int q = stack[--sp];
-			size++;
+			region[size++] = q;
 			const int nbs[4] = {q - 1, q + 1, q - b->stride, q + b->stride};
 			for (int k = 0; k < 4; k++) {
 				int m = nbs[k];
@@ -81,7 +86,25 @@ void score_area(const struct board *b, const bool *dead, double komi, int handic
 			black += size / 2.0;
 			white += size / 2.0;
 		}
+		if (owner && touch[BLACK] != touch[WHITE])
+			for (int i = 0; i < size; i++)
+				owner[region[i]] = (unsigned char)(touch[BLACK] ? BLACK : WHITE);
 	}
+	*black_out = black;
+	*white_out = white;
+}
+
+void score_territory(const struct board *b, const bool *dead, unsigned char *owner)
+{
+	double black, white;
+	count_regions(b, dead, &black, &white, owner);
+}
+
+void score_area(const struct board *b, const bool *dead, double komi, int handicap,
+		const int warnings[3], struct score *out)
+{
+	double black, white;
+	count_regions(b, dead, &black, &white, NULL);
 	if (warnings) {
 		/* Art. 24.1: each warning moves one point (a stone) to the other side. */
 		black += warnings[WHITE] - warnings[BLACK];

@@ -41,6 +41,13 @@ int score_mark_dead(const struct board *b, const int *pts, int n, bool *dead);
 void score_area(const struct board *b, const bool *dead, double komi, int handicap,
 		const int warnings[3], struct score *out);
 
+/* Who each point of `b` counts for at an area count with `dead` stones (as score_area: NULL,
+ * all alive): owner[p] (BOARD_POINTS_MAX entries) is BLACK or WHITE for an empty point or a
+ * dead stone in a region bordered by living stones of that colour only (its territory, SGF
+ * FF4 TB/TW: dead stones are listed in the territory of the side that surrounds them), EMPTY
+ * for every other point (living stones, regions bordered by both colours or by neither). */
+void score_territory(const struct board *b, const bool *dead, unsigned char *owner);
+
 /* Black's margin, black - white - komi, in points. */
 double score_margin(const struct score *s);
 

@@ -37,6 +37,8 @@ void sgf_game_free(struct sgf_game *g)
 	free(g->result);
 	free(g->overtime);
 	free(g->comment);
+	free(g->territory_black);
+	free(g->territory_white);
 	for (size_t i = 0; i < g->nmoves; i++)
 		free(g->moves[i].comment);
 	free(g->moves);
@@ -145,6 +147,27 @@ int sgf_game_add_setup(struct sgf_game *g, int color, int x, int y)
 	return SGF_OK;
 }
 
+static int point_append(struct sgf_point **list, size_t *n, int x, int y)
+{
+	struct sgf_point *p = realloc(*list, (*n + 1) * sizeof *p);
+	if (!p)
+		return SGF_ENOMEM;
+	p[*n].x = (int16_t)x;
+	p[*n].y = (int16_t)y;
+	*list = p;
+	(*n)++;
+	return SGF_OK;
+}
+
+int sgf_game_add_territory(struct sgf_game *g, int color, int x, int y)
+{
+	if (!g || (color != SGF_BLACK && color != SGF_WHITE) || !size_ok(g->size) ||
+	    !on_board(g->size, x, y))
+		return SGF_EINVAL;
+	return color == SGF_BLACK ? point_append(&g->territory_black, &g->nterritory_black, x, y)
+				  : point_append(&g->territory_white, &g->nterritory_white, x, y);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Reader                                                                                     */
 
@@ -152,7 +175,7 @@ int sgf_game_add_setup(struct sgf_game *g, int color, int x, int y)
 enum prop {
 	P_B, P_W, P_AB, P_AW, P_AE, P_C, P_BL, P_WL, P_OB, P_OW,
 	P_GM, P_SZ, P_KM, P_HA, P_PL, P_PB, P_PW, P_BR, P_WR, P_DT, P_EV, P_RO, P_RU, P_RE, P_OT,
-	P_TM,
+	P_TM, P_TB, P_TW, P_WN,
 	P_COUNT,
 	P_UNKNOWN = P_COUNT
 };
@@ -169,7 +192,8 @@ static const struct {
 	[P_PB] = {"PB", false}, [P_PW] = {"PW", false}, [P_BR] = {"BR", false},
 	[P_WR] = {"WR", false}, [P_DT] = {"DT", false}, [P_EV] = {"EV", false},
 	[P_RO] = {"RO", false}, [P_RU] = {"RU", false}, [P_RE] = {"RE", false},
-	[P_OT] = {"OT", false}, [P_TM] = {"TM", false},
+	[P_OT] = {"OT", false}, [P_TM] = {"TM", false}, [P_TB] = {"TB", true},
+	[P_TW] = {"TW", true},  [P_WN] = {"WN", false},
 };
 
 /* One value of a known property in the node being read: the bytes between '[' and ']'. */
@@ -468,6 +492,60 @@ static int read_setup(struct parser *ps, const struct pval *v)
 	return SGF_OK;
 }
 
+/* TB/TW value: a point or a rectangle "aa:cc", appended to the colour's territory. */
+static int read_territory(struct parser *ps, const struct pval *v)
+{
+	const char *s = ps->s + v->start;
+	size_t len = v->len;
+	const char *colon = memchr(s, ':', len);
+	int x0, y0, x1, y1, rc;
+	if (colon) {
+		size_t l0 = (size_t)(colon - s);
+		if ((rc = read_point2(ps, v, s, l0, false, &x0, &y0)) ||
+		    (rc = read_point2(ps, v, colon + 1, len - l0 - 1, false, &x1, &y1)))
+			return rc;
+	} else {
+		if ((rc = read_point2(ps, v, s, len, false, &x0, &y0)))
+			return rc;
+		x1 = x0;
+		y1 = y0;
+	}
+	struct sgf_game *g = &ps->g;
+	bool black = v->prop == P_TB;
+	int xa = x0 < x1 ? x0 : x1, xb = x0 < x1 ? x1 : x0;
+	int ya = y0 < y1 ? y0 : y1, yb = y0 < y1 ? y1 : y0;
+	for (int y = yb; y >= ya; y--)
+		for (int x = xa; x <= xb; x++) {
+			if (g->nterritory_black + g->nterritory_white >= SGF_MAX_SETUP_POINTS)
+				return fail(ps, v->open, "more than %d territory points",
+				            SGF_MAX_SETUP_POINTS), SGF_ELIMIT;
+			if (sgf_game_add_territory(g, black ? SGF_BLACK : SGF_WHITE, x, y) != SGF_OK)
+				return fail(ps, v->open, "out of memory"), SGF_ENOMEM;
+		}
+	return SGF_OK;
+}
+
+/* WN[b:w]: two numbers of warnings. */
+static int read_warnings(struct parser *ps, const struct pval *v)
+{
+	const char *s = ps->s + v->start;
+	const char *colon = memchr(s, ':', v->len);
+	if (!colon)
+		return fail(ps, v->open, "WN is not two numbers b:w"), SGF_EVALUE;
+	struct pval a = *v, b = *v;
+	a.len = (size_t)(colon - s);
+	b.start = v->start + a.len + 1;
+	b.len = v->len - a.len - 1;
+	double wb, ww;
+	int rc;
+	if ((rc = read_number(ps, &a, true, 0, SGF_MAX_WARNINGS, &wb)) ||
+	    (rc = read_number(ps, &b, true, 0, SGF_MAX_WARNINGS, &ww)))
+		return rc;
+	ps->g.warnings_black = (int)wb;
+	ps->g.warnings_white = (int)ww;
+	return SGF_OK;
+}
+
 static char **text_field(struct sgf_game *g, int prop)
 {
 	switch (prop) {
@@ -554,6 +632,13 @@ static int process_node(struct parser *ps)
 
 	const struct pval *movev = NULL, *comment = NULL;
 	const struct pval *timev[3] = {NULL, NULL, NULL}, *periodv[3] = {NULL, NULL, NULL};
+	/* A node with TB or TW gives the territory anew. */
+	if (ps->seen & ((1u << P_TB) | (1u << P_TW))) {
+		free(g->territory_black);
+		free(g->territory_white);
+		g->territory_black = g->territory_white = NULL;
+		g->nterritory_black = g->nterritory_white = 0;
+	}
 	for (size_t i = 0; i < ps->nvals; i++) {
 		const struct pval *v = &ps->vals[i];
 		char *t;
@@ -577,6 +662,15 @@ static int process_node(struct parser *ps)
 				return rc;
 			break;
 		case P_C: comment = v; break;
+		case P_TB:
+		case P_TW:
+			if ((rc = read_territory(ps, v)))
+				return rc;
+			break;
+		case P_WN:
+			if ((rc = read_warnings(ps, v)))
+				return rc;
+			break;
 		case P_BL: timev[SGF_BLACK] = v; break;
 		case P_WL: timev[SGF_WHITE] = v; break;
 		case P_OB: periodv[SGF_BLACK] = v; break;
@@ -1039,6 +1133,10 @@ char *sgf_write(const struct sgf_game *g)
 	    g->handicap < 0 || g->handicap > SGF_MAX_HANDICAP ||
 	    !points_ok(g->setup_black, g->nsetup_black, g->size) ||
 	    !points_ok(g->setup_white, g->nsetup_white, g->size) ||
+	    !points_ok(g->territory_black, g->nterritory_black, g->size) ||
+	    !points_ok(g->territory_white, g->nterritory_white, g->size) ||
+	    g->warnings_black < 0 || g->warnings_black > SGF_MAX_WARNINGS ||
+	    g->warnings_white < 0 || g->warnings_white > SGF_MAX_WARNINGS ||
 	    (g->nmoves && !g->moves) || isnan(g->time_limit_s) ||
 	    g->time_limit_s > SGF_MAX_TIME_S)
 		return NULL;
@@ -1096,6 +1194,10 @@ char *sgf_write(const struct sgf_game *g)
 	}
 	sb_text_prop(&b, "OT", g->overtime);
 	sb_text_prop(&b, "RE", g->result);
+	if (g->warnings_black || g->warnings_white) {
+		snprintf(num, sizeof num, "WN[%d:%d]", g->warnings_black, g->warnings_white);
+		sb_puts(&b, num);
+	}
 	sb_text_prop(&b, "C", g->comment);
 	for (size_t i = 0; i < g->nmoves; i++) {
 		const struct sgf_move *m = &g->moves[i];
@@ -1113,6 +1215,17 @@ char *sgf_write(const struct sgf_game *g)
 			sb_puts(&b, num);
 		}
 		sb_text_prop(&b, "C", m->comment);
+	}
+	/* The count of the final position ends the last node. */
+	if (g->nterritory_black) {
+		sb_puts(&b, "TB");
+		for (size_t i = 0; i < g->nterritory_black; i++)
+			sb_point(&b, g->size, g->territory_black[i].x, g->territory_black[i].y);
+	}
+	if (g->nterritory_white) {
+		sb_puts(&b, "TW");
+		for (size_t i = 0; i < g->nterritory_white; i++)
+			sb_point(&b, g->size, g->territory_white[i].x, g->territory_white[i].y);
 	}
 	sb_puts(&b, ")\n");
 	if (b.oom) {

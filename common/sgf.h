@@ -26,14 +26,20 @@
  * - BL/WL and OB/OW are kept with a move only for the colour that moved;
  * - game-information properties (PB, PW, KM, RE, ...) are read from any node on the main line;
  *   a later value replaces an earlier one;
+ * - TB/TW (territory, FF4; points or compressed lists) are read from any main-line node, those
+ *   of the last node that has them kept: the count of the final position, dead stones listed
+ *   in the territory of the side that surrounds them;
+ * - WN[b:w], tengen's private property (root): the warnings given to Black and White, each of
+ *   which moved one point of the count to the opponent (Chinese Rules 2002, Art. 24.1);
  * - text is kept as bytes (CA is not interpreted: UTF-8 is expected). C (text) keeps its line
  *   breaks, each normalised to "\n"; simple text values (names, result...) have every line
  *   break and other whitespace turned into a space (FF[4] SimpleText).
  *
  * Writer (sgf_write): one game tree, the root node with
- *   GM[1]FF[4]CA[UTF-8]AP[tengen:0.1]SZ KM HA AB AW PL RU PB PW BR WR DT EV RO TM OT RE C
+ *   GM[1]FF[4]CA[UTF-8]AP[tengen:0.1]SZ KM HA AB AW PL RU PB PW BR WR DT EV RO TM OT RE WN C
  * (only the properties that are set; KM always) and then one node per move, each on its own
- * line: ;B[dd]BL[295.5]OB[3]C[...]. Property values escape `]` and `\`.
+ * line: ;B[dd]BL[295.5]OB[3]C[...]. TB and TW, when set, end the last node (the root if there
+ * is no move). Property values escape `]` and `\`.
  */
 #ifndef TENGEN_SGF_H
 #define TENGEN_SGF_H
@@ -51,6 +57,7 @@
 #define SGF_MAX_HANDICAP 99             /* HA */
 #define SGF_MAX_TIME_S 1000000.0        /* TM, BL, WL in seconds (about 11.6 days) */
 #define SGF_MAX_PERIODS 32767           /* OB, OW */
+#define SGF_MAX_WARNINGS 999            /* each number of WN */
 #define SGF_ERROR_MAX 160               /* bytes of an error message, with its NUL */
 
 /* The AP[] value the writer puts in the root. */
@@ -108,6 +115,10 @@ struct sgf_game {
 	char *overtime;         /* OT, free text, e.g. "3x30 byo-yomi" */
 	double time_limit_s;    /* TM, main time in seconds; -1 if none */
 	char *comment;          /* C[] of the root node */
+	struct sgf_point *territory_black, *territory_white; /* TB, TW of the final position */
+	size_t nterritory_black, nterritory_white;
+	int warnings_black, warnings_white; /* WN[b:w]: 0..SGF_MAX_WARNINGS; written when either
+	                                       is not 0 */
 	struct sgf_move *moves; /* the main line, in order */
 	size_t nmoves;
 	size_t capmoves;        /* allocated length of moves (internal) */
@@ -148,5 +159,10 @@ int sgf_game_add_move(struct sgf_game *g, int color, int x, int y, int32_t time_
  * Returns SGF_OK, SGF_EINVAL (bad colour or point, or the point already holds a setup stone;
  * nothing changed) or SGF_ENOMEM. */
 int sgf_game_add_setup(struct sgf_game *g, int color, int x, int y);
+
+/* Append a territory point of the final position (TB for SGF_BLACK, TW for SGF_WHITE; SGF FF4:
+ * an empty point or a dead stone counted for that colour) at (x, y) on g->size's board.
+ * Returns SGF_OK, SGF_EINVAL (bad colour or point; nothing changed) or SGF_ENOMEM. */
+int sgf_game_add_territory(struct sgf_game *g, int color, int x, int y);
 
 #endif

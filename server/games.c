@@ -340,6 +340,19 @@ static json_t *settings_json(const struct game *g)
 			 proto_rules_to_json(&g->rules));
 }
 
+static json_t *claims_json(const struct game *g, enum color c);
+
+/* The dead stones both players agreed on (Art. 8), the chains in full, as counted: the
+ * claims of an ended game counted by agreement; [] for one counted all alive; NULL if the game
+ * was not counted. */
+static json_t *agreed_dead_json(const struct game *g)
+{
+	const struct referee *r = &g->ref;
+	if (!g->started || !r->scored || r->phase != PHASE_ENDED)
+		return NULL;
+	return r->claimed[BLACK] && r->claimed[WHITE] ? claims_json(g, BLACK) : json_array();
+}
+
 /* The `game` query's object (PROTOCOL.md). */
 static json_t *game_json(const struct game *g)
 {
@@ -385,6 +398,8 @@ static json_t *game_json(const struct game *g)
 	json_object_set_new(o, "reason", g->row.reason[0] ? json_string(g->row.reason) : json_null());
 	if (g->started && g->ref.scored)
 		json_object_set_new(o, "score", score_json(&g->ref.score));
+	json_t *dead = agreed_dead_json(g);
+	json_object_set_new(o, "dead", dead ? dead : json_null());
 	json_object_set_new(o, "tournament", g->row.tournament_id ? json_integer(g->row.tournament_id) : json_null());
 	json_object_set_new(o, "round", g->row.round ? json_integer(g->row.round) : json_null());
 	return o;
@@ -1849,6 +1864,52 @@ static int sgf_warning_cb(void *ctx, const struct store_warning *w)
 	return 0;
 }
 
+/* The count in the record, so that any reader can reproduce RE: for a game counted, the
+ * territory of the final position with the agreed dead stones in the territory of the side
+ * that surrounds them (SGF FF4 TB/TW; Art. 8, 9); and, for a game with warnings, WN[b:w] and a
+ * root comment saying how they moved the count (Art. 24.1). Returns 0, or -1 when memory runs
+ * out. */
+static int sgf_count(const struct game *g, struct sgf_game *s)
+{
+	const struct referee *r = &g->ref;
+	if (!g->started)
+		return 0;
+	s->warnings_black = r->warnings[BLACK] > SGF_MAX_WARNINGS ? SGF_MAX_WARNINGS : r->warnings[BLACK];
+	s->warnings_white = r->warnings[WHITE] > SGF_MAX_WARNINGS ? SGF_MAX_WARNINGS : r->warnings[WHITE];
+	if (r->scored && (s->warnings_black || s->warnings_white)) {
+		char buf[256];
+		snprintf(buf, sizeof buf, "Warnings: Black %d, White %d. Each moved one point of the "
+			 "count to the opponent (Chinese Rules 2002, Art. 24.1); RE includes them "
+			 "(WN[%d:%d]).", s->warnings_black, s->warnings_white, s->warnings_black,
+			 s->warnings_white);
+		if (s->comment) {
+			size_t l = strlen(s->comment) + strlen(buf) + 2;
+			char *n = malloc(l);
+			if (!n)
+				return -1;
+			snprintf(n, l, "%s\n%s", s->comment, buf);
+			free(s->comment);
+			s->comment = n;
+		} else if (!(s->comment = strdup(buf))) {
+			return -1;
+		}
+	}
+	if (!r->scored || r->phase != PHASE_ENDED)
+		return 0;
+	const struct board *b = &r->board;
+	const bool *dead = r->claimed[BLACK] && r->claimed[WHITE] ? r->dead[BLACK] : NULL;
+	unsigned char owner[BOARD_POINTS_MAX];
+	score_territory(b, dead, owner);
+	for (int y = b->size - 1; y >= 0; y--)
+		for (int x = 0; x < b->size; x++) {
+			unsigned char o = owner[board_pt(b, x, y)];
+			if (o != EMPTY &&
+			    sgf_game_add_territory(s, o == BLACK ? SGF_BLACK : SGF_WHITE, x, y) != SGF_OK)
+				return -1;
+		}
+	return 0;
+}
+
 void games_sgf(struct conn *c, const struct proto_request *req)
 {
 	bool owned;
@@ -1890,6 +1951,13 @@ void games_sgf(struct conn *c, const struct proto_request *req)
 	struct sgf_ctx x = {&s, g->row.size, &g->cc};
 	store_moves_get(c->srv->store, g->id, sgf_move_cb, &x);
 	store_warnings_get(c->srv->store, g->id, sgf_warning_cb, &x);
+	if (sgf_count(g, &s) < 0) {
+		sgf_game_free(&s);
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
+		if (owned)
+			game_free(g);
+		return;
+	}
 	char *text = sgf_write(&s);
 	sgf_game_free(&s);
 	if (!text) {

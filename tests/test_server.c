@@ -17,6 +17,7 @@
 #include <strings.h>
 #include <time.h>
 #include "harness.h"
+#include "sgf.h"
 
 #define T HARNESS_TIMEOUT_MS
 #define TEST_TIMEOUT_S 60          /* per test (Check's own timeout) */
@@ -1583,6 +1584,97 @@ START_TEST(test_per_address_limit)
 }
 END_TEST
 
+/* Issue 20 item 5: the agreed count is kept. Black gets a warning (a move out of turn), White's
+ * lone stone is agreed dead: the game object names the dead stones, and the SGF carries the
+ * count (TB/TW with the dead stone in Black's territory, WN[1:0] for the warning), so that
+ * `tengen score FILE` without --dead gives RE, and GNU Go loads the record. Before: no dead
+ * stones anywhere, and `tengen score` counted the stone alive and ignored the warning. */
+#define GNUGO "/usr/games/gnugo"
+START_TEST(test_count_kept)
+{
+	struct hc *a = login(&D, "alice"), *b = login(&D, "bob");
+	long long g = new_game(a, b);
+	move_ok(a, b, g, "E5", 1);
+	json_t *r = play(a, g, "D4");
+	expect_illegal(r, "not_your_turn", 0, 1, 1, 0);
+	json_decref(r);
+	move_ok(b, a, g, "C3", 2);
+	move_ok(a, b, g, "pass", 3);
+	move_ok(b, a, g, "pass", 4);
+	/* Bad input changes nothing: a point with no stone. */
+	r = hc_req(a, "{s:s, s:I, s:[s]}", "cmd", "dead", "game", (json_int_t)g, "stones", "A1");
+	ERR(r, "bad_request");
+	json_decref(r);
+	struct hc *who[2] = {a, b};
+	for (int i = 0; i < 2; i++) {
+		r = hc_req(who[i], "{s:s, s:I, s:[s]}", "cmd", "dead", "game", (json_int_t)g, "stones", "C3");
+		OK(r);
+		json_decref(r);
+	}
+	/* 81 points of area, less one for the warning, 1 to White, komi 7.5. */
+	const char *want = "B+71.5";
+	r = game_get(a, g);
+	ck_assert_pstr_eq(hj_str(r, "game.result"), want);
+	ck_assert_msg(json_is_array(hj_get(r, "game.dead")) && json_array_size(hj_get(r, "game.dead")) == 1 &&
+		      hj_has_str(r, "game.dead", "C3"), "game.dead: %s", hj_text(r));
+	json_decref(r);
+	r = hc_req(a, "{s:s, s:I}", "cmd", "sgf", "game", (json_int_t)g);
+	OK(r);
+	const char *text = hj_str(r, "sgf");
+	ck_assert(text != NULL);
+	struct sgf_game sg;
+	struct sgf_error err;
+	ck_assert_msg(sgf_parse(text, strlen(text), &sg, &err) == SGF_OK, "%s", err.message);
+	ck_assert_int_eq(sg.warnings_black, 1);
+	ck_assert_int_eq(sg.warnings_white, 0);
+	ck_assert_int_eq((int)sg.nterritory_black, 80); /* every point but E5: C3 is dead */
+	ck_assert_int_eq((int)sg.nterritory_white, 0);
+	sgf_game_free(&sg);
+	char path[HARNESS_PATH_MAX];
+	snprintf(path, sizeof path, "%s/count.sgf", D.dir);
+	FILE *f = fopen(path, "w");
+	ck_assert(f != NULL);
+	fputs(text, f);
+	fclose(f);
+	json_decref(r);
+
+	/* tengen score reproduces RE from the record alone. */
+	const char *tengen = getenv("TENGEN");
+	char cmd[2 * HARNESS_PATH_MAX];
+	snprintf(cmd, sizeof cmd, "'%s' score '%s'", tengen ? tengen : "./client/tengen", path);
+	FILE *p = popen(cmd, "r");
+	ck_assert(p != NULL);
+	json_error_t je;
+	json_t *rep = json_loadf(p, JSON_DISABLE_EOF_CHECK, &je);
+	ck_assert_int_eq(pclose(p), 0);
+	ck_assert_msg(rep != NULL, "tengen score printed no JSON: %s", je.text);
+	ck_assert_msg(strcmp(hj_str(rep, "result"), want) == 0 &&
+		      strcmp(hj_str(rep, "recorded_result"), want) == 0,
+		      "tengen score: %s, the record says %s", hj_text(rep), want);
+	json_decref(rep);
+
+	/* An independent reader: GNU Go loads the record and counts it. */
+	if (access(GNUGO, X_OK) == 0) {
+		snprintf(cmd, sizeof cmd, "printf 'loadsgf %s\\nfinal_score\\nquit\\n' | %s --mode gtp 2>&1",
+			 path, GNUGO);
+		p = popen(cmd, "r");
+		ck_assert(p != NULL);
+		char out[4096];
+		size_t n = fread(out, 1, sizeof out - 1, p);
+		out[n] = '\0';
+		pclose(p);
+		ck_assert_msg(strncmp(out, "= ", 2) == 0 && !strstr(out, "\n?"),
+			      "GNU Go did not load the record: %s", out);
+		/* Its own judgement of life and death on this near-empty board is its own: only
+		 * that it counts the record (final_score answers "= B+..." or "= W+..."). */
+		ck_assert_msg(strstr(out, "\n= B+") || strstr(out, "\n= W+") || strstr(out, "\n= 0"),
+			      "GNU Go's final_score: %s", out);
+	}
+	hc_close(a);
+	hc_close(b);
+}
+END_TEST
+
 /* One number from the daemon's database through the sqlite3 command-line shell (another
  * process, as an operator's would be); -1 on failure. */
 static long long db_int(const char *sql)
@@ -1672,6 +1764,7 @@ static Suite *server_suite(void)
 	tcase_add_test(tc, test_restart);
 	tcase_add_test(tc, test_restart_after_resume);
 	tcase_add_test(tc, test_restart_pending);
+	tcase_add_test(tc, test_count_kept);
 	suite_add_tcase(s, tc);
 	TCase *lim = tcase_create("limits");
 	tcase_set_timeout(lim, TEST_TIMEOUT_S);

@@ -335,6 +335,9 @@ struct bad_case {
 
 static const struct bad_case bad[] = {
 	{"(;C[abc", 0, SGF_ESYNTAX, 3, "unterminated property value"},
+	{"(;WN[1])", 0, SGF_EVALUE, 4, "WN is not two numbers"},
+	{"(;WN[1:x])", 0, SGF_EVALUE, 4, "is not an integer"},
+	{"(;SZ[9]TB[zz])", 0, SGF_EVALUE, 9, "off the 9x9 board"},
 	{"(;C[a\\])", 0, SGF_ESYNTAX, 3, "unterminated property value"},
 	{"(;B[aa];W[bb];C[x\\", 0, SGF_ESYNTAX, 15, "unterminated property value"},
 	{"x(;)", 0, SGF_ESYNTAX, 0, "expected '('"},
@@ -891,6 +894,51 @@ START_TEST(test_example_game)
 }
 END_TEST
 
+/* Issue 20 item 5: the count of the final position (TB/TW, SGF FF4) and the warnings (WN, a
+ * private property) are written and read back; TB/TW end the last node; a later node's
+ * territory replaces an earlier one's. */
+START_TEST(test_count_properties)
+{
+	struct sgf_game g;
+	sgf_game_init(&g);
+	g.size = 5;
+	g.warnings_black = 1;
+	ck_assert_int_eq(sgf_game_add_move(&g, SGF_BLACK, 2, 2, -1, -1, NULL), SGF_OK);
+	ck_assert_int_eq(sgf_game_add_move(&g, SGF_WHITE, 0, 0, -1, -1, NULL), SGF_OK);
+	ck_assert_int_eq(sgf_game_add_territory(&g, SGF_BLACK, 0, 0), SGF_OK);
+	ck_assert_int_eq(sgf_game_add_territory(&g, SGF_BLACK, 4, 4), SGF_OK);
+	ck_assert_int_eq(sgf_game_add_territory(&g, SGF_WHITE, 1, 1), SGF_OK);
+	ck_assert_int_eq(sgf_game_add_territory(&g, SGF_WHITE, 5, 0), SGF_EINVAL);
+	ck_assert_int_eq(sgf_game_add_territory(&g, 3, 0, 0), SGF_EINVAL);
+	char *text = sgf_write(&g);
+	ck_assert(text != NULL);
+	ck_assert_msg(strstr(text, "WN[1:0]") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, ";W[ae]TB[ae][ea]TW[bd])") != NULL, "%s", text);
+	struct sgf_game r;
+	parse_ok(text, &r);
+	ck_assert_int_eq(r.warnings_black, 1);
+	ck_assert_int_eq(r.warnings_white, 0);
+	ck_assert_int_eq((int)r.nterritory_black, 2);
+	ck_assert_int_eq((int)r.nterritory_white, 1);
+	ck_assert_int_eq(r.territory_white[0].x, 1);
+	ck_assert_int_eq(r.territory_white[0].y, 1);
+	sgf_game_free(&r);
+	free(text);
+	sgf_game_free(&g);
+	/* Compressed lists; the last node with TB/TW is the one kept. */
+	parse_ok("(;SZ[3]WN[0:2]TB[aa:cc];B[bb]TW[aa]TB[cc:cb])", &r);
+	ck_assert_int_eq(r.warnings_white, 2);
+	ck_assert_int_eq((int)r.nterritory_black, 2);
+	ck_assert_int_eq((int)r.nterritory_white, 1);
+	sgf_game_free(&r);
+	/* Out of range refused by the writer. */
+	sgf_game_init(&g);
+	g.warnings_white = SGF_MAX_WARNINGS + 1;
+	ck_assert(sgf_write(&g) == NULL);
+	sgf_game_free(&g);
+}
+END_TEST
+
 static Suite *sgf_suite(void)
 {
 	Suite *s = suite_create("sgf");
@@ -921,6 +969,7 @@ static Suite *sgf_suite(void)
 	tc = tcase_create("roundtrip");
 	tcase_add_test(tc, test_roundtrip_built);
 	tcase_add_test(tc, test_roundtrip_parsed);
+	tcase_add_test(tc, test_count_properties);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("robustness");
