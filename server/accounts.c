@@ -25,6 +25,7 @@ enum job_kind { JOB_REGISTER, JOB_LOGIN };
 
 struct pw_job {
 	uv_work_t work;
+	struct pw_job *next;          /* registrations waiting for their thread */
 	enum job_kind kind;
 	struct conn *c;
 	json_t *id;
@@ -87,9 +88,10 @@ static struct login_fail *fail_find(struct server *srv, const char *key, bool cr
 	return f;
 }
 
-/* The three keys a failed login counts against, lower-cased: the name from this address, the
- * address, and the name from anywhere. */
-#define FAIL_KEYS 3
+/* The two keys a failed login counts against: the name (lower-cased) from this address, and
+ * the address. No key counts a name from every address: nobody elsewhere can lock a player
+ * out. */
+#define FAIL_KEYS 2
 static void fail_keys(char keys[FAIL_KEYS][80], const char *name, const char *addr)
 {
 	char lname[PROTO_NAME_MAX + 1];
@@ -99,14 +101,15 @@ static void fail_keys(char keys[FAIL_KEYS][80], const char *name, const char *ad
 	lname[k] = '\0';
 	snprintf(keys[0], 80, "p:%s@%s", lname, addr);
 	snprintf(keys[1], 80, "a:%s", addr);
-	snprintf(keys[2], 80, "n:%s", lname);
 }
 
-/* Limits per key (server.h): a guesser is stopped after SERVER_LOGIN_FAILS tries at a name or
- * from an address; a name is shut for everyone only after SERVER_LOGIN_NAME_FAILS failures, so
- * a stranger cannot lock a player out with a few wrong passwords. */
-static const int fail_limits[FAIL_KEYS] = {SERVER_LOGIN_FAILS, SERVER_LOGIN_FAILS,
-					    SERVER_LOGIN_NAME_FAILS};
+/* Limits per key (server.h): a guesser is stopped after SERVER_LOGIN_FAILS tries at one name
+ * from one address, and after --login-fails-per-address tries at any names from it (much more:
+ * many players may share an address behind a NAT). */
+static int fail_limit(struct server *srv, int key)
+{
+	return key == 0 ? SERVER_LOGIN_FAILS : (int)srv->set.login_fails_per_address;
+}
 
 static bool rate_limited(struct server *srv, const char *name, const char *addr)
 {
@@ -115,10 +118,33 @@ static bool rate_limited(struct server *srv, const char *name, const char *addr)
 	fail_keys(keys, name, addr);
 	for (int i = 0; i < FAIL_KEYS; i++) {
 		struct login_fail *f = fail_find(srv, keys[i], false, now);
-		if (f && now - f->start < SERVER_LOGIN_WINDOW_S && f->count >= fail_limits[i])
+		if (f && now - f->start < SERVER_LOGIN_WINDOW_S && f->count >= fail_limit(srv, i))
 			return true;
 	}
 	return false;
+}
+
+/* Registrations from one address: at most --register-per-address per
+ * SERVER_REGISTER_WINDOW_S (counted in the same table, key "r:ADDR"). Returns the seconds to
+ * wait, or 0 and counts this one. */
+static int register_wait(struct server *srv, const char *addr)
+{
+	char key[80];
+	double now = server_now();
+	snprintf(key, sizeof key, "r:%s", addr);
+	struct login_fail *f = fail_find(srv, key, true, now);
+	if (!f)
+		return 0;
+	if (now - f->start >= SERVER_REGISTER_WINDOW_S) {
+		f->start = now;
+		f->count = 0;
+	}
+	if (f->count >= (int)srv->set.register_per_address) {
+		int wait = (int)(f->start + SERVER_REGISTER_WINDOW_S - now) + 1;
+		return wait > 0 ? wait : 1;
+	}
+	f->count++;
+	return 0;
 }
 
 static void record_failure(struct server *srv, const char *name, const char *addr)
@@ -138,8 +164,26 @@ static void record_failure(struct server *srv, const char *name, const char *add
 	}
 }
 
+static void job_free(struct pw_job *j)
+{
+	sodium_memzero(j->password, strlen(j->password));
+	free(j->password);
+	json_decref(j->id);
+	free(j);
+}
+
 void accounts_free(struct server *srv)
 {
+	/* Registrations still waiting for a thread when the server stopped. */
+	while (srv->reg_queue) {
+		struct pw_job *j = srv->reg_queue;
+		srv->reg_queue = j->next;
+		struct conn *c = j->c;
+		job_free(j);
+		net_unref(c);
+	}
+	srv->reg_queue_tail = NULL;
+	srv->reg_queued = 0;
 	free(srv->fails);
 	srv->fails = NULL;
 	srv->nfails = srv->capfails = 0;
@@ -185,11 +229,17 @@ static void job_work(uv_work_t *w)
 		j->ok = crypto_pwhash_str_verify(j->hash, j->password, strlen(j->password)) == 0;
 }
 
+static void reg_next(struct server *srv);
+
 static void job_done(uv_work_t *w, int status)
 {
 	struct pw_job *j = w->data;
 	struct conn *c = j->c;
 	struct server *srv = c->srv;
+	if (j->kind == JOB_REGISTER) {
+		srv->reg_running--;
+		reg_next(srv);
+	}
 	if (c->closing || status < 0)
 		goto out;
 	if (j->kind == JOB_REGISTER) {
@@ -237,26 +287,74 @@ static void job_done(uv_work_t *w, int status)
 out:
 	c->busy = false;
 	net_backlog_add(c);
-	sodium_memzero(j->password, strlen(j->password));
-	free(j->password);
-	json_decref(j->id);
-	free(j);
+	job_free(j);
 	net_unref(c);
+}
+
+/* Start waiting registrations while fewer than SERVER_REGISTER_THREADS hash: the rest of the
+ * thread pool stays free for logins. */
+static void reg_next(struct server *srv)
+{
+	while (srv->reg_queue && srv->reg_running < SERVER_REGISTER_THREADS) {
+		struct pw_job *j = srv->reg_queue;
+		if (!(srv->reg_queue = j->next))
+			srv->reg_queue_tail = NULL;
+		srv->reg_queued--;
+		struct conn *c = j->c;
+		if (c->closing || srv->stopping) {
+			job_free(j);
+			net_unref(c);
+			continue;
+		}
+		if (uv_queue_work(srv->loop, &j->work, job_work, job_done) < 0) {
+			server_reply_error(c, j->id, PROTO_ERR_INTERNAL, "could not start hashing");
+			c->busy = false;
+			net_backlog_add(c);
+			job_free(j);
+			net_unref(c);
+			continue;
+		}
+		srv->reg_running++;
+	}
 }
 
 static void start_job(struct conn *c, struct pw_job *j, const struct proto_request *req,
 		      const char *name, const char *password)
 {
+	struct server *srv = c->srv;
 	j->c = c;
 	j->id = json_incref(req->id);
 	snprintf(j->name, sizeof j->name, "%s", name);
 	j->password = strdup(password);
-	j->fast = c->srv->set.pwhash_fast;
+	j->fast = srv->set.pwhash_fast;
 	j->work.data = j;
-	if (!j->password || uv_queue_work(c->srv->loop, &j->work, job_work, job_done) < 0) {
-		free(j->password);
+	if (!j->password) {
 		json_decref(j->id);
 		free(j);
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
+		return;
+	}
+	if (j->kind == JOB_REGISTER) {
+		/* Registrations queue for their share of the pool (reg_next). */
+		if (srv->reg_queued >= SERVER_REGISTER_QUEUE_MAX) {
+			server_reply_error(c, req->id, PROTO_ERR_RATE_LIMITED,
+					   "too many registrations waiting; try again later");
+			job_free(j);
+			return;
+		}
+		if (srv->reg_queue_tail)
+			srv->reg_queue_tail->next = j;
+		else
+			srv->reg_queue = j;
+		srv->reg_queue_tail = j;
+		srv->reg_queued++;
+		c->busy = true;
+		c->refs++;
+		reg_next(srv);
+		return;
+	}
+	if (uv_queue_work(srv->loop, &j->work, job_work, job_done) < 0) {
+		job_free(j);
 		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not start hashing");
 		return;
 	}
@@ -285,6 +383,13 @@ void accounts_register(struct conn *c, const struct proto_request *req)
 	}
 	if (store_player_by_name(c->srv->store, name, &p) == STORE_OK) {
 		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "the name '%s' is taken", name);
+		return;
+	}
+	int wait = register_wait(c->srv, c->addr);
+	if (wait) {
+		server_reply_error(c, req->id, PROTO_ERR_RATE_LIMITED,
+				   "too many registrations from this address; try again in %d seconds",
+				   wait);
 		return;
 	}
 	struct pw_job *j = calloc(1, sizeof *j);

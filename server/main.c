@@ -40,6 +40,20 @@ static void usage(FILE *f)
 		SERVER_DEFAULT_HOST, SERVER_DEFAULT_PORT, SERVER_DEFAULT_DB, SERVER_MAX_CONNECTIONS,
 		SERVER_MAX_PER_ADDRESS, SERVER_MAX_QUEUED_BYTES, SERVER_LAG_ALLOWANCE_MS,
 		SERVER_IDLE_TIMEOUT_S, SERVER_WRITER_MIN, SERVER_FOLD_ROWS, SERVER_FOLD_MS / 1000);
+	fprintf(f,
+		"fairness under hostile load (docs/deploy.md):\n"
+		"  --max-queued-per-address BYTES  unsent bytes of all connections from one address before\n"
+		"                         the one adding more is cut off (default %u)\n"
+		"  --address-units N      work per address per loop turn (default %d; a unit is %d us of the\n"
+		"                         loop or %d bytes of reply; %d per connection)\n"
+		"  --turn-units N         work per loop turn, all addresses (default %d)\n"
+		"  --register-per-address N  registrations from one address per %d s (default %d)\n"
+		"  --login-fails-per-address N  failed logins from one address per %d s (default %d;\n"
+		"                         %d per name from one address)\n",
+		SERVER_MAX_QUEUED_PER_ADDRESS, SERVER_ADDR_UNITS, SERVER_UNIT_US, SERVER_UNIT_BYTES,
+		SERVER_CONN_UNITS, SERVER_TURN_UNITS, SERVER_REGISTER_WINDOW_S,
+		SERVER_REGISTER_PER_ADDRESS, SERVER_LOGIN_WINDOW_S, SERVER_LOGIN_ADDR_FAILS,
+		SERVER_LOGIN_FAILS);
 }
 
 static int parse_listen(const char *s, struct server_settings *set, char *host, size_t n)
@@ -153,6 +167,10 @@ int main(int argc, char **argv)
 		{"idle-timeout", required_argument, NULL, 'i'},
 		{"writer-min", required_argument, NULL, 'W'},
 		{"fold-rows", required_argument, NULL, 'F'},
+		{"max-queued-per-address", required_argument, NULL, 'Q'},
+		{"address-units", required_argument, NULL, 'U'}, {"turn-units", required_argument, NULL, 'T'},
+		{"register-per-address", required_argument, NULL, 'R'},
+		{"login-fails-per-address", required_argument, NULL, 'X'},
 		{"version", no_argument, NULL, 'V'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	int o;
 	enum log_level level;
@@ -196,6 +214,11 @@ int main(int argc, char **argv)
 			set.fold_rows = (unsigned)parse_range(optarg, "--fold-rows", "a count", 1,
 							      SERVER_FOLD_ROWS_MAX);
 			break;
+		case 'Q': set.max_queued_per_address = (size_t)parse_count(optarg, "--max-queued-per-address"); break;
+		case 'U': set.address_units = (unsigned)parse_range(optarg, "--address-units", "a count", 1, SERVER_UNITS_MAX); break;
+		case 'T': set.turn_units = (unsigned)parse_range(optarg, "--turn-units", "a count", 1, SERVER_UNITS_MAX); break;
+		case 'R': set.register_per_address = (unsigned)parse_range(optarg, "--register-per-address", "a count", 1, SERVER_UNITS_MAX); break;
+		case 'X': set.login_fails_per_address = (unsigned)parse_range(optarg, "--login-fails-per-address", "a count", 1, SERVER_UNITS_MAX); break;
 		case 'V': printf("tengend %s (protocol %d)\n", PACKAGE_VERSION, PROTO_VERSION); return 0;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;

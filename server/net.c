@@ -22,10 +22,70 @@ static void on_close(uv_handle_t *h)
 	net_unref((struct conn *)h->data);
 }
 
+/* ---- per-address counters ---- */
+
+static unsigned host_hash(const char *addr)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (; *addr; addr++)
+		h = (h ^ (unsigned char)*addr) * 16777619u;
+	return h % SERVER_HOST_BUCKETS;
+}
+
+/* The counters of `addr`, made if new, with one more reference. NULL when out of memory. */
+static struct host *host_get(struct server *srv, const char *addr)
+{
+	if (!srv->hosts && !(srv->hosts = calloc(SERVER_HOST_BUCKETS, sizeof *srv->hosts)))
+		return NULL;
+	struct host **b = &srv->hosts[host_hash(addr)], *h;
+	for (h = *b; h; h = h->hnext)
+		if (strcmp(h->addr, addr) == 0)
+			break;
+	if (!h) {
+		if (!(h = calloc(1, sizeof *h)))
+			return NULL;
+		snprintf(h->addr, sizeof h->addr, "%s", addr);
+		h->hnext = *b;
+		*b = h;
+	}
+	h->refs++;
+	return h;
+}
+
+static void host_put(struct server *srv, struct host *h)
+{
+	if (--h->refs > 0)
+		return;
+	for (struct host **pp = &srv->hosts[host_hash(h->addr)]; *pp; pp = &(*pp)->hnext)
+		if (*pp == h) {
+			*pp = h->hnext;
+			break;
+		}
+	free(h);
+}
+
+void net_free(struct server *srv)
+{
+	free(srv->hosts); /* every connection, so every host, is gone by now */
+	srv->hosts = NULL;
+}
+
+/* After c's outlen or inflight changed: its address's count of unsent bytes follows. */
+static void acct(struct conn *c)
+{
+	size_t now = c->outlen + c->inflight;
+	c->host->queued = c->host->queued - c->acct + now;
+	c->acct = now;
+}
+
 void net_unref(struct conn *c)
 {
 	if (--c->refs > 0)
 		return;
+	if (c->host) {
+		c->host->queued -= c->acct;
+		host_put(c->srv, c->host);
+	}
 	framing_free(&c->fr);
 	free(c->out);
 	free(c->observing);
@@ -42,6 +102,7 @@ static void unlink_conn(struct conn *c)
 	if (c->next)
 		c->next->prev = c->prev;
 	srv->nconns--;
+	c->host->nconns--;
 	if (c->in_backlog) {
 		struct conn **pp = &srv->backlog;
 		srv->backlog_tail = NULL;
@@ -87,6 +148,7 @@ static void on_write(uv_write_t *req, int status)
 {
 	struct write_req *w = (struct write_req *)req;
 	w->c->inflight -= w->len;
+	acct(w->c);
 	if (status < 0 && status != UV_ECANCELED && !w->c->closing)
 		net_close(w->c, uv_strerror(status));
 	net_unref(w->c);
@@ -107,11 +169,13 @@ static void queue_rest(struct conn *c, char *buf, size_t len)
 	w->data = buf;
 	w->len = len;
 	c->inflight += len;
+	acct(c);
 	c->refs++;
 	uv_buf_t b = uv_buf_init(buf, (unsigned)len);
 	int r = uv_write(&w->req, (uv_stream_t *)&c->tcp, &b, 1, on_write);
 	if (r < 0) {
 		c->inflight -= len;
+		acct(c);
 		free(buf);
 		free(w);
 		net_unref(c);
@@ -146,6 +210,7 @@ static void write_out(struct conn *c)
 		off = n > 0 ? (size_t)n : 0;
 		if (off == c->outlen) {
 			c->outlen = 0;
+			acct(c);
 			trim_out(c);
 			return;
 		}
@@ -166,6 +231,7 @@ static void write_out(struct conn *c)
 		c->out = NULL;
 		c->outlen = c->outcap = 0;
 	}
+	acct(c);
 	queue_rest(c, buf, len);
 }
 
@@ -178,6 +244,7 @@ static void on_written(void *ctx, struct writer_item *items, size_t n)
 		struct conn *c = it->ctx;
 		c->in_writer = false;
 		c->inflight -= it->len;
+		acct(c);
 		if (c->close_deferred) { /* closed while with the writer (net_close) */
 			c->close_deferred = false;
 			free(it->buf);
@@ -202,6 +269,8 @@ static void on_written(void *ctx, struct writer_item *items, size_t n)
 void net_flush(struct server *srv)
 {
 	struct writer *wr = srv->writer;
+	srv->turn++; /* the turn ends with its commit and its replies: new budgets */
+	srv->turn_used = 0;
 	if (wr && writer_busy(wr))
 		return; /* the batch in flight goes first; the next iteration writes the rest */
 	size_t n = 0;
@@ -241,6 +310,11 @@ void server_send_raw(struct conn *c, const char *line, size_t len)
 		net_close(c, "slow reader: too many unsent bytes");
 		return;
 	}
+	if (c->host->queued + len > c->srv->set.max_queued_per_address) {
+		/* Nor do many such clients from one address hold more than this in all. */
+		net_close(c, "slow reader: too many unsent bytes from this address");
+		return;
+	}
 	if (c->outlen + len > c->outcap) {
 		size_t ncap = c->outcap ? c->outcap : SERVER_OUT_START;
 		while (ncap < c->outlen + len)
@@ -255,6 +329,7 @@ void server_send_raw(struct conn *c, const char *line, size_t len)
 	}
 	memcpy(c->out + c->outlen, line, len);
 	c->outlen += len;
+	acct(c);
 	if (!c->dirty) {
 		c->dirty = true;
 		c->dnext = c->srv->dirty;
@@ -285,26 +360,57 @@ void net_backlog_add(struct conn *c)
 static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf);
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf);
 
-/* Handle up to SERVER_LINES_PER_READ lines of c. Returns true if lines remain. */
+/* May c start a request in this turn: has it, its address and the turn budget left? */
+static bool budget_left(struct conn *c)
+{
+	struct server *srv = c->srv;
+	struct host *h = c->host;
+	if (c->turn != srv->turn) {
+		c->turn = srv->turn;
+		c->used = 0;
+	}
+	if (h->turn != srv->turn) {
+		h->turn = srv->turn;
+		h->used = 0;
+	}
+	return c->used < SERVER_CONN_UNITS && h->used < srv->set.address_units &&
+	       srv->turn_used < srv->set.turn_units;
+}
+
+/* Charge a request that took `ns` of the loop and queued `bytes` of reply (server.h). */
+static void charge(struct conn *c, uint64_t ns, size_t bytes)
+{
+	uint64_t u = 1 + ns / (SERVER_UNIT_US * 1000u) + bytes / SERVER_UNIT_BYTES;
+	unsigned units = u > SERVER_UNITS_MAX ? SERVER_UNITS_MAX : (unsigned)u;
+	c->used += units;
+	c->host->used += units;
+	c->srv->turn_used += units;
+}
+
+/* Handle c's lines while the budgets last (budget_left). Returns true if lines remain. */
 static bool handle_lines(struct conn *c)
 {
-	for (int i = 0; i < SERVER_LINES_PER_READ; i++) {
+	for (;;) {
 		if (c->closing || c->busy || c->srv->stopping)
 			return false;
+		if (!budget_left(c))
+			break;
 		const char *line;
 		size_t len;
 		enum framing_result r = framing_next(&c->fr, &line, &len);
 		if (r == FRAMING_NONE)
 			break;
+		uint64_t t0 = uv_hrtime();
+		size_t out0 = c->outlen;
 		if (r == FRAMING_TOO_LONG) {
 			server_reply_error(c, NULL, PROTO_ERR_LINE_TOO_LONG,
 					   "a line may hold at most %d bytes", FRAMING_MAX_LINE);
-			continue;
+		} else {
+			c->last_line_ms = uv_now(c->srv->loop);
+			if (len > 0) /* blank lines are ignored (but counted) */
+				server_handle_line(c, line, len);
 		}
-		c->last_line_ms = uv_now(c->srv->loop);
-		if (len == 0)
-			continue; /* blank lines are ignored */
-		server_handle_line(c, line, len);
+		charge(c, uv_hrtime() - t0, c->outlen > out0 ? c->outlen - out0 : 0);
 	}
 	if (c->closing)
 		return false;
@@ -318,14 +424,43 @@ static bool handle_lines(struct conn *c)
 
 void net_run_backlog(struct server *srv)
 {
-	struct conn *list = srv->backlog;
+	struct conn *list = srv->backlog, *wait = NULL, **wait_end = &wait;
 	srv->backlog = srv->backlog_tail = NULL;
 	while (list) {
 		struct conn *c = list;
 		list = c->bl_next;
+		if (c->closing) {
+			c->in_backlog = false;
+			continue;
+		}
+		if (!budget_left(c)) {
+			/* Its budget, its address's or the turn's is spent: it keeps its place. */
+			*wait_end = c;
+			wait_end = &c->bl_next;
+			continue;
+		}
 		c->in_backlog = false;
 		if (handle_lines(c))
 			net_backlog_add(c);
+	}
+	*wait_end = NULL;
+	/* Those that waited go first next time; any closed meanwhile leave the list. */
+	struct conn *front = NULL, **fe = &front, *last = NULL;
+	for (struct conn *c = wait, *n; c; c = n) {
+		n = c->bl_next;
+		if (c->closing) {
+			c->in_backlog = false;
+			continue;
+		}
+		*fe = c;
+		fe = &c->bl_next;
+		last = c;
+	}
+	if (last) {
+		last->bl_next = srv->backlog;
+		if (!srv->backlog)
+			srv->backlog_tail = last;
+		srv->backlog = front;
 	}
 	if (!srv->backlog)
 		uv_idle_stop(&srv->idle);
@@ -360,14 +495,6 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 	}
 }
 
-static unsigned count_from(struct server *srv, const char *addr)
-{
-	unsigned n = 0;
-	for (struct conn *c = srv->conns; c; c = c->next)
-		n += strcmp(c->addr, addr) == 0;
-	return n;
-}
-
 static void on_connection(uv_stream_t *l, int status)
 {
 	struct server *srv = l->data;
@@ -398,16 +525,22 @@ static void on_connection(uv_stream_t *l, int status)
 	}
 	uv_tcp_nodelay(&c->tcp, 1);
 	c->last_line_ms = uv_now(srv->loop);
+	if (!(c->host = host_get(srv, c->addr))) {
+		c->closing = true;
+		uv_close((uv_handle_t *)&c->tcp, on_close);
+		return;
+	}
 	const char *refuse = NULL;
 	if (srv->nconns >= srv->set.max_connections)
 		refuse = "too many connections";
-	else if (count_from(srv, c->addr) >= srv->set.max_per_address)
+	else if (c->host->nconns >= srv->set.max_per_address)
 		refuse = "too many connections from this address";
 	c->next = srv->conns;
 	if (srv->conns)
 		srv->conns->prev = c;
 	srv->conns = c;
 	srv->nconns++;
+	c->host->nconns++;
 	log_msg(LOG_DEBUG, "connect", "conn=%llu addr=%s", (unsigned long long)c->serial, c->addr);
 	if (refuse) {
 		/* Say why, then hang up once the line is written. */
@@ -446,6 +579,16 @@ int net_listen(struct server *srv)
 		log_msg(LOG_ERROR, "listen", "host=%s error=\"%s\"", srv->set.host, uv_strerror(r));
 		return -1;
 	}
+	if (!srv->set.max_queued_per_address)
+		srv->set.max_queued_per_address = SERVER_MAX_QUEUED_PER_ADDRESS;
+	if (!srv->set.address_units)
+		srv->set.address_units = SERVER_ADDR_UNITS;
+	if (!srv->set.turn_units)
+		srv->set.turn_units = SERVER_TURN_UNITS;
+	if (!srv->set.register_per_address)
+		srv->set.register_per_address = SERVER_REGISTER_PER_ADDRESS;
+	if (!srv->set.login_fails_per_address)
+		srv->set.login_fails_per_address = SERVER_LOGIN_ADDR_FAILS;
 	uv_tcp_init(srv->loop, &srv->listener);
 	srv->listener.data = srv;
 	uv_timer_init(srv->loop, &srv->sweep); /* closed with the listener (net_shutdown) */

@@ -9,7 +9,8 @@
 /* Bind and listen on srv->set.host:port (0: any free port); writes the bound port to
  * set.port_file if given. Returns 0 or -1 (logged). */
 int net_listen(struct server *srv);
-/* Handle backlogged lines: up to SERVER_LINES_PER_READ per connection. */
+/* Handle backlogged lines while the turn's budgets last (server.h, SERVER_CONN_UNITS...);
+ * connections left waiting keep their place at the front. */
 void net_run_backlog(struct server *srv);
 /* Put a connection with buffered lines (or one whose async job ended) on the backlog. */
 void net_backlog_add(struct conn *c);
@@ -22,6 +23,8 @@ void net_unref(struct conn *c);
 /* Close every connection after flushing it, and the listener; connections that have not
  * drained after SERVER_SHUTDOWN_GRACE_MS are cut off. */
 void net_shutdown(struct server *srv);
+/* After every connection is freed: the per-address table. */
+void net_free(struct server *srv);
 /* After the loop ended: close the grace timer if it never fired. Returns true if the loop must
  * run once more for the close to complete. */
 bool net_after_loop(struct server *srv);

@@ -6,6 +6,7 @@
 #include <sys/time.h>
 #include "accounts.h"
 #include "games.h"
+#include "jsonout.h"
 #include "log.h"
 #include "net.h"
 #include "tournaments.h"
@@ -20,6 +21,7 @@ double server_now(void)
 
 int server_txn(struct server *srv)
 {
+	srv->data_gen++; /* every change starts here: cached replies (reply_cached) are stale */
 	if (srv->txn)
 		return 0;
 	if (store_begin(srv->store) != STORE_OK) {
@@ -203,6 +205,100 @@ void server_session_del(struct server *srv, struct conn *c)
 	c->player_id = 0;
 }
 
+/* ---- cached replies: reading the same listing again costs a copy ---- */
+
+/* The key of a cacheable request (the `games` listing: no live clocks in it, it changes only
+ * through a store change): the request without its id, or NULL. */
+static char *cache_key(const struct proto_request *req)
+{
+	if (req->cmd->id != PROTO_CMD_GAMES)
+		return NULL;
+	json_t *k = json_copy(req->root);
+	if (!k)
+		return NULL;
+	json_object_del(k, "id");
+	char *key = json_dumps(k, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(k);
+	return key;
+}
+
+/* Reply to c from the cache if an entry for `key` is current. */
+static bool reply_cached(struct conn *c, const struct proto_request *req, const char *key)
+{
+	struct server *srv = c->srv;
+	for (int i = 0; i < SERVER_CACHE_ENTRIES; i++) {
+		struct reply_cache *e = &srv->cache[i];
+		if (!e->key || e->gen != srv->data_gen || strcmp(e->key, key) != 0)
+			continue;
+		size_t idlen;
+		char *id = jsonout_dumps(req->id ? req->id : json_null(), 0, &idlen);
+		char *line = id ? malloc(6 + idlen + e->len) : NULL;
+		if (!line) {
+			free(id);
+			return false;
+		}
+		memcpy(line, "{\"id\":", 6);
+		memcpy(line + 6, id, idlen);
+		memcpy(line + 6 + idlen, e->suffix, e->len);
+		server_send_raw(c, line, 6 + idlen + e->len);
+		free(line);
+		free(id);
+		e->used = ++srv->cache_clock;
+		return true;
+	}
+	return false;
+}
+
+/* Keep the reply just queued on c (bytes from `from`) for `key`: a success, one line. Returns
+ * true if it took `key`. */
+static bool cache_put(struct conn *c, char *key, size_t from)
+{
+	struct server *srv = c->srv;
+	if (c->closing || c->outlen <= from)
+		return false;
+	const char *line = c->out + from, *end = c->out + c->outlen;
+	size_t len = c->outlen - from;
+	/* {"id":ID,"ok":true,... : ID is a scalar, so the first ,"ok":true, is after it */
+	static const char okm[] = ",\"ok\":true,";
+	const char *ok = NULL;
+	if (len > 6 && memcmp(line, "{\"id\":", 6) == 0)
+		for (const char *p = line + 6; !ok && p + sizeof okm - 1 <= end; p++)
+			if (*p == ',' && memcmp(p, okm, sizeof okm - 1) == 0)
+				ok = p;
+	if (!ok || memchr(line, '\n', len) != end - 1)
+		return false;
+	struct reply_cache *e = &srv->cache[0];
+	for (int i = 0; i < SERVER_CACHE_ENTRIES; i++) {
+		struct reply_cache *x = &srv->cache[i];
+		if (!x->key || x->gen != srv->data_gen) {
+			e = x;
+			break;
+		}
+		if (x->used < e->used)
+			e = x;
+	}
+	char *suffix = malloc((size_t)(end - ok));
+	if (!suffix)
+		return false;
+	memcpy(suffix, ok, (size_t)(end - ok));
+	free(e->key);
+	free(e->suffix);
+	e->key = key; /* taken */
+	e->suffix = suffix;
+	e->len = (size_t)(end - ok);
+	e->gen = srv->data_gen;
+	e->used = ++srv->cache_clock;
+	return true;
+}
+
+static void cache_free(struct server *srv)
+{	for (int i = 0; i < SERVER_CACHE_ENTRIES; i++) {
+		free(srv->cache[i].key);
+		free(srv->cache[i].suffix);
+		srv->cache[i] = (struct reply_cache){0};
+	}
+}
+
 typedef void (*handler_fn)(struct conn *c, const struct proto_request *req);
 
 static const handler_fn handlers[PROTO_CMD_COUNT] = {
@@ -257,7 +353,15 @@ void server_handle_line(struct conn *c, const char *line, size_t len)
 		server_reply_error(c, req.id, PROTO_ERR_UNKNOWN_COMMAND,
 				   "command '%s' is not available on this server yet", req.cmd->name);
 	} else {
-		handlers[req.cmd->id](c, &req);
+		char *key = cache_key(&req);
+		size_t from = c->outlen;
+		if (!key || !reply_cached(c, &req, key)) {
+			uint64_t gen = c->srv->data_gen;
+			handlers[req.cmd->id](c, &req);
+			if (key && gen == c->srv->data_gen && cache_put(c, key, from))
+				key = NULL;
+		}
+		free(key);
 	}
 	proto_request_free(&req);
 }
@@ -337,6 +441,8 @@ void server_free(struct server *srv)
 	games_free(srv);
 	idmap_free(&srv->sessions);
 	accounts_free(srv);
+	cache_free(srv);
+	net_free(srv);
 	store_ckpt_close(srv->ckpt);
 	srv->ckpt = NULL;
 	/* Leave the moves folded (a restart would fold them too). */

@@ -31,10 +31,31 @@
 #define SERVER_MAX_CONNECTIONS 20000      /* --max-connections */
 #define SERVER_MAX_PER_ADDRESS 64         /* --max-per-address: connections from one address */
 #define SERVER_MAX_QUEUED_BYTES (8u << 20) /* --max-queued: unsent bytes before a cut-off */
-#define SERVER_LINES_PER_READ 16          /* lines handled per connection per turn */
-#define SERVER_LOGIN_FAILS 5              /* failed logins per name+address, or address, per window */
-#define SERVER_LOGIN_NAME_FAILS 20        /* failed logins per name from any address per window */
+#define SERVER_MAX_QUEUED_PER_ADDRESS (32u << 20) /* --max-queued-per-address: unsent bytes of
+                                             all connections from one address; past it the
+                                             connection adding more is cut off */
+/* The work of one loop turn (from one commit and flush to the next) is counted in units: a
+ * request costs one unit per SERVER_UNIT_US of the loop's time it took (measured) plus one per
+ * SERVER_UNIT_BYTES of reply it queued, at least one. A connection, an address and the turn
+ * each have a budget; a request starts only while all three have some left (so a turn overruns
+ * a budget by one request at most), the rest waits for the next turn, after the commit and
+ * the replies. */
+#define SERVER_UNIT_US 50                 /* one unit per this much handling time */
+#define SERVER_UNIT_BYTES 16384           /* ... and per this much reply */
+#define SERVER_CONN_UNITS 16              /* per connection per turn */
+#define SERVER_ADDR_UNITS 256             /* --address-units: per address per turn */
+#define SERVER_TURN_UNITS 2048            /* --turn-units: per turn, all connections */
+#define SERVER_UNITS_MAX 1000000          /* ... at most (a setting) */
+#define SERVER_CACHE_ENTRIES 8            /* serialized `games` replies kept until a change */
+#define SERVER_LOGIN_FAILS 5              /* failed logins per name and address per window */
+#define SERVER_LOGIN_ADDR_FAILS 100       /* --login-fails-per-address: per address per window */
 #define SERVER_LOGIN_WINDOW_S 60          /* ...before `rate_limited` for this long */
+#define SERVER_REGISTER_PER_ADDRESS 40    /* --register-per-address: registrations per window */
+#define SERVER_REGISTER_WINDOW_S 600      /* ... of this long, from one address */
+#define SERVER_REGISTER_THREADS 1         /* hashing threads registrations use at once (the rest
+                                             of the pool is the logins') */
+#define SERVER_REGISTER_QUEUE_MAX 256     /* registrations waiting for that thread, at most */
+#define SERVER_HOST_BUCKETS 1024          /* hash buckets of the per-address table */
 #define SERVER_GAMES_LIMIT 100            /* default and ... */
 #define SERVER_GAMES_LIMIT_MAX 1000       /* ... largest `limit` of the games listing */
 #define SERVER_READ_BUFFER 65536          /* bytes per read */
@@ -56,6 +77,19 @@
 
 struct server;
 struct game;
+struct pw_job;
+
+/* What the server counts per client address (net.c): connections, unsent bytes, this turn's
+ * units. Kept while a connection from it exists. */
+struct host {
+	char addr[64];
+	struct host *hnext;       /* hash chain */
+	unsigned nconns;          /* open connections (the --max-per-address limit) */
+	unsigned refs;            /* connection structures alive (open or closing) */
+	size_t queued;            /* unsent bytes of its connections */
+	uint64_t turn;            /* the turn `used` counts */
+	unsigned used;            /* units used in that turn */
+};
 struct games_stall;
 
 /* One client connection. */
@@ -64,6 +98,10 @@ struct conn {
 	struct server *srv;
 	uint64_t serial;          /* for logs */
 	char addr[64];            /* peer address, no port */
+	struct host *host;        /* its address's counters */
+	size_t acct;              /* outlen + inflight as last added to host->queued */
+	uint64_t turn;            /* the turn `used` counts */
+	unsigned used;            /* units used in that turn */
 	struct framing fr;
 	char *out;                /* queued bytes, written at the end of the iteration */
 	size_t outlen, outcap;
@@ -104,6 +142,21 @@ struct server_settings {
 	unsigned writer_min;      /* connections with output in one iteration from which the writer
 	                             thread writes them (0: never; default SERVER_WRITER_MIN) */
 	unsigned fold_rows;       /* journal moves that start a fold (default SERVER_FOLD_ROWS) */
+	/* 0 for any of these five: the default (net_listen fills it in). */
+	size_t max_queued_per_address;    /* SERVER_MAX_QUEUED_PER_ADDRESS */
+	unsigned address_units;           /* SERVER_ADDR_UNITS */
+	unsigned turn_units;              /* SERVER_TURN_UNITS */
+	unsigned register_per_address;    /* SERVER_REGISTER_PER_ADDRESS */
+	unsigned login_fails_per_address; /* SERVER_LOGIN_ADDR_FAILS */
+};
+
+/* A serialized reply kept for equal requests (server.c): `games` listings. */
+struct reply_cache {
+	char *key;                /* the request without its id: compact JSON, sorted keys */
+	char *suffix;             /* the reply line after {"id":ID */
+	size_t len;
+	uint64_t gen;             /* the srv->data_gen it is valid for */
+	uint64_t used;            /* for replacing the least recently used */
 };
 
 struct server {
@@ -128,8 +181,16 @@ struct server {
 	                              (games.c) */
 	bool txn;                 /* a store transaction is open */
 	bool stopping;
-	struct login_fail *fails; /* rate limiting of failed logins (accounts.c) */
+	struct login_fail *fails; /* rate limiting of failed logins and registrations (accounts.c) */
 	size_t nfails, capfails;
+	struct host **hosts;      /* per-address counters, SERVER_HOST_BUCKETS chains (net.c) */
+	uint64_t turn;            /* loop turns so far: one per commit and flush (net_flush) */
+	unsigned turn_used;       /* units used in this turn, all connections */
+	uint64_t data_gen;        /* bumped by server_txn: a change may follow, cached replies go */
+	struct reply_cache cache[SERVER_CACHE_ENTRIES];
+	uint64_t cache_clock;
+	struct pw_job *reg_queue, *reg_queue_tail; /* registrations waiting to hash (accounts.c) */
+	unsigned reg_queued, reg_running;
 	/* WAL checkpoints off the loop (store.h): a worker thread on a second connection. */
 	struct store_ckpt *ckpt;  /* NULL: SQLite's automatic checkpoints (in-memory database) */
 	uv_work_t ckpt_work;

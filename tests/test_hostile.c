@@ -13,9 +13,15 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <check.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +43,28 @@ extern char **environ;
 #define IDLE_TIMEOUT_S 2             /* --idle-timeout for the slowloris test (proposed option) */
 #define SLOW_MAX_QUEUED "65536"      /* --max-queued for the never-reading client */
 #define SLOW_REQUESTS 400
+/* Fairness under hostile load (issue 20, items 6 and 9). The bounds are liveness bounds with a
+ * wide margin for a loaded 2-core machine (the server answers in milliseconds); before the
+ * budgets each of them was missed by seconds. */
+#define LISTING_GAMES 1000           /* ended games in the database, so `games` costs ~20 ms */
+#define LISTING_LINE "{\"cmd\":\"games\",\"limit\":1000}\n"
+#define FLOOD_ADDR "127.0.0.20"      /* the flooding address */
+#define FLOOD_N 48                   /* its connections */
+#define FLOOD_DEPTH 16               /* requests each keeps outstanding */
+#define FLOOD_SECS 12                /* the flood child stops by itself after this */
+#define PING_BOUND_MS 1500           /* an honest ping under the flood */
+#define PINGS 15
+#define SILENT_ADDR "127.0.0.21"     /* connections that never read */
+#define SILENT_N 64
+#define SILENT_LINES 64
+#define RSS_BOUND_KB (256 * 1024)    /* server RSS with them (before: 8 MiB each, 512 MiB) */
+#define STOP_BOUND_MS 6000           /* SIGTERM to exit under that load (grace: 2 s) */
+#define REG_ADDR "127.0.0.22"
+#define REG_N 48                     /* registering connections */
+#define REG_EACH 6                   /* registrations each sends */
+#define REG_LIMIT 40                 /* SERVER_REGISTER_PER_ADDRESS */
+#define LOGIN_BOUND_MS 3000          /* an honest login (interactive hashing) under it */
+#define ADDR_FAILS 12                /* --login-fails-per-address of the lock-out test */
 #define CHALLENGES_OUT 20            /* GAMES_CHALLENGES_OUT_MAX: pending per challenger */
 #define CHALLENGES_IN 100            /* GAMES_CHALLENGES_IN_MAX: pending per target */
 #define LOGIN_CHALLENGES 10          /* GAMES_LOGIN_CHALLENGES: listed at login */
@@ -137,6 +165,140 @@ static json_t *raw_line(struct hc *c, const char *s, size_t len)
 	json_t *r = hc_reply(c, T);
 	ck_assert_msg(r != NULL, "no reply to a hostile line of %zu bytes", len);
 	return r;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Ended games straight into the database (beside the daemon: WAL, SQLite's locks), so the
+ * listing has rows to cost. */
+static void insert_games(int n)
+{
+	char cmd[2 * HARNESS_PATH_MAX + 512];
+	snprintf(cmd, sizeof cmd,
+		 "sqlite3 '%s' '.timeout 10000' \"WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT "
+		 "i + 1 FROM k WHERE i < %d) INSERT INTO games (black_id, white_id, size, komi, phase, "
+		 "result, reason, created_at, ended_at, rated) SELECT (SELECT id FROM players WHERE "
+		 "name = 'by1'), (SELECT id FROM players WHERE name = 'by2'), 19, 7.5, 'ended', 'B+R', "
+		 "'resignation', 1e9, 1e9, 0 FROM k\"",
+		 D.db, n);
+	ck_assert_msg(system(cmd) == 0, "sqlite3 could not add games: %s", cmd);
+}
+
+/* A TCP connection from `src` to the daemon, non-blocking once connected; -1 on failure. */
+static int dial(const char *src, int rcvbuf)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0)
+		return -1;
+	struct sockaddr_in a = {.sin_family = AF_INET};
+	inet_pton(AF_INET, src, &a.sin_addr);
+	if (rcvbuf > 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+	struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons((uint16_t)D.port)};
+	inet_pton(AF_INET, "127.0.0.1", &to.sin_addr);
+	if (bind(fd, (struct sockaddr *)&a, sizeof a) < 0 ||
+	    connect(fd, (struct sockaddr *)&to, sizeof to) < 0) {
+		close(fd);
+		return -1;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	return fd;
+}
+
+/* Fork a flood: FLOOD_N connections from FLOOD_ADDR, each keeping FLOOD_DEPTH `line`s
+ * outstanding and reading (and dropping) every reply, reconnecting when cut off, for at most
+ * FLOOD_SECS seconds. Returns the child's pid (kill it with flood_stop). */
+static pid_t flood_start(const char *line)
+{
+	pid_t pid = fork();
+	ck_assert(pid >= 0);
+	if (pid > 0)
+		return pid;
+	size_t len = strlen(line);
+	int fds[FLOOD_N], out[FLOOD_N];
+	for (int i = 0; i < FLOOD_N; i++) {
+		fds[i] = dial(FLOOD_ADDR, 0);
+		out[i] = 0;
+	}
+	static char buf[1 << 16];
+	long long end = now_ms() + FLOOD_SECS * 1000;
+	while (now_ms() < end) {
+		struct pollfd p[FLOOD_N];
+		for (int i = 0; i < FLOOD_N; i++)
+			p[i] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+		poll(p, FLOOD_N, 50);
+		for (int i = 0; i < FLOOD_N; i++) {
+			if (fds[i] < 0) {
+				fds[i] = dial(FLOOD_ADDR, 0);
+				out[i] = 0;
+				continue;
+			}
+			if (p[i].revents & (POLLIN | POLLHUP | POLLERR)) {
+				ssize_t r = read(fds[i], buf, sizeof buf);
+				if (r == 0 || (r < 0 && errno != EAGAIN)) {
+					close(fds[i]);
+					fds[i] = -1;
+					continue;
+				}
+				for (ssize_t k = 0; k < r; k++)
+					out[i] -= buf[k] == '\n';
+				if (out[i] < 0)
+					out[i] = 0;
+			}
+			while (out[i] < FLOOD_DEPTH) {
+				size_t done = 0;
+				while (done < len) { /* a short line: a partial write is finished at once */
+					ssize_t w = write(fds[i], line + done, len - done);
+					if (w > 0)
+						done += (size_t)w;
+					else if (w < 0 && errno != EAGAIN)
+						break;
+				}
+				if (done < len)
+					break;
+				out[i]++;
+			}
+		}
+	}
+	_exit(0);
+}
+
+static void flood_stop(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* The daemon's resident memory (kB, /proc/PID/status VmRSS), -1 if unknown. */
+static long rss_kb(void)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof path, "/proc/%d/status", (int)D.pid);
+	FILE *f = fopen(path, "r");
+	long kb = -1;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "VmRSS: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/* An honest ping: the reply's round trip in ms (fails the test if there is none within T). */
+static long long timed_ping(struct hc *c)
+{
+	long long t0 = now_ms();
+	json_t *r = hc_req(c, "{ss}", "cmd", "ping");
+	long long dt = now_ms() - t0;
+	ck_assert_msg(r && hj_ok(r), "an honest ping got no answer within %d ms (%s)", T, hj_text(r));
+	json_decref(r);
+	return dt;
 }
 
 /* ---- tests ---- */
@@ -706,6 +868,213 @@ START_TEST(t_challenge_spam)
 }
 END_TEST
 
+/* Issue 20 item 6 (a): FLOOD_N connections from one address pipelining the most expensive
+ * read a stranger may make (`games limit=1000` over LISTING_GAMES games) while an honest
+ * client pings from another address and the bystanders play: every ping is answered within
+ * PING_BOUND_MS. (Before the per-turn budgets a turn handled 16 lines of every connection,
+ * about 17 s here, and the ping timed out.) */
+START_TEST(t_listing_flood)
+{
+	world_start(NULL);
+	insert_games(LISTING_GAMES);
+	struct hc *h = raw_client();
+	expect_ping(h);
+	pid_t flood = flood_start(LISTING_LINE);
+	usleep(1000 * 1000);
+	long long worst = 0;
+	for (int i = 0; i < PINGS; i++) {
+		long long dt = timed_ping(h);
+		worst = dt > worst ? dt : worst;
+		if (i % 5 == 0)
+			bystander_step();
+		usleep(100 * 1000);
+	}
+	flood_stop(flood);
+	fprintf(stderr, "test_hostile: listing flood: worst honest ping %lld ms\n", worst);
+	ck_assert_msg(worst < PING_BOUND_MS, "an honest ping took %lld ms under the flood", worst);
+	hc_close(h);
+	world_end();
+}
+END_TEST
+
+/* Issue 20 item 6 (b, c): SILENT_N connections from one address ask for the listing
+ * SILENT_LINES times each and never read: the server's memory stays under RSS_BOUND_KB (unsent
+ * bytes are bounded per connection and per address; the readers are cut off), pings stay
+ * fast; then, with a reading flood going on as well, SIGTERM stops the server within
+ * STOP_BOUND_MS. */
+START_TEST(t_never_read_flood)
+{
+	world_start(NULL);
+	insert_games(LISTING_GAMES);
+	struct hc *h = raw_client();
+	expect_ping(h);
+	static struct hc *s[SILENT_N];
+	char lines[SILENT_LINES * sizeof LISTING_LINE];
+	size_t n = 0;
+	for (int k = 0; k < SILENT_LINES; k++) {
+		memcpy(lines + n, LISTING_LINE, sizeof LISTING_LINE - 1);
+		n += sizeof LISTING_LINE - 1;
+	}
+	for (int i = 0; i < SILENT_N; i++) {
+		s[i] = hc_open_ex(D.port, SILENT_ADDR, 2048, 536);
+		ck_assert_msg(s[i] != NULL, "silent connection %d", i);
+		ck_assert_int_eq(hc_send(s[i], lines, n), 0);
+	}
+	long worst_rss = 0;
+	long long worst = 0;
+	for (int i = 0; i < PINGS; i++) {
+		long kb = rss_kb();
+		worst_rss = kb > worst_rss ? kb : worst_rss;
+		long long dt = timed_ping(h);
+		worst = dt > worst ? dt : worst;
+		if (i % 5 == 0)
+			bystander_step();
+		usleep(200 * 1000);
+	}
+	fprintf(stderr, "test_hostile: never-reading: worst ping %lld ms, peak RSS %ld kB\n", worst,
+		worst_rss);
+	ck_assert_msg(worst < PING_BOUND_MS, "an honest ping took %lld ms", worst);
+	ck_assert_msg(worst_rss < RSS_BOUND_KB, "the server holds %ld kB for clients that do not read",
+		      worst_rss);
+	/* (c) SIGTERM under that load and a reading flood. */
+	pid_t flood = flood_start(LISTING_LINE);
+	usleep(500 * 1000);
+	bystander_step();
+	const char *rep = hd_sanitizer_report(&D);
+	ck_assert_msg(rep == NULL, "sanitizer report in the daemon's log: %s", rep);
+	long long t0 = now_ms();
+	int st = hd_stop(&D);
+	long long stop_ms = now_ms() - t0;
+	flood_stop(flood);
+	fprintf(stderr, "test_hostile: SIGTERM under load: exit %d after %lld ms\n", st, stop_ms);
+	ck_assert_msg(st == 0, "tengend exited with %d after SIGTERM", st);
+	ck_assert_msg(stop_ms < STOP_BOUND_MS, "SIGTERM took %lld ms under load", stop_ms);
+	for (int i = 0; i < SILENT_N; i++)
+		hc_close(s[i]);
+	hc_close(h);
+	hc_close(B1);
+	hc_close(B2);
+	hd_cleanup(&D);
+}
+END_TEST
+
+/* Issue 20 item 9: REG_N connections from one address each send REG_EACH registrations
+ * (real Argon2id cost) at once; an honest login from the same address is answered within
+ * LOGIN_BOUND_MS (registrations hash on one thread of the pool, logins on the rest), at most
+ * REG_LIMIT registrations succeed and the rest are `rate_limited`. (Before: every
+ * registration queued ahead of the login on the shared pool: over 5 s here.) */
+START_TEST(t_register_flood)
+{
+	const char *const extra[] = {"--pwhash-cost", "interactive", NULL};
+	world_start(extra);
+	static struct hc *r[REG_N];
+	for (int i = 0; i < REG_N; i++) {
+		r[i] = hc_open_ex(D.port, REG_ADDR, 0, 0);
+		ck_assert(r[i] != NULL);
+		char buf[REG_EACH * 128];
+		size_t n = 0;
+		for (int k = 0; k < REG_EACH; k++)
+			n += (size_t)snprintf(buf + n, sizeof buf - n,
+					      "{\"cmd\":\"register\",\"id\":%d,\"name\":\"rf%d_%d\","
+					      "\"password\":\"flood-password\"}\n", k, i, k);
+		ck_assert_int_eq(hc_send(r[i], buf, n), 0);
+	}
+	struct hc *h = hc_open_ex(D.port, REG_ADDR, 0, 0);
+	ck_assert(h != NULL);
+	long long t0 = now_ms();
+	json_t *lr = hc_req(h, "{ss ss ss}", "cmd", "login", "name", "by1", "password",
+			    "by1" HARNESS_PASSWORD_SUFFIX);
+	long long dt = now_ms() - t0;
+	ck_assert_msg(lr && hj_ok(lr), "honest login under a registration flood: %s after %lld ms",
+		      hj_text(lr), dt);
+	json_decref(lr);
+	fprintf(stderr, "test_hostile: registration flood: honest login %lld ms\n", dt);
+	ck_assert_msg(dt < LOGIN_BOUND_MS, "an honest login took %lld ms", dt);
+	bystander_step();
+	int ok = 0, limited = 0;
+	for (int i = 0; i < REG_N; i++) {
+		for (int k = 0; k < REG_EACH; k++) {
+			json_t *x = hc_reply(r[i], 10 * T);
+			ck_assert_msg(x != NULL, "registration %d/%d got no reply", i, k);
+			if (hj_ok(x))
+				ok++;
+			else if (hj_err(x) && strcmp(hj_err(x), "rate_limited") == 0)
+				limited++;
+			else
+				ck_abort_msg("registration: %s", hj_text(x));
+			json_decref(x);
+		}
+		hc_close(r[i]);
+	}
+	ck_assert_msg(ok <= REG_LIMIT, "%d registrations from one address went through", ok);
+	ck_assert_int_eq(ok + limited, REG_N * REG_EACH);
+	hc_close(h);
+	world_end();
+}
+END_TEST
+
+static json_t *login_from(const char *addr, const char *name, const char *pw)
+{
+	struct hc *c = hc_open_ex(D.port, addr, 0, 0);
+	ck_assert(c != NULL);
+	json_t *r = hc_req(c, "{ss ss ss}", "cmd", "login", "name", name, "password", pw);
+	ck_assert_msg(r != NULL, "no reply to a login");
+	hc_close(c);
+	return r;
+}
+
+/* Issue 20 item 9: failed logins for a name from other addresses do not lock its owner out
+ * (20 from 4 addresses did); failures from one address stop that name there, but another name
+ * from the same address logs in until the much larger per-address limit (6 did). */
+START_TEST(t_login_lockout)
+{
+	char fails[16];
+	snprintf(fails, sizeof fails, "%d", ADDR_FAILS);
+	const char *const extra[] = {"--login-fails-per-address", fails, NULL};
+	/* (An older tengend without the option still runs the first half, and fails it.) */
+	world_start(daemon_has_option("--login-fails-per-address") ? extra : NULL);
+	static const char *const addrs[] = {"127.0.0.31", "127.0.0.32", "127.0.0.33", "127.0.0.34"};
+	for (int a = 0; a < 4; a++)
+		for (int i = 0; i < LOGIN_FAILS; i++) {
+			json_t *r = login_from(addrs[a], "by1", "not the password");
+			ERR(r, "unauthenticated");
+			json_decref(r);
+		}
+	json_t *r = login_from("127.0.0.1", "by1", "by1" HARNESS_PASSWORD_SUFFIX);
+	OK(r); /* the owner is not locked out */
+	json_decref(r);
+	bystander_step();
+	/* One address: a name is stopped there after LOGIN_FAILS... */
+	for (int i = 0; i < LOGIN_FAILS; i++) {
+		r = login_from("127.0.0.35", "ghost", "not the password");
+		ERR(r, "unauthenticated");
+		json_decref(r);
+	}
+	r = login_from("127.0.0.35", "ghost", "not the password");
+	ERR(r, "rate_limited");
+	json_decref(r);
+	/* ... another name from that address is not ... */
+	r = login_from("127.0.0.35", "by2", "by2" HARNESS_PASSWORD_SUFFIX);
+	OK(r);
+	json_decref(r);
+	/* ... until the address's own limit. */
+	for (int i = LOGIN_FAILS; i < ADDR_FAILS; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "ghost%d", i);
+		r = login_from("127.0.0.35", name, "not the password");
+		ERR(r, "unauthenticated");
+		json_decref(r);
+	}
+	r = login_from("127.0.0.35", "by2", "by2" HARNESS_PASSWORD_SUFFIX);
+	ERR(r, "rate_limited");
+	json_decref(r);
+	r = login_from("127.0.0.36", "by2", "by2" HARNESS_PASSWORD_SUFFIX);
+	OK(r);
+	json_decref(r);
+	world_end();
+}
+END_TEST
+
 static Suite *hostile_suite(void)
 {
 	Suite *s = suite_create("hostile");
@@ -721,6 +1090,10 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, t_login_guess);
 	tcase_add_test(tc, t_player_forbidden);
 	tcase_add_test(tc, t_never_reads);
+	tcase_add_test(tc, t_listing_flood);
+	tcase_add_test(tc, t_never_read_flood);
+	tcase_add_test(tc, t_register_flood);
+	tcase_add_test(tc, t_login_lockout);
 	tcase_add_test(tc, t_challenge_spam);
 	suite_add_tcase(s, tc);
 	return s;

@@ -30,8 +30,8 @@
 #define PER_ADDRESS "5"            /* --max-per-address of the connection-limit daemon */
 #define BIG_LINE (10u << 20)       /* the 10 MB line */
 #define MAX_LINE 65536             /* PROTOCOL.md: bytes in a line */
-#define LOGIN_FAILS 5              /* SERVER_LOGIN_FAILS: per name+address, per address */
-#define LOGIN_NAME_FAILS 20        /* SERVER_LOGIN_NAME_FAILS: per name */
+#define LOGIN_FAILS 5              /* SERVER_LOGIN_FAILS: per name and address */
+#define LOGIN_NAME_FAILS 20        /* failures for one name from many addresses (no lock: issue 20) */
 
 static struct hd D; /* the default daemon of the fixture */
 
@@ -390,7 +390,8 @@ START_TEST(test_rate_limit_name)
 	OK(r);
 	json_decref(r);
 	hc_close(own);
-	/* LOGIN_NAME_FAILS failures for the name from many addresses shut it for everyone. */
+	/* LOGIN_NAME_FAILS failures for the name from many addresses do not shut it for anyone
+	 * else (issue 20, item 9: a stranger cannot lock a player out). */
 	for (int i = LOGIN_FAILS; i < LOGIN_NAME_FAILS; i++) {
 		char addr[32];
 		snprintf(addr, sizeof addr, "127.0.0.%d", 10 + i);
@@ -402,12 +403,12 @@ START_TEST(test_rate_limit_name)
 	}
 	struct hc *c = conn_from(&D, "127.0.0.60");
 	r = login_from(c, "victim", "victim" HARNESS_PASSWORD_SUFFIX);
-	ERR(r, "rate_limited");
+	OK(r);
 	json_decref(r);
 	r = login_from(c, "VICTIM", "victim" HARNESS_PASSWORD_SUFFIX);
-	ERR(r, "rate_limited");
+	OK(r);
 	json_decref(r);
-	/* The address is not limited: another name logs in from it. */
+	/* Another name logs in from it. */
 	r = login_from(c, "other", "other" HARNESS_PASSWORD_SUFFIX);
 	OK(r);
 	json_decref(r);
@@ -426,13 +427,15 @@ START_TEST(test_rate_limit_address)
 		ERR(r, "unauthenticated");
 		json_decref(r);
 	}
-	/* The sixth try from that address, another name with the right password: limited. */
+	/* The sixth try from that address, another name with the right password: the address's
+	 * own limit (--login-fails-per-address, 100) is far off (issue 20, item 9); test_hostile
+	 * reaches it. */
 	json_t *r = login_from(c, "dave", "dave" HARNESS_PASSWORD_SUFFIX);
-	ERR(r, "rate_limited");
+	OK(r);
 	json_decref(r);
 	struct hc *c2 = conn_from(&D, "127.0.0.30");
 	r = login_from(c2, "dave", "dave" HARNESS_PASSWORD_SUFFIX);
-	ERR(r, "rate_limited");
+	OK(r);
 	json_decref(r);
 	/* The name is not limited: dave logs in from another address. */
 	struct hc *c3 = conn_from(&D, "127.0.0.31");
