@@ -545,7 +545,7 @@ static const char *const contract_commands[] = {
 	"game.resume", "tournament.create", "tournament.register", "tournament.join",
 	"tournament.withdraw", "tournament.start_round", "tournament.result", "tournament.warn",
 	"tournament.pairings", "tournament.standings", "tournament.list", "tournament.get",
-	"tournament.export", "players", "player",
+	"tournament.export", "players", "player", "challenges",
 };
 static const char *const no_login[] = {
 	"hello", "ping", "register", "login", "game", "games", "sgf", "observe", "unobserve",
