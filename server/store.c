@@ -1,8 +1,14 @@
 /* store: the daemon's SQLite database. See store.h. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 #include <sqlite3.h>
 #include "store.h"
 
@@ -10,6 +16,8 @@
  * scripts/embed-migrations into server/migrations_sql.c). */
 extern const char *const store_migrations[];
 
+#define STORE_MIB (1024.0 * 1024.0) /* bytes in a MiB, for messages */
+#define STORE_PATH_MAX 4096       /* a database path and its suffixes, bytes */
 #define GAMES_CHUNK 16 /* growth step of the arrays the listings collect */
 #define MOVES_CHUNK 64
 
@@ -236,8 +244,21 @@ struct key_set {
 	size_t cap, n;
 };
 
+/* The files of a database, by the suffix added to its path (store_files_check). */
+static const char *const file_suffixes[] = { "", "-wal", "-shm" };
+#define STORE_FILES (sizeof file_suffixes / sizeof *file_suffixes)
+
+/* What a path named when the store first saw it. */
+struct file_id {
+	bool known;
+	dev_t dev;
+	ino_t ino;
+};
+
 struct store {
 	sqlite3 *db;
+	char *path;               /* the database's file (absolute), NULL in memory */
+	struct file_id files[STORE_FILES]; /* what the path + each suffix named (store_files_check) */
 	sqlite3_stmt *st[ST_COUNT];
 	char err[STORE_ERR_MAX];
 	int wal_frames;           /* WAL frames after the last commit (store_wal_manual) */
@@ -679,15 +700,19 @@ rollback:
 }
 
 /* Connection settings: WAL (refused only for an in-memory database, which cannot have
- * it), synchronous=NORMAL, foreign keys (checked: a build without them is refused). */
-static enum store_rc configure(struct store *s)
+ * it), synchronous FULL or NORMAL (`sync`), foreign keys (checked: a build without them is
+ * refused). */
+static enum store_rc configure(struct store *s, enum store_sync sync)
 {
 	char mode[16];
-	int fk = 0;
+	int fk = 0, level = -1;
 	sqlite3_extended_result_codes(s->db, 1);
+	const char *sync_sql = sync == STORE_SYNC_LOSE_ON_POWER_CUT ? "PRAGMA synchronous = NORMAL"
+		: "PRAGMA synchronous = FULL";
 	if (sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS) != SQLITE_OK
 			|| pragma(s->db, "PRAGMA journal_mode = WAL", mode, sizeof mode, NULL) != SQLITE_OK
-			|| pragma(s->db, "PRAGMA synchronous = NORMAL", NULL, 0, NULL) != SQLITE_OK
+			|| pragma(s->db, sync_sql, NULL, 0, NULL) != SQLITE_OK
+			|| pragma(s->db, "PRAGMA synchronous", NULL, 0, &level) != SQLITE_OK
 			|| pragma(s->db, "PRAGMA foreign_keys = ON", NULL, 0, NULL) != SQLITE_OK
 			|| pragma(s->db, "PRAGMA foreign_keys", NULL, 0, &fk) != SQLITE_OK)
 		return fail(s, STORE_ERROR, "configure: %s", sqlite3_errmsg(s->db));
@@ -697,27 +722,214 @@ static enum store_rc configure(struct store *s)
 		return fail(s, STORE_ERROR, "cannot use WAL journal mode (got \"%s\")", mode);
 	if (fk != 1)
 		return fail(s, STORE_ERROR, "this SQLite does not enforce foreign keys");
+	if (level != (sync == STORE_SYNC_LOSE_ON_POWER_CUT ? 1 : 2))
+		return fail(s, STORE_ERROR, "PRAGMA synchronous is %d, not the one asked for", level);
 	return STORE_OK;
+}
+
+/* The free bytes (for unprivileged use) of the file system holding `path`, or of its
+ * directory when `path` does not exist yet. -1 (errno set) if neither can be asked. */
+static int free_bytes(const char *path, uint64_t *out)
+{
+	struct statvfs v;
+	if (statvfs(path, &v) != 0) {
+		if (errno != ENOENT)
+			return -1;
+		char dir[STORE_PATH_MAX];
+		snprintf(dir, sizeof dir, "%s", path);
+		char *slash = strrchr(dir, '/');
+		if (!slash)
+			snprintf(dir, sizeof dir, ".");
+		else if (slash == dir)
+			dir[1] = '\0';
+		else
+			*slash = '\0';
+		if (statvfs(dir, &v) != 0)
+			return -1;
+	}
+	*out = (uint64_t)v.f_bavail * (uint64_t)v.f_frsize;
+	return 0;
+}
+
+/* One real write transaction (page 1 rewritten with the same user_version): a disk that is
+ * full or failing, or a database SQLite can only read, is found now rather than at the
+ * first move. */
+static enum store_rc write_check(struct store *s)
+{
+	char sql[64];
+	int version = 0;
+	if (pragma(s->db, "PRAGMA user_version", NULL, 0, &version) != SQLITE_OK)
+		return fail(s, STORE_ERROR, "read user_version: %s", sqlite3_errmsg(s->db));
+	snprintf(sql, sizeof sql, "BEGIN IMMEDIATE; PRAGMA user_version = %d; COMMIT", version);
+	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+		fail(s, STORE_ERROR, "cannot write the database %s: %s", s->path,
+				sqlite3_errmsg(s->db));
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return STORE_ERROR;
+	}
+	return STORE_OK;
+}
+
+/* Record what each of the database's paths names now (those not known yet, if they exist). */
+static void files_note(struct store *s)
+{
+	char p[STORE_PATH_MAX];
+	struct stat st;
+	for (size_t i = 0; s->path && i < STORE_FILES; i++) {
+		if (s->files[i].known)
+			continue;
+		snprintf(p, sizeof p, "%s%s", s->path, file_suffixes[i]);
+		if (stat(p, &st) == 0)
+			s->files[i] = (struct file_id){ true, st.st_dev, st.st_ino };
+	}
+}
+
+enum store_rc store_files_check(struct store *s)
+{
+	char p[STORE_PATH_MAX];
+	struct stat st;
+	for (size_t i = 0; s->path && i < STORE_FILES; i++) {
+		snprintf(p, sizeof p, "%s%s", s->path, file_suffixes[i]);
+		if (stat(p, &st) != 0) {
+			if (errno != ENOENT && errno != ENOTDIR)
+				return fail(s, STORE_ERROR, "stat %s: %s", p, strerror(errno));
+			if (s->files[i].known)
+				return fail(s, STORE_NOT_FOUND, "the database file %s was deleted", p);
+			continue;
+		}
+		if (!s->files[i].known)
+			s->files[i] = (struct file_id){ true, st.st_dev, st.st_ino };
+		else if (st.st_dev != s->files[i].dev || st.st_ino != s->files[i].ino)
+			return fail(s, STORE_NOT_FOUND,
+					"the database file %s was replaced by another file", p);
+	}
+	return STORE_OK;
+}
+
+enum store_rc store_lock(const char *path, int *fd, long *holder, char *err, size_t errlen)
+{
+	char lock[STORE_PATH_MAX], pid[STORE_PID_TEXT_MAX];
+	*fd = -1;
+	if (holder)
+		*holder = 0;
+	if (!path[0] || strcmp(path, ":memory:") == 0)
+		return STORE_OK;
+	if ((size_t)snprintf(lock, sizeof lock, "%s%s", path, STORE_LOCK_SUFFIX) >= sizeof lock) {
+		snprintf(err, errlen, "database path too long");
+		return STORE_ERROR;
+	}
+	int f = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (f < 0) {
+		snprintf(err, errlen, "cannot open the lock file %s: %s", lock, strerror(errno));
+		return STORE_ERROR;
+	}
+	if (flock(f, LOCK_EX | LOCK_NB) != 0) {
+		int e = errno;
+		if (e == EWOULDBLOCK) {
+			ssize_t n = pread(f, pid, sizeof pid - 1, 0);
+			pid[n > 0 ? n : 0] = '\0';
+			long who = strtol(pid, NULL, 10);
+			if (holder)
+				*holder = who > 0 ? who : 0;
+			snprintf(err, errlen, "database %s in use by pid %ld (it holds %s)", path,
+					who > 0 ? who : 0, lock);
+		} else {
+			snprintf(err, errlen, "cannot lock %s: %s", lock, strerror(e));
+		}
+		close(f);
+		return e == EWOULDBLOCK ? STORE_CONFLICT : STORE_ERROR;
+	}
+	int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+	if (ftruncate(f, 0) != 0 || pwrite(f, pid, (size_t)len, 0) != len) {
+		snprintf(err, errlen, "cannot write the lock file %s: %s", lock, strerror(errno));
+		close(f);
+		return STORE_ERROR;
+	}
+	*fd = f;
+	return STORE_OK;
+}
+
+void store_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);
 }
 
 enum store_rc store_open(const char *path, struct store **out, char *err, size_t errlen)
 {
+	struct store_options o = { .create = true };
+	return store_open_ex(path, &o, out, err, errlen);
+}
+
+enum store_rc store_open_ex(const char *path, const struct store_options *o, struct store **out,
+		char *err, size_t errlen)
+{
 	enum store_rc r = STORE_ERROR;
 	struct store *s = calloc(1, sizeof *s);
+	bool memory = !path[0] || strcmp(path, ":memory:") == 0;
+	struct stat st;
+	uint64_t avail = 0;
 	*out = NULL;
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
 		return STORE_ERROR;
 	}
+	if (!memory && !o->create && stat(path, &st) != 0) {
+		int e = errno;
+		r = fail(s, e == ENOENT ? STORE_NOT_FOUND : STORE_ERROR, "no database at %s: %s",
+				path, strerror(e));
+		goto bad;
+	}
+	if (!memory && o->min_free_bytes) {
+		if (free_bytes(path, &avail) != 0) {
+			r = fail(s, STORE_ERROR, "free space of the file system of %s: %s", path,
+					strerror(errno));
+			goto bad;
+		}
+		if (avail < o->min_free_bytes) {
+			r = fail(s, STORE_ERROR, "only %.1f MiB free on the file system of %s, less than "
+					"the %.1f MiB required", (double)avail / STORE_MIB, path,
+					(double)o->min_free_bytes / STORE_MIB);
+			goto bad;
+		}
+	}
 	/* NOMUTEX: the connection is used by the loop thread only (the checkpointer has its own). */
-	int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-			SQLITE_OPEN_NOMUTEX, NULL);
+	int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+			(o->create ? SQLITE_OPEN_CREATE : 0), NULL);
 	if (rc != SQLITE_OK) {
 		fail(s, STORE_ERROR, "open %s: %s", path,
 				s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
 		goto bad;
 	}
-	if ((r = configure(s)) != STORE_OK || (r = migrate(s)) != STORE_OK)
+	if (!memory && !(s->path = strdup(sqlite3_db_filename(s->db, "main")))) {
+		r = fail(s, STORE_ERROR, "out of memory");
+		goto bad;
+	}
+	/* SQLite opens a file it may not write read-only, without a word; then every write
+	 * would fail. */
+	if (o->write_check && sqlite3_db_readonly(s->db, "main") == 1) {
+		r = fail(s, STORE_ERROR, "the database %s can only be read (a read-only file or file "
+				"system); tengend must write it", path);
+		goto bad;
+	}
+	/* Before configure, which would write a header into an empty file. */
+	if (!memory && !o->create) {
+		int version = 0;
+		sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
+		if (pragma(s->db, "PRAGMA user_version", NULL, 0, &version) != SQLITE_OK) {
+			r = fail(s, STORE_ERROR, "cannot read the database %s: %s", path,
+					sqlite3_errmsg(s->db));
+			goto bad;
+		}
+		if (version == 0) {
+			r = fail(s, STORE_NOT_FOUND, "%s holds no tengen database (empty, or made by "
+					"something else)", path);
+			goto bad;
+		}
+	}
+	if ((r = configure(s, o->sync)) != STORE_OK)
+		goto bad;
+	if ((r = migrate(s)) != STORE_OK || (o->write_check && (r = write_check(s)) != STORE_OK))
 		goto bad;
 	/* A page cache that holds the pages live games write (a leaf of moves per game), so a
 	 * move does not read its page back from the WAL. */
@@ -738,11 +950,19 @@ enum store_rc store_open(const char *path, struct store **out, char *err, size_t
 	/* What the last run left in the journal: folded now, or (if that fails) kept and read. */
 	if (store_journal_fold(s, NULL) != STORE_OK && journal_reload(s) != STORE_OK)
 		goto bad;
+	files_note(s);
 	s->err[0] = '\0';
 	*out = s;
 	return STORE_OK;
-bad:
-	snprintf(err, errlen, "%s", s->err);
+bad:;
+	/* An I/O error: say what the system said (e.g. "No space left on device"). */
+	int code = s->db ? sqlite3_errcode(s->db) & 0xff : SQLITE_OK;
+	int sys = s->db ? sqlite3_system_errno(s->db) : 0;
+	if (sys && (code == SQLITE_IOERR || code == SQLITE_FULL || code == SQLITE_CANTOPEN ||
+			code == SQLITE_READONLY) && !strstr(s->err, strerror(sys)))
+		snprintf(err, errlen, "%s (%s)", s->err, strerror(sys));
+	else
+		snprintf(err, errlen, "%s", s->err);
 	store_close(s);
 	return r == STORE_OK ? STORE_ERROR : r;
 }
@@ -754,6 +974,7 @@ void store_close(struct store *s)
 	for (int i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(s->st[i]);
 	sqlite3_close(s->db);
+	free(s->path);
 	free(s->journal.k);
 	free(s->folded_max.k);
 	free(s);

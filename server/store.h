@@ -2,10 +2,13 @@
  * tournaments.
  *
  * One connection, used by one thread (the event loop). Every statement is prepared once, in
- * store_open, and reused. The database runs in WAL mode with synchronous=NORMAL (a commit
- * survives a crash of the process; a power cut may lose the last commits but never corrupts
- * the file) and foreign keys enforced; a busy connection is waited for up to
- * STORE_BUSY_TIMEOUT_MS (e.g. `tengend grant` running beside the daemon).
+ * store_open, and reused. The database runs in WAL mode with foreign keys enforced and, by
+ * default, synchronous=FULL: a commit returns once it is on the disk (one fsync of the WAL per
+ * commit), so it survives a power cut or a kernel crash; STORE_SYNC_LOSE_ON_POWER_CUT
+ * (synchronous=NORMAL) returns once it is in the kernel's cache: it survives a crash of the
+ * process, but a power cut may lose the last commits (it never corrupts the file). A busy
+ * connection is waited for up to STORE_BUSY_TIMEOUT_MS (e.g. `tengend grant` beside the
+ * daemon).
  *
  * Group commit: the server calls store_begin once per event-loop iteration, does all its
  * writes, calls store_commit once, and only then sends the replies. A write made outside
@@ -47,6 +50,8 @@
 #define STORE_CACHE_KIB 8192       /* SQLite page cache of the main connection (PRAGMA cache_size) */
 #define STORE_ERR_MAX 512          /* store_errmsg text, bytes with the NUL */
 #define STORE_JOURNAL_KEYS_START 1024 /* first capacity of the move journal's key set */
+#define STORE_LOCK_SUFFIX ".lock"   /* the daemon's lock file: the database's path + this */
+#define STORE_PID_TEXT_MAX 24         /* the pid written in the lock file, bytes */
 
 /* Array sizes, in bytes with the NUL. */
 #define STORE_NAME_MAX 32           /* player name, characters (PROTOCOL.md: 1-32) */
@@ -192,12 +197,38 @@ typedef int (*store_unfinished_cb)(void *ctx, const struct store_game *g,
 
 /* --- Database --- */
 
-/* Open (creating it if needed) the database file at `path`, set WAL, synchronous=NORMAL,
+/* How far a commit goes before store_commit returns (PRAGMA synchronous in WAL mode). */
+enum store_sync {
+	STORE_SYNC_POWER_SAFE = 0,      /* FULL: on the disk (the WAL fsync'd); the default */
+	STORE_SYNC_LOSE_ON_POWER_CUT    /* NORMAL: in the kernel's cache; a power cut or kernel
+					 * crash may lose the last commits (never corrupts) */
+};
+
+/* How store_open_ex opens. A zeroed struct: no creation, power-safe, no start-up checks. */
+struct store_options {
+	bool create;              /* create the database if `path` does not exist or is empty;
+				   * false: such a path is refused (STORE_NOT_FOUND) */
+	enum store_sync sync;
+	bool write_check;         /* refuse a database that cannot be written now: a read-only
+				   * file or file system, a full disk (one real write transaction) */
+	uint64_t min_free_bytes;  /* refuse when the file system holding `path` has less free
+				   * for unprivileged use (statvfs f_bavail); 0: not checked */
+};
+
+/* Open the database file at `path` with the options `o`: set WAL, synchronous (o->sync),
  * foreign_keys=ON and the busy timeout, apply the missing migrations in one transaction and
  * prepare every statement, then fold the move journal (store_journal_fold; if that fails the
- * rows stay in the journal and are read from there). On success *out is the store; on failure
- * *out is NULL, the database is unchanged and err (errlen bytes) says why; refuses
- * (STORE_ERROR) a database whose user_version exceeds the migrations compiled in. */
+ * rows stay in the journal and are read from there). ":memory:" (or "") is a database in
+ * memory, with no file and no checks. On success *out is the store; on failure *out is NULL,
+ * the database is unchanged and err (errlen bytes) says why:
+ * - STORE_NOT_FOUND: no file at `path`, or a file without a tengen schema (user_version 0),
+ *   and o->create is false;
+ * - STORE_ERROR: anything else, among them a database opened read-only (its file or file
+ *   system), o->write_check's write failing (disk full, I/O error), less than
+ *   o->min_free_bytes free, a user_version above the migrations compiled in. */
+enum store_rc store_open_ex(const char *path, const struct store_options *o, struct store **out,
+		char *err, size_t errlen);
+/* store_open_ex with create = true and the other options zero (power-safe, no checks). */
 enum store_rc store_open(const char *path, struct store **out, char *err, size_t errlen);
 /* Close the store (NULL is fine). An open transaction is rolled back. */
 void store_close(struct store *s);
@@ -205,6 +236,31 @@ void store_close(struct store *s);
 const char *store_errmsg(const struct store *s);
 /* The number of migrations compiled in, i.e. the user_version store_open leaves. */
 int store_schema_version(void);
+
+/* --- The database's files while the daemon runs --- */
+
+/* Are the database's files (the database, its -wal and -shm) still the ones the store has
+ * open? Each is looked up by its path (stat(2)) and compared, device and inode, with what
+ * it was when the store opened it (or, for -wal and -shm, when first seen). STORE_OK: all
+ * there (always, in memory); STORE_NOT_FOUND: one was deleted or replaced by another file,
+ * so what the store writes goes to a file nobody will find again (store_errmsg names it);
+ * STORE_ERROR: a path could not be looked up for another reason (store_errmsg says why).
+ * Cost: three stat(2) calls. */
+enum store_rc store_files_check(struct store *s);
+
+/* Take the lock that keeps a second daemon off the database at `path`: an exclusive flock(2)
+ * on path + STORE_LOCK_SUFFIX (created if missing, mode 0644; never deleted, since removing
+ * it would let two daemons lock two different files), which then holds this process's pid
+ * in decimal. The lock lasts while *fd stays open (close it with store_unlock; the kernel
+ * drops it when the process ends, also on kill -9). SQLite's own locks (POSIX fcntl on the
+ * database file) are not touched: other processes (`tengend grant`, sqlite3) may still open
+ * the database. ":memory:" or "": nothing to lock, *fd = -1, STORE_OK.
+ * STORE_CONFLICT: another process holds the lock, *holder (may be NULL) gets its pid from the
+ * file (0 if unreadable); STORE_ERROR: the lock file could not be created, locked or
+ * written (err says why, e.g. a read-only file system). On failure *fd is -1. */
+enum store_rc store_lock(const char *path, int *fd, long *holder, char *err, size_t errlen);
+/* Release a lock taken by store_lock (fd -1 is fine). The file stays. */
+void store_unlock(int fd);
 
 /* --- Transactions (group commit) --- */
 
@@ -220,9 +276,9 @@ bool store_in_transaction(const struct store *s);
 
 /* --- Checkpoints off the event loop ---
  *
- * With synchronous=NORMAL a commit does not fsync, but SQLite's automatic WAL checkpoint
- * (every 1000 pages, run inside the commit that passes them) does, stalling the thread that
- * commits. The daemon turns it off (store_wal_manual) and checkpoints from a worker thread on
+ * A checkpoint fsyncs (the WAL, then the database file), and SQLite's automatic WAL
+ * checkpoint (every 1000 pages, run inside the commit that passes them) stalls the thread
+ * that commits while it does. The daemon turns it off (store_wal_manual) and checkpoints from a worker thread on
  * a second connection to the same file (struct store_ckpt), which SQLite allows beside the
  * writer in WAL mode (PASSIVE: it copies what it can, never waits, never blocks the writer).
  * The WAL restarts from its beginning once a checkpoint has copied all of it; under steady
