@@ -20,9 +20,18 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: tengend [--listen HOST:PORT] [--db PATH] [--log-level LEVEL] [options]\n"
 		"       tengend grant NAME ROLE --db PATH     (ROLE: player, td or admin)\n"
+		"       tengend init --db PATH                create a new database and exit\n"
 		"\n"
 		"  --listen HOST:PORT     address to serve (default %s:%d; port 0 picks a free one)\n"
-		"  --db PATH              SQLite database, created on first start (default %s)\n"
+		"  --db PATH              SQLite database (default %s); one tengend per database (PATH.lock)\n"
+		"  --create               create the database if PATH does not exist; without it a missing or\n"
+		"                         empty database is refused (first start only: not in a service unit)\n"
+		"  --sync MODE            when a reply is sent: power-safe (default): after the change is on the\n"
+		"                         disk (an fsync per committed loop iteration); lose-on-power-cut: after\n"
+		"                         it is in the kernel's cache: kill -9 loses nothing, a power cut or a\n"
+		"                         kernel crash may lose the last acknowledged moves (never corrupts)\n"
+		"  --min-free-mb N        refuse to start with less than N MiB free beside the database\n"
+		"                         (default %d; 0: no check)\n"
 		"  --log-level LEVEL      error, warn, info (default) or debug; logs go to stderr\n"
 		"  --port-file PATH       write the port actually bound to PATH\n"
 		"  --max-connections N    connections at once (default %d)\n"
@@ -37,7 +46,8 @@ static void usage(FILE *f)
 		"  --fold-rows N          moves written to the journal that start a fold into the moves\n"
 		"                         table (default %d; or when the oldest is %d s old)\n"
 		"  --version, --help\n",
-		SERVER_DEFAULT_HOST, SERVER_DEFAULT_PORT, SERVER_DEFAULT_DB, SERVER_MAX_CONNECTIONS,
+		SERVER_DEFAULT_HOST, SERVER_DEFAULT_PORT, SERVER_DEFAULT_DB, SERVER_MIN_FREE_MB,
+		SERVER_MAX_CONNECTIONS,
 		SERVER_MAX_PER_ADDRESS, SERVER_MAX_QUEUED_BYTES, SERVER_LAG_ALLOWANCE_MS,
 		SERVER_IDLE_TIMEOUT_S, SERVER_WRITER_MIN, SERVER_FOLD_ROWS, SERVER_FOLD_MS / 1000);
 	fprintf(f,
@@ -122,11 +132,14 @@ static int grant(int argc, char **argv)
 	}
 	struct store *st;
 	char err[STORE_ERR_MAX];
-	if (access(db, F_OK) != 0) {
-		fprintf(stderr, "tengend: no database at %s (give the server's --db PATH)\n", db);
+	/* Beside a running daemon (no lock taken: SQLite's locks share the file); never creates. */
+	struct store_options so = {.create = false};
+	enum store_rc orc = store_open_ex(db, &so, &st, err, sizeof err);
+	if (orc == STORE_NOT_FOUND) {
+		fprintf(stderr, "tengend: %s (give the server's --db PATH)\n", err);
 		return 1;
 	}
-	if (store_open(db, &st, err, sizeof err) != STORE_OK) {
+	if (orc != STORE_OK) {
 		fprintf(stderr, "tengend: %s: %s\n", db, err);
 		return 1;
 	}
@@ -141,6 +154,34 @@ static int grant(int argc, char **argv)
 	return rc == STORE_OK ? 0 : 1;
 }
 
+/* `tengend init --db PATH`: create the database (the schema applied) for a first start, or
+ * say that one is there already (left as it is, but brought to this tengend's schema). */
+static int init(int argc, char **argv)
+{
+	const char *db = SERVER_DEFAULT_DB;
+	for (int i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
+			db = argv[++i];
+		} else {
+			fprintf(stderr, "tengend: init --db PATH\n");
+			return 2;
+		}
+	}
+	bool existed = access(db, F_OK) == 0;
+	struct store_options so = {.create = true, .write_check = true,
+		.min_free_bytes = (uint64_t)SERVER_MIN_FREE_MB << 20};
+	struct store *st;
+	char err[STORE_ERR_MAX];
+	if (store_open_ex(db, &so, &st, err, sizeof err) != STORE_OK) {
+		fprintf(stderr, "tengend: %s\n", err);
+		return 1;
+	}
+	store_close(st);
+	printf("%s: %s (schema version %d)\n", db, existed ? "a tengen database is there already"
+	       : "new tengen database", store_schema_version());
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct server_settings set = {
@@ -148,7 +189,8 @@ int main(int argc, char **argv)
 		.max_connections = SERVER_MAX_CONNECTIONS, .max_per_address = SERVER_MAX_PER_ADDRESS,
 		.max_queued = SERVER_MAX_QUEUED_BYTES, .lag_allowance_ms = SERVER_LAG_ALLOWANCE_MS,
 		.idle_timeout_s = SERVER_IDLE_TIMEOUT_S, .writer_min = SERVER_WRITER_MIN,
-		.fold_rows = SERVER_FOLD_ROWS};
+		.fold_rows = SERVER_FOLD_ROWS,
+		.store = {.min_free_bytes = (uint64_t)SERVER_MIN_FREE_MB << 20}};
 	static char host[256];
 	if (sodium_init() < 0) {
 		fprintf(stderr, "tengend: libsodium failed to initialise\n");
@@ -156,6 +198,8 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && strcmp(argv[1], "grant") == 0)
 		return grant(argc, argv);
+	if (argc > 1 && strcmp(argv[1], "init") == 0)
+		return init(argc, argv);
 	static const struct option opts[] = {
 		{"listen", required_argument, NULL, 'l'}, {"db", required_argument, NULL, 'd'},
 		{"log-level", required_argument, NULL, 'L'}, {"port-file", required_argument, NULL, 'p'},
@@ -167,6 +211,8 @@ int main(int argc, char **argv)
 		{"idle-timeout", required_argument, NULL, 'i'},
 		{"writer-min", required_argument, NULL, 'W'},
 		{"fold-rows", required_argument, NULL, 'F'},
+		{"create", no_argument, NULL, 'C'}, {"sync", required_argument, NULL, 'S'},
+		{"min-free-mb", required_argument, NULL, 'M'},
 		{"max-queued-per-address", required_argument, NULL, 'Q'},
 		{"address-units", required_argument, NULL, 'U'}, {"turn-units", required_argument, NULL, 'T'},
 		{"register-per-address", required_argument, NULL, 'R'},
@@ -214,6 +260,21 @@ int main(int argc, char **argv)
 			set.fold_rows = (unsigned)parse_range(optarg, "--fold-rows", "a count", 1,
 							      SERVER_FOLD_ROWS_MAX);
 			break;
+		case 'C': set.store.create = true; break;
+		case 'S':
+			if (strcmp(optarg, "power-safe") == 0)
+				set.store.sync = STORE_SYNC_POWER_SAFE;
+			else if (strcmp(optarg, "lose-on-power-cut") == 0)
+				set.store.sync = STORE_SYNC_LOSE_ON_POWER_CUT;
+			else {
+				fprintf(stderr, "tengend: --sync takes power-safe or lose-on-power-cut\n");
+				return 2;
+			}
+			break;
+		case 'M':
+			set.store.min_free_bytes = (uint64_t)parse_range(optarg, "--min-free-mb", "MiB", 0,
+									 SERVER_MIN_FREE_MB_MAX) << 20;
+			break;
 		case 'Q': set.max_queued_per_address = (size_t)parse_count(optarg, "--max-queued-per-address"); break;
 		case 'U': set.address_units = (unsigned)parse_range(optarg, "--address-units", "a count", 1, SERVER_UNITS_MAX); break;
 		case 'T': set.turn_units = (unsigned)parse_range(optarg, "--turn-units", "a count", 1, SERVER_UNITS_MAX); break;
@@ -233,6 +294,16 @@ int main(int argc, char **argv)
 	 * make glibc grow and trim the heap (brk, munmap, page faults) all the time. */
 	mallopt(M_TRIM_THRESHOLD, MAIN_MALLOC_TRIM_BYTES);
 	mallopt(M_MMAP_THRESHOLD, MAIN_MALLOC_MMAP_BYTES);
+	/* One daemon per database: a second one would acknowledge other moves into the same games. */
+	char err[STORE_ERR_MAX];
+	int lock_fd;
+	long holder;
+	if (store_lock(set.db_path, &lock_fd, &holder, err, sizeof err) != STORE_OK) {
+		log_msg(LOG_ERROR, "store_lock", "path=%s pid=%ld error=\"%s\"", set.db_path, holder,
+			err);
+		fprintf(stderr, "tengend: %s\n", err);
+		return 1;
+	}
 	uv_loop_t loop;
 	uv_loop_init(&loop);
 	struct server srv;
@@ -243,6 +314,7 @@ int main(int argc, char **argv)
 	if (net_after_loop(&srv))
 		uv_run(&loop, UV_RUN_DEFAULT);
 	server_free(&srv);
+	store_unlock(lock_fd);
 	int lc = uv_loop_close(&loop);
 	if (lc != 0) {
 		log_msg(LOG_ERROR, "loop_close", "error=\"%s\"", uv_strerror(lc));

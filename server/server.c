@@ -108,12 +108,33 @@ static void maybe_fold(struct server *srv)
 	log_msg(LOG_DEBUG, "fold", "moves=%d ms=%.1f", folded, (double)(uv_hrtime() - t0) / 1e6);
 }
 
+/* The database's files deleted or replaced under the daemon: what it commits would go to a
+ * file nobody finds again (and the next start would not find the games). Stop at once, loudly,
+ * with nothing of this iteration reported. */
+static void check_files(struct server *srv)
+{
+	enum store_rc r = store_files_check(srv->store);
+	if (r == STORE_NOT_FOUND) {
+		log_msg(LOG_ERROR, "database_gone", "path=%s error=\"%s; stopping, nothing more is "
+			"acknowledged\"", srv->set.db_path, store_errmsg(srv->store));
+		exit(1);
+	}
+	if (r != STORE_OK)
+		log_msg(LOG_WARN, "database_check", "error=\"%s\"", store_errmsg(srv->store));
+}
+
+static void on_dbcheck(uv_timer_t *t)
+{
+	check_files(t->data);
+}
+
 /* Once per iteration, before the loop waits: commit, then release replies and events. */
 static void on_prepare(uv_prepare_t *h)
 {
 	struct server *srv = h->data;
 	if (srv->txn) {
 		srv->txn = false;
+		check_files(srv);
 		if (store_commit(srv->store) != STORE_OK) {
 			/* Memory is ahead of the database; nothing was reported yet. Stop at once:
 			 * a restart rebuilds every game from what did commit. */
@@ -379,10 +400,16 @@ int server_start(struct server *srv, uv_loop_t *loop, const struct server_settin
 	memset(srv, 0, sizeof *srv);
 	srv->loop = loop;
 	srv->set = *set;
-	if (store_open(set->db_path, &srv->store, err, sizeof err) != STORE_OK) {
-		log_msg(LOG_ERROR, "store_open", "path=%s error=\"%s\"", set->db_path, err);
+	struct store_options so = set->store;
+	so.write_check = true;
+	enum store_rc r = store_open_ex(set->db_path, &so, &srv->store, err, sizeof err);
+	if (r != STORE_OK) {
+		log_msg(LOG_ERROR, "store_open", "path=%s error=\"%s%s\"", set->db_path, err,
+			r == STORE_NOT_FOUND ? "; start tengend with --create to make a new database there" : "");
 		return -1;
 	}
+	log_msg(LOG_INFO, "store_open", "path=%s sync=%s", set->db_path,
+		so.sync == STORE_SYNC_LOSE_ON_POWER_CUT ? "lose-on-power-cut" : "power-safe");
 	if (games_load(srv) < 0) {
 		games_stop(srv); /* the games loaded so far: no timer may fire without a store */
 		store_close(srv->store);
@@ -397,6 +424,9 @@ int server_start(struct server *srv, uv_loop_t *loop, const struct server_settin
 	uv_prepare_init(loop, &srv->prepare);
 	srv->prepare.data = srv;
 	uv_prepare_start(&srv->prepare, on_prepare);
+	uv_timer_init(loop, &srv->dbcheck);
+	srv->dbcheck.data = srv;
+	uv_timer_start(&srv->dbcheck, on_dbcheck, SERVER_DB_CHECK_MS, SERVER_DB_CHECK_MS);
 	uv_idle_init(loop, &srv->idle);
 	srv->idle.data = srv;
 	uv_signal_init(loop, &srv->sigint);
@@ -431,6 +461,7 @@ void server_stop(struct server *srv)
 		net_shutdown(srv);
 	games_stop(srv);
 	uv_close((uv_handle_t *)&srv->prepare, on_last_close);
+	uv_close((uv_handle_t *)&srv->dbcheck, on_last_close);
 	uv_close((uv_handle_t *)&srv->idle, on_last_close);
 	uv_close((uv_handle_t *)&srv->sigint, on_last_close);
 	uv_close((uv_handle_t *)&srv->sigterm, on_last_close);

@@ -149,6 +149,24 @@ static int reap(struct hd *d, int timeout_ms)
 	}
 }
 
+/* In a child before exec: add "NAME=value" entries to the environment; with LD_PRELOAD, let
+ * a sanitizer build start with the shim loaded ahead of its runtime. */
+static void add_env(const char *const *env)
+{
+	bool preload = false;
+	for (int i = 0; env && env[i]; i++) {
+		putenv((char *)env[i]);
+		preload |= strncmp(env[i], "LD_PRELOAD=", 11) == 0;
+	}
+	if (preload) {
+		static char asan[1024];
+		const char *old = getenv("ASAN_OPTIONS");
+		snprintf(asan, sizeof asan, "ASAN_OPTIONS=%s%sverify_asan_link_order=0",
+			 old ? old : "", old && *old ? ":" : "");
+		putenv(asan);
+	}
+}
+
 static int spawn(struct hd *d)
 {
 	char listen[] = "127.0.0.1:0";
@@ -168,6 +186,9 @@ static int spawn(struct hd *d)
 		argv[n++] = "--fold-rows";
 		argv[n++] = fold;
 	}
+	/* Only the first start may create the database: a restart must find it. */
+	if (d->starts == 0)
+		argv[n++] = "--create";
 	for (int i = 0; d->extra[i]; i++)
 		argv[n++] = d->extra[i];
 	argv[n] = NULL;
@@ -192,6 +213,7 @@ static int spawn(struct hd *d)
 		dup2(log, 2);
 		close(log);
 		close(null);
+		add_env((const char *const *)d->env);
 		execv(argv[0], (char *const *)argv);
 		fprintf(stderr, "harness: exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -226,7 +248,14 @@ static int spawn(struct hd *d)
 
 int hd_start(struct hd *d, const char *const *extra)
 {
+	return hd_start_env(d, extra, NULL);
+}
+
+int hd_start_env(struct hd *d, const char *const *extra, const char *const *env)
+{
 	memset(d, 0, sizeof *d);
+	for (int i = 0; env && env[i] && i < HARNESS_MAX_ENV; i++)
+		d->env[i] = strdup(env[i]);
 	const char *tmp = getenv("TMPDIR");
 	snprintf(d->dir, sizeof d->dir, "%s/tengen-itest-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(d->dir)) {
@@ -262,6 +291,13 @@ int hd_stop(struct hd *d)
 		hd_kill(d);
 	}
 	return st;
+}
+
+int hd_wait_exit(struct hd *d, int timeout_ms)
+{
+	if (d->pid <= 0)
+		return -1;
+	return reap(d, timeout_ms);
 }
 
 int hd_kill(struct hd *d)
@@ -360,7 +396,7 @@ void hd_cleanup(struct hd *d)
 	hd_kill(d);
 	if (d->dir[0]) {
 		static const char *const files[] = {"t.db", "t.db-wal", "t.db-shm", "t.db-journal",
-						    "port", "port.tmp", "log"};
+						    "t.db.lock", "port", "port.tmp", "log"};
 		char f[HARNESS_PATH_MAX + 32];
 		for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
 			snprintf(f, sizeof f, "%s/%s", d->dir, files[i]);
@@ -373,6 +409,80 @@ void hd_cleanup(struct hd *d)
 		free(d->extra[i]);
 		d->extra[i] = NULL;
 	}
+	for (int i = 0; d->env[i]; i++) {
+		free(d->env[i]);
+		d->env[i] = NULL;
+	}
+}
+
+int hd_run(const char *const *args, const char *const *env, char *out, size_t outlen,
+	   int timeout_ms)
+{
+	const char *argv[HARNESS_MAX_ARGS + 2] = {hd_binary()};
+	int n = 1;
+	for (int i = 0; args && args[i] && n < HARNESS_MAX_ARGS + 1; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	int fds[2];
+	if (outlen)
+		out[0] = '\0';
+	if (pipe(fds) < 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		int null = open("/dev/null", O_RDONLY);
+		if (null >= 0)
+			dup2(null, 0);
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		close(fds[1]);
+		add_env(env);
+		execv(argv[0], (char *const *)argv);
+		fprintf(stderr, "harness: exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fds[1]);
+	size_t len = 0;
+	long long end = now_ms() + timeout_ms;
+	for (;;) {
+		long long left = end - now_ms();
+		struct pollfd p = {.fd = fds[0], .events = POLLIN};
+		if (left <= 0 || poll(&p, 1, (int)left) <= 0)
+			break;
+		char buf[HARNESS_READ_CHUNK];
+		ssize_t r = read(fds[0], buf, sizeof buf);
+		if (r <= 0)
+			break;
+		size_t take = (size_t)r;
+		if (outlen && take > outlen - 1 - len)
+			take = outlen - 1 - len;
+		if (take)
+			memcpy(out + len, buf, take);
+		len += take;
+		if (outlen)
+			out[len] = '\0';
+	}
+	close(fds[0]);
+	struct hd tmp = {.pid = pid};
+	int st = reap(&tmp, (int)(end > now_ms() ? end - now_ms() : 0) + HARNESS_POLL_STEP_MS);
+	if (st < 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	return st;
+}
+
+const char *hd_fsfault(void)
+{
+	const char *p = getenv("TENGEN_FSFAULT");
+	return p && *p && access(p, R_OK) == 0 ? p : NULL;
 }
 
 /* ---- clients ---- */

@@ -28,6 +28,7 @@
 #define HARNESS_START_TIMEOUT_MS 15000 /* daemon start (port file) or stop (exit) */
 #define HARNESS_PATH_MAX 512
 #define HARNESS_MAX_ARGS 16            /* extra command-line arguments of a daemon */
+#define HARNESS_MAX_ENV 8              /* extra environment entries of a daemon */
 #define HARNESS_PASSWORD_SUFFIX "-secret-pw" /* hc_login_new: password is NAME + this */
 
 /* ---- the daemon ---- */
@@ -38,6 +39,7 @@ struct hd {
 	char port_file[HARNESS_PATH_MAX];
 	char log[HARNESS_PATH_MAX];       /* the daemon's stderr (and stdout), appended per start */
 	char *extra[HARNESS_MAX_ARGS + 1]; /* extra arguments (copies), NULL-terminated */
+	char *env[HARNESS_MAX_ENV + 1];   /* extra environment "NAME=value" (copies), NULL-terminated */
 	pid_t pid;                        /* 0 when not running */
 	int port;                         /* bound port of the running daemon */
 	int starts;                       /* how many times it was started */
@@ -46,16 +48,32 @@ struct hd {
 /* The daemon's path: $TENGEND or ./server/tengend. */
 const char *hd_binary(void);
 /* Create a fresh directory and start `tengend --listen 127.0.0.1:0 --port-file DIR/port
- * --db DIR/t.db --pwhash-cost fast --log-level debug` plus `extra` (NULL-terminated, may be
- * NULL); wait for the port file. Returns 0, or -1 (message on stderr; the daemon is not left
- * running). */
+ * --db DIR/t.db --pwhash-cost fast --log-level debug --create` plus `extra` (NULL-terminated,
+ * may be NULL); wait for the port file. Returns 0, or -1 (message on stderr; the daemon is not
+ * left running). */
 int hd_start(struct hd *d, const char *const *extra);
-/* Start it again on the same directory and database (after hd_stop or hd_kill). Returns 0/-1. */
+/* hd_start with `env` ("NAME=value" entries, NULL-terminated, may be NULL) added to the
+ * daemon's environment, at this start and every restart (e.g. LD_PRELOAD; with one, ASan's
+ * check that its runtime comes first is turned off in ASAN_OPTIONS). */
+int hd_start_env(struct hd *d, const char *const *extra, const char *const *env);
+/* Start it again on the same directory and database (after hd_stop or hd_kill), without
+ * --create: a database that is gone is not made anew. Returns 0/-1. */
 int hd_restart(struct hd *d);
+/* Run `tengend ARGS...` (args NULL-terminated) with `env` added as for hd_start_env, wait up to
+ * timeout_ms for its exit and put what it wrote (stdout and stderr, at most outlen - 1
+ * bytes, NUL-terminated) in out. Returns its exit status (128+signal if killed), -1 if it
+ * could not run or had not exited in time (then it is killed). For start-up refusals. */
+int hd_run(const char *const *args, const char *const *env, char *out, size_t outlen,
+	   int timeout_ms);
+/* The path of the test shim tests/fsfault.so ($TENGEN_FSFAULT, set by `make check`), or NULL. */
+const char *hd_fsfault(void);
 /* SIGTERM and wait for the exit. Returns the exit status (0 for a clean stop), 128 + signal if
  * it died of a signal, -1 if it did not exit within HARNESS_START_TIMEOUT_MS (then it is
  * killed). */
 int hd_stop(struct hd *d);
+/* Wait up to timeout_ms for the daemon to exit by itself (no signal sent). Returns its status
+ * as hd_stop does, or -1 if it is still running (it is left running). */
+int hd_wait_exit(struct hd *d, int timeout_ms);
 /* SIGKILL and reap it. Returns 0, -1 if it was not running. */
 int hd_kill(struct hd *d);
 /* The first sanitizer report marker found in the log ("ERROR: AddressSanitizer",
