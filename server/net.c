@@ -271,8 +271,25 @@ void net_flush(struct server *srv)
 	struct writer *wr = srv->writer;
 	srv->turn++; /* the turn ends with its commit and its replies: new budgets */
 	srv->turn_used = 0;
-	if (wr && writer_busy(wr))
-		return; /* the batch in flight goes first; the next iteration writes the rest */
+	if (wr && writer_busy(wr)) {
+		/* The batch in flight (maybe a flood's big replies) goes on; connections with
+		 * nothing in it are written here, so their replies do not wait for it. Those with
+		 * bytes in it stay dirty for the next iteration (their order is kept). */
+		struct conn *keep = NULL;
+		while (srv->dirty) {
+			struct conn *c = srv->dirty;
+			srv->dirty = c->dnext;
+			if (c->in_writer) {
+				c->dnext = keep;
+				keep = c;
+				continue;
+			}
+			c->dirty = false;
+			write_out(c);
+		}
+		srv->dirty = keep;
+		return;
+	}
 	size_t n = 0;
 	for (struct conn *c = srv->dirty; c; c = c->dnext)
 		n++;

@@ -63,7 +63,7 @@ extern char **environ;
 #define REG_N 48                     /* registering connections */
 #define REG_EACH 6                   /* registrations each sends */
 #define REG_LIMIT 40                 /* SERVER_REGISTER_PER_ADDRESS */
-#define LOGIN_BOUND_MS 3000          /* an honest login (interactive hashing) under it */
+#define LOGIN_BOUND_MS 4000          /* an honest login (interactive hashing) under it */
 #define ADDR_FAILS 12                /* --login-fails-per-address of the lock-out test */
 #define CHALLENGES_OUT 20            /* GAMES_CHALLENGES_OUT_MAX: pending per challenger */
 #define CHALLENGES_IN 100            /* GAMES_CHALLENGES_IN_MAX: pending per target */
