@@ -22,14 +22,26 @@
  *                   each flag's lateness is measured (see docs/benchmarks.md for the method).
  *   --restart       G unfinished games (K per pair, --games-per-pair, one move each), kill -9
  *                   the spawned server, start it again and time until a `ping` is answered.
+ *   --attack KIND   play (the honest players, from 127.0.0.1) while a forked attacker hits the
+ *                   server from BENCH_ATTACK_ADDR with BENCH_ATTACK_CONNS connections for the
+ *                   warm-up and the measured time (and stops by itself then): `listing` (each
+ *                   keeps BENCH_ATTACK_DEPTH `games limit=1000` in flight over 1000 ended games,
+ *                   reading the replies), `silent` (the same requests, never read), `register`
+ *                   (registrations; the server hashes at the interactive cost), `login` (failed
+ *                   logins for the honest players' names), `challenge` (BENCH_ATTACK_ACCOUNTS
+ *                   accounts challenge the honest players). Loopback only; the round trips
+ *                   printed are the honest players' moves, and `time_losses` counts their
+ *                   games lost on time (issue 20).
  *
  * The last line of output is "result key=value ..." for scripts/bench.
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -57,13 +69,18 @@
 #define BENCH_RANDOM_TRIES 64          /* random points tried before a scan */
 #define BENCH_TIMERS_SLACK_S 10        /* timers mode: wait past the last due time */
 #define BENCH_SETUP_IN_FLIGHT 32       /* timers mode: games being set up at once */
+#define BENCH_ATTACK_ADDR "127.0.0.66" /* --attack: the attacker's source address */
+#define BENCH_ATTACK_CONNS 64          /* ... its connections (tengend's default per address) */
+#define BENCH_ATTACK_DEPTH 16          /* ... requests each keeps in flight */
+#define BENCH_ATTACK_ACCOUNTS 8        /* ... accounts of the challenge attack */
+#define BENCH_ATTACK_GAMES 1000        /* ... ended games put in the database for `listing` */
 
 enum mode { MODE_PLAY, MODE_TIMERS, MODE_RESTART };
 enum pend { P_NONE, P_REGISTER, P_LOGIN, P_CHALLENGE, P_ACCEPT, P_PLAY, P_RESIGN, P_PING };
 enum phase { PH_SETUP, PH_WARMUP, PH_MEASURE, PH_DRAIN, PH_DONE };
 
 struct opts {
-	const char *server, *spawn, *db, *time, *log_level, *sync;
+	const char *server, *spawn, *db, *time, *log_level, *attack;
 	int games, size, moves_per_game, games_per_pair;
 	double duration, warmup, think_ms, illegal;
 	bool echo, with_echo, timers, restart, rated;
@@ -100,6 +117,7 @@ struct client {
 
 struct stats {
 	uint64_t moves, illegal_replies, errors, disconnects, games_started, games_ended;
+	uint64_t time_losses; /* games that ended on time (not in timers mode) */
 	uint32_t *lat; /* us */
 	size_t nlat, caplat;
 	double *late_hi, *late_lo; /* timers mode, ms */
@@ -575,7 +593,9 @@ static void on_event(struct client *c, const char *ev, json_t *msg)
 		return;
 	uint64_t now = uv_hrtime();
 	if (strcmp(ev, "challenge") == 0) {
-		if (c == p->c[1]) {
+		/* only the partner's (an --attack challenge comes from a spam-N account) */
+		const char *from = json_string_value(json_object_get(msg, "from"));
+		if (c == p->c[1] && !(from && strncmp(from, "spam-", 5) == 0)) {
 			int64_t g = json_integer_value(json_object_get(msg, "game"));
 			p->accept_sent = uv_hrtime();
 			request(c, P_ACCEPT, "accept", "\"game\":%lld", (long long)g);
@@ -613,6 +633,9 @@ static void on_event(struct client *c, const char *ev, json_t *msg)
 			p->ended = true;
 			p->end_seen = now;
 			S.games_ended++;
+			const char *why = json_string_value(json_object_get(msg, "reason"));
+			if (!O.timers && why && strcmp(why, "time") == 0)
+				S.time_losses++;
 			if (O.timers && p->accept_sent) {
 				const char *reason = json_string_value(json_object_get(msg, "reason"));
 				if (!reason || strcmp(reason, "time") != 0)
@@ -877,6 +900,170 @@ static int spawn_echo(void)
 }
 
 /* Start tengend on port 0 with the bench's settings; returns its port. */
+/* ---- the attacker (--attack) ---- */
+
+static pid_t attack_pid;
+
+static bool attack_hashes(void)
+{
+	return O.attack && (strcmp(O.attack, "register") == 0 || strcmp(O.attack, "login") == 0);
+}
+
+/* A blocking connection from BENCH_ATTACK_ADDR to the target; -1 on failure. */
+static int attack_dial(void)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a = {.sin_family = AF_INET};
+	inet_pton(AF_INET, BENCH_ATTACK_ADDR, &a.sin_addr);
+	if (fd < 0)
+		return -1;
+	if (strcmp(O.attack, "silent") == 0) {
+		int small = 2048;
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+	}
+	if (bind(fd, (struct sockaddr *)&a, sizeof a) < 0 ||
+	    connect(fd, (struct sockaddr *)&target, sizeof target) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void attack_send(int fd, const char *line)
+{
+	size_t len = strlen(line), done = 0;
+	while (done < len) {
+		ssize_t w = write(fd, line + done, len - done);
+		if (w > 0)
+			done += (size_t)w;
+		else if (w < 0 && errno != EAGAIN && errno != EINTR)
+			return;
+	}
+}
+
+/* The attacker's next request on connection i. */
+static void attack_line(int i, unsigned seq, char *buf, size_t n)
+{
+	if (strcmp(O.attack, "register") == 0)
+		snprintf(buf, n, "{\"cmd\":\"register\",\"name\":\"atk%d-%u\",\"password\":\"attack-password\"}\n",
+			 i, seq);
+	else if (strcmp(O.attack, "login") == 0)
+		snprintf(buf, n, "{\"cmd\":\"login\",\"name\":\"bench-%06d\",\"password\":\"wrong-password\"}\n",
+			 (int)((unsigned)i * 7919u + seq) % nclients);
+	else if (strcmp(O.attack, "challenge") == 0)
+		snprintf(buf, n, "{\"cmd\":\"challenge\",\"opponent\":\"bench-%06d\",\"size\":19}\n",
+			 (int)((unsigned)i * 7919u + seq) % nclients);
+	else
+		snprintf(buf, n, "{\"cmd\":\"games\",\"limit\":1000}\n");
+}
+
+/* The attacker process: BENCH_ATTACK_CONNS connections, BENCH_ATTACK_DEPTH requests in flight
+ * each (replies read and dropped; `silent` sends once and never reads), for `secs` seconds. */
+static void attack_run(double secs)
+{
+	int n = BENCH_ATTACK_CONNS, fds[BENCH_ATTACK_CONNS], out[BENCH_ATTACK_CONNS];
+	unsigned seq[BENCH_ATTACK_CONNS];
+	bool silent = strcmp(O.attack, "silent") == 0, chal = strcmp(O.attack, "challenge") == 0;
+	char line[256];
+	static char buf[1 << 16];
+	uint64_t end = uv_hrtime() + (uint64_t)(secs * 1e9);
+	if (chal) { /* the accounts, one after another on one connection */
+		int fd = attack_dial();
+		for (int a = 0; fd >= 0 && a < BENCH_ATTACK_ACCOUNTS; a++) {
+			snprintf(line, sizeof line, "{\"cmd\":\"register\",\"name\":\"spam-%d\","
+				 "\"password\":\"attack-password\"}\n", a);
+			attack_send(fd, line);
+			if (read(fd, buf, sizeof buf) <= 0)
+				break;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	for (int i = 0; i < n; i++) {
+		fds[i] = attack_dial();
+		out[i] = 0;
+		seq[i] = 0;
+		if (fds[i] < 0)
+			continue;
+		if (chal) {
+			snprintf(line, sizeof line, "{\"cmd\":\"login\",\"name\":\"spam-%d\","
+				 "\"password\":\"attack-password\"}\n", i % BENCH_ATTACK_ACCOUNTS);
+			attack_send(fds[i], line);
+			out[i]++;
+		}
+		fcntl(fds[i], F_SETFL, fcntl(fds[i], F_GETFL) | O_NONBLOCK);
+		if (silent)
+			for (int k = 0; k < 4 * BENCH_ATTACK_DEPTH; k++) {
+				attack_line(i, seq[i]++, line, sizeof line);
+				attack_send(fds[i], line);
+			}
+	}
+	while (uv_hrtime() < end) {
+		if (silent) {
+			usleep(100 * 1000);
+			continue;
+		}
+		struct pollfd p[BENCH_ATTACK_CONNS];
+		for (int i = 0; i < n; i++)
+			p[i] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+		poll(p, (nfds_t)n, 50);
+		for (int i = 0; i < n; i++) {
+			if (fds[i] < 0)
+				continue;
+			if (p[i].revents & (POLLIN | POLLHUP | POLLERR)) {
+				ssize_t r = read(fds[i], buf, sizeof buf);
+				if (r == 0 || (r < 0 && errno != EAGAIN)) {
+					close(fds[i]);
+					fds[i] = -1; /* cut off: the attacker does not come back */
+					continue;
+				}
+				for (ssize_t k = 0; k < r; k++)
+					out[i] -= buf[k] == '\n';
+				if (out[i] < 0)
+					out[i] = 0;
+			}
+			for (; out[i] < BENCH_ATTACK_DEPTH; out[i]++) {
+				attack_line(i, seq[i]++, line, sizeof line);
+				attack_send(fds[i], line);
+			}
+		}
+	}
+	_exit(0);
+}
+
+/* Start the attacker for the warm-up and the measured time (plus a second). */
+static void attack_start(void)
+{
+	if (strcmp(O.attack, "listing") == 0 || strcmp(O.attack, "silent") == 0) {
+		if (!dbpath[0] || !O.spawn)
+			die("--attack %s needs --spawn (it adds games to the database)", O.attack);
+		char cmd[1024];
+		snprintf(cmd, sizeof cmd,
+			 "sqlite3 '%s' '.timeout 10000' \"WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL "
+			 "SELECT i + 1 FROM k WHERE i < %d) INSERT INTO games (black_id, white_id, size, komi, "
+			 "phase, result, reason, created_at, ended_at, rated) SELECT 1, 2, 19, 7.5, 'ended', "
+			 "'B+R', 'resignation', 1e9, 1e9, 0 FROM k\"", dbpath, BENCH_ATTACK_GAMES);
+		if (system(cmd) != 0)
+			die("could not add games with sqlite3");
+	}
+	fflush(stdout);
+	attack_pid = fork();
+	if (attack_pid < 0)
+		die("fork: %s", strerror(errno));
+	if (attack_pid == 0)
+		attack_run(O.warmup + O.duration + 1);
+	fprintf(stderr, "load_bench: attack %s started (pid %d)\n", O.attack, (int)attack_pid);
+}
+
+static void attack_stop(void)
+{
+	if (attack_pid <= 0)
+		return;
+	kill(attack_pid, SIGKILL);
+	waitpid(attack_pid, NULL, 0);
+	attack_pid = 0;
+}
+
 static int spawn_tengend(void)
 {
 	unlink(portfile);
@@ -890,14 +1077,13 @@ static int spawn_tengend(void)
 			dup2(fd, 1);
 			close(fd);
 		}
-		/* --create on a first start only: a restart must find the database it left. */
-		const char *argv[] = {O.spawn, "--listen", "127.0.0.1:0", "--db", dbpath, "--port-file",
-			portfile, "--pwhash-cost", "fast", "--max-per-address", "1000000",
-			"--max-connections", "1000000", "--log-level", O.log_level,
-			O.sync ? "--sync" : NULL, O.sync, NULL, NULL};
-		if (access(dbpath, F_OK) != 0)
-			argv[O.sync ? 17 : 15] = "--create";
-		execv(O.spawn, (char *const *)argv);
+		execl(O.spawn, O.spawn, "--listen", "127.0.0.1:0", "--db", dbpath, "--port-file", portfile,
+		      "--pwhash-cost", attack_hashes() ? "interactive" : "fast", "--max-per-address", "1000000",
+		      "--max-connections", "1000000",
+		      /* the bench's own accounts all come from one address (an attack: the defaults) */
+		      "--register-per-address", O.attack ? "40" : "1000000",
+		      "--login-fails-per-address", O.attack ? "100" : "1000000",
+		      "--log-level", O.log_level, (char *)NULL);
 		_exit(127);
 	}
 	server_pid = pid;
@@ -959,6 +1145,9 @@ static void report_play(void)
 	printf("\n  load generator cpu %.2f s in all; errors %llu, disconnects %llu%s%s\n", bench_cpu,
 	       (unsigned long long)S.errors, (unsigned long long)S.disconnects,
 	       S.errors ? ", last: " : "", S.errors ? last_error : "");
+	if (O.attack)
+		printf("  attack %s from %s: honest games lost on time %llu\n", O.attack,
+		       BENCH_ATTACK_ADDR, (unsigned long long)S.time_losses);
 	printf("result mode=%s games=%d clients=%d think_ms=%.0f illegal=%.3f secs=%.1f moves=%llu moves_per_s=%.0f "
 	       "p50_ms=%.3f p99_ms=%.3f p999_ms=%.3f max_ms=%.3f server_cpu_s=%.2f server_peak_rss_kb=%ld "
 	       "server_rss_kb=%ld rss_base_kb=%ld kb_per_conn=%.1f errors=%llu disconnects=%llu\n",
@@ -1049,6 +1238,8 @@ static void on_tick(uv_timer_t *t)
 				in_phase, nconnected, nlogged);
 			phase = O.timers ? PH_MEASURE : PH_WARMUP;
 			phase_start = now;
+			if (O.attack && !echo_run)
+				attack_start();
 			if (O.timers)
 				break;
 		} else if (in_phase > BENCH_SETUP_TIMEOUT_S) {
@@ -1093,6 +1284,7 @@ static void on_tick(uv_timer_t *t)
 		}
 		break;
 	case PH_DRAIN: {
+		attack_stop();
 		bool idle = true;
 		for (int i = 0; i < nclients && idle; i++)
 			idle = clients[i].closed || clients[i].pn == 0;
@@ -1164,8 +1356,9 @@ static void usage(FILE *f)
 		"  --db PATH           keep the spawned server's database here (accounts are reused)\n"
 		"  --server-pid PID    with --server: read CPU and RSS of this process\n"
 		"  --log-level L       the spawned server's log level (default warn)\n"
-		"  --sync MODE         the spawned server's --sync (power-safe, lose-on-power-cut)\n"
-		"  --seed N            random seed\n");
+		"  --seed N            random seed\n"
+		"  --attack KIND       play while an attacker (127.0.0.66) floods: listing, silent,\n"
+		"                      register, login or challenge (loopback only; issue 20)\n");
 }
 
 static void one_run(bool echo)
@@ -1254,7 +1447,7 @@ int main(int argc, char **argv)
 		{"restart", no_argument, NULL, 'R'}, {"games-per-pair", required_argument, NULL, 'k'},
 		{"db", required_argument, NULL, 'D'}, {"server-pid", required_argument, NULL, 'p'},
 		{"log-level", required_argument, NULL, 'L'}, {"seed", required_argument, NULL, 'x'},
-		{"sync", required_argument, NULL, 'Y'},
+		{"attack", required_argument, NULL, 'A'},
 		{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	int o;
 	while ((o = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -1278,7 +1471,7 @@ int main(int argc, char **argv)
 		case 'D': O.db = optarg; break;
 		case 'p': O.server_pid = atoi(optarg); break;
 		case 'L': O.log_level = optarg; break;
-		case 'Y': O.sync = optarg; break;
+		case 'A': O.attack = optarg; break;
 		case 'x': O.seed = (unsigned)strtoul(optarg, NULL, 10); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -1291,6 +1484,12 @@ int main(int argc, char **argv)
 	}
 	if (!O.echo && !O.spawn && !O.server) {
 		fprintf(stderr, "load_bench: give --spawn PATH or --server HOST:PORT (or --echo)\n");
+		return 2;
+	}
+	if (O.attack && strcmp(O.attack, "listing") != 0 && strcmp(O.attack, "silent") != 0 &&
+	    strcmp(O.attack, "register") != 0 && strcmp(O.attack, "login") != 0 &&
+	    strcmp(O.attack, "challenge") != 0) {
+		fprintf(stderr, "load_bench: --attack takes listing, silent, register, login or challenge\n");
 		return 2;
 	}
 	if (O.restart && !O.spawn) {
@@ -1343,8 +1542,6 @@ int main(int argc, char **argv)
 		snprintf(p, sizeof p, "%s-wal", dbpath);
 		unlink(p);
 		snprintf(p, sizeof p, "%s-shm", dbpath);
-		unlink(p);
-		snprintf(p, sizeof p, "%s.lock", dbpath);
 		unlink(p);
 	}
 	if (O.spawn) {
