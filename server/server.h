@@ -74,6 +74,12 @@
 #define SERVER_FOLD_ROWS_MAX 1000000      /* ... at most */
 #define SERVER_FOLD_MS 1000               /* ... or the age of the journal's oldest move */
 #define SERVER_FOLD_RETRY_MAX_MS 600000   /* after failed folds, the longest wait before a retry */
+#define SERVER_MIN_FREE_MB 128           /* --min-free-mb: free space below which start is refused
+                                             (the WAL alone may grow to SERVER_WAL_MAX_FRAMES
+                                             pages, 64 MiB of 4 KiB, before the loop checkpoints) */
+#define SERVER_MIN_FREE_MB_MAX 1048576    /* ... at most (1 TiB) */
+#define SERVER_DB_CHECK_MS 1000           /* how often the database's files are looked for (and
+                                             before every commit): deleted or replaced, it stops */
 
 struct server;
 struct game;
@@ -148,6 +154,7 @@ struct server_settings {
 	unsigned turn_units;              /* SERVER_TURN_UNITS */
 	unsigned register_per_address;    /* SERVER_REGISTER_PER_ADDRESS */
 	unsigned login_fails_per_address; /* SERVER_LOGIN_ADDR_FAILS */
+	struct store_options store; /* --create, --sync, --min-free-mb; write_check set */
 };
 
 /* A serialized reply kept for equal requests (server.c): `games` listings. */
@@ -167,6 +174,7 @@ struct server {
 	uv_prepare_t prepare;     /* commit + flush once per iteration */
 	uv_idle_t idle;           /* keeps the loop spinning while lines are backlogged */
 	uv_timer_t sweep;         /* idle-timeout sweep (net.c) */
+	uv_timer_t dbcheck;       /* every SERVER_DB_CHECK_MS: are the database's files still there */
 	uv_signal_t sigint, sigterm;
 	uv_timer_t grace;         /* shutdown: force-close connections that do not drain */
 	struct conn *conns;       /* all connections */

@@ -80,7 +80,7 @@ enum pend { P_NONE, P_REGISTER, P_LOGIN, P_CHALLENGE, P_ACCEPT, P_PLAY, P_RESIGN
 enum phase { PH_SETUP, PH_WARMUP, PH_MEASURE, PH_DRAIN, PH_DONE };
 
 struct opts {
-	const char *server, *spawn, *db, *time, *log_level, *attack;
+	const char *server, *spawn, *db, *time, *log_level, *sync, *attack;
 	int games, size, moves_per_game, games_per_pair;
 	double duration, warmup, think_ms, illegal;
 	bool echo, with_echo, timers, restart, rated;
@@ -1077,13 +1077,17 @@ static int spawn_tengend(void)
 			dup2(fd, 1);
 			close(fd);
 		}
-		execl(O.spawn, O.spawn, "--listen", "127.0.0.1:0", "--db", dbpath, "--port-file", portfile,
-		      "--pwhash-cost", attack_hashes() ? "interactive" : "fast", "--max-per-address", "1000000",
-		      "--max-connections", "1000000",
-		      /* the bench's own accounts all come from one address (an attack: the defaults) */
-		      "--register-per-address", O.attack ? "40" : "1000000",
-		      "--login-fails-per-address", O.attack ? "100" : "1000000",
-		      "--log-level", O.log_level, (char *)NULL);
+		/* --create on a first start only: a restart must find the database it left. */
+		const char *argv[] = {O.spawn, "--listen", "127.0.0.1:0", "--db", dbpath, "--port-file",
+			portfile, "--pwhash-cost", attack_hashes() ? "interactive" : "fast",
+			"--max-per-address", "1000000", "--max-connections", "1000000",
+			/* the bench's own accounts all come from one address (an attack: the defaults) */
+			"--register-per-address", O.attack ? "40" : "1000000",
+			"--login-fails-per-address", O.attack ? "100" : "1000000",
+			"--log-level", O.log_level, O.sync ? "--sync" : NULL, O.sync, NULL, NULL};
+		if (access(dbpath, F_OK) != 0)
+			argv[O.sync ? 21 : 19] = "--create";
+		execv(O.spawn, (char *const *)argv);
 		_exit(127);
 	}
 	server_pid = pid;
@@ -1356,6 +1360,7 @@ static void usage(FILE *f)
 		"  --db PATH           keep the spawned server's database here (accounts are reused)\n"
 		"  --server-pid PID    with --server: read CPU and RSS of this process\n"
 		"  --log-level L       the spawned server's log level (default warn)\n"
+		"  --sync MODE         the spawned server's --sync (power-safe, lose-on-power-cut)\n"
 		"  --seed N            random seed\n"
 		"  --attack KIND       play while an attacker (127.0.0.66) floods: listing, silent,\n"
 		"                      register, login or challenge (loopback only; issue 20)\n");
@@ -1447,7 +1452,7 @@ int main(int argc, char **argv)
 		{"restart", no_argument, NULL, 'R'}, {"games-per-pair", required_argument, NULL, 'k'},
 		{"db", required_argument, NULL, 'D'}, {"server-pid", required_argument, NULL, 'p'},
 		{"log-level", required_argument, NULL, 'L'}, {"seed", required_argument, NULL, 'x'},
-		{"attack", required_argument, NULL, 'A'},
+		{"sync", required_argument, NULL, 'Y'}, {"attack", required_argument, NULL, 'A'},
 		{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	int o;
 	while ((o = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -1471,6 +1476,7 @@ int main(int argc, char **argv)
 		case 'D': O.db = optarg; break;
 		case 'p': O.server_pid = atoi(optarg); break;
 		case 'L': O.log_level = optarg; break;
+		case 'Y': O.sync = optarg; break;
 		case 'A': O.attack = optarg; break;
 		case 'x': O.seed = (unsigned)strtoul(optarg, NULL, 10); break;
 		case 'h': usage(stdout); return 0;
@@ -1542,6 +1548,8 @@ int main(int argc, char **argv)
 		snprintf(p, sizeof p, "%s-wal", dbpath);
 		unlink(p);
 		snprintf(p, sizeof p, "%s-shm", dbpath);
+		unlink(p);
+		snprintf(p, sizeof p, "%s.lock", dbpath);
 		unlink(p);
 	}
 	if (O.spawn) {
