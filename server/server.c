@@ -313,7 +313,8 @@ static bool cache_put(struct conn *c, char *key, size_t from)
 }
 
 static void cache_free(struct server *srv)
-{	for (int i = 0; i < SERVER_CACHE_ENTRIES; i++) {
+{
+	for (int i = 0; i < SERVER_CACHE_ENTRIES; i++) {
 		free(srv->cache[i].key);
 		free(srv->cache[i].suffix);
 		srv->cache[i] = (struct reply_cache){0};
