@@ -12,7 +12,8 @@
 /* ---- weights of a Swiss/McMahon pair (see pairing.h for the order of the terms) ----
  * Bit budget, for at most PAIRING_MAX_PAIRS = 2^11 pairs in a round (the bye's dummy
  * vertex included: an odd field has at most EVENT_MAX_PLAYERS - 1 players):
- *   colour w5 in 0..3, seeding w4 in 0..3969: lower4 = w4 * 4 + w5 < 2^14;
+ *   colour w5 in 0..3, seeding (with colour's share) w4 in 0..4033: lower4 = w4 * 4 + w5 <
+ *   2^14;
  *   float w3 in 0..15: lower3 = w3 * 2^16 + lower4 < 2^20 (w3 outweighs 4 pairs' lower4);
  *   spread wS in 0..225 at 2^20 (several small differences before one large one; per pair
  *   above the lower terms): < 2^28;
@@ -26,6 +27,11 @@
 #define W3_MAX 15
 #define W4_MAX (SEED_DEV_CAP * SEED_DEV_CAP)
 #define W5_MAX 3
+/* Colour also weighs inside the seeding term, as a seeding deviation of 2, 4 or 8 places
+ * (cost 4, 16, 64) for a conflict of strength 1, 2 or 3: a small seeding deviation gives way
+ * to keep colours even (as OpenGotha weighs them), a large one does not. */
+static const int COLOUR_SEED_COST[W5_MAX + 1] = { 0, 4, 16, 64 };
+#define W4_RANGE (W4_MAX + 64)          /* seeding + colour: < 2^12 */
 #define SHIFT4 2
 #define SHIFT3 16
 #define SHIFT_SPREAD 20
@@ -402,11 +408,14 @@ static int due_colour(const struct hist *h, int p, int *strength)
 	return -h->last[p];
 }
 
-/* Colours of an even game (docs/pairing.md): each player gets the due colour where the dues
- * differ; where both are due the same colour, the stronger claim gets it (the larger
- * imbalance, then a balance over an alternation), equal claims: the better seed; a player with no due colour takes what the
- * other is not due; neither has a due colour (no history): the better seed takes White. */
-static void give_colours(const struct event *ev, const struct hist *h, int a, int b,
+/* Colours of an even game on board `board` (0 = the top board; docs/pairing.md): each player
+ * gets the due colour where the dues differ; where both are due the same colour, the
+ * stronger claim gets it (the larger imbalance, then a balance over an alternation), equal
+ * claims: the better seed; a player with no due colour takes what the other is not due;
+ * neither has a due colour (no history, e.g. round 1): the better seed takes White on the
+ * top board and the boards alternate (White, Black, White, ...), so that round 2's score
+ * groups hold as many players due White as due Black. */
+static void give_colours(const struct event *ev, const struct hist *h, int a, int b, int board,
 		struct pairing_pair *p)
 {
 	int sa, sb;
@@ -425,8 +434,10 @@ static void give_colours(const struct event *ev, const struct hist *h, int a, in
 							   : (seed_before(ev, a, b) ? a : b);
 		int loser = winner == a ? b : a;
 		white = da > 0 ? winner : loser;
-	} else
-		white = seed_before(ev, a, b) ? a : b;
+	} else {
+		bool better_white = board % 2 == 0;
+		white = seed_before(ev, a, b) == better_white ? a : b;
+	}
 	p->white = white;
 	p->black = white == a ? b : a;
 	p->handicap = 0;
@@ -583,7 +594,7 @@ static void ko_emit(const struct event *ev, const struct hist *h, int round, int
 		enum pairing_bracket br, struct pairing_out *out)
 {
 	struct pairing_pair *p = &out->pairs[out->npairs++];
-	give_colours(ev, h, a, b, p);
+	give_colours(ev, h, a, b, 0, p); /* knockout: no history, the better seed White */
 	p->bracket = br;
 	p->white_absent = !in_event(&ev->players[p->white], round);
 	p->black_absent = !in_event(&ev->players[p->black], round);
@@ -881,8 +892,8 @@ static bool pair_weight(const struct sw *c, int i, int j, enum mode mode, int64_
 	int64_t wp = SCORE_DIFF_CAP - (t.d < SCORE_DIFF_CAP ? t.d : SCORE_DIFF_CAP);
 	int64_t ws = WS_MAX - cap_sq(t.d, SPREAD_CAP);
 	*wout = (top << SHIFT_TOP) + (wp << SHIFT2) + (ws << SHIFT_SPREAD) +
-		((int64_t)(W3_MAX - t.c3) << SHIFT3) + ((int64_t)(W4_MAX - t.c4) << SHIFT4) +
-		(W5_MAX - t.c5);
+		((int64_t)(W3_MAX - t.c3) << SHIFT3) +
+		((int64_t)(W4_RANGE - t.c4 - COLOUR_SEED_COST[t.c5]) << SHIFT4) + (W5_MAX - t.c5);
 	return true;
 }
 
@@ -1601,7 +1612,7 @@ static int pair_swiss(const struct event *ev, int round, const struct hist *h,
 		out->quality.floats += t.c3;
 		out->quality.seeding += t.c4;
 		out->quality.colour += t.c5;
-		give_colours(ev, h, a, b, p);
+		give_colours(ev, h, a, b, out->npairs - 1, p);
 		p->handicap_wanted = pair_stones_capped(&c, a, b, PAIRING_HANDICAP_CAP);
 		if (stones > 0) {
 			bool a_weaker = ev->handicap_by_mms ? h->score[a] < h->score[b]

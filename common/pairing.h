@@ -33,12 +33,14 @@
  *          slip (1 v g/2+1) or random (seeded); cost min(deviation, 63)^2; a pair across
  *          groups prefers the bottom of the upper group against the top of the lower;
  *       6. colour, soft and last (komi evens it): two players due the same colour cost the
- *          weaker claim (1 alternation, 2 a balance of 1, 3 a balance of 2 or more).
- *     Terms 3-6 dominate per pair. Colour balance counts played even games only: forfeits
+ *          weaker claim (1 alternation, 2 a balance of 1, 3 a balance of 2 or more); the
+ *          claim also weighs inside the seeding term, as a deviation of 2, 4 or 8 places.
+ *     Terms 3-5 dominate per pair. Colour balance counts played even games only: forfeits
  *     and handicap games are left out. Colours: the due colour (the one that evens the
  *     balance; an even balance: the other colour than in the last even game); both due the
  *     same colour: the larger imbalance, then the better seed, gets it; no history (round 1):
- *     the better seed takes White. In a handicap game the weaker player takes Black.
+ *     the better seed takes White on the top board, and the boards alternate. In a handicap
+ *     game the weaker player takes Black.
  *     The bye of an odd field is chosen inside the matching: a dummy player at the field's
  *     lowest score, below its last place, may be paired only with the players who have had
  *     the fewest byes (nobody has two while another has none); so it goes to the lowest-
