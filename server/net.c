@@ -52,6 +52,14 @@ static struct host *host_get(struct server *srv, const char *addr)
 	return h;
 }
 
+int net_host_attach(struct conn *c)
+{
+	if (!(c->host = host_get(c->srv, c->addr)))
+		return -1;
+	c->host->nconns++;
+	return 0;
+}
+
 static void host_put(struct server *srv, struct host *h)
 {
 	if (--h->refs > 0)

@@ -25,6 +25,10 @@ void net_unref(struct conn *c);
 void net_shutdown(struct server *srv);
 /* After every connection is freed: the per-address table. */
 void net_free(struct server *srv);
+/* Give c (its srv and addr set) the counters of its address and count it as open there, as
+ * an accepted connection is (for drivers that build connections without a socket, e.g. the
+ * fuzzer). Returns 0, or -1 when out of memory. */
+int net_host_attach(struct conn *c);
 /* After the loop ended: close the grace timer if it never fired. Returns true if the loop must
  * run once more for the close to complete. */
 bool net_after_loop(struct server *srv);

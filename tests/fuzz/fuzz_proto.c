@@ -145,6 +145,7 @@ static struct conn *conn_new(struct server *srv, int64_t player, const char *nam
 	framing_init(&c->fr);
 	uv_tcp_init(srv->loop, &c->tcp); /* never connected: net_close just closes it */
 	c->tcp.data = c;
+	REQUIRE(net_host_attach(c) == 0);
 	c->next = srv->conns;
 	if (srv->conns)
 		srv->conns->prev = c;
@@ -218,6 +219,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	srv.set.max_connections = SERVER_MAX_CONNECTIONS;
 	srv.set.max_per_address = SERVER_MAX_PER_ADDRESS;
 	srv.set.max_queued = SERVER_MAX_QUEUED_BYTES;
+	srv.set.max_queued_per_address = SERVER_MAX_QUEUED_PER_ADDRESS;
 	srv.set.pwhash_fast = true;
 	srv.set.lag_allowance_ms = SERVER_LAG_ALLOWANCE_MS;
 	REQUIRE(store_open(":memory:", &srv.store, err, sizeof err) == STORE_OK);
