@@ -1117,6 +1117,17 @@ static void sb_point(struct sbuf *b, int size, int x, int y)
 	sb_put(b, "]", 1);
 }
 
+/* A point-list property (AB, AW, TB, TW): nothing when the list is empty. */
+static void sb_point_list(struct sbuf *b, const char *prop, int size, const struct sgf_point *pts,
+			  size_t n)
+{
+	if (!n)
+		return;
+	sb_puts(b, prop);
+	for (size_t i = 0; i < n; i++)
+		sb_point(b, size, pts[i].x, pts[i].y);
+}
+
 static bool points_ok(const struct sgf_point *p, size_t n, int size)
 {
 	if (n && !p)
@@ -1164,16 +1175,8 @@ char *sgf_write(const struct sgf_game *g)
 		snprintf(num, sizeof num, "HA[%d]", g->handicap);
 		sb_puts(&b, num);
 	}
-	if (g->nsetup_black) {
-		sb_puts(&b, "AB");
-		for (size_t i = 0; i < g->nsetup_black; i++)
-			sb_point(&b, g->size, g->setup_black[i].x, g->setup_black[i].y);
-	}
-	if (g->nsetup_white) {
-		sb_puts(&b, "AW");
-		for (size_t i = 0; i < g->nsetup_white; i++)
-			sb_point(&b, g->size, g->setup_white[i].x, g->setup_white[i].y);
-	}
+	sb_point_list(&b, "AB", g->size, g->setup_black, g->nsetup_black);
+	sb_point_list(&b, "AW", g->size, g->setup_white, g->nsetup_white);
 	if (g->first_color == SGF_BLACK)
 		sb_puts(&b, "PL[B]");
 	else if (g->first_color == SGF_WHITE)
@@ -1217,16 +1220,8 @@ char *sgf_write(const struct sgf_game *g)
 		sb_text_prop(&b, "C", m->comment);
 	}
 	/* The count of the final position ends the last node. */
-	if (g->nterritory_black) {
-		sb_puts(&b, "TB");
-		for (size_t i = 0; i < g->nterritory_black; i++)
-			sb_point(&b, g->size, g->territory_black[i].x, g->territory_black[i].y);
-	}
-	if (g->nterritory_white) {
-		sb_puts(&b, "TW");
-		for (size_t i = 0; i < g->nterritory_white; i++)
-			sb_point(&b, g->size, g->territory_white[i].x, g->territory_white[i].y);
-	}
+	sb_point_list(&b, "TB", g->size, g->territory_black, g->nterritory_black);
+	sb_point_list(&b, "TW", g->size, g->territory_white, g->nterritory_white);
 	sb_puts(&b, ")\n");
 	if (b.oom) {
 		free(b.buf);
