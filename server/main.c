@@ -310,6 +310,13 @@ int main(int argc, char **argv)
 	int rc = 0;
 	if (server_start(&srv, &loop, &set) < 0)
 		rc = 1;
+	else if (store_lock_inode(set.db_path, err, sizeof err) != STORE_OK) {
+		/* a database this start created: its inode is new, so nobody else holds it */
+		log_msg(LOG_ERROR, "store_lock", "path=%s error=\"%s\"", set.db_path, err);
+		fprintf(stderr, "tengend: %s\n", err);
+		server_stop(&srv);
+		rc = 1;
+	}
 	uv_run(&loop, UV_RUN_DEFAULT);
 	if (net_after_loop(&srv))
 		uv_run(&loop, UV_RUN_DEFAULT);

@@ -806,6 +806,31 @@ enum store_rc store_files_check(struct store *s)
 	return STORE_OK;
 }
 
+/* The database file itself, flock(2)ed by store_lock while the daemon runs (a second name
+ * for the same file, a symlink or a hard link, locks the same inode); closed by store_unlock
+ * only after the store is closed (closing any descriptor of the file drops this process's
+ * POSIX locks, which SQLite holds). One daemon, one lock: process-wide. */
+static int lock_db_fd = -1;
+
+enum store_rc store_lock_inode(const char *path, char *err, size_t errlen)
+{
+	if (lock_db_fd >= 0 || !path[0] || strcmp(path, ":memory:") == 0)
+		return STORE_OK;
+	int d = open(path, O_RDONLY | O_CLOEXEC);
+	if (d < 0)
+		return STORE_OK; /* not there yet: store_open creates it, then this is called again */
+	if (flock(d, LOCK_EX | LOCK_NB) != 0) {
+		int e = errno;
+		snprintf(err, errlen, e == EWOULDBLOCK ?
+			 "database %s in use by another tengend (the same file under another name)" :
+			 "cannot lock %s: %s", path, strerror(e));
+		close(d);
+		return e == EWOULDBLOCK ? STORE_CONFLICT : STORE_ERROR;
+	}
+	lock_db_fd = d;
+	return STORE_OK;
+}
+
 enum store_rc store_lock(const char *path, int *fd, long *holder, char *err, size_t errlen)
 {
 	char lock[STORE_PATH_MAX], pid[STORE_PID_TEXT_MAX];
@@ -839,9 +864,17 @@ enum store_rc store_lock(const char *path, int *fd, long *holder, char *err, siz
 		close(f);
 		return e == EWOULDBLOCK ? STORE_CONFLICT : STORE_ERROR;
 	}
+	/* The same file under another name (a symlink, a hard link) has another lock file: lock
+	 * the database's inode too, where it exists already. */
+	enum store_rc rc = store_lock_inode(path, err, errlen);
+	if (rc != STORE_OK) {
+		close(f);
+		return rc;
+	}
 	int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
 	if (ftruncate(f, 0) != 0 || pwrite(f, pid, (size_t)len, 0) != len) {
 		snprintf(err, errlen, "cannot write the lock file %s: %s", lock, strerror(errno));
+		store_unlock(-1);
 		close(f);
 		return STORE_ERROR;
 	}
@@ -853,6 +886,10 @@ void store_unlock(int fd)
 {
 	if (fd >= 0)
 		close(fd);
+	if (lock_db_fd >= 0) {
+		close(lock_db_fd);
+		lock_db_fd = -1;
+	}
 }
 
 enum store_rc store_open(const char *path, struct store **out, char *err, size_t errlen)

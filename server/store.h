@@ -255,10 +255,17 @@ enum store_rc store_files_check(struct store *s);
  * drops it when the process ends, also on kill -9). SQLite's own locks (POSIX fcntl on the
  * database file) are not touched: other processes (`tengend grant`, sqlite3) may still open
  * the database. ":memory:" or "": nothing to lock, *fd = -1, STORE_OK.
+ * If the database exists, its own inode is flock(2)ed too (kept until store_unlock, which must
+ * come after the store is closed), so the same file under another name (a symlink, a hard
+ * link) is refused as well.
  * STORE_CONFLICT: another process holds the lock, *holder (may be NULL) gets its pid from the
- * file (0 if unreadable); STORE_ERROR: the lock file could not be created, locked or
+ * file (0 if unreadable; 0 too when the database's inode is what is held); STORE_ERROR: the lock file could not be created, locked or
  * written (err says why, e.g. a read-only file system). On failure *fd is -1. */
 enum store_rc store_lock(const char *path, int *fd, long *holder, char *err, size_t errlen);
+/* flock(2) the database file's own inode (what store_lock does where the file exists): for a
+ * database store_open has just created. STORE_OK also when already locked by this process
+ * or when there is no file; STORE_CONFLICT when another process holds it. */
+enum store_rc store_lock_inode(const char *path, char *err, size_t errlen);
 /* Release a lock taken by store_lock (fd -1 is fine). The file stays. */
 void store_unlock(int fd);
 

@@ -195,6 +195,25 @@ START_TEST(test_one_daemon_per_db)
 	snprintf(pid, sizeof pid, "in use by pid %d", (int)d.pid);
 	ck_assert_msg(strstr(out, pid) && strstr(out, d.db),
 		      "the refusal should say \"database %s %s\": %s", d.db, pid, out);
+	/* The same file under another name, a symlink or a hard link, is refused too (before:
+	 * both daemons acknowledged different moves of one game). */
+	static const char *const names[] = {"sym.db", "hard.db"};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		char other[HARNESS_PATH_MAX + 16];
+		snprintf(other, sizeof other, "%s", d.db);
+		char *slash = strrchr(other, '/');
+		snprintf(slash ? slash + 1 : other, sizeof other - (size_t)(slash ? slash + 1 - other : 0),
+			 "%s", names[i]);
+		ck_assert_msg((i == 0 ? symlink(d.db, other) : link(d.db, other)) == 0, "%s: %s", other,
+			      strerror(errno));
+		const char *a2[] = {"--listen", "127.0.0.1:0", "--db", other, "--log-level", "info",
+				    NULL};
+		st = hd_run(a2, NULL, out, sizeof out, REFUSE_MS);
+		ck_assert_msg(st > 0 && st < 128 && strstr(out, "in use"),
+			      "a second tengend on %s (%s of %s): status %d, output: %s", other,
+			      i == 0 ? "a symlink" : "a hard link", d.db, st, out);
+		unlink(other);
+	}
 	/* The first goes on serving and writing; `tengend grant` still opens the database. */
 	ping_ok(a);
 	ck_assert_int_eq(hd_grant(&d, "alice", "td"), 0);
