@@ -103,12 +103,18 @@ struct games_stall {
 	uint64_t t_prepare;      /* ms the poll under way began */
 	uint64_t timeout;        /* ms the poll under way may wait */
 	uint64_t total;          /* ms of stalls settled */
+	bool last_long;          /* the last turn of work ran over GAMES_STALL_MIN_MS */
 };
 
 /* The stall of the window under way at `now`: a poll past its timeout, or a turn of work
- * since the last poll, less GAMES_STALL_MIN_MS. */
+ * since the last poll, less GAMES_STALL_MIN_MS. A long turn right after a long turn is not
+ * a stall but sustained load (e.g. thousands of flags falling at once): the clocks run, or
+ * the work of judging the flags would itself hold every clock and the flags would never
+ * fall. */
 static uint64_t stall_pending(const struct games_stall *st, uint64_t now)
 {
+	if (!st->polling && st->last_long)
+		return 0;
 	uint64_t from = st->polling ? st->t_prepare + st->timeout : st->t_check;
 	from += GAMES_STALL_MIN_MS;
 	return now > from ? now - from : 0;
@@ -119,6 +125,7 @@ static void stall_on_prepare(uv_prepare_t *h)
 	struct games_stall *st = h->data;
 	uint64_t now = now_ms();
 	st->total += stall_pending(st, now);
+	st->last_long = now > st->t_check + GAMES_STALL_MIN_MS;
 	int t = uv_backend_timeout(h->loop);
 	st->timeout = t < 0 || t > GAMES_STALL_TICK_MS ? GAMES_STALL_TICK_MS : (uint64_t)t;
 	st->t_prepare = now;

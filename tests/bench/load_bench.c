@@ -58,6 +58,7 @@
 #include "framing.h"
 #include "vertex.h"
 
+#define BENCH_UNITS_MANY "1000000" /* --address-units for a bench of many players */
 #define BENCH_REGISTER_RETRY_MS 20 /* a registration refused as rate_limited is sent again */
 #define BENCH_PASSWORD "bench-password"
 #define BENCH_CONNECTS_IN_FLIGHT 256   /* connection attempts at once */
@@ -1093,16 +1094,27 @@ static int spawn_tengend(void)
 			dup2(fd, 1);
 			close(fd);
 		}
-		/* --create on a first start only: a restart must find the database it left. */
-		const char *argv[] = {O.spawn, "--listen", "127.0.0.1:0", "--db", dbpath, "--port-file",
+		const char *argv[32] = {O.spawn, "--listen", "127.0.0.1:0", "--db", dbpath, "--port-file",
 			portfile, "--pwhash-cost", attack_hashes() ? "interactive" : "fast",
 			"--max-per-address", "1000000", "--max-connections", "1000000",
-			/* the bench's own accounts all come from one address (an attack: the defaults) */
-			"--register-per-address", O.attack ? "40" : "1000000",
-			"--login-fails-per-address", O.attack ? "100" : "1000000",
-			"--log-level", O.log_level, O.sync ? "--sync" : NULL, O.sync, NULL, NULL};
+			"--log-level", O.log_level};
+		int k = 15;
+		if (!O.attack) {
+			/* the bench's clients stand for many players at many addresses, but all come
+			 * from 127.0.0.1: no per-address limits (an attack run keeps the defaults) */
+			const char *many[] = {"--register-per-address", "1000000",
+				"--login-fails-per-address", "1000000", "--address-units", BENCH_UNITS_MANY};
+			for (size_t i = 0; i < sizeof many / sizeof many[0]; i++)
+				argv[k++] = many[i];
+		}
+		if (O.sync) {
+			argv[k++] = "--sync";
+			argv[k++] = O.sync;
+		}
+		/* --create on a first start only: a restart must find the database it left. */
 		if (access(dbpath, F_OK) != 0)
-			argv[O.sync ? 21 : 19] = "--create";
+			argv[k++] = "--create";
+		argv[k] = NULL;
 		execv(O.spawn, (char *const *)argv);
 		_exit(127);
 	}
