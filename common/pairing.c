@@ -12,17 +12,17 @@
 /* ---- weights of a Swiss/McMahon pair (see pairing.h for the order of the terms) ----
  * Bit budget, for at most PAIRING_MAX_PAIRS = 2^11 pairs in a round (the bye's dummy
  * vertex included: an odd field has at most EVENT_MAX_PLAYERS - 1 players):
- *   colour w5 in 0..3, seeding (with colour's share) w4 in 0..4033: lower4 = w4 * 4 + w5 <
- *   2^14;
- *   float w3 in 0..15: lower3 = w3 * 2^16 + lower4 < 2^20 (w3 outweighs 4 pairs' lower4);
- *   spread wS in 0..225 at 2^20 (several small differences before one large one; per pair
- *   above the lower terms): < 2^28;
+ *   colour w5 in 0..3, seeding (with colour's share) w4 in 0..964: lower4 = w4 * 4 + w5 <
+ *   2^12;
+ *   float w3 in 0..15: lower3 = w3 * 2^12 + lower4 < 2^16 (w3 outweighs a pair's lower4);
+ *   spread wS in 0..3969 at 2^16 (several small differences before one large one, up to 63
+ *   half wins: McMahon score gaps are large; per pair above the lower terms): < 2^28;
  *   score difference wP in 0..127 at 2^39 >= 2^11 * 2^28 (the round's total |difference|
  *   comes before everything below it);
  *   the top (no-rematch) term at 2^57 >= 2^11 * 2^46; total < 2^58 = MATCH_WEIGHT_MAX. */
 #define SCORE_DIFF_CAP 127              /* half wins; beyond, all differences are alike */
-#define SPREAD_CAP 15                   /* half wins, for the spread (squared) term */
-#define SEED_DEV_CAP 63                 /* places of deviation from the ideal opponent */
+#define SPREAD_CAP 63                   /* half wins, for the spread (squared) term */
+#define SEED_DEV_CAP 30                 /* places of deviation from the ideal opponent */
 #define WS_MAX (SPREAD_CAP * SPREAD_CAP)
 #define W3_MAX 15
 #define W4_MAX (SEED_DEV_CAP * SEED_DEV_CAP)
@@ -31,10 +31,10 @@
  * (cost 4, 16, 64) for a conflict of strength 1, 2 or 3: a small seeding deviation gives way
  * to keep colours even (as OpenGotha weighs them), a large one does not. */
 static const int COLOUR_SEED_COST[W5_MAX + 1] = { 0, 4, 16, 64 };
-#define W4_RANGE (W4_MAX + 64)          /* seeding + colour: < 2^12 */
+#define W4_RANGE (W4_MAX + 64)          /* seeding + colour: < 2^10 */
 #define SHIFT4 2
-#define SHIFT3 16
-#define SHIFT_SPREAD 20
+#define SHIFT3 12
+#define SHIFT_SPREAD 16
 #define SHIFT2 39
 #define SHIFT_TOP 57
 #define FLOAT_COST_LAST 6               /* floating the same way as last round */
@@ -775,6 +775,8 @@ static uint64_t mix64(uint64_t x)
 	return x ^ (x >> 31);
 }
 
+/* Handicap stones of the pair a, b at most `cap`; cap < 0: not capped at all (what the rank
+ * or MMS difference asks for, beyond what any board holds: handicap_wanted). */
 static int pair_stones_capped(const struct sw *c, int a, int b, int cap)
 {
 	const struct event *ev = c->ev;
@@ -792,6 +794,9 @@ static int pair_stones_capped(const struct sw *c, int a, int b, int cap)
 	}
 	if (weaker < 0)
 		return 0;
+	if (cap < 0) /* as pairing_handicap, without its cap */
+		return ev->players[weaker].rank > ev->handicap_none_above ||
+		       diff <= ev->handicap_correction ? 0 : diff - ev->handicap_correction;
 	int s = pairing_handicap(diff, ev->players[weaker].rank, ev->handicap_correction,
 			cap, ev->handicap_none_above);
 	return s > 0 ? s : 0;
@@ -1613,7 +1618,7 @@ static int pair_swiss(const struct event *ev, int round, const struct hist *h,
 		out->quality.seeding += t.c4;
 		out->quality.colour += t.c5;
 		give_colours(ev, h, a, b, out->npairs - 1, p);
-		p->handicap_wanted = pair_stones_capped(&c, a, b, PAIRING_HANDICAP_CAP);
+		p->handicap_wanted = pair_stones_capped(&c, a, b, -1);
 		if (stones > 0) {
 			bool a_weaker = ev->handicap_by_mms ? h->score[a] < h->score[b]
 							    : ev->players[a].rank < ev->players[b].rank;

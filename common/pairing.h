@@ -26,7 +26,7 @@
  *          127) is minimal: this term outweighs every lower term of the whole round, so
  *          score groups are kept together whenever possible, and the leaders who have not
  *          met are paired together in the last rounds;
- *       3. spread: min(d, 15)^2 per pair, so several small differences beat a large one;
+ *       3. spread: min(d, 63)^2 per pair, so several small differences beat a large one;
  *       4. float history: a player floated down (up) last round is not floated down (up)
  *          again where avoidable (6 points each, 1 for the round before);
  *       5. seeding within a score group (event.seeding): split and fold (1 v g, 2 v g-1),
@@ -112,7 +112,8 @@ struct pairing_pair {
 	int black, white;          /* player indices (into event.players) */
 	int handicap;              /* stones, 0 for an even game; 1: no stones placed, Black
 				      moves first with the handicap komi (McMahon handicap) */
-	int handicap_wanted;       /* the handicap before event.handicap_max capped it */
+	int handicap_wanted;       /* what the rank (or MMS) difference asks for, before any cap
+				      (event.handicap_max, PAIRING_HANDICAP_CAP): may be over 9 */
 	bool black_absent, white_absent; /* withdrawn: report only, the server records forfeits */
 	enum pairing_bracket bracket;
 };
@@ -125,7 +126,7 @@ struct pairing_quality {
 	long score_diff;     /* sum of |score difference| over the pairs, half wins (MMS: half
 				points; Swiss: game points) */
 	long bye_score_diff; /* the bye's player's score above the field's lowest, half wins */
-	long score_sq;       /* the spread term: sum of squared differences (each capped at 15
+	long score_sq;       /* the spread term: sum of squared differences (each capped at 63
 				half wins), bye included */
 	long floats, seeding, colour; /* the lower terms' costs */
 };

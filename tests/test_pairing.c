@@ -474,7 +474,7 @@ END_TEST
 /* Brute force over the perfect matchings of a small field (docs/pairing.md):
  * the cost of a round's pairing is lexicographic: rematches, then the sum of score
  * differences (half wins, capped at 127), then the sum of their squares (each capped at
- * 15); a bye is a pair with a dummy at the field's
+ * 63); a bye is a pair with a dummy at the field's
  * lowest score, open only to the players with the fewest byes. A pairing must also leave
  * the rest of the event completable without a rematch where some pairing does. */
 struct bf_cost {
@@ -518,7 +518,7 @@ static struct bf_cost pair_cost(int a, int b)
 	if (d < 0)
 		d = -d;
 	c.score = d > 127 ? 127 : d;
-	c.sq = d > 15 ? 225 : d * d;
+	c.sq = d > 63 ? 3969 : d * d;
 	return c;
 }
 
@@ -1124,6 +1124,31 @@ START_TEST(test_swiss_large_properties)
 }
 END_TEST
 
+/* McMahon score gaps are large: among pairings of the same total score difference, two gaps
+ * of 8 MMS come before one of 12 and one of 4 (a new-user trial saw a 2d paired with a 10k at
+ * nine stones where smaller gaps were possible: the spread term was capped at 7.5 MMS). */
+START_TEST(test_mcmahon_spread)
+{
+	static struct sim s;
+	static struct pairing_out o;
+	sim_init(&s, SYSTEM_MCMAHON, 4);
+	s.ev.mcmahon_bar = 8;
+	s.ev.mcmahon_floor = -30;
+	static const int ranks[4] = { -6, -10, -14, -18 }; /* MMS 24, 20, 16, 12 */
+	for (int i = 0; i < 4; i++)
+		s.players[i].rank = ranks[i];
+	sim_game(&s, 1, 1, 0, RESULT_VOID); /* met, no points */
+	sim_game(&s, 1, 3, 2, RESULT_VOID);
+	ck_assert_int_eq(pairing_round(&s.ev, 2, &o), 0);
+	ck_assert_int_eq(o.npairs, 2);
+	for (int p = 0; p < 2; p++) {
+		int a = o.pairs[p].black, b = o.pairs[p].white;
+		ck_assert_msg(abs(a - b) == 2, "pair %d-%d: MMS gap %d, want two gaps of 8", a, b,
+			      4 * abs(a - b));
+	}
+}
+END_TEST
+
 /* Issue 15, finding 2: handicap games do not count in colour balance. Two leaders who
  * each gave handicap as White twice meet in an even game; their colours are as if they
  * had no history (the better seed White), not "both due Black". */
@@ -1441,6 +1466,13 @@ START_TEST(test_handicap)
 	ck_assert_int_eq(o.pairs[0].black, 1);
 	ck_assert_int_eq(o.pairs[0].white, 0);
 	ck_assert_int_eq(o.pairs[0].handicap, 4);
+	ck_assert_int_eq(o.pairs[0].handicap_wanted, 4);
+	/* a difference beyond what any board holds: capped at 9, and said */
+	s.players[1].rank = -22;
+	ck_assert_int_eq(pairing_round(&s.ev, 1, &o), 0);
+	ck_assert_int_eq(o.pairs[0].handicap, 9);
+	ck_assert_int_eq(o.pairs[0].handicap_wanted, 18);
+	s.players[1].rank = -8;
 	/* by MMS difference instead (5 points) with another correction */
 	s.ev.handicap_by_mms = true;
 	s.ev.handicap_correction = 3;
@@ -1724,6 +1756,7 @@ static Suite *pairing_suite(void)
 	tcase_add_test(tc, test_mcmahon_properties);
 	tcase_add_test(tc, test_handicap);
 	tcase_add_test(tc, test_handicap_colour_balance);
+	tcase_add_test(tc, test_mcmahon_spread);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	TCase *tk = tcase_create("knockout");
