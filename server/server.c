@@ -406,7 +406,8 @@ int server_start(struct server *srv, uv_loop_t *loop, const struct server_settin
 	enum store_rc r = store_open_ex(set->db_path, &so, &srv->store, err, sizeof err);
 	if (r != STORE_OK) {
 		log_msg(LOG_ERROR, "store_open", "path=%s error=\"%s%s\"", set->db_path, err,
-			r == STORE_NOT_FOUND ? "; start tengend with --create to make a new database there" : "");
+			r == STORE_NOT_FOUND ? "; make a new one there with `tengend init --db PATH` (or start "
+			"once with --create)" : "");
 		return -1;
 	}
 	log_msg(LOG_INFO, "store_open", "path=%s sync=%s", set->db_path,

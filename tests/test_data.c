@@ -308,7 +308,7 @@ START_TEST(test_db_missing)
 	const char *args[] = {"--listen", "127.0.0.1:0", "--db", db, "--port-file", port, NULL};
 	int st = hd_run(args, NULL, out, sizeof out, REFUSE_MS);
 	ck_assert_msg(st > 0 && st < 128, "start on a missing database: status %d: %s", st, out);
-	ck_assert_msg(strstr(out, "no database at") && strstr(out, "--create"),
+	ck_assert_msg(strstr(out, "no database at") && strstr(out, "tengend init") && strstr(out, "--create"),
 		      "the refusal should say how to create one: %s", out);
 	ck_assert_msg(access(db, F_OK) != 0, "a database was created without --create");
 	/* `tengend init` makes one (and leaves one that is there as it is). */
