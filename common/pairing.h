@@ -54,8 +54,8 @@
  *     the field by its dual certificate (match_dual_slack): pairs that would improve it
  *     are added and the graph solved again (at most 8 times, then every pair is used), so
  *     every round is the optimum over the whole field (event.full_graph forces every pair:
- *     the reference for tests). 1,000 players: < 0.1 s a round, 4,000: < 1.5 s
- *     (tests/bench/pair_bench).
+ *     the reference for tests). Measured: 1,000 players about 0.05-0.1 s a round, 4,000 about
+ *     0.5-2 s (tests/bench/pair_bench; docs/benchmarks.md).
  *   McMahon: as Swiss on the McMahon score: MMS = start (pairing_mms_start) + wins + 1/2
  *     draws + event.mms_bye per bye + event.mms_absent per round absent (before any
  *     withdrawal). MMS is kept in half points (mms_bye and mms_absent are rounded to the
