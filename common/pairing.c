@@ -39,7 +39,8 @@ static const int COLOUR_SEED_COST[W5_MAX + 1] = { 0, 4, 16, 64 };
 #define SHIFT_TOP 57
 #define FLOAT_COST_LAST 6               /* floating the same way as last round */
 #define FLOAT_COST_PREV 1               /* ... as the round before */
-#define RANDOM_SEED_COST_MAX 1024       /* random seeding: cost drawn in 0..this-1 */
+#define RANDOM_SEED_COST_MAX W4_MAX     /* random seeding: cost drawn in 0..this-1 (below a
+					 * pair that does not split the group) */
 
 /* Candidate pairs: each player's WINDOW_START nearest allowed opponents above and below in
  * the placing order, around the ideal opponent, and around the same relative place in the
