@@ -685,7 +685,9 @@ static int process_node(struct parser *ps)
 		case P_HA:
 			if ((rc = read_number(ps, v, true, 0, SGF_MAX_HANDICAP, &d)))
 				return rc;
-			g->handicap = (int)d;
+			/* FF4: HA is 2 or more; HA[1] (no stones placed) reads as none, as it is
+			 * written, so that a record reads back the same */
+			g->handicap = d >= 2 ? (int)d : 0;
 			break;
 		case P_TM:
 			if ((rc = read_number(ps, v, false, 0, SGF_MAX_TIME_S, &d)))

@@ -102,7 +102,8 @@ struct sgf_move {
 struct sgf_game {
 	int size;               /* SZ, board size N (default 19) */
 	double komi;            /* KM, points, to 0.001 (0 when absent; always written) */
-	int handicap;           /* HA, 0 when absent (written only when 2 or more: SGF FF4) */
+	int handicap;           /* HA, 0 when absent or below 2 (written only when 2 or more: SGF
+				   FF4) */
 	struct sgf_point *setup_black, *setup_white; /* AB, AW: initial stones, in input order */
 	size_t nsetup_black, nsetup_white;
 	int first_color;        /* PL: SGF_BLACK/SGF_WHITE, 0 if none */

@@ -292,6 +292,11 @@ START_TEST(test_parse_numbers)
 	ck_assert_double_eq(g.time_limit_s, 0.5);
 	ck_assert_int_eq(g.handicap, 9);
 	sgf_game_free(&g);
+	/* HA[1] places no stones and is not written (FF4: HA is 2 or more): it reads as none, so
+	 * a record reads back the same (a libFuzzer find) */
+	parse_ok("(;SZ[9]HA[1])", &g);
+	ck_assert_int_eq(g.handicap, 0);
+	sgf_game_free(&g);
 	parse_ok("(;KM[0.1])", &g);
 	ck_assert_double_eq(g.komi, 0.1);
 	sgf_game_free(&g);
