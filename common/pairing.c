@@ -41,6 +41,15 @@ static const int COLOUR_SEED_COST[W5_MAX + 1] = { 0, 4, 16, 64 };
 #define FLOAT_COST_PREV 1               /* ... as the round before */
 #define RANDOM_SEED_COST_MAX W4_MAX     /* random seeding: cost drawn in 0..this-1 (below a
 					 * pair that does not split the group) */
+/* The budget above, checked when compiling. */
+_Static_assert(W4_RANGE < (1 << (SHIFT3 - SHIFT4)), "seeding + colour overflow their bits");
+_Static_assert(RANDOM_SEED_COST_MAX <= W4_MAX, "a random draw beyond the seeding term");
+_Static_assert(((int64_t)W3_MAX << SHIFT3) + ((int64_t)W4_RANGE << SHIFT4) + W5_MAX <
+	       (INT64_C(1) << SHIFT_SPREAD), "floats overflow into the spread term");
+_Static_assert(((int64_t)(WS_MAX + 1) << SHIFT_SPREAD) <= (INT64_C(1) << (SHIFT2 - 11)),
+	       "the round's lower terms can outweigh one half win of score difference");
+_Static_assert(((int64_t)(SCORE_DIFF_CAP + 1) << SHIFT2) <= (INT64_C(1) << (SHIFT_TOP - 11)),
+	       "the round's score terms can outweigh the no-rematch term");
 
 /* Candidate pairs: each player's WINDOW_START nearest allowed opponents above and below in
  * the placing order, around the ideal opponent, and around the same relative place in the
