@@ -12,7 +12,7 @@
 #include "cmd_call.h"
 #include "cmd_score.h"
 
-#define CLI_LINE_MAX 65536 /* bytes of one request line read by `call -` (PROTOCOL.md) */
+#define CLI_LINE_MAX 65536 /* bytes of one request line read by `call -` (docs/protocol.md) */
 #define CLI_COLUMNS "ABCDEFGHJKLMNOPQRSTUVWXYZ" /* GTP column letters (no I) */
 
 static void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,7 +1,7 @@
 /* client/cmd_score: the `tengen score` and `tengen replay` subcommands.
  *
  * Both read one SGF game record (FF[4], main line only; see common/sgf.h) from a file ("-" is
- * standard input) and replay every move node through the referee (common/referee.h, RULES.md
+ * standard input) and replay every move node through the referee (common/referee.h, docs/rules.md
  * §1 and §3), so illegal moves, moves out of turn and warnings are judged exactly as the
  * server judges them.
  *

@@ -31,7 +31,7 @@ enum color { EMPTY = 0, BLACK = 1, WHITE = 2, BORDER = 3 };
 
 static inline enum color color_other(enum color c) { return (enum color)(3 - c); }
 
-/* Repetition rule (Chinese Rules 2002, Art. 6; RULES.md §1, option `ko`). */
+/* Repetition rule (Chinese Rules 2002, Art. 6; docs/rules.md §1, option `ko`). */
 enum ko_rule {
 	KO_SITUATIONAL = 0, /* the same board with the same player to move may not recur */
 	KO_POSITIONAL,      /* no earlier board may recur, whoever is to move */

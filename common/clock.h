@@ -1,4 +1,4 @@
-/* clock: game clocks (Chinese Weiqi Rules 2002, Art. 12.3-12.5, 14, 22; RULES.md §2). Pure:
+/* clock: game clocks (Chinese Weiqi Rules 2002, Art. 12.3-12.5, 14, 22; docs/rules.md §2). Pure:
  * no I/O and no real time. Every time is an int64_t count of milliseconds passed in by the
  * caller; "elapsed" is the time the player to move has been thinking on this turn, with pauses
  * left out (Art. 14: pauses do not count against either clock).
@@ -71,7 +71,7 @@ struct clock_control {
 			       * main_ms..CLOCK_MAIN_MAX_MS */
 };
 
-/* One player's clock as it stands (PROTOCOL.md clock object). */
+/* One player's clock as it stands (docs/protocol.md clock object). */
 struct clock_state {
 	int64_t main_ms;   /* main time left (absolute, byoyomi, canadian, fischer) */
 	int periods;       /* byoyomi: periods left, the current one included (0: flag fallen) */

@@ -47,7 +47,7 @@ static void finish(struct referee *r, const char *result, enum end_reason reason
 	r->phase = PHASE_ENDED;
 }
 
-/* The opponent of `loser` wins by forfeit (RULES.md §3: B+F / W+F). */
+/* The opponent of `loser` wins by forfeit (docs/rules.md §3: B+F / W+F). */
 static void forfeit_loss(struct referee *r, enum color loser, enum end_reason reason)
 {
 	finish(r, loser == BLACK ? "W+F" : "B+F", reason);

@@ -1,6 +1,6 @@
 /* referee: one game's state machine and its penalties, pure (no I/O, no clocks).
  *
- * It owns the board and applies RULES.md §1 and §3 (Chinese Rules 2002, Art. 5-9, 17-21, 24):
+ * It owns the board and applies docs/rules.md §1 and §3 (Chinese Rules 2002, Art. 5-9, 17-21, 24):
  * turns, illegal moves (void, turn forfeited as a pass), repetitions (also a warning), moves
  * out of turn (void, warning), two warnings losing, two consecutive passes opening the counting
  * phase, dead-stone claims, area counting, resignation and results set from outside (time,
@@ -18,14 +18,14 @@
 
 enum game_phase { PHASE_PENDING = 0, PHASE_SCHEDULED, PHASE_PLAYING, PHASE_COUNTING, PHASE_ENDED };
 
-/* Why a game ended (PROTOCOL.md game.end `reason`). */
+/* Why a game ended (docs/protocol.md game.end `reason`). */
 enum end_reason {
 	END_NONE = 0, END_RESIGNATION, END_TIME, END_SCORE, END_WARNINGS, END_ILLEGAL,
 	END_LATENESS, END_DOUBLE_FORFEIT, END_ADJUDICATED, END_CYCLE,
 	END_DECLINED /* a challenge called off before play (no result) */
 };
 
-/* What was wrong with a move (PROTOCOL.md illegal_move `reason`). */
+/* What was wrong with a move (docs/protocol.md illegal_move `reason`). */
 enum offence { OFFENCE_NONE = 0, OFFENCE_OCCUPIED, OFFENCE_SUICIDE, OFFENCE_SUPERKO,
 	       OFFENCE_NOT_YOUR_TURN };
 
@@ -65,7 +65,7 @@ struct referee_move {
 };
 
 /* Can a game of `size` (BOARD_MIN_SIZE..BOARD_MAX_SIZE) with `handicap` be started? handicap
- * 0 (even), 1 (no stones placed, Black moves first: a McMahon handicap of one stone, RULES.md
+ * 0 (even), 1 (no stones placed, Black moves first: a McMahon handicap of one stone, docs/rules.md
  * §4) or 2-9 where board_fixed_handicap has a placement (7x7 and up; 5 or more stones on odd
  * sizes from 9x9). The checks referee_init makes, for a caller that must know before it
  * creates anything (a tournament round). Returns 0, or -1. */
@@ -80,7 +80,7 @@ int referee_init(struct referee *r, int size, double komi, int handicap, const s
 void referee_free(struct referee *r);
 
 /* `c` plays `pt` (a point or BOARD_PASS) in the PLAYING phase and the referee applies the rules
- * (RULES.md §3): legal moves are played; an occupied point or suicide forfeits the turn
+ * (docs/rules.md §3): legal moves are played; an occupied point or suicide forfeits the turn
  * (Art. 19); a repetition forfeits the turn and earns a warning (Art. 18.3), or voids the game
  * with `cycle: void` unless it is a simple ko retake; a move out of turn is void and earns a
  * warning (Art. 17.2); a second warning loses (Art. 24.2); with `illegal: lose` any illegal

@@ -1,4 +1,4 @@
-/* rules: a game's rule options (RULES.md "decided" defaults, each a per-event setting) and
+/* rules: a game's rule options (docs/rules.md "decided" defaults, each a per-event setting) and
  * their names on the wire. Pure. */
 #ifndef TENGEN_RULES_H
 #define TENGEN_RULES_H
@@ -8,7 +8,7 @@
 #define RULES_DEFAULT_KOMI 7.5
 #define RULES_DEFAULT_SIZE 19
 
-/* What an illegal move costs (RULES.md §3): forfeit the turn (Art. 19) or lose at once. */
+/* What an illegal move costs (docs/rules.md §3): forfeit the turn (Art. 19) or lose at once. */
 enum rule_illegal { ILLEGAL_FORFEIT = 0, ILLEGAL_LOSE };
 /* Art. 20.3: a repetition other than a simple ko retake is illegal, or voids the game. */
 enum rule_cycle { CYCLE_FORBID = 0, CYCLE_VOID };

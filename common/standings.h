@@ -1,6 +1,6 @@
 /* standings: a tournament's standings and tie-breaks, computed from the results of a
  * struct event (common/event.h). Pure: no I/O. Rules: Chinese Weiqi Rules 2002, Art. 27
- * (points, order) and Art. 28 (withdrawals); RULES.md §4. The treatment of byes, forfeits,
+ * (points, order) and Art. 28 (withdrawals); docs/rules.md §4. The treatment of byes, forfeits,
  * unplayed rounds, double losses, void games and withdrawals is documented, with worked
  * examples, in docs/tiebreaks.md.
  *

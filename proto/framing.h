@@ -1,4 +1,4 @@
-/* framing: split a connection's byte stream into lines (PROTOCOL.md "Framing"). Pure, no I/O.
+/* framing: split a connection's byte stream into lines (docs/protocol.md "Framing"). Pure, no I/O.
  *
  * Bytes are fed as they arrive (any split); framing_next then hands out complete lines in
  * order. `\n` ends a line and one trailing `\r` is stripped. A line of more than
@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define FRAMING_MAX_LINE 65536 /* bytes in a line, without its "\n" or "\r\n" (PROTOCOL.md) */
+#define FRAMING_MAX_LINE 65536 /* bytes in a line, without its "\n" or "\r\n" (docs/protocol.md) */
 #define FRAMING_INITIAL_CAP 4096 /* first buffer allocation, bytes */
 
 enum framing_result {

@@ -1,4 +1,4 @@
-/* proto: the wire protocol, version 1 (/work/shared/PROTOCOL.md, docs/protocol.md). Pure: parses
+/* proto: the wire protocol, version 1 (docs/protocol.md). Pure: parses
  * one request line, validates its fields, builds replies and events. No I/O.
  *
  * Errors are reported in a struct proto_error: a contract error code and a specific message
@@ -22,8 +22,8 @@
 #include "rules.h"
 
 #define PROTO_VERSION 1
-#define PROTO_NAME_MAX 32            /* player name: 1..32 of [A-Za-z0-9_.-] (PROTOCOL.md) */
-#define PROTO_PASSWORD_MIN 8         /* bytes (PROTOCOL.md) */
+#define PROTO_NAME_MAX 32            /* player name: 1..32 of [A-Za-z0-9_.-] (docs/protocol.md) */
+#define PROTO_PASSWORD_MIN 8         /* bytes (docs/protocol.md) */
 #define PROTO_PASSWORD_MAX 1024      /* bytes: bounds the hashing work per login */
 #define PROTO_ID_MAX INT64_C(9007199254740991) /* 2^53-1: largest id exact in a JSON double */
 #define PROTO_VERTICES_MAX (BOARD_MAX_SIZE * BOARD_MAX_SIZE) /* entries of a vertex list */
@@ -57,7 +57,7 @@ struct proto_error {
 	char message[PROTO_ERROR_MESSAGE_MAX];
 };
 
-/* Roles, in increasing power (PROTOCOL.md "Administration"). */
+/* Roles, in increasing power (docs/protocol.md "Administration"). */
 enum proto_role { PROTO_ROLE_PLAYER = 0, PROTO_ROLE_TD, PROTO_ROLE_ADMIN };
 
 /* Commands the server dispatches on. */
@@ -196,7 +196,7 @@ int proto_vertex_check(const char *field, const char *s, int size, int *x, int *
 int proto_get_array(const json_t *obj, const char *field, bool required, size_t max_len,
 		    const json_t **out, struct proto_error *err);
 
-/* Time control (PROTOCOL.md "Values"). Milliseconds; fields not used by the system are 0. */
+/* Time control (docs/protocol.md "Values"). Milliseconds; fields not used by the system are 0. */
 enum proto_time_system {
 	PROTO_TIME_NONE = 0,
 	PROTO_TIME_ABSOLUTE,
@@ -229,7 +229,7 @@ const char *proto_time_system_name(enum proto_time_system s);
 /* The wire object for *t (as above, whole seconds where exact); NULL on OOM. */
 json_t *proto_time_to_json(const struct proto_time *t);
 
-/* Rules object: keys ko, illegal, cycle, counting, last_period (RULES.md; names of rules.h).
+/* Rules object: keys ko, illegal, cycle, counting, last_period (docs/rules.md; names of rules.h).
  * Keys absent keep the value *out holds on entry (start from rules_default or the event's).
  * *out changes only on success. Unknown keys are an error. */
 int proto_get_rules(const json_t *obj, const char *field, bool required, struct rules *out,

@@ -42,7 +42,7 @@ struct game {
 	char black[PROTO_NAME_MAX + 1], white[PROTO_NAME_MAX + 1];
 	struct conn **obs;       /* observers */
 	size_t nobs, capobs;
-	/* Clocks (RULES.md §2). clk[] are the clocks as of the last committed move; the clock
+	/* Clocks (docs/rules.md §2). clk[] are the clocks as of the last committed move; the clock
 	 * of the player to move has run turn_used ms before turn_start, and since then. */
 	struct server *srv;
 	struct clock_control cc;
@@ -360,7 +360,7 @@ static json_t *agreed_dead_json(const struct game *g)
 	return r->claimed[BLACK] && r->claimed[WHITE] ? claims_json(g, BLACK) : json_array();
 }
 
-/* The `game` query's object (PROTOCOL.md). */
+/* The `game` query's object (docs/protocol.md). */
 static json_t *game_json(const struct game *g)
 {
 	json_t *o = json_object();
@@ -2224,7 +2224,7 @@ int games_set_result(struct server *srv, int64_t id, const char *result, const c
 	if (!result_valid(result) || (reason && referee_reason_parse(reason, &why) < 0) ||
 	    why == END_NONE || why == END_DECLINED)
 		return -2;
-	/* One stored form of a double loss: Void with reason double_forfeit (RULES.md §4) */
+	/* One stored form of a double loss: Void with reason double_forfeit (docs/rules.md §4) */
 	if (why == END_DOUBLE_FORFEIT && strcmp(result, "Void") != 0)
 		return -2;
 	if (strcmp(result, "Draw") == 0)

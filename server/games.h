@@ -66,7 +66,7 @@ void games_unobserve(struct conn *c, const struct proto_request *req);
 
 #define GAMES_KOMI_MAX 1000.0              /* |komi| in points */
 #define GAMES_HANDICAP_MAX 9               /* stones: GTP's fixed placements go to 9 */
-#define GAMES_LATENESS_LIMIT_DEFAULT_S 900 /* Art. 22.1: 15 minutes (RULES.md decided default) */
+#define GAMES_LATENESS_LIMIT_DEFAULT_S 900 /* Art. 22.1: 15 minutes (docs/rules.md decided default) */
 #define GAMES_LATENESS_LIMIT_MAX_S (24 * 3600)
 /* The root comment of a double forfeit's SGF: RE has no double-loss value (FF4: Void is "no
  * result"), so the record says what the store's Void + reason double_forfeit means. */
@@ -105,6 +105,6 @@ int games_set_result(struct server *srv, int64_t id, const char *result, const c
 		     bool unrated);
 /* Is `t` a time control the clocks accept? Returns 0, or -1 with *why. */
 int games_time_check(const struct proto_time *t, const char **why);
-/* A director warns `c` in live game `id` (Art. 23; RULES.md §3: a second warning loses).
+/* A director warns `c` in live game `id` (Art. 23; docs/rules.md §3: a second warning loses).
  * Returns 0, -1 (no such live game). */
 int games_warn(struct server *srv, int64_t id, enum color c, const char *reason);

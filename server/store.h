@@ -54,7 +54,7 @@
 #define STORE_PID_TEXT_MAX 24         /* the pid written in the lock file, bytes */
 
 /* Array sizes, in bytes with the NUL. */
-#define STORE_NAME_MAX 32           /* player name, characters (PROTOCOL.md: 1-32) */
+#define STORE_NAME_MAX 32           /* player name, characters (docs/protocol.md: 1-32) */
 #define STORE_PWHASH_SIZE 128       /* password hash string (libsodium crypto_pwhash_STRBYTES) */
 #define STORE_ROLE_SIZE 8           /* "player", "td", "admin" */
 #define STORE_RANK_SIZE 8           /* declared rank: "5k", "3d", "" */
@@ -88,7 +88,7 @@ struct store_player {
 	double last_rated_at;           /* ended_at of the last rated game, 0: none */
 };
 
-/* A game row. Phases, results and reasons as in PROTOCOL.md. */
+/* A game row. Phases, results and reasons as in docs/protocol.md. */
 struct store_game {
 	int64_t id;                     /* set by store_game_create; ignored by it on input */
 	int64_t black_id, white_id;     /* players (must exist, must differ) */
@@ -96,8 +96,8 @@ struct store_game {
 	double komi;                    /* points */
 	int handicap;                   /* stones, >= 0 */
 	bool rated;
-	char *time_control;             /* JSON: PROTOCOL.md time control object, or NULL */
-	char *rules;                    /* JSON: RULES.md event options, or NULL */
+	char *time_control;             /* JSON: docs/protocol.md time control object, or NULL */
+	char *rules;                    /* JSON: docs/rules.md event options, or NULL */
 	char phase[STORE_PHASE_SIZE];   /* "pending", "scheduled", "playing", "counting", "ended" */
 	char result[STORE_RESULT_SIZE]; /* "" until ended */
 	char reason[STORE_REASON_SIZE]; /* "" until ended */
@@ -109,11 +109,11 @@ struct store_game {
 	double created_at;
 	double ended_at;                /* 0: not ended */
 	char *clocks;                   /* JSON clock state at the last commit, or NULL */
-	int warnings_b, warnings_w;     /* warnings given so far (RULES.md §3), >= 0 */
+	int warnings_b, warnings_w;     /* warnings given so far (docs/rules.md §3), >= 0 */
 	char *extra;                    /* JSON: dead-stone claims, counting state..., or NULL */
 };
 
-/* One turn of a game. A forfeited turn (RULES.md §3, Art. 19/22.5) is a move with vertex
+/* One turn of a game. A forfeited turn (docs/rules.md §3, Art. 19/22.5) is a move with vertex
  * "pass" and `forfeit` naming why ("occupied", "suicide", "superko", "time"). */
 struct store_move {
 	int number;                     /* 1-based, as in the game.move event */
@@ -386,7 +386,7 @@ size_t store_journal_rows(const struct store *s);
 
 /* --- Warnings --- */
 
-/* Record a warning (RULES.md §3) given in game `game_id`; *id (may be NULL) gets its id.
+/* Record a warning (docs/rules.md §3) given in game `game_id`; *id (may be NULL) gets its id.
  * The game's warnings_b/warnings_w counters are the caller's to update (store_game_update),
  * in the same transaction. STORE_ERROR if the game does not exist or a field is invalid. */
 enum store_rc store_warning_add(struct store *s, int64_t game_id, const struct store_warning *w,

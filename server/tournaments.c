@@ -540,7 +540,7 @@ static void create_failed(struct conn *c, const struct proto_request *req, const
 			   round);
 }
 
-/* Knockout (RULES.md §4): a drawn or void game is replayed, in the same round, colours swapped.
+/* Knockout (docs/rules.md §4): a drawn or void game is replayed, in the same round, colours swapped.
  * If the current round has such pairs, schedule their replays and reply with them (the round
  * does not advance); every replay is checked (games_schedule_check) before any is created, and
  * a refused one is an error reply that creates nothing. Returns true if it replied. */

@@ -1,4 +1,4 @@
-/* tournaments: events run by a director (Chinese Rules 2002, Art. 25-28; RULES.md §4).
+/* tournaments: events run by a director (Chinese Rules 2002, Art. 25-28; docs/rules.md §4).
  *
  * A tournament's settings, field, byes and withdrawals are one JSON document in the store
  * (tournaments.state); its games are ordinary games with tournament_id and round. Pairing and

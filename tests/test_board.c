@@ -1,5 +1,5 @@
 /* Unit tests for common/board and common/vertex: captures, suicide, ko and superko (Chinese
- * Rules 2002 Art. 3-6, RULES.md §1), chains and liberties, handicap placement (GTP 2 §4.1.1),
+ * Rules 2002 Art. 3-6, docs/rules.md §1), chains and liberties, handicap placement (GTP 2 §4.1.1),
  * vertices (GTP 2 §2.11), diagrams, and random play checked against a naive reference board. */
 #include <check.h>
 #include <stdint.h>

@@ -4,7 +4,7 @@
  * Canadian block, the Fischer increment, lateness in scheduled tournament games (twice the
  * delay, the no-show forfeit, the double forfeit, a start time in the past), a director's
  * pause, a reconnection and a kill -9 restart. Rules: Chinese Weiqi Rules 2002, Art. 12, 14,
- * 22 (docs/rules.md); wire: /work/shared/PROTOCOL.md and docs/protocol.md.
+ * 22 (docs/rules.md); wire: docs/protocol.md.
  *
  * Each test runs in its own process (Check's fork mode) with its own daemon in a fresh
  * directory. Clock figures the server reports are compared with what the test did (how long

@@ -9,7 +9,7 @@
  * clean disconnect, and the bystander game keeps working during it: bystander_step plays the
  * next move and checks the reply and the opponent's game.move event arrive in time. At the
  * end of each test the daemon's log holds no sanitizer report and SIGTERM stops it cleanly.
- * Contract: /work/shared/PROTOCOL.md ("Framing", "Error codes"), docs/protocol.md.
+ * Contract: docs/protocol.md ("Framing", "Error codes").
  */
 #include "config.h"
 

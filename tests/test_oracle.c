@@ -432,7 +432,7 @@ static void sgame_play(struct sgame *sg, enum color c, int pt)
 
 /* Where GNU Go's count may rightly differ from ours, found region by region (a region: a maximal
  * connected set of empty points and dead stones):
- * - GNU Go (aftermath_compute_score) gives nobody the eyes of groups in seki; we (RULES.md §1,
+ * - GNU Go (aftermath_compute_score) gives nobody the eyes of groups in seki; we (docs/rules.md §1,
  *   Art. 9) give a region surrounded by one colour's living stones to that colour, seki or not.
  *   *seki_margin gets the margin our count takes from such regions (+ Black's, - White's, one
  *   point per point; a region counts if one of its bordering stones is in seki).

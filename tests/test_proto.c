@@ -1,4 +1,4 @@
-/* Unit tests for proto/framing and proto/proto (PROTOCOL.md: framing, requests, errors,
+/* Unit tests for proto/framing and proto/proto (docs/protocol.md: framing, requests, errors,
  * values, the command table, replies). */
 #include <check.h>
 #include <stdlib.h>

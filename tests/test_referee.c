@@ -1,4 +1,4 @@
-/* Unit tests for common/referee (RULES.md §1 and §3): turns, forfeited turns (Art. 19), ko
+/* Unit tests for common/referee (docs/rules.md §1 and §3): turns, forfeited turns (Art. 19), ko
  * and cycle penalties (Art. 18.3, 20.3), moves out of turn (Art. 17.2), two warnings losing
  * (Art. 24.2), counting and dead-stone agreement (Art. 7, 8, 21.4), all-alive counting,
  * resignation, results set from outside, handicap games, and the wire names. */
@@ -368,7 +368,7 @@ START_TEST(test_suicide_forfeit)
 }
 END_TEST
 
-/* Two passes where one is a forfeited turn open counting (RULES.md §1, Art. 7). */
+/* Two passes where one is a forfeited turn open counting (docs/rules.md §1, Art. 7). */
 START_TEST(test_forfeit_then_pass_opens_counting)
 {
 	struct referee r;

@@ -1,5 +1,5 @@
 /* Integration tests: a real tengend (TENGEND, else ./server/tengend) driven over TCP through
- * tests/harness, against the contract (/work/shared/PROTOCOL.md) and the rules (RULES.md).
+ * tests/harness, against the contract (docs/protocol.md) and the rules (docs/rules.md).
  *
  * Each test runs in its own process (Check's fork mode) with its own daemon in a fresh
  * directory; the daemon must stop cleanly on SIGTERM (exit status 0) and its log must hold no
@@ -29,7 +29,7 @@
 #define SLOW_PROMPT_MS 1000        /* a player's reply while the reader is stuck */
 #define PER_ADDRESS "5"            /* --max-per-address of the connection-limit daemon */
 #define BIG_LINE (10u << 20)       /* the 10 MB line */
-#define MAX_LINE 65536             /* PROTOCOL.md: bytes in a line */
+#define MAX_LINE 65536             /* docs/protocol.md: bytes in a line */
 #define LOGIN_FAILS 5              /* SERVER_LOGIN_FAILS: per name and address */
 #define LOGIN_NAME_FAILS 20        /* failures for one name from many addresses (no lock: issue 20) */
 

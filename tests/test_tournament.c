@@ -6,7 +6,7 @@
  * draw), then the standings (points, ranks, SOS / SODOS against the test's own computation
  * from the games it played), pairings, get, list, exports, a result override, a withdrawal,
  * and the conflicts and role checks of the commands. Rules: Chinese Weiqi Rules 2002,
- * Art. 26-28 (docs/rules.md, docs/tiebreaks.md); wire: /work/shared/PROTOCOL.md and
+ * Art. 26-28 (docs/rules.md, docs/tiebreaks.md); wire:
  * docs/protocol.md.
  *
  * Each test runs in its own process (Check's fork mode) with its own daemon in a fresh
