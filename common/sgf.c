@@ -127,26 +127,7 @@ static bool setup_has(const struct sgf_point *p, size_t n, int x, int y)
 	return false;
 }
 
-int sgf_game_add_setup(struct sgf_game *g, int color, int x, int y)
-{
-	if (!g || (color != SGF_BLACK && color != SGF_WHITE) || !size_ok(g->size) ||
-	    !on_board(g->size, x, y))
-		return SGF_EINVAL;
-	if (setup_has(g->setup_black, g->nsetup_black, x, y) ||
-	    setup_has(g->setup_white, g->nsetup_white, x, y))
-		return SGF_EINVAL;
-	struct sgf_point **list = color == SGF_BLACK ? &g->setup_black : &g->setup_white;
-	size_t *n = color == SGF_BLACK ? &g->nsetup_black : &g->nsetup_white;
-	struct sgf_point *p = realloc(*list, (*n + 1) * sizeof *p);
-	if (!p)
-		return SGF_ENOMEM;
-	p[*n].x = (int16_t)x;
-	p[*n].y = (int16_t)y;
-	*list = p;
-	(*n)++;
-	return SGF_OK;
-}
-
+/* Append the point (x, y) to *list of *n points. SGF_OK or SGF_ENOMEM (the list unchanged). */
 static int point_append(struct sgf_point **list, size_t *n, int x, int y)
 {
 	struct sgf_point *p = realloc(*list, (*n + 1) * sizeof *p);
@@ -157,6 +138,19 @@ static int point_append(struct sgf_point **list, size_t *n, int x, int y)
 	*list = p;
 	(*n)++;
 	return SGF_OK;
+}
+
+int sgf_game_add_setup(struct sgf_game *g, int color, int x, int y)
+{
+	if (!g || (color != SGF_BLACK && color != SGF_WHITE) || !size_ok(g->size) ||
+	    !on_board(g->size, x, y))
+		return SGF_EINVAL;
+	if (setup_has(g->setup_black, g->nsetup_black, x, y) ||
+	    setup_has(g->setup_white, g->nsetup_white, x, y))
+		return SGF_EINVAL;
+	struct sgf_point **list = color == SGF_BLACK ? &g->setup_black : &g->setup_white;
+	size_t *n = color == SGF_BLACK ? &g->nsetup_black : &g->nsetup_white;
+	return point_append(list, n, x, y);
 }
 
 int sgf_game_add_territory(struct sgf_game *g, int color, int x, int y)

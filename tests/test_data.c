@@ -374,17 +374,23 @@ static void refused_with(struct hd *d, const char *fault, const char *want,
 /* Item 4: a read-only database file (root's permissions do not stop root, so the shim refuses
  * the writing open with EROFS; SQLite then opens the file read-only). Before: it started and
  * answered `internal` to every write. */
-START_TEST(test_start_read_only)
+/* A start refused under the fault `env` with `why`; then nothing has changed: the database
+ * opens again and alice is there. */
+static void refused_then_intact(const char *env, const char *why)
 {
 	struct hd d;
 	made_db(&d);
-	refused_with(&d, "TENGEN_FSFAULT_ROFS=1", "can only be read", NULL);
-	/* Nothing changed: the database opens again and alice is there. */
+	refused_with(&d, env, why, NULL);
 	ck_assert(hd_restart(&d) == 0);
 	struct hc *a = login(&d, "alice");
 	ping_ok(a);
 	hc_close(a);
 	finish(&d);
+}
+
+START_TEST(test_start_read_only)
+{
+	refused_then_intact("TENGEN_FSFAULT_ROFS=1", "can only be read");
 }
 END_TEST
 
@@ -392,14 +398,7 @@ END_TEST
  * Before: it started, and exited at the first commit; restarted, the same again. */
 START_TEST(test_start_disk_full)
 {
-	struct hd d;
-	made_db(&d);
-	refused_with(&d, "TENGEN_FSFAULT_ENOSPC=1", "cannot write the database", NULL);
-	ck_assert(hd_restart(&d) == 0);
-	struct hc *a = login(&d, "alice");
-	ping_ok(a);
-	hc_close(a);
-	finish(&d);
+	refused_then_intact("TENGEN_FSFAULT_ENOSPC=1", "cannot write the database");
 }
 END_TEST
 
