@@ -299,7 +299,7 @@ int main(int argc, char **argv)
 	int lock_fd;
 	long holder;
 	if (store_lock(set.db_path, &lock_fd, &holder, err, sizeof err) != STORE_OK) {
-		log_msg(LOG_ERROR, "store_lock", "path=%s pid=%ld error=\"%s\"", set.db_path, holder,
+		log_msg(LOGL_ERROR, "store_lock", "path=%s pid=%ld error=\"%s\"", set.db_path, holder,
 			err);
 		fprintf(stderr, "tengend: %s\n", err);
 		return 1;
@@ -312,7 +312,7 @@ int main(int argc, char **argv)
 		rc = 1;
 	else if (store_lock_inode(set.db_path, err, sizeof err) != STORE_OK) {
 		/* a database this start created: its inode is new, so nobody else holds it */
-		log_msg(LOG_ERROR, "store_lock", "path=%s error=\"%s\"", set.db_path, err);
+		log_msg(LOGL_ERROR, "store_lock", "path=%s error=\"%s\"", set.db_path, err);
 		fprintf(stderr, "tengend: %s\n", err);
 		server_stop(&srv);
 		rc = 1;
@@ -324,9 +324,9 @@ int main(int argc, char **argv)
 	store_unlock(lock_fd);
 	int lc = uv_loop_close(&loop);
 	if (lc != 0) {
-		log_msg(LOG_ERROR, "loop_close", "error=\"%s\"", uv_strerror(lc));
+		log_msg(LOGL_ERROR, "loop_close", "error=\"%s\"", uv_strerror(lc));
 		rc = 1;
 	}
-	log_msg(LOG_INFO, "stopped", "status=%d", rc);
+	log_msg(LOGL_INFO, "stopped", "status=%d", rc);
 	return rc;
 }

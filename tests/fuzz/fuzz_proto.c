@@ -59,7 +59,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	if (sodium_init() < 0)
 		abort();
-	log_set_level(LOG_ERROR);
+	log_set_level(LOGL_ERROR);
 	if (uv_loop_init(&loop) != 0)
 		abort();
 	if (accounts_hash(FUZZ_PASSWORD, true, pwhash) != 0)

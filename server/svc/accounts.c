@@ -253,22 +253,22 @@ static void job_done(uv_work_t *w, int status)
 			   STORE_CONFLICT) {
 			server_reply_error(c, j->id, PROTO_ERR_CONFLICT, "the name '%s' is taken", j->name);
 		} else if (rc != STORE_OK) {
-			log_msg(LOG_ERROR, "register", "error=\"%s\"", store_errmsg(srv->store));
+			log_msg(LOGL_ERROR, "register", "error=\"%s\"", store_errmsg(srv->store));
 			server_reply_error(c, j->id, PROTO_ERR_INTERNAL, "could not store the player");
 		} else if (j->player.rank[0] && ratings_declare_rank(srv, id, j->player.rank) != 0) {
-			log_msg(LOG_ERROR, "register", "error=\"%s\"", store_errmsg(srv->store));
+			log_msg(LOGL_ERROR, "register", "error=\"%s\"", store_errmsg(srv->store));
 			server_reply_error(c, j->id, PROTO_ERR_INTERNAL, "could not store the rank");
 		} else {
 			struct store_player p;
 			store_player_by_id(srv->store, id, &p);
-			log_msg(LOG_INFO, "register", "player=%s id=%lld", p.name, (long long)id);
+			log_msg(LOGL_INFO, "register", "player=%s id=%lld", p.name, (long long)id);
 			json_t *r = proto_reply_ok(j->id);
 			json_object_set_new(r, "player", accounts_player_json(&p));
 			server_reply(c, r);
 		}
 	} else if (!j->ok || !j->player.id) {
 		record_failure(srv, j->name, c->addr);
-		log_msg(LOG_INFO, "login_failed", "name=%s addr=%s", j->name, c->addr);
+		log_msg(LOGL_INFO, "login_failed", "name=%s addr=%s", j->name, c->addr);
 		server_reply_error(c, j->id, PROTO_ERR_UNAUTHENTICATED, "wrong name or password");
 	} else {
 		if (c->player_id)
@@ -277,7 +277,7 @@ static void job_done(uv_work_t *w, int status)
 		snprintf(c->name, sizeof c->name, "%s", j->player.name);
 		proto_role_parse(j->player.role, &c->role);
 		server_session_add(srv, c);
-		log_msg(LOG_INFO, "login", "player=%s conn=%llu addr=%s", c->name,
+		log_msg(LOGL_INFO, "login", "player=%s conn=%llu addr=%s", c->name,
 			(unsigned long long)c->serial, c->addr);
 		json_t *r = proto_reply_ok(j->id);
 		json_object_set_new(r, "player", accounts_player_json(&j->player));
@@ -438,7 +438,7 @@ void accounts_login(struct conn *c, const struct proto_request *req)
 
 void accounts_logout(struct conn *c, const struct proto_request *req)
 {
-	log_msg(LOG_INFO, "logout", "player=%s conn=%llu", c->name, (unsigned long long)c->serial);
+	log_msg(LOGL_INFO, "logout", "player=%s conn=%llu", c->name, (unsigned long long)c->serial);
 	server_session_del(c->srv, c);
 	c->name[0] = '\0';
 	c->role = PROTO_ROLE_PLAYER;

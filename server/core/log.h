@@ -3,7 +3,7 @@
 #ifndef TENGEN_LOG_H
 #define TENGEN_LOG_H
 
-enum log_level { LOG_ERROR = 0, LOG_WARN, LOG_INFO, LOG_DEBUG };
+enum log_level { LOGL_ERROR = 0, LOGL_WARN, LOGL_INFO, LOGL_DEBUG };
 
 /* Set the threshold; messages above it are dropped. */
 void log_set_level(enum log_level l);

@@ -62,8 +62,6 @@ void games_sgf(struct conn *c, const struct proto_request *req);
 void games_observe(struct conn *c, const struct proto_request *req);
 void games_unobserve(struct conn *c, const struct proto_request *req);
 
-#endif
-
 #define GAMES_KOMI_MAX 1000.0              /* |komi| in points */
 #define GAMES_HANDICAP_MAX 9               /* stones: GTP's fixed placements go to 9 */
 #define GAMES_LATENESS_LIMIT_DEFAULT_S 900 /* Art. 22.1: 15 minutes (docs/rules.md decided default) */
@@ -108,3 +106,5 @@ int games_time_check(const struct proto_time *t, const char **why);
 /* A director warns `c` in live game `id` (Art. 23; docs/rules.md §3: a second warning loses).
  * Returns 0, -1 (no such live game). */
 int games_warn(struct server *srv, int64_t id, enum color c, const char *reason);
+
+#endif

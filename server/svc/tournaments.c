@@ -65,7 +65,7 @@ static void tour_save(struct server *srv, struct tour *t)
 {
 	char *text = json_dumps(t->state, JSON_COMPACT);
 	if (server_txn(srv) < 0 || !text || store_tournament_update(srv->store, t->row.id, text) != STORE_OK) {
-		log_msg(LOG_ERROR, "tournament_save", "id=%lld error=\"%s\"", (long long)t->row.id,
+		log_msg(LOGL_ERROR, "tournament_save", "id=%lld error=\"%s\"", (long long)t->row.id,
 			store_errmsg(srv->store));
 		exit(1); /* as games.c persist_failed: nothing was reported yet */
 	}
@@ -373,7 +373,7 @@ void tournaments_create(struct conn *c, const struct proto_request *req)
 		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not store the tournament");
 		return;
 	}
-	log_msg(LOG_INFO, "tournament_create", "tournament=%lld name=\"%s\" system=%s handicap_max=%d by=%s",
+	log_msg(LOGL_INFO, "tournament_create", "tournament=%lld name=\"%s\" system=%s handicap_max=%d by=%s",
 		(long long)id, name, systems[system], cap, c->name);
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "tournament", json_integer(id));
@@ -418,7 +418,7 @@ static void add_player(struct conn *c, const struct proto_request *req, struct t
 		"withdrawn_before_start", 0));
 saved:
 	tour_save(c->srv, t);
-	log_msg(LOG_INFO, "tournament_register", "tournament=%lld player=%s", (long long)t->row.id, p.name);
+	log_msg(LOGL_INFO, "tournament_register", "tournament=%lld player=%s", (long long)t->row.id, p.name);
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "tournament", json_integer(t->row.id));
 	json_object_set_new(r, "player", json_string(p.name));
@@ -495,7 +495,7 @@ void tournaments_withdraw(struct conn *c, const struct proto_request *req)
 		}
 	}
 	tour_save(srv, &t);
-	log_msg(LOG_INFO, "tournament_withdraw", "tournament=%lld player=%s after_round=%d",
+	log_msg(LOGL_INFO, "tournament_withdraw", "tournament=%lld player=%s after_round=%d",
 		(long long)t.row.id, name, round);
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "withdrawn_after", json_integer(round));
@@ -532,7 +532,7 @@ static bool needs_replay(const struct ev_build *b, int k, int round)
 static void create_failed(struct conn *c, const struct proto_request *req, const struct tour *t,
 			  int round, int created)
 {
-	log_msg(LOG_ERROR, "tournament_round", "tournament=%lld round=%d: a game could not be "
+	log_msg(LOGL_ERROR, "tournament_round", "tournament=%lld round=%d: a game could not be "
 		"created after %d", (long long)t->row.id, round, created);
 	if (created > 0)
 		exit(1);
@@ -555,7 +555,7 @@ static bool knockout_replays(struct conn *c, const struct proto_request *req, st
 			continue;
 		due++;
 		if (games_schedule_check(gs, b->ev.games[k].handicap, &why) < 0) {
-			log_msg(LOG_WARN, "tournament_replay", "tournament=%lld round=%d game=%lld "
+			log_msg(LOGL_WARN, "tournament_replay", "tournament=%lld round=%d game=%lld "
 				"refused: %s", (long long)t->row.id, round, (long long)b->game_ids[k], why);
 			server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "cannot replay game %lld of "
 					   "round %d: %s (handicap %d)", (long long)b->game_ids[k], round,
@@ -581,7 +581,7 @@ static bool knockout_replays(struct conn *c, const struct proto_request *req, st
 		json_array_append_new(pairs, json_pack("{s:I, s:s, s:s, s:i}", "game", (json_int_t)gid,
 			"black", bp->name, "white", wp->name, "handicap", g->handicap));
 	}
-	log_msg(LOG_INFO, "tournament_replay", "tournament=%lld round=%d games=%zu", (long long)t->row.id,
+	log_msg(LOGL_INFO, "tournament_replay", "tournament=%lld round=%d games=%zu", (long long)t->row.id,
 		round, json_array_size(pairs));
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "round", json_integer(round));
@@ -652,7 +652,7 @@ void tournaments_start_round(struct conn *c, const struct proto_request *req)
 		const struct pairing_pair *p = &out->pairs[k];
 		const char *why;
 		if (games_schedule_check(&gs, p->handicap, &why) < 0) {
-			log_msg(LOG_WARN, "tournament_round", "tournament=%lld round=%d refused: %s v %s, "
+			log_msg(LOGL_WARN, "tournament_round", "tournament=%lld round=%d refused: %s v %s, "
 				"size %d, handicap %d: %s", (long long)t.row.id, round,
 				b.ev.players[p->black].name, b.ev.players[p->white].name, gs.size,
 				p->handicap, why);
@@ -688,7 +688,7 @@ void tournaments_start_round(struct conn *c, const struct proto_request *req)
 		if (p->handicap_wanted > p->handicap) {
 			/* capped at what the board holds (or the director's handicap_max): said so */
 			json_object_set_new(pj, "handicap_wanted", json_integer(p->handicap_wanted));
-			log_msg(LOG_INFO, "tournament_handicap", "tournament=%lld round=%d game=%lld "
+			log_msg(LOGL_INFO, "tournament_handicap", "tournament=%lld round=%d game=%lld "
 				"handicap=%d handicap_wanted=%d size=%d", (long long)t.row.id, round,
 				(long long)gid, p->handicap, p->handicap_wanted, gs.size);
 		}
@@ -706,7 +706,7 @@ void tournaments_start_round(struct conn *c, const struct proto_request *req)
 		json_decref(e);
 	}
 	tour_save(srv, &t);
-	log_msg(LOG_INFO, "tournament_round", "tournament=%lld round=%d pairs=%d byes=%d",
+	log_msg(LOGL_INFO, "tournament_round", "tournament=%lld round=%d pairs=%d byes=%d",
 		(long long)t.row.id, round, out->npairs, out->nbyes);
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "round", json_integer(round));

@@ -6,7 +6,7 @@
 #include <time.h>
 #include "log.h"
 
-static enum log_level threshold = LOG_INFO;
+static enum log_level threshold = LOGL_INFO;
 static const char *const names[] = {"error", "warn", "info", "debug"};
 
 void log_set_level(enum log_level l) { threshold = l; }

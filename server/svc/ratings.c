@@ -13,7 +13,7 @@ static const char *const board_reasons[] = { "resignation", "time", "score", "wa
 
 static void store_failed(struct server *srv, const char *what)
 {
-	log_msg(LOG_ERROR, "ratings", "what=%s error=\"%s\"", what, store_errmsg(srv->store));
+	log_msg(LOGL_ERROR, "ratings", "what=%s error=\"%s\"", what, store_errmsg(srv->store));
 }
 
 bool ratings_game_counts(const struct store_game *g, double *score_black)
@@ -97,7 +97,7 @@ static int rate_game(struct server *srv, const struct store_game *g, double scor
 	struct rating rb, rw;
 	int rc;
 	if (g->ended_at <= 0) {
-		log_msg(LOG_WARN, "ratings", "game=%lld ended without ended_at: not rated",
+		log_msg(LOGL_WARN, "ratings", "game=%lld ended without ended_at: not rated",
 			(long long)g->id);
 		return 0;
 	}
@@ -110,7 +110,7 @@ static int rate_game(struct server *srv, const struct store_game *g, double scor
 	if ((rc = before_game(&b, g->ended_at, &rb)) != RATING_OK ||
 	    (rc = before_game(&w, g->ended_at, &rw)) != RATING_OK ||
 	    (rc = rating_update_handicap(&rb, &rw, score_black, handicap)) != RATING_OK) {
-		log_msg(LOG_ERROR, "ratings", "game=%lld error=\"%s\"", (long long)g->id,
+		log_msg(LOGL_ERROR, "ratings", "game=%lld error=\"%s\"", (long long)g->id,
 			rating_strerror(rc));
 		return -1;
 	}
@@ -194,7 +194,7 @@ int ratings_game_ended(struct server *srv, int64_t game_id, json_t *end_event)
 	}
 	if (end_event && json_object_size(e.ratings) > 0)
 		json_object_set(end_event, "ratings", e.ratings);
-	log_msg(LOG_INFO, "rated", "game=%lld", (long long)game_id);
+	log_msg(LOGL_INFO, "rated", "game=%lld", (long long)game_id);
 out:
 	json_decref(e.ratings);
 	store_game_clear(&g);
@@ -265,7 +265,7 @@ int ratings_recompute(struct server *srv, int64_t from_game_id)
 		return -1;
 	}
 	if (r.rc == 0)
-		log_msg(LOG_INFO, "ratings_recompute", "from_game=%lld games=%zu",
+		log_msg(LOGL_INFO, "ratings_recompute", "from_game=%lld games=%zu",
 			(long long)from_game_id, r.games);
 	return r.rc;
 }

@@ -25,7 +25,7 @@ int server_txn(struct server *srv)
 	if (srv->txn)
 		return 0;
 	if (store_begin(srv->store) != STORE_OK) {
-		log_msg(LOG_ERROR, "store_begin", "error=\"%s\"", store_errmsg(srv->store));
+		log_msg(LOGL_ERROR, "store_begin", "error=\"%s\"", store_errmsg(srv->store));
 		return -1;
 	}
 	srv->txn = true;
@@ -45,7 +45,7 @@ static void ckpt_done(uv_work_t *w, int status)
 	struct server *srv = w->data;
 	srv->ckpt_busy = false;
 	if (status == 0 && srv->ckpt_rc != STORE_OK)
-		log_msg(LOG_WARN, "checkpoint", "error=\"%s\"", store_ckpt_errmsg(srv->ckpt));
+		log_msg(LOGL_WARN, "checkpoint", "error=\"%s\"", store_ckpt_errmsg(srv->ckpt));
 }
 
 /* After a commit: start a checkpoint off the loop once SERVER_CKPT_FRAMES frames were added
@@ -62,9 +62,9 @@ static void maybe_checkpoint(struct server *srv)
 	if (frames >= SERVER_WAL_MAX_FRAMES) {
 		int copied = 0;
 		if (store_checkpoint(srv->store, NULL, &copied) != STORE_OK)
-			log_msg(LOG_WARN, "checkpoint", "error=\"%s\"", store_errmsg(srv->store));
+			log_msg(LOGL_WARN, "checkpoint", "error=\"%s\"", store_errmsg(srv->store));
 		else
-			log_msg(LOG_INFO, "checkpoint", "on_loop=1 frames=%d copied=%d", frames, copied);
+			log_msg(LOGL_INFO, "checkpoint", "on_loop=1 frames=%d copied=%d", frames, copied);
 		srv->ckpt_from = frames;
 		return;
 	}
@@ -100,12 +100,12 @@ static void maybe_fold(struct server *srv)
 		if (srv->fold_backoff > SERVER_FOLD_RETRY_MAX_MS)
 			srv->fold_backoff = SERVER_FOLD_RETRY_MAX_MS;
 		srv->fold_retry_at = now + srv->fold_backoff;
-		log_msg(LOG_WARN, "fold", "moves=%zu retry_ms=%llu error=\"%s\"", rows,
+		log_msg(LOGL_WARN, "fold", "moves=%zu retry_ms=%llu error=\"%s\"", rows,
 			(unsigned long long)srv->fold_backoff, store_errmsg(srv->store));
 		return;
 	}
 	srv->fold_due = srv->fold_retry_at = srv->fold_backoff = 0;
-	log_msg(LOG_DEBUG, "fold", "moves=%d ms=%.1f", folded, (double)(uv_hrtime() - t0) / 1e6);
+	log_msg(LOGL_DEBUG, "fold", "moves=%d ms=%.1f", folded, (double)(uv_hrtime() - t0) / 1e6);
 }
 
 /* The database's files deleted or replaced under the daemon: what it commits would go to a
@@ -115,12 +115,12 @@ static void check_files(struct server *srv)
 {
 	enum store_rc r = store_files_check(srv->store);
 	if (r == STORE_NOT_FOUND) {
-		log_msg(LOG_ERROR, "database_gone", "path=%s error=\"%s; stopping, nothing more is "
+		log_msg(LOGL_ERROR, "database_gone", "path=%s error=\"%s; stopping, nothing more is "
 			"acknowledged\"", srv->set.db_path, store_errmsg(srv->store));
 		exit(1);
 	}
 	if (r != STORE_OK)
-		log_msg(LOG_WARN, "database_check", "error=\"%s\"", store_errmsg(srv->store));
+		log_msg(LOGL_WARN, "database_check", "error=\"%s\"", store_errmsg(srv->store));
 }
 
 static void on_dbcheck(uv_timer_t *t)
@@ -138,7 +138,7 @@ static void on_prepare(uv_prepare_t *h)
 		if (store_commit(srv->store) != STORE_OK) {
 			/* Memory is ahead of the database; nothing was reported yet. Stop at once:
 			 * a restart rebuilds every game from what did commit. */
-			log_msg(LOG_ERROR, "store_commit", "error=\"%s\"", store_errmsg(srv->store));
+			log_msg(LOGL_ERROR, "store_commit", "error=\"%s\"", store_errmsg(srv->store));
 			exit(1);
 		}
 		if (srv->ckpt)
@@ -153,7 +153,7 @@ void server_send(struct conn *c, const json_t *msg)
 	size_t len;
 	char *line = proto_serialize(msg, &len);
 	if (!line) {
-		log_msg(LOG_ERROR, "serialize", "conn=%llu", (unsigned long long)c->serial);
+		log_msg(LOGL_ERROR, "serialize", "conn=%llu", (unsigned long long)c->serial);
 		return;
 	}
 	server_send_raw(c, line, len);
@@ -391,7 +391,7 @@ void server_handle_line(struct conn *c, const char *line, size_t len)
 static void on_signal(uv_signal_t *h, int signum)
 {
 	struct server *srv = h->data;
-	log_msg(LOG_INFO, "signal", "signum=%d", signum);
+	log_msg(LOGL_INFO, "signal", "signum=%d", signum);
 	server_stop(srv);
 }
 
@@ -405,12 +405,12 @@ int server_start(struct server *srv, uv_loop_t *loop, const struct server_settin
 	so.write_check = true;
 	enum store_rc r = store_open_ex(set->db_path, &so, &srv->store, err, sizeof err);
 	if (r != STORE_OK) {
-		log_msg(LOG_ERROR, "store_open", "path=%s error=\"%s%s\"", set->db_path, err,
+		log_msg(LOGL_ERROR, "store_open", "path=%s error=\"%s%s\"", set->db_path, err,
 			r == STORE_NOT_FOUND ? "; make a new one there with `tengend init --db PATH` (or start "
 			"once with --create)" : "");
 		return -1;
 	}
-	log_msg(LOG_INFO, "store_open", "path=%s sync=%s", set->db_path,
+	log_msg(LOGL_INFO, "store_open", "path=%s sync=%s", set->db_path,
 		so.sync == STORE_SYNC_LOSE_ON_POWER_CUT ? "lose-on-power-cut" : "power-safe");
 	if (games_load(srv) < 0) {
 		games_stop(srv); /* the games loaded so far: no timer may fire without a store */
@@ -422,7 +422,7 @@ int server_start(struct server *srv, uv_loop_t *loop, const struct server_settin
 	if (store_ckpt_open(srv->store, &srv->ckpt, err, sizeof err) == STORE_OK)
 		store_wal_manual(srv->store);
 	else
-		log_msg(LOG_INFO, "checkpoint", "mode=automatic reason=\"%s\"", err);
+		log_msg(LOGL_INFO, "checkpoint", "mode=automatic reason=\"%s\"", err);
 	uv_prepare_init(loop, &srv->prepare);
 	srv->prepare.data = srv;
 	uv_prepare_start(&srv->prepare, on_prepare);
@@ -457,7 +457,7 @@ void server_stop(struct server *srv)
 	if (srv->txn) {
 		srv->txn = false;
 		if (store_commit(srv->store) != STORE_OK)
-			log_msg(LOG_ERROR, "store_commit", "error=\"%s\"", store_errmsg(srv->store));
+			log_msg(LOGL_ERROR, "store_commit", "error=\"%s\"", store_errmsg(srv->store));
 	}
 	if (srv->listener.loop)
 		net_shutdown(srv);
@@ -481,7 +481,7 @@ void server_free(struct server *srv)
 	/* Leave the moves folded (a restart would fold them too). */
 	if (srv->store && store_journal_rows(srv->store) &&
 	    store_journal_fold(srv->store, NULL) != STORE_OK)
-		log_msg(LOG_WARN, "fold", "error=\"%s\"", store_errmsg(srv->store));
+		log_msg(LOGL_WARN, "fold", "error=\"%s\"", store_errmsg(srv->store));
 	store_close(srv->store);
 	srv->store = NULL;
 }

@@ -138,7 +138,7 @@ static void stall_on_check(uv_check_t *h)
 	uint64_t now = now_ms();
 	uint64_t s = stall_pending(st, now);
 	if (s > 0)
-		log_msg(LOG_INFO, "stall", "ms=%llu credited=yes", (unsigned long long)s);
+		log_msg(LOGL_INFO, "stall", "ms=%llu credited=yes", (unsigned long long)s);
 	st->total += s;
 	st->polling = false;
 	st->t_check = now;
@@ -200,7 +200,7 @@ uint64_t games_fair_ms(struct server *srv)
  * and nothing has been reported yet. Stop; a restart rebuilds every game from what committed. */
 static void persist_failed(struct server *srv, const char *what)
 {
-	log_msg(LOG_ERROR, "store_write", "what=%s error=\"%s\"", what, store_errmsg(srv->store));
+	log_msg(LOGL_ERROR, "store_write", "what=%s error=\"%s\"", what, store_errmsg(srv->store));
 	exit(1);
 }
 
@@ -592,7 +592,7 @@ static void send_game(struct server *srv, struct game *g, const json_t *msg)
 	size_t len;
 	char *line = proto_serialize(msg, &len);
 	if (!line) {
-		log_msg(LOG_ERROR, "serialize", "game=%lld", (long long)g->id);
+		log_msg(LOGL_ERROR, "serialize", "game=%lld", (long long)g->id);
 		return;
 	}
 	send_game_line(srv, g, line, len);
@@ -611,7 +611,7 @@ static void send_end(struct server *srv, struct game *g)
 		persist_failed(srv, "ratings");
 	send_game(srv, g, e);
 	json_decref(e);
-	log_msg(LOG_INFO, "game_end", "game=%lld result=%s reason=%s", (long long)g->id,
+	log_msg(LOGL_INFO, "game_end", "game=%lld result=%s reason=%s", (long long)g->id,
 		g->ref.result, referee_reason_name(g->ref.reason));
 }
 
@@ -799,7 +799,7 @@ static struct game *game_build(struct server *srv, struct store_game *row,
 		store_moves_get(srv->store, g->id, replay_cb, &x);
 	}
 	if (x.bad) {
-		log_msg(LOG_ERROR, "game_replay", "game=%lld move=%d", (long long)g->id, x.bad);
+		log_msg(LOGL_ERROR, "game_replay", "game=%lld move=%d", (long long)g->id, x.bad);
 		free(x.last_clocks);
 		goto bad;
 	}
@@ -809,7 +809,7 @@ static struct game *game_build(struct server *srv, struct store_game *row,
 	free(x.last_clocks);
 	return g;
 bad:
-	log_msg(LOG_ERROR, "game_load", "game=%lld", (long long)g->id);
+	log_msg(LOGL_ERROR, "game_load", "game=%lld", (long long)g->id);
 	game_free(g);
 	return NULL;
 }
@@ -847,14 +847,14 @@ static int load_cb(void *ctx, const struct store_game *row, const struct store_m
 int games_load(struct server *srv)
 {
 	if (!srv->stall && stall_start(srv) < 0) {
-		log_msg(LOG_ERROR, "games_load", "error=\"out of memory\"");
+		log_msg(LOGL_ERROR, "games_load", "error=\"out of memory\"");
 		return -1;
 	}
 	if (store_games_unfinished(srv->store, load_cb, srv) != STORE_OK) {
-		log_msg(LOG_ERROR, "games_load", "error=\"%s\"", store_errmsg(srv->store));
+		log_msg(LOGL_ERROR, "games_load", "error=\"%s\"", store_errmsg(srv->store));
 		return -1;
 	}
-	log_msg(LOG_INFO, "games_loaded", "live=%zu", srv->games.n);
+	log_msg(LOGL_INFO, "games_loaded", "live=%zu", srv->games.n);
 	return 0;
 }
 
@@ -1066,7 +1066,7 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 		persist_failed(srv, "challenge");
 	g->row.id = g->id;
 	game_go_live(srv, g);
-	log_msg(LOG_INFO, "challenge", "game=%lld from=%s to=%s", (long long)g->id, c->name, opp.name);
+	log_msg(LOGL_INFO, "challenge", "game=%lld from=%s to=%s", (long long)g->id, c->name, opp.name);
 
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "game", json_integer(g->id));
@@ -1147,7 +1147,7 @@ void games_accept(struct conn *c, const struct proto_request *req)
 	game_save(srv, g);
 	turn_restart(g);
 	game_arm(g);
-	log_msg(LOG_INFO, "game_start", "game=%lld black=%s white=%s", (long long)g->id, g->black, g->white);
+	log_msg(LOGL_INFO, "game_start", "game=%lld black=%s white=%s", (long long)g->id, g->black, g->white);
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "game", json_integer(g->id));
 	json_object_set_new(r, "color", json_string(color_name(color_of(g, c->player_id))));
@@ -1291,7 +1291,7 @@ static bool announce_move(struct server *srv, struct game *g, enum color me,
 		if (line)
 			send_game_line(srv, g, line, len);
 		else
-			log_msg(LOG_ERROR, "serialize", "game=%lld", (long long)g->id);
+			log_msg(LOGL_ERROR, "serialize", "game=%lld", (long long)g->id);
 		free(line);
 	}
 	if (m->warning) {
@@ -1338,7 +1338,7 @@ static void end_game(struct server *srv, struct game *g, const char *result, enu
 static bool flag_fall(struct server *srv, struct game *g)
 {
 	enum color c = g->ref.board.to_move;
-	log_msg(LOG_INFO, "flag", "game=%lld color=%s", (long long)g->id, color_name(c));
+	log_msg(LOGL_INFO, "flag", "game=%lld color=%s", (long long)g->id, color_name(c));
 	if (g->cc.system == CLOCK_BYOYOMI && g->rules.last_period == LAST_PERIOD_PASS) {
 		struct referee_move m;
 		if (server_txn(srv) < 0)
@@ -1382,7 +1382,7 @@ static void expire_challenge(struct server *srv, struct game *g)
 	if (server_txn(srv) < 0)
 		persist_failed(srv, "expire");
 	game_save(srv, g);
-	log_msg(LOG_INFO, "challenge_expired", "game=%lld", (long long)g->id);
+	log_msg(LOGL_INFO, "challenge_expired", "game=%lld", (long long)g->id);
 	json_t *e = proto_event("challenge.expired");
 	json_object_set_new(e, "game", json_integer(g->id));
 	server_send_player(srv, g->row.black_id, e);
@@ -1615,7 +1615,7 @@ static void pause_resume(struct conn *c, const struct proto_request *req, bool p
 	if (server_txn(srv) < 0)
 		persist_failed(srv, "pause");
 	game_save(srv, g);
-	log_msg(LOG_INFO, pause ? "pause" : "resume", "game=%lld by=%s", (long long)g->id, c->name);
+	log_msg(LOGL_INFO, pause ? "pause" : "resume", "game=%lld by=%s", (long long)g->id, c->name);
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "clocks", clocks_json(g, true));
 	server_reply(c, r);
@@ -2158,7 +2158,7 @@ int64_t games_create_scheduled(struct server *srv, int64_t black_id, int64_t whi
 {
 	const char *why;
 	if (games_schedule_check(set, handicap, &why) < 0) {
-		log_msg(LOG_ERROR, "schedule", "black=%lld white=%lld size=%d handicap=%d: %s",
+		log_msg(LOGL_ERROR, "schedule", "black=%lld white=%lld size=%d handicap=%d: %s",
 			(long long)black_id, (long long)white_id, set->size, handicap, why);
 		return -1;
 	}
@@ -2186,7 +2186,7 @@ int64_t games_create_scheduled(struct server *srv, int64_t black_id, int64_t whi
 	json_decref(tj);
 	json_decref(rj);
 	if (names_of(srv, g) < 0 || start_referee(g) < 0) {
-		log_msg(LOG_ERROR, "schedule", "black=%lld white=%lld", (long long)black_id, (long long)white_id);
+		log_msg(LOGL_ERROR, "schedule", "black=%lld white=%lld", (long long)black_id, (long long)white_id);
 		game_release(g);
 		return -1;
 	}
@@ -2197,7 +2197,7 @@ int64_t games_create_scheduled(struct server *srv, int64_t black_id, int64_t whi
 	game_save(srv, g); /* the extra state (lateness limit, presence) */
 	game_go_live(srv, g);
 	send_start(srv, g);
-	log_msg(LOG_INFO, "game_scheduled", "game=%lld black=%s white=%s tournament=%lld round=%d",
+	log_msg(LOGL_INFO, "game_scheduled", "game=%lld black=%s white=%s tournament=%lld round=%d",
 		(long long)g->id, g->black, g->white, (long long)tournament_id, round);
 	return g->id;
 }
@@ -2253,7 +2253,7 @@ int games_set_result(struct server *srv, int64_t id, const char *result, const c
 		row.rated = false;
 	if (store_game_update(srv->store, &row) != STORE_OK)
 		persist_failed(srv, "result");
-	log_msg(LOG_INFO, "result_override", "game=%lld result=%s reason=%s", (long long)id, result,
+	log_msg(LOGL_INFO, "result_override", "game=%lld result=%s reason=%s", (long long)id, result,
 		referee_reason_name(why));
 	if (was_rated && ratings_recompute(srv, id) < 0)
 		persist_failed(srv, "ratings");

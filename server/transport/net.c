@@ -139,7 +139,7 @@ void net_close(struct conn *c, const char *why)
 	if (c->closing)
 		return;
 	c->closing = true;
-	log_msg(LOG_INFO, "disconnect", "conn=%llu addr=%s player=%s why=%s",
+	log_msg(LOGL_INFO, "disconnect", "conn=%llu addr=%s player=%s why=%s",
 		(unsigned long long)c->serial, c->addr, c->player_id ? c->name : "-", why);
 	server_session_del(c->srv, c);
 	unlink_conn(c);
@@ -566,7 +566,7 @@ static void on_connection(uv_stream_t *l, int status)
 	srv->conns = c;
 	srv->nconns++;
 	c->host->nconns++;
-	log_msg(LOG_DEBUG, "connect", "conn=%llu addr=%s", (unsigned long long)c->serial, c->addr);
+	log_msg(LOGL_DEBUG, "connect", "conn=%llu addr=%s", (unsigned long long)c->serial, c->addr);
 	if (refuse) {
 		/* Say why, then hang up once the line is written. */
 		server_reply_error(c, NULL, PROTO_ERR_RATE_LIMITED, "%s", refuse);
@@ -601,7 +601,7 @@ int net_listen(struct server *srv)
 	else
 		r = uv_ip4_addr(srv->set.host, srv->set.port, (struct sockaddr_in *)&addr);
 	if (r < 0) {
-		log_msg(LOG_ERROR, "listen", "host=%s error=\"%s\"", srv->set.host, uv_strerror(r));
+		log_msg(LOGL_ERROR, "listen", "host=%s error=\"%s\"", srv->set.host, uv_strerror(r));
 		return -1;
 	}
 	if (!srv->set.max_queued_per_address)
@@ -620,7 +620,7 @@ int net_listen(struct server *srv)
 	srv->sweep.data = srv;
 	if ((r = uv_tcp_bind(&srv->listener, (struct sockaddr *)&addr, 0)) < 0 ||
 	    (r = uv_listen((uv_stream_t *)&srv->listener, 511, on_connection)) < 0) {
-		log_msg(LOG_ERROR, "listen", "host=%s port=%d error=\"%s\"", srv->set.host,
+		log_msg(LOGL_ERROR, "listen", "host=%s port=%d error=\"%s\"", srv->set.host,
 			srv->set.port, uv_strerror(r));
 		return -1;
 	}
@@ -629,10 +629,10 @@ int net_listen(struct server *srv)
 	uv_tcp_getsockname(&srv->listener, (struct sockaddr *)&bound, &bl);
 	int port = ntohs(bound.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&bound)->sin6_port
 						   : ((struct sockaddr_in *)&bound)->sin_port);
-	log_msg(LOG_INFO, "listening", "host=%s port=%d", srv->set.host, port);
+	log_msg(LOGL_INFO, "listening", "host=%s port=%d", srv->set.host, port);
 	srv->writer = srv->set.writer_min ? writer_start(srv->loop, on_written, srv) : NULL;
 	if (srv->set.writer_min && !srv->writer)
-		log_msg(LOG_WARN, "writer", "error=\"no output thread: writing on the loop\"");
+		log_msg(LOGL_WARN, "writer", "error=\"no output thread: writing on the loop\"");
 	if (srv->set.idle_timeout_s)
 		uv_timer_start(&srv->sweep, on_sweep, SERVER_IDLE_SWEEP_MS, SERVER_IDLE_SWEEP_MS);
 	if (srv->set.port_file) {
@@ -640,7 +640,7 @@ int net_listen(struct server *srv)
 		snprintf(tmp, sizeof tmp, "%s.tmp", srv->set.port_file);
 		FILE *f = fopen(tmp, "w");
 		if (!f || fprintf(f, "%d\n", port) < 0 || fclose(f) != 0 || rename(tmp, srv->set.port_file) < 0) {
-			log_msg(LOG_ERROR, "port_file", "path=%s", srv->set.port_file);
+			log_msg(LOGL_ERROR, "port_file", "path=%s", srv->set.port_file);
 			return -1;
 		}
 	}
