@@ -1,0 +1,375 @@
+/* Integration tests of what tengend (TENGEND, else ./server/tengend) keeps, driven over TCP
+ * through tests/harness and tests/srvtest: games across kill -9 and SIGTERM (the turn, the
+ * penalties, a claim in the count, a resumed dispute, a pending challenge), the agreed count in
+ * the game's record (docs/rules.md), and a fold of the move journal that fails and is retried.
+ *
+ * Each test runs in its own process (Check's fork mode) with its own daemon in a fresh
+ * directory; the daemon must stop cleanly on SIGTERM (exit status 0) and its log must hold no
+ * AddressSanitizer, UBSan or LeakSanitizer report. Boards are 9x9 unless said otherwise;
+ * vertices are GTP ("D4", no I column).
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "harness.h"
+#include "sgf.h"
+#include "srvtest.h"
+
+#define TEST_TIMEOUT_S 60          /* per test (Check's own timeout) */
+
+static struct hd D; /* the default daemon of the fixture */
+
+static void setup(void)
+{
+	st_start(&D, NULL);
+}
+
+static void teardown(void)
+{
+	st_finish(&D);
+}
+
+/* ---- restarts ---- */
+
+START_TEST(test_restart)
+{
+	struct hc *a = st_login(&D, "alice"), *b = st_login(&D, "bob");
+	long long g = st_new_game(a, b);
+	st_moves_ok(a, b, g, st_ko_moves, ST_KO_MOVES, 1);
+	json_t *r = st_play(a, g, "F5"); /* superko: forfeit, warning for Black */
+	st_expect_illegal(r, "superko", 1, 1, 1, 0);
+	json_decref(r);
+	st_expect_forfeit_event(a, b, g, 9, "B", "superko");
+	st_expect_warning_event(a, b, g, "B", "superko", 1);
+	st_move_ok(b, a, g, "A9", 10);
+	r = st_play(b, g, "H8"); /* out of turn: warning for White */
+	st_expect_illegal(r, "not_your_turn", 0, 1, 1, 0);
+	json_decref(r);
+	st_expect_warning_event(a, b, g, "W", "not_your_turn", 1);
+	st_move_ok(a, b, g, "J1", 11);
+	json_t *before = st_game_state(a, g);
+	ck_assert_pstr_eq(hj_str(before, "phase"), "playing");
+	ck_assert_pstr_eq(hj_str(before, "to_move"), "W");
+	ck_assert_int_eq(json_array_size(hj_get(before, "moves")), 11);
+	ck_assert_int_eq(hj_int(before, "warnings.B"), 1);
+	ck_assert_int_eq(hj_int(before, "warnings.W"), 1);
+
+	/* kill -9 right after the last reply: every acknowledged change is on disk. */
+	ck_assert_int_eq(hd_kill(&D), 0);
+	ck_assert_msg(hd_sanitizer_report(&D) == NULL, "sanitizer report before the kill: %s", D.log);
+	hc_close(a);
+	hc_close(b);
+	ck_assert_msg(hd_restart(&D) == 0, "tengend did not restart after kill -9");
+	a = st_login(&D, "alice");
+	b = st_login(&D, "bob");
+	st_expect_same_state(a, g, before, "kill -9 and restart");
+	json_decref(before);
+	/* Play on: the ko may be taken back now (the position differs). */
+	st_move_ok(b, a, g, "H8", 12);
+	r = st_move(a, b, g, "F5", 13);
+	ck_assert_msg(hj_has_str(r, "move.captures", "E5"), "F5 should take E5: %s", hj_text(r));
+	json_decref(r);
+	st_move_ok(b, a, g, "pass", 14);
+	st_move_ok(a, b, g, "pass", 15);
+	st_expect_counting(a, b, g);
+	r = st_dead(a, g, json_pack("[]"));
+	OK(r);
+	json_decref(r);
+	before = st_game_state(b, g);
+	ck_assert_pstr_eq(hj_str(before, "phase"), "counting");
+
+	/* SIGTERM: a clean stop, then the counting goes on with Black's claim kept. */
+	ck_assert_int_eq(hd_stop(&D), 0);
+	ck_assert_msg(hd_sanitizer_report(&D) == NULL, "sanitizer report at the stop: %s", D.log);
+	ck_assert_msg(hc_wait_closed(a, T), "the server did not close alice's connection at the stop");
+	hc_close(a);
+	hc_close(b);
+	ck_assert_msg(hd_restart(&D) == 0, "tengend did not restart after SIGTERM");
+	a = st_login(&D, "alice");
+	b = st_login(&D, "bob");
+	st_expect_same_state(b, g, before, "SIGTERM and restart");
+	json_decref(before);
+	r = st_dead(b, g, json_pack("[]"));
+	OK(r);
+	json_decref(r);
+	/* Black E4 D5 E6 F5 J1 + E5 + 35, White F4 G5 F6 A9 H8 + 35; one warning each. */
+	struct hc *who[2] = {a, b};
+	for (int i = 0; i < 2; i++) {
+		json_t *e = hc_event(who[i], "game.end", g, T);
+		ck_assert_msg(e != NULL, "%s got no game.end after the restarts", who[i]->name);
+		ck_assert_pstr_eq(hj_str(e, "result"), "W+6.5");
+		ck_assert_pstr_eq(hj_str(e, "reason"), "score");
+		ck_assert_msg(hj_num(e, "score.black") == 41 && hj_num(e, "score.white") == 40,
+			      "score: %s", hj_text(e));
+		json_decref(e);
+	}
+	r = st_game_get(a, g);
+	ck_assert_pstr_eq(hj_str(r, "game.phase"), "ended");
+	ck_assert_pstr_eq(hj_str(r, "game.result"), "W+6.5");
+	ck_assert_int_eq(json_array_size(hj_get(r, "game.moves")), 15);
+	ck_assert_int_eq(hj_int(r, "game.warnings.B"), 1);
+	ck_assert_int_eq(hj_int(r, "game.warnings.W"), 1);
+	json_decref(r);
+	hc_close(a);
+	hc_close(b);
+}
+END_TEST
+
+/* The turn survives kill -9 where replaying the moves would not give it: play resumed after a
+ * dispute (Art. 21.4) with the player who passed last to move; then, one move later, the turn
+ * the moves give. Ordinary moves do not rewrite the game row (game_save_as), so each restart
+ * here rebuilds the turn from the row and the moves after it. */
+START_TEST(test_restart_after_resume)
+{
+	struct hc *a = st_login(&D, "alice"), *b = st_login(&D, "bob");
+	long long g = st_new_game(a, b);
+	static const char *const m1[] = {"E5", "C3", "G7", "pass", "pass"};
+	st_moves_ok(a, b, g, m1, 5, 1);
+	st_expect_counting(a, b, g);
+	json_t *r = st_dead(a, g, json_pack("[s]", "C3"));
+	OK(r);
+	json_decref(r);
+	r = st_dead(b, g, json_pack("[]"));
+	OK(r);
+	json_decref(r);
+	st_expect_resume(a, b, g, "B"); /* Black passed last and moves again */
+	for (int round = 0; round < 2; round++) {
+		json_t *before = st_game_state(a, g);
+		ck_assert_pstr_eq(hj_str(before, "to_move"), round == 0 ? "B" : "W");
+		ck_assert_int_eq(hd_kill(&D), 0);
+		hc_close(a);
+		hc_close(b);
+		ck_assert_msg(hd_restart(&D) == 0, "tengend did not restart after kill -9");
+		a = st_login(&D, "alice");
+		b = st_login(&D, "bob");
+		st_expect_same_state(a, g, before, round == 0 ? "restart after the resumption"
+							: "restart a move after the resumption");
+		json_decref(before);
+		if (round == 0)
+			st_move_ok(a, b, g, "D6", 6);
+	}
+	st_move_ok(b, a, g, "F4", 7);
+	st_move_ok(a, b, g, "pass", 8);
+	hc_close(a);
+	hc_close(b);
+}
+END_TEST
+
+/* A pending challenge and a game in progress survive kill -9 of an idle server. */
+START_TEST(test_restart_pending)
+{
+	struct hc *a = st_login(&D, "alice"), *b = st_login(&D, "bob");
+	long long g = st_new_game(a, b);
+	st_move_ok(a, b, g, "C3", 1);
+	json_t *r = hc_req(a, "{s:s, s:s, s:i}", "cmd", "challenge", "opponent", "bob", "size", 13);
+	OK(r);
+	long long p = hj_int(r, "game");
+	json_decref(r);
+	json_t *sg = st_game_state(a, g), *sp = st_game_state(a, p);
+	ck_assert_pstr_eq(hj_str(sp, "phase"), "pending");
+	hc_close(a);
+	hc_close(b);
+	ck_assert_int_eq(hd_kill(&D), 0);
+	ck_assert_int_eq(hd_restart(&D), 0);
+	a = st_login(&D, "alice");
+	b = st_login(&D, "bob");
+	st_expect_same_state(b, g, sg, "kill -9");
+	st_expect_same_state(b, p, sp, "kill -9");
+	json_decref(sg);
+	json_decref(sp);
+	r = hc_req(b, "{s:s, s:I}", "cmd", "accept", "game", (json_int_t)p);
+	OK(r);
+	json_decref(r);
+	st_move_ok(b, a, g, "D4", 2);
+	hc_close(a);
+	hc_close(b);
+}
+END_TEST
+
+/* ---- the count and the journal ---- */
+
+/* Issue 20 item 5: the agreed count is kept. Black gets a warning (a move out of turn), White's
+ * lone stone is agreed dead: the game object names the dead stones, and the SGF carries the
+ * count (TB/TW with the dead stone in Black's territory, WN[1:0] for the warning), so that
+ * `tengen score FILE` without --dead gives RE, and GNU Go loads the record. Before: no dead
+ * stones anywhere, and `tengen score` counted the stone alive and ignored the warning. */
+#define GNUGO "/usr/games/gnugo"
+START_TEST(test_count_kept)
+{
+	struct hc *a = st_login(&D, "alice"), *b = st_login(&D, "bob");
+	long long g = st_new_game(a, b);
+	st_move_ok(a, b, g, "E5", 1);
+	json_t *r = st_play(a, g, "D4");
+	st_expect_illegal(r, "not_your_turn", 0, 1, 1, 0);
+	json_decref(r);
+	st_move_ok(b, a, g, "C3", 2);
+	st_move_ok(a, b, g, "pass", 3);
+	st_move_ok(b, a, g, "pass", 4);
+	/* Bad input changes nothing: a point with no stone. */
+	r = hc_req(a, "{s:s, s:I, s:[s]}", "cmd", "dead", "game", (json_int_t)g, "stones", "A1");
+	ERR(r, "bad_request");
+	json_decref(r);
+	struct hc *who[2] = {a, b};
+	for (int i = 0; i < 2; i++) {
+		r = hc_req(who[i], "{s:s, s:I, s:[s]}", "cmd", "dead", "game", (json_int_t)g, "stones", "C3");
+		OK(r);
+		json_decref(r);
+	}
+	/* 81 points of area, less one for the warning, 1 to White, komi 7.5. */
+	const char *want = "B+71.5";
+	r = st_game_get(a, g);
+	ck_assert_pstr_eq(hj_str(r, "game.result"), want);
+	ck_assert_msg(json_is_array(hj_get(r, "game.dead")) && json_array_size(hj_get(r, "game.dead")) == 1 &&
+		      hj_has_str(r, "game.dead", "C3"), "game.dead: %s", hj_text(r));
+	json_decref(r);
+	r = hc_req(a, "{s:s, s:I}", "cmd", "sgf", "game", (json_int_t)g);
+	OK(r);
+	const char *text = hj_str(r, "sgf");
+	ck_assert(text != NULL);
+	struct sgf_game sg;
+	struct sgf_error err;
+	ck_assert_msg(sgf_parse(text, strlen(text), &sg, &err) == SGF_OK, "%s", err.message);
+	ck_assert_int_eq(sg.warnings_black, 1);
+	ck_assert_int_eq(sg.warnings_white, 0);
+	ck_assert_int_eq((int)sg.nterritory_black, 80); /* every point but E5: C3 is dead */
+	ck_assert_int_eq((int)sg.nterritory_white, 0);
+	sgf_game_free(&sg);
+	char path[HARNESS_PATH_MAX];
+	snprintf(path, sizeof path, "%s/count.sgf", D.dir);
+	FILE *f = fopen(path, "w");
+	ck_assert(f != NULL);
+	fputs(text, f);
+	fclose(f);
+	json_decref(r);
+
+	/* tengen score reproduces RE from the record alone. */
+	const char *tengen = getenv("TENGEN");
+	char cmd[2 * HARNESS_PATH_MAX];
+	snprintf(cmd, sizeof cmd, "'%s' score '%s'", tengen ? tengen : "./client/tengen", path);
+	FILE *p = popen(cmd, "r");
+	ck_assert(p != NULL);
+	json_error_t je;
+	json_t *rep = json_loadf(p, JSON_DISABLE_EOF_CHECK, &je);
+	ck_assert_int_eq(pclose(p), 0);
+	ck_assert_msg(rep != NULL, "tengen score printed no JSON: %s", je.text);
+	ck_assert_msg(strcmp(hj_str(rep, "result"), want) == 0 &&
+		      strcmp(hj_str(rep, "recorded_result"), want) == 0,
+		      "tengen score: %s, the record says %s", hj_text(rep), want);
+	json_decref(rep);
+
+	/* An independent reader: GNU Go loads the record and counts it. */
+	if (access(GNUGO, X_OK) == 0) {
+		snprintf(cmd, sizeof cmd, "printf 'loadsgf %s\\nfinal_score\\nquit\\n' | %s --mode gtp 2>&1",
+			 path, GNUGO);
+		p = popen(cmd, "r");
+		ck_assert(p != NULL);
+		char out[4096];
+		size_t n = fread(out, 1, sizeof out - 1, p);
+		out[n] = '\0';
+		pclose(p);
+		ck_assert_msg(strncmp(out, "= ", 2) == 0 && !strstr(out, "\n?"),
+			      "GNU Go did not load the record: %s", out);
+		/* Its own judgement of life and death on this near-empty board is its own: only
+		 * that it counts the record (final_score answers "= B+..." or "= W+..."). */
+		ck_assert_msg(strstr(out, "\n= B+") || strstr(out, "\n= W+") || strstr(out, "\n= 0"),
+			      "GNU Go's final_score: %s", out);
+	}
+	hc_close(a);
+	hc_close(b);
+}
+END_TEST
+
+/* One number from the daemon's database through the sqlite3 command-line shell (another
+ * process, as an operator's would be); -1 on failure. */
+static long long db_int(const char *sql)
+{
+	char cmd[HARNESS_PATH_MAX + 512];
+	snprintf(cmd, sizeof cmd, "sqlite3 -cmd '.timeout 5000' '%s' \"%s\" 2>&1", D.db, sql);
+	FILE *f = popen(cmd, "r");
+	long long v = -1;
+	if (f) {
+		if (fscanf(f, "%lld", &v) != 1)
+			v = -1;
+		pclose(f);
+	}
+	return v;
+}
+
+/* A fold of the move journal that fails (a row written behind the server's back collides
+ * with a folded move) leaves the moves where they are: play goes on, the failure is logged
+ * and retried, and once the obstacle is gone the journal is folded and nothing was lost. The
+ * fixture runs tengend with --fold-rows 3. */
+START_TEST(test_fold_failure)
+{
+	struct hc *a = st_login(&D, "alice"), *b = st_login(&D, "bob");
+	long long g = st_new_game(a, b);
+	static const char *const first[] = {"C3", "G7", "C7", "G3"};
+	st_moves_ok(a, b, g, first, 4, 1);
+	ck_assert_int_ge(db_int("SELECT count(*) FROM moves"), 3); /* folded */
+	char sql[256];
+	snprintf(sql, sizeof sql, "INSERT INTO move_journal (game_id, number, color, vertex, at) "
+		 "VALUES (%lld, 1, 'B', 'C3', -1); SELECT changes()", g);
+	ck_assert_int_eq(db_int(sql), 1);
+	static const char *const more[] = {"E5", "D4", "F6", "D6"};
+	st_moves_ok(a, b, g, more, 4, 5);
+	for (int i = 0; i < 50 && !hd_log_has(&D, "retry_ms="); i++)
+		usleep(100 * 1000);
+	ck_assert_msg(hd_log_has(&D, "retry_ms="), "no failed fold logged");
+	ck_assert_int_ge(db_int("SELECT count(*) FROM move_journal"), 2);
+	st_ping_ok(a);
+
+	/* The obstacle gone, a retry folds everything: 8 moves, each once. */
+	ck_assert_int_eq(db_int("DELETE FROM move_journal WHERE at = -1; SELECT changes()"), 1);
+	long long left = -1;
+	for (int i = 0; i < 100 && (left = db_int("SELECT count(*) FROM move_journal")) != 0; i++) {
+		usleep(100 * 1000);
+		st_ping_ok(a); /* an iteration of the loop */
+	}
+	ck_assert_int_eq(left, 0);
+	snprintf(sql, sizeof sql, "SELECT count(DISTINCT number) * 100 + count(*) FROM moves "
+		 "WHERE game_id = %lld", g);
+	ck_assert_int_eq(db_int(sql), 808);
+	st_move_ok(a, b, g, "E3", 9);
+	json_t *before = st_game_state(a, g);
+	ck_assert_int_eq(hd_kill(&D), 0);
+	hc_close(a);
+	hc_close(b);
+	ck_assert_msg(hd_restart(&D) == 0, "tengend did not restart after kill -9");
+	a = st_login(&D, "alice");
+	st_expect_same_state(a, g, before, "a failed fold, its retry, kill -9 and restart");
+	json_decref(before);
+	hc_close(a);
+}
+END_TEST
+
+static Suite *persist_suite(void)
+{
+	Suite *s = suite_create("persist");
+	TCase *tc = tcase_create("persist");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, TEST_TIMEOUT_S);
+	tcase_add_test(tc, test_fold_failure);
+	tcase_add_test(tc, test_restart);
+	tcase_add_test(tc, test_restart_after_resume);
+	tcase_add_test(tc, test_restart_pending);
+	tcase_add_test(tc, test_count_kept);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	/* Every flush goes through the writer thread (net.c), closes and restarts included. */
+	setenv("TENGEN_TEST_WRITER_MIN", "1", 0);
+	/* Fold the move journal every few moves: games read from both tables. */
+	setenv("TENGEN_TEST_FOLD_ROWS", "3", 0);
+	SRunner *sr = srunner_create(persist_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
