@@ -1,0 +1,475 @@
+/* Integration tests of how a tournament's games are made and ended, against a real tengend
+ * (TENGEND, else ./server/tengend), driven over TCP through tests/harness and tests/tourtest:
+ * regressions from review (a refused time control, a withdrawal's forfeit, a drawn knockout
+ * game replayed) and issue 15: a handicap McMahon (handicap 1, handicaps capped by small
+ * boards), the handicap komi counted as recorded (checked by tengen score and GNU Go), a round
+ * refused without a change, a double forfeit with one meaning. Rules: Chinese Weiqi Rules
+ * 2002 (docs/rules.md); wire: docs/protocol.md.
+ *
+ * Each test runs in its own process (Check's fork mode) with its own daemon in a fresh
+ * directory.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+#include "harness.h"
+#include "tourtest.h"
+
+#define TEST_TIMEOUT_S 60      /* per test (Check's own timeout) */
+
+/* Regressions from review: a time control the clocks refuse is refused at creation (it used to
+ * spin the server's timer); a forfeit by withdrawal moves no rating; a drawn knockout game is
+ * replayed in the same round with colours swapped. */
+START_TEST(test_review_regressions)
+{
+	struct hc *td = tt_director("rv_td");
+	struct hc *pa = tt_login("rv_a"), *pb = tt_login("rv_b"), *pc = tt_login("rv_c");
+	json_t *r = hc_req(td, "{s:s, s:s, s:s, s:{s:s, s:i, s:i}}", "cmd", "tournament.create", "name",
+			   "RV bad clock", "system", "round_robin", "time", "system", "fischer", "main_s", 0,
+			   "increment_s", 10);
+	ERR(r, "bad_request");
+	json_decref(r);
+
+	r = hc_req(td, "{s:s, s:s, s:s}", "cmd", "tournament.create", "name", "RV RR", "system", "round_robin");
+	OK(r);
+	json_int_t rr = hj_int(r, "tournament");
+	json_decref(r);
+	const char *names[] = {"rv_a", "rv_b", "rv_c"};
+	for (int i = 0; i < 3; i++) {
+		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament", rr, "player", names[i]);
+		OK(r);
+		json_decref(r);
+	}
+	struct timeval tv;
+	gettimeofday(&tv, NULL);
+	r = hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament", rr, "start_at",
+		   (double)tv.tv_sec + 3600);
+	OK(r);
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament", rr, "player", "rv_b");
+	OK(r);
+	json_decref(r);
+	for (int i = 0; i < 3; i++) {
+		r = hc_req(td, "{s:s, s:s}", "cmd", "player", "name", names[i]);
+		OK(r);
+		ck_assert_msg(hj_num(r, "player.rating") == 1500 && hj_num(r, "player.rd") == 350,
+			      "a withdrawal forfeit moved %s's rating: %s", names[i], hj_text(r));
+		json_decref(r);
+	}
+
+	r = hc_req(td, "{s:s, s:s, s:s, s:f}", "cmd", "tournament.create", "name", "RV KO", "system",
+		   "knockout", "komi", 0.0);
+	OK(r);
+	json_int_t ko = hj_int(r, "tournament");
+	json_decref(r);
+	for (int i = 0; i < 3; i += 2) {
+		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament", ko, "player", names[i]);
+		OK(r);
+		json_decref(r);
+	}
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", ko);
+	OK(r);
+	json_t *p0 = json_array_get(hj_get(r, "pairings"), 0);
+	json_int_t g1 = hj_int(p0, "game");
+	char black[32];
+	snprintf(black, sizeof black, "%s", hj_str(p0, "black"));
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.result", "game", g1, "result", "0");
+	OK(r);
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", ko);
+	OK(r);
+	ck_assert_msg(hj_bool(r, "replay"), "a drawn knockout game is not replayed: %s", hj_text(r));
+	ck_assert_int_eq(hj_int(r, "round"), 1);
+	json_t *p1 = json_array_get(hj_get(r, "pairings"), 0);
+	ck_assert_pstr_eq(hj_str(p1, "white"), black); /* colours swapped */
+	json_int_t g2 = hj_int(p1, "game");
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.result", "game", g2, "result", "B+R");
+	OK(r);
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", ko);
+	ERR(r, "conflict"); /* decided: the knockout has its winner */
+	json_decref(r);
+	hc_close(pa);
+	hc_close(pb);
+	hc_close(pc);
+	hc_close(td);
+}
+END_TEST
+
+/* ---- issue 15: handicap McMahon, handicap komi, refused rounds, double forfeits ---- */
+
+#ifndef GNUGO_PATH
+#define GNUGO_PATH ""
+#endif
+
+/* A player registered with a declared rank ("2k", "1d"), logged in. */
+static struct hc *login_ranked(const char *name, const char *rank)
+{
+	char pw[128];
+	struct hc *c = hc_open(tt_d.port);
+	ck_assert_ptr_nonnull(c);
+	snprintf(pw, sizeof pw, "%s%s", name, HARNESS_PASSWORD_SUFFIX);
+	json_t *r = hc_req(c, "{s:s, s:s, s:s, s:s}", "cmd", "register", "name", name, "password", pw,
+			   "rank", rank);
+	OK(r);
+	json_decref(r);
+	ck_assert_msg(hc_login_as(c, name), "could not log in %s", name);
+	return c;
+}
+
+/* A McMahon with handicap on a size x size board, players registered; returns its id and
+ * the create reply's handicap_max in *cap. `more`: extra create fields (taken). */
+static json_int_t mcmahon_handicap(struct hc *td, const char *name, int size, json_t *more,
+				   const char *const *players, int n, long long *cap)
+{
+	json_t *req = json_pack("{s:s, s:s, s:s, s:i, s:f, s:b, s:b, s:i}", "cmd", "tournament.create",
+				"name", name, "system", "mcmahon", "size", size, "komi", 7.5, "rated", 0,
+				"handicap", 1, "rounds", 1);
+	if (more)
+		json_object_update(req, more);
+	json_decref(more);
+	json_t *r = hc_reqj(td, req);
+	OK(r);
+	json_int_t id = hj_int(r, "tournament");
+	*cap = hj_int(r, "handicap_max");
+	ck_assert_msg(hj_get(r, "handicap_max") != NULL, "no handicap_max: %s", hj_text(r));
+	json_decref(r);
+	for (int i = 0; i < n; i++) {
+		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament", id,
+			   "player", players[i]);
+		OK(r);
+		json_decref(r);
+	}
+	return id;
+}
+
+/* The record of game g as the server writes it (malloc'd). */
+static char *sgf_of(struct hc *c, long long g)
+{
+	json_t *r = hc_req(c, "{s:s, s:I}", "cmd", "sgf", "game", (json_int_t)g);
+	OK(r);
+	char *s = strdup(hj_str(r, "sgf"));
+	json_decref(r);
+	return s;
+}
+
+/* Issue 15 (4): a 2k and a 1d in a handicap McMahon (correction 1): one stone. start_round
+ * used to make tengend exit (referee_init refused handicap 1); now the game has handicap 1:
+ * no stones, Black (the 2k) to move first, komi 0.5 (handicap_komi's default), no HA in the
+ * SGF, and the server is still up. */
+START_TEST(test_mcmahon_handicap_one)
+{
+	struct hc *td = tt_director("h1_td");
+	struct hc *kyu = login_ranked("h1_kyu", "2k"), *dan = login_ranked("h1_dan", "1d");
+	const char *names[] = {"h1_kyu", "h1_dan"};
+	long long cap;
+	json_int_t id = mcmahon_handicap(td, "H1 McMahon", TT_BOARD, NULL, names, 2, &cap);
+	ck_assert_int_eq(cap, 9);
+	json_t *r = hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament", id,
+			   "start_at", tt_wall_s() + TT_START_DELAY_S);
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "round"), 1);
+	ck_assert_int_eq(hj_int(r, "pairings.0.handicap"), 1);
+	ck_assert_pstr_eq(hj_str(r, "pairings.0.black"), "h1_kyu");
+	ck_assert_msg(hj_get(r, "pairings.0.handicap_wanted") == NULL, "not capped: %s", hj_text(r));
+	long long g = hj_int(r, "pairings.0.game");
+	json_decref(r);
+	json_t *e = hc_event(kyu, "game.start", g, T);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_pstr_eq(hj_str(e, "color"), "B");
+	ck_assert_int_eq(hj_int(e, "handicap"), 1);
+	ck_assert_msg(hj_num(e, "komi") == 0.5, "komi: %s", hj_text(e));
+	json_decref(e);
+	e = hc_event(kyu, "game.begin", g, T); /* to_move is set once the game begins */
+	ck_assert_ptr_nonnull(e);
+	json_decref(e);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+	OK(r);
+	ck_assert_pstr_eq(hj_str(r, "game.to_move"), "B");
+	ck_assert_int_eq(hj_int(r, "game.handicap"), 1);
+	json_t *board = hj_get(r, "game.board");
+	for (size_t i = 0; i < json_array_size(board); i++)
+		ck_assert_str_eq(json_string_value(json_array_get(board, i)), ".........");
+	json_decref(r);
+	char *sgf = sgf_of(td, g);
+	ck_assert_msg(strstr(sgf, "KM[0.5]") && !strstr(sgf, "HA[") && !strstr(sgf, "AB["),
+		      "sgf: %s", sgf);
+	free(sgf);
+	st_ping_ok(td);
+	hc_close(kyu);
+	hc_close(dan);
+	hc_close(td);
+}
+END_TEST
+
+/* Issue 15 (4): small boards cap the handicap at what they hold, and say so: 5x5 (10k v 1d:
+ * 9 wanted, 1 given: Black first, no stones) and 7x7 (8k v 1d: 7 wanted, 4 given). */
+START_TEST(test_mcmahon_handicap_capped)
+{
+	struct hc *td = tt_director("hc_td");
+	static const struct { int size; const char *kyu; int cap, wanted; } cases[] = {
+		{5, "10k", 1, 9}, {7, "8k", 4, 7}};
+	for (int k = 0; k < 2; k++) {
+		char a[32], b[32], tname[32];
+		snprintf(a, sizeof a, "hc_kyu%d", k);
+		snprintf(b, sizeof b, "hc_dan%d", k);
+		snprintf(tname, sizeof tname, "HC %dx%d", cases[k].size, cases[k].size);
+		struct hc *ca = login_ranked(a, cases[k].kyu), *cb = login_ranked(b, "1d");
+		const char *names[] = {a, b};
+		long long cap;
+		json_int_t id = mcmahon_handicap(td, tname, cases[k].size, NULL, names, 2, &cap);
+		ck_assert_int_eq(cap, cases[k].cap);
+		json_t *r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.get", "tournament", id);
+		OK(r);
+		ck_assert_int_eq(hj_int(r, "tournament.settings.handicap_max"), cases[k].cap);
+		json_decref(r);
+		r = hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament", id,
+			   "start_at", tt_wall_s() + TT_START_DELAY_S);
+		OK(r);
+		ck_assert_int_eq(hj_int(r, "pairings.0.handicap"), cases[k].cap);
+		ck_assert_int_eq(hj_int(r, "pairings.0.handicap_wanted"), cases[k].wanted);
+		ck_assert_pstr_eq(hj_str(r, "pairings.0.black"), a);
+		long long g = hj_int(r, "pairings.0.game");
+		json_decref(r);
+		char needle[64];
+		snprintf(needle, sizeof needle, "handicap=%d handicap_wanted=%d", cases[k].cap,
+			 cases[k].wanted);
+		ck_assert_msg(hd_log_has(&tt_d, needle), "the log does not say '%s'", needle);
+		json_t *e = hc_event(ca, "game.begin", g, T); /* to_move is set once it begins */
+		ck_assert_ptr_nonnull(e);
+		json_decref(e);
+		r = hc_req(td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+		OK(r);
+		ck_assert_pstr_eq(hj_str(r, "game.to_move"), cases[k].cap == 1 ? "B" : "W");
+		ck_assert_int_eq(hj_int(r, "game.handicap"), cases[k].cap);
+		json_decref(r);
+		hc_close(ca);
+		hc_close(cb);
+	}
+	st_ping_ok(td);
+	hc_close(td);
+}
+END_TEST
+
+/* Run `cmd` through the shell; its stdout's first line ending in a result ("= B+18.5" from
+ * GTP, or tengen score's JSON) into out. Returns the exit status. */
+static int run_capture(const char *cmd, char *out, size_t n)
+{
+	FILE *f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	size_t len = fread(out, 1, n - 1, f);
+	out[len] = '\0';
+	return pclose(f);
+}
+
+/* Issue 15 (5): a handicap game gets handicap_komi (default 0.5), not the even-game komi 7.5;
+ * the count, KM and the engine's komi are the same effective komi, 0.5 + 2 stones = 2.5. A 3k
+ * v 1d on 9x9, two stones (C3, G7), counted all alive: Black's area 51 (columns A-D and rows
+ * 7-9), White's 30: B+18.5. GNU Go, an independent reader, loads the record the server wrote
+ * (loadsgf) and counts it with Chinese rules: the same result (it counts with KM and ignores HA,
+ * so a KM of 0.5 would have given B+20.5). tengen score of the record agrees too. */
+START_TEST(test_handicap_komi_counted_as_recorded)
+{
+	struct hc *td = tt_director("hk_td");
+	struct hc *kyu = login_ranked("hk_kyu", "3k"), *dan = login_ranked("hk_dan", "1d");
+	const char *names[] = {"hk_kyu", "hk_dan"};
+	long long cap;
+	json_int_t id = mcmahon_handicap(td, "HK McMahon", TT_BOARD,
+					 json_pack("{s:{s:s}}", "rules", "counting", "all-alive"),
+					 names, 2, &cap);
+	json_t *r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", id);
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "pairings.0.handicap"), 2);
+	ck_assert_pstr_eq(hj_str(r, "pairings.0.black"), "hk_kyu");
+	long long g = hj_int(r, "pairings.0.game");
+	json_decref(r);
+	json_t *e = hc_event(kyu, "game.start", g, T);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_msg(hj_num(e, "komi") == 0.5, "handicap komi: %s", hj_text(e));
+	json_decref(e);
+	e = hc_event(kyu, "game.begin", g, T);
+	ck_assert_ptr_nonnull(e);
+	json_decref(e);
+	tt_req_ok(kyu, json_pack("{s:s, s:I}", "cmd", "join", "game", (json_int_t)g));
+	tt_req_ok(dan, json_pack("{s:s, s:I}", "cmd", "join", "game", (json_int_t)g));
+	static const char *const seq[] = {
+		"E1", "D1", "E2", "D2", "E3", "D3", "E4", "D4", "E5", "D5", "E6", "D6", "F6", "D7",
+		"G6", "E7", "H6", "F7", "J6", "H7", "pass", "J7", "pass", "pass"};
+	for (size_t i = 0; i < sizeof seq / sizeof *seq; i++)
+		tt_mv(i % 2 ? kyu : dan, g, seq[i]); /* White first after a handicap */
+	e = hc_event(kyu, "game.end", g, T);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_pstr_eq(hj_str(e, "result"), "B+18.5");
+	ck_assert_msg(hj_num(e, "score.komi") == 2.5 && hj_num(e, "score.black") == 51 &&
+		      hj_num(e, "score.white") == 30, "score: %s", hj_text(e));
+	json_decref(e);
+	char *sgf = sgf_of(td, g);
+	ck_assert_msg(strstr(sgf, "KM[2.5]") && strstr(sgf, "HA[2]") && strstr(sgf, "RE[B+18.5]"),
+		      "sgf: %s", sgf);
+	char path[HARNESS_PATH_MAX + 16], cmd[2 * HARNESS_PATH_MAX + 256], out[4096];
+	snprintf(path, sizeof path, "%s/hk.sgf", tt_d.dir);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(sgf, f);
+	fclose(f);
+	free(sgf);
+	/* our own reader: tengen score (TENGEN, else ./client/tengen) */
+	const char *cli = getenv("TENGEN") && *getenv("TENGEN") ? getenv("TENGEN") : "./client/tengen";
+	snprintf(cmd, sizeof cmd, "'%s' score '%s' --counting all-alive", cli, path);
+	ck_assert_int_eq(run_capture(cmd, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "\"result\": \"B+18.5\"") || strstr(out, "\"result\":\"B+18.5\""),
+		      "tengen score: %s", out);
+	if (GNUGO_PATH[0] && access(GNUGO_PATH, X_OK) == 0) {
+		snprintf(cmd, sizeof cmd, "printf 'loadsgf %s\\nget_komi\\nfinal_score\\nquit\\n' | "
+			 "'%s' --mode gtp --chinese-rules 2>/dev/null", path, GNUGO_PATH);
+		ck_assert_int_eq(run_capture(cmd, out, sizeof out), 0);
+		ck_assert_msg(strstr(out, " 2.5\n") && strstr(out, "= B+18.5\n"),
+			      "GNU Go (Chinese rules) on the record: %s", out);
+	} else {
+		printf("test_handicap_komi_counted_as_recorded: no GNU Go, its check skipped\n");
+	}
+	hc_close(kyu);
+	hc_close(dan);
+	hc_close(td);
+}
+END_TEST
+
+/* Issue 15 (4): a round one of whose games cannot be created is an error reply that changes
+ * nothing: the stored settings are made impossible behind the server's back (size 30, no
+ * board), start_round answers `conflict`, the server answers ping, the round counter stays
+ * 0 and the tournament has no game; with the size restored the same round 1 is paired. */
+START_TEST(test_refused_round_changes_nothing)
+{
+	struct hc *td = tt_director("rf_td");
+	struct hc *a = login_ranked("rf_a", "2k"), *b = login_ranked("rf_b", "1d");
+	const char *names[] = {"rf_a", "rf_b"};
+	long long cap;
+	json_int_t id = mcmahon_handicap(td, "RF McMahon", TT_BOARD, NULL, names, 2, &cap);
+	char cmd[HARNESS_PATH_MAX + 256];
+	snprintf(cmd, sizeof cmd, "sqlite3 '%s' \".timeout 5000\" \"UPDATE tournaments SET state = "
+		 "json_set(state, '$.settings.size', 30) WHERE id = %lld\"", tt_d.db, (long long)id);
+	ck_assert_int_eq(system(cmd), 0);
+	json_t *r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", id);
+	ERR(r, "conflict");
+	json_decref(r);
+	st_ping_ok(td);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.get", "tournament", id);
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "tournament.round"), 0);
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "games", "tournament", id);
+	OK(r);
+	ck_assert_int_eq(json_array_size(hj_get(r, "games")), 0);
+	json_decref(r);
+	snprintf(cmd, sizeof cmd, "sqlite3 '%s' \".timeout 5000\" \"UPDATE tournaments SET state = "
+		 "json_set(state, '$.settings.size', 9) WHERE id = %lld\"", tt_d.db, (long long)id);
+	ck_assert_int_eq(system(cmd), 0);
+	r = hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament", id,
+		   "start_at", tt_wall_s() + 3600);
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "round"), 1);
+	json_decref(r);
+	hc_close(a);
+	hc_close(b);
+	hc_close(td);
+}
+END_TEST
+
+/* Issue 15 (7): a double forfeit (both absent past the lateness limit, Art. 22.1) has one
+ * meaning: a double loss (Art. 17.5, 23.1). Stored Void with reason double_forfeit; the SGF's
+ * RE[Void] carries the comment that says so; the standings give both 0 points and a loss;
+ * tournament.pairings says double_loss; the h9 export marks it unplayed ("-!") for both. A
+ * director cannot store double_forfeit with another result. */
+START_TEST(test_double_forfeit_one_meaning)
+{
+	struct hc *td = tt_director("df_td");
+	struct hc *a = tt_login("df_a"), *b = tt_login("df_b");
+	json_t *r = hc_req(td, "{s:s, s:s, s:s, s:i, s:i, s:b, s:i}", "cmd", "tournament.create",
+			   "name", "DF Swiss", "system", "swiss", "size", TT_BOARD, "lateness_limit_s", 1,
+			   "rated", 0, "rounds", 1);
+	OK(r);
+	json_int_t id = hj_int(r, "tournament");
+	json_decref(r);
+	const char *names[] = {"df_a", "df_b"};
+	for (int i = 0; i < 2; i++) {
+		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament", id,
+			   "player", names[i]);
+		OK(r);
+		json_decref(r);
+	}
+	r = hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament", id,
+		   "start_at", tt_wall_s() + TT_START_DELAY_S);
+	OK(r);
+	long long g = hj_int(r, "pairings.0.game");
+	json_decref(r);
+	json_t *e = hc_event(a, "game.end", g, T);
+	ck_assert_msg(e != NULL, "no double forfeit");
+	ck_assert_pstr_eq(hj_str(e, "result"), "Void");
+	ck_assert_pstr_eq(hj_str(e, "reason"), "double_forfeit");
+	json_decref(e);
+	char *sgf = sgf_of(td, g);
+	ck_assert_msg(strstr(sgf, "RE[Void]") && strstr(sgf, "C[Double loss: both players forfeited"),
+		      "sgf: %s", sgf);
+	free(sgf);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.standings", "tournament", id);
+	OK(r);
+	for (int i = 0; i < 2; i++) {
+		char p[64];
+		snprintf(p, sizeof p, "standings.%d", i);
+		json_t *row = hj_get(r, p);
+		ck_assert_int_eq(hj_int(row, "points"), 0);
+		ck_assert_int_eq(hj_int(row, "losses"), 1);
+		ck_assert_int_eq(hj_int(row, "wins"), 0);
+	}
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I, s:i}", "cmd", "tournament.pairings", "tournament", id, "round", 1);
+	OK(r);
+	ck_assert_pstr_eq(hj_str(r, "pairings.0.result"), "double_loss");
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament", id, "format", "h9");
+	OK(r);
+	const char *h9 = hj_str(r, "data");
+	ck_assert_msg(h9 && strstr(h9, " 2-!") && strstr(h9, " 1-!"), "h9: %s", h9 ? h9 : "null");
+	ck_assert_msg(!strstr(h9, "-/"), "a double forfeit written as played: %s", h9);
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I, s:s, s:s}", "cmd", "tournament.result", "game", (json_int_t)g,
+		   "result", "B+R", "reason", "double_forfeit");
+	ERR(r, "bad_request");
+	json_decref(r);
+	hc_close(a);
+	hc_close(b);
+	hc_close(td);
+}
+END_TEST
+
+static Suite *games_suite(void)
+{
+	Suite *s = suite_create("tournament games");
+	TCase *tc = tcase_create("tournament");
+	tcase_add_checked_fixture(tc, tt_setup, tt_teardown);
+	tcase_set_timeout(tc, TEST_TIMEOUT_S);
+	tcase_add_test(tc, test_review_regressions);
+	tcase_add_test(tc, test_mcmahon_handicap_one);
+	tcase_add_test(tc, test_mcmahon_handicap_capped);
+	tcase_add_test(tc, test_handicap_komi_counted_as_recorded);
+	tcase_add_test(tc, test_refused_round_changes_nothing);
+	tcase_add_test(tc, test_double_forfeit_one_meaning);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(games_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
