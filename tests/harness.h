@@ -1,4 +1,5 @@
-/* tests/harness: what the integration tests (tests/test_server.c) need to drive a real tengend.
+/* tests/harness: what the integration tests (tests/test_session.c and the others that start a
+ * real tengend) need to drive it.
  *
  *   hd_*  the daemon: start it in a fresh mkdtemp directory (database, port file and its stderr
  *         log inside), stop it with SIGTERM (its exit status is returned: a clean stop is 0),
