@@ -81,7 +81,7 @@ START_TEST(t_slowloris)
 			      "a partial line held for %ds was not cut off", 2 * IDLE_TIMEOUT_S + 2);
 		hw_expect_ping(quiet); /* no partial line: not an idle-timeout victim */
 	} else {
-		fprintf(stderr, "test_hostile: tengend has no --idle-timeout (proposed in issue 9): "
+		fprintf(stderr, "test_hostile_input: tengend has no --idle-timeout (proposed in issue 9): "
 				"checked only that a held partial line disturbs nobody\n");
 		ck_assert_int_eq(hc_send(loris, ",\"id\":1}\n", 9), 0);
 		json_t *r = hc_reply(loris, T);

@@ -486,7 +486,7 @@ START_TEST(t_listing_flood)
 		usleep(100 * 1000);
 	}
 	flood_stop(flood);
-	fprintf(stderr, "test_hostile: listing flood: worst honest ping %lld ms\n", worst);
+	fprintf(stderr, "test_hostile_load: listing flood: worst honest ping %lld ms\n", worst);
 	ck_assert_msg(worst < PING_BOUND_MS, "an honest ping took %lld ms under the flood", worst);
 	hc_close(h);
 	hw_world_end();
@@ -527,7 +527,7 @@ START_TEST(t_never_read_flood)
 			hw_bystander_step();
 		usleep(200 * 1000);
 	}
-	fprintf(stderr, "test_hostile: never-reading: worst ping %lld ms, peak RSS %ld kB\n", worst,
+	fprintf(stderr, "test_hostile_load: never-reading: worst ping %lld ms, peak RSS %ld kB\n", worst,
 		worst_rss);
 	ck_assert_msg(worst < PING_BOUND_MS, "an honest ping took %lld ms", worst);
 	long bound = daemon_asan() ? RSS_BOUND_ASAN_KB : RSS_BOUND_KB;
@@ -543,7 +543,7 @@ START_TEST(t_never_read_flood)
 	int st = hd_stop(&hw_d);
 	long long stop_ms = st_now_ms() - t0;
 	flood_stop(flood);
-	fprintf(stderr, "test_hostile: SIGTERM under load: exit %d after %lld ms\n", st, stop_ms);
+	fprintf(stderr, "test_hostile_load: SIGTERM under load: exit %d after %lld ms\n", st, stop_ms);
 	ck_assert_msg(st == 0, "tengend exited with %d after SIGTERM", st);
 	ck_assert_msg(stop_ms < STOP_BOUND_MS, "SIGTERM took %lld ms under load", stop_ms);
 	for (int i = 0; i < SILENT_N; i++)
@@ -585,7 +585,7 @@ START_TEST(t_register_flood)
 	ck_assert_msg(lr && hj_ok(lr), "honest login under a registration flood: %s after %lld ms",
 		      hj_text(lr), dt);
 	json_decref(lr);
-	fprintf(stderr, "test_hostile: registration flood: honest login %lld ms\n", dt);
+	fprintf(stderr, "test_hostile_load: registration flood: honest login %lld ms\n", dt);
 	ck_assert_msg(dt < LOGIN_BOUND_MS, "an honest login took %lld ms", dt);
 	hw_bystander_step();
 	int ok = 0, limited = 0;

@@ -216,8 +216,8 @@ START_TEST(test_rate_limit_address)
 		json_decref(r);
 	}
 	/* The sixth try from that address, another name with the right password: the address's
-	 * own limit (--login-fails-per-address, 100) is far off (issue 20, item 9); test_hostile
-	 * reaches it. */
+	 * own limit (--login-fails-per-address, 100) is far off (issue 20, item 9);
+	 * test_hostile_load reaches it. */
 	json_t *r = login_from(c, "dave", "dave" HARNESS_PASSWORD_SUFFIX);
 	OK(r);
 	json_decref(r);
