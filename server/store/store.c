@@ -1,6 +1,7 @@
 /* store: the daemon's SQLite database. See store.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,34 +87,38 @@ enum { GC_ID, GC_BLACK, GC_WHITE, GC_SIZE, GC_KOMI, GC_HANDICAP, GC_RATED, GC_TI
 	GC_RULES, GC_PHASE, GC_RESULT, GC_REASON, GC_CHALLENGER, GC_COLOR_CHOICE, GC_TOURNAMENT,
 	GC_ROUND, GC_START_AT, GC_CREATED_AT, GC_ENDED_AT, GC_CLOCKS, GC_WARNINGS_B,
 	GC_WARNINGS_W, GC_EXTRA };
-/* Parameters ?1..?22 of create and update are the columns after id, in GAME_COLS order;
- * update's ?23 is the id. */
-#define GAME_SET "black_id = ?1, white_id = ?2, size = ?3, komi = ?4, handicap = ?5, " \
-	"rated = ?6, time_control = ?7, rules = ?8, phase = ?9, result = ?10, reason = ?11, " \
-	"challenger_id = ?12, color_choice = ?13, tournament_id = ?14, round = ?15, " \
-	"start_at = ?16, created_at = ?17, ended_at = ?18, clocks = ?19, warnings_b = ?20, " \
-	"warnings_w = ?21, extra = ?22"
-#define GAME_ID_PARAM 23
+/* The parameters of create and update are named as the columns after id, in GAME_COLS
+ * order; update's :id is the id. */
+#define GAME_PARAMS ":black_id, :white_id, :size, :komi, :handicap, :rated, :time_control, " \
+	":rules, :phase, :result, :reason, :challenger_id, :color_choice, :tournament_id, " \
+	":round, :start_at, :created_at, :ended_at, :clocks, :warnings_b, :warnings_w, :extra"
+#define GAME_SET "black_id = :black_id, white_id = :white_id, size = :size, komi = :komi, " \
+	"handicap = :handicap, rated = :rated, time_control = :time_control, rules = :rules, " \
+	"phase = :phase, result = :result, reason = :reason, challenger_id = :challenger_id, " \
+	"color_choice = :color_choice, tournament_id = :tournament_id, round = :round, " \
+	"start_at = :start_at, created_at = :created_at, ended_at = :ended_at, " \
+	"clocks = :clocks, warnings_b = :warnings_b, warnings_w = :warnings_w, extra = :extra"
 /* store_game_update in two statements, so that a move (which changes only the columns of
  * GAME_STATE_SET) writes neither the indexes on games nor checks its foreign keys: SQLite
  * maintains every index, and checks every foreign key, of a column named in an UPDATE's SET
  * whether or not its value changes. ST_GAME_UPDATE sets every column but only if one of the
- * others differs from the stored row; ST_GAME_UPDATE_STATE (same parameters) sets the
- * per-move state. */
-#define GAME_OTHERS_SAME "black_id IS ?1 AND white_id IS ?2 AND size IS ?3 AND komi IS ?4 " \
-	"AND handicap IS ?5 AND rated IS ?6 AND time_control IS ?7 AND rules IS ?8 " \
-	"AND phase IS ?9 AND challenger_id IS ?12 AND color_choice IS ?13 " \
-	"AND tournament_id IS ?14 AND round IS ?15 AND start_at IS ?16 AND created_at IS ?17 " \
-	"AND ended_at IS ?18"
-#define GAME_STATE_SET "result = ?10, reason = ?11, clocks = ?19, warnings_b = ?20, " \
-	"warnings_w = ?21, extra = ?22"
+ * others differs from the stored row; ST_GAME_UPDATE_STATE (the same names, those of the
+ * state and :id) sets the per-move state. */
+#define GAME_OTHERS_SAME "black_id IS :black_id AND white_id IS :white_id AND size IS :size " \
+	"AND komi IS :komi AND handicap IS :handicap AND rated IS :rated " \
+	"AND time_control IS :time_control AND rules IS :rules AND phase IS :phase " \
+	"AND challenger_id IS :challenger_id AND color_choice IS :color_choice " \
+	"AND tournament_id IS :tournament_id AND round IS :round AND start_at IS :start_at " \
+	"AND created_at IS :created_at AND ended_at IS :ended_at"
+#define GAME_STATE_SET "result = :result, reason = :reason, clocks = :clocks, " \
+	"warnings_b = :warnings_b, warnings_w = :warnings_w, extra = :extra"
 
-/* The listing filters: ?1 phase or NULL, ?2 player id or 0, ?3 tournament id or 0, ?4 limit
- * or -1. Each variant leads with the condition an index serves. */
-#define GAMES_FILTER_PHASE "(?1 IS NULL OR phase = ?1)"
-#define GAMES_FILTER_PLAYER "(?2 = 0 OR black_id = ?2 OR white_id = ?2)"
-#define GAMES_FILTER_TOURNAMENT "(?3 = 0 OR tournament_id = ?3)"
-#define GAMES_TAIL " ORDER BY id DESC LIMIT ?4"
+/* The listing filters: :phase or NULL, :player_id or 0, :tournament_id or 0, :limit or -1.
+ * Each variant leads with the condition an index serves. */
+#define GAMES_FILTER_PHASE "(:phase IS NULL OR phase = :phase)"
+#define GAMES_FILTER_PLAYER "(:player_id = 0 OR black_id = :player_id OR white_id = :player_id)"
+#define GAMES_FILTER_TOURNAMENT "(:tournament_id = 0 OR tournament_id = :tournament_id)"
+#define GAMES_TAIL " ORDER BY id DESC LIMIT :limit"
 
 #define MOVE_COLS "number, color, vertex, forfeit, clocks, at"
 enum { MC_NUMBER, MC_COLOR, MC_VERTEX, MC_FORFEIT, MC_CLOCKS, MC_AT };
@@ -125,25 +130,25 @@ enum { WC_ID, WC_COLOR, WC_REASON, WC_NUMBER, WC_AT };
 enum { HC_ID, HC_PLAYER, HC_GAME, HC_RATING_BEFORE, HC_RD_BEFORE, HC_VOLATILITY_BEFORE,
 	HC_RATING, HC_RD, HC_VOLATILITY, HC_AT };
 
-/* Rating order position: ?1 at (ended_at), ?2 game id. Rows of rating_history at or after
+/* Rating order position: :at (ended_at), :game_id. Rows of rating_history at or after
  * it, and a player's last row before it. */
-#define HIST_FROM "(at > ?1 OR (at = ?1 AND game_id >= ?2))"
+#define HIST_FROM "(at > :at OR (at = :at AND game_id >= :game_id))"
 #define HIST_LAST_BEFORE(col) "(SELECT h." col " FROM rating_history h " \
-	"WHERE h.player_id = players.id AND (h.at < ?1 OR (h.at = ?1 AND h.game_id < ?2)) " \
+	"WHERE h.player_id = players.id AND (h.at < :at OR (h.at = :at AND h.game_id < :game_id)) " \
 	"ORDER BY h.at DESC, h.game_id DESC LIMIT 1)"
 
 /* Reasons of a game decided on the board (leaderboard's last_played; server/ratings.c rates
  * the same set). */
 #define BOARD_REASONS "('resignation', 'time', 'score', 'warnings', 'illegal', 'adjudicated')"
 
-/* The leaderboard: the player's columns, then games, last_played; ?1 the limit. */
+/* The leaderboard: the player's columns, then games, last_played; :limit the limit. */
 #define LEADERBOARD_SELECT "SELECT " PLAYER_COLS ", " \
 	"(SELECT count(*) FROM rating_history h WHERE h.player_id = players.id) " \
 	"AS rated_games, " \
 	"(SELECT max(g.ended_at) FROM games g WHERE (g.black_id = players.id " \
 	"OR g.white_id = players.id) AND g.phase = 'ended' AND g.reason IN " BOARD_REASONS ") " \
 	"AS last_played FROM players ORDER BY "
-#define LEADERBOARD_LIMIT " LIMIT ?1"
+#define LEADERBOARD_LIMIT " LIMIT :limit"
 enum { LC_GAMES = PC_COUNT, LC_LAST_PLAYED };
 
 #define TOURNAMENT_COLS "id, name, system, state, created_at"
@@ -154,58 +159,62 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_BEGIN] = "BEGIN IMMEDIATE",
 	[ST_COMMIT] = "COMMIT",
 	[ST_ROLLBACK] = "ROLLBACK",
-	[ST_PLAYER_CREATE] = "INSERT INTO players (name, pwhash, role) VALUES (?1, ?2, ?3)",
-	[ST_PLAYER_BY_NAME] = "SELECT " PLAYER_COLS " FROM players WHERE name = ?1",
-	[ST_PLAYER_BY_ID] = "SELECT " PLAYER_COLS " FROM players WHERE id = ?1",
-	[ST_PLAYER_SET_ROLE] = "UPDATE players SET role = ?2 WHERE name = ?1",
+	[ST_PLAYER_CREATE] = "INSERT INTO players (name, pwhash, role) VALUES (:name, :pwhash, :role)",
+	[ST_PLAYER_BY_NAME] = "SELECT " PLAYER_COLS " FROM players WHERE name = :name",
+	[ST_PLAYER_BY_ID] = "SELECT " PLAYER_COLS " FROM players WHERE id = :id",
+	[ST_PLAYER_SET_ROLE] = "UPDATE players SET role = :role WHERE name = :name",
 	[ST_PLAYER_SET_RATING] =
-		"UPDATE players SET rating = ?2, rd = ?3, volatility = ?4 WHERE id = ?1",
+		"UPDATE players SET rating = :rating, rd = :rd, volatility = :volatility "
+		"WHERE id = :id",
 	[ST_PLAYERS_LIST] = "SELECT " PLAYER_COLS " FROM players ORDER BY rating DESC, name",
-	[ST_GAME_CREATE] = "INSERT INTO games (" GAME_COLS ") VALUES (NULL, ?1, ?2, ?3, ?4, ?5, "
-		"?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
-	[ST_GAME_UPDATE] = "UPDATE games SET " GAME_SET " WHERE id = ?23 AND NOT ("
+	[ST_GAME_CREATE] = "INSERT INTO games (" GAME_COLS ") VALUES (NULL, "
+		GAME_PARAMS ")",
+	[ST_GAME_UPDATE] = "UPDATE games SET " GAME_SET " WHERE id = :id AND NOT ("
 		GAME_OTHERS_SAME ")",
-	[ST_GAME_UPDATE_STATE] = "UPDATE games SET " GAME_STATE_SET " WHERE id = ?23",
-	[ST_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1",
+	[ST_GAME_UPDATE_STATE] = "UPDATE games SET " GAME_STATE_SET " WHERE id = :id",
+	[ST_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = :id",
 	[ST_GAMES_ANY] = "SELECT " GAME_COLS " FROM games WHERE " GAMES_FILTER_PHASE " AND "
 		GAMES_FILTER_PLAYER " AND " GAMES_FILTER_TOURNAMENT GAMES_TAIL,
-	[ST_GAMES_BY_PHASE] = "SELECT " GAME_COLS " FROM games WHERE phase = ?1 AND "
+	[ST_GAMES_BY_PHASE] = "SELECT " GAME_COLS " FROM games WHERE phase = :phase AND "
 		GAMES_FILTER_PLAYER " AND " GAMES_FILTER_TOURNAMENT GAMES_TAIL,
 	[ST_GAMES_BY_PLAYER] = "SELECT " GAME_COLS " FROM games WHERE "
-		"(black_id = ?2 OR white_id = ?2) AND " GAMES_FILTER_PHASE " AND "
+		"(black_id = :player_id OR white_id = :player_id) AND " GAMES_FILTER_PHASE " AND "
 		GAMES_FILTER_TOURNAMENT GAMES_TAIL,
-	[ST_GAMES_BY_TOURNAMENT] = "SELECT " GAME_COLS " FROM games WHERE tournament_id = ?3 AND "
+	[ST_GAMES_BY_TOURNAMENT] = "SELECT " GAME_COLS " FROM games WHERE tournament_id = :tournament_id AND "
 		GAMES_FILTER_PHASE " AND " GAMES_FILTER_PLAYER GAMES_TAIL,
 	[ST_GAMES_UNFINISHED] = "SELECT " GAME_COLS " FROM games WHERE phase IN "
 		"('pending', 'scheduled', 'playing', 'counting') ORDER BY id",
 	/* Moves go to the journal (migration 0005) and are folded into moves in batches. */
-	[ST_MOVE_ADD] = "INSERT INTO move_journal (game_id, " MOVE_COLS ") VALUES (?1, ?2, ?3, "
-		"?4, ?5, ?6, ?7)",
-	[ST_MOVE_FOLDED] = "SELECT count(*) FROM moves WHERE game_id = ?1 AND number = ?2",
-	[ST_MOVE_FOLDED_MAX] = "SELECT coalesce(max(number), 0) FROM moves WHERE game_id = ?1",
-	[ST_MOVES_GET] = "SELECT " MOVE_COLS " FROM moves WHERE game_id = ?1 UNION ALL "
-		"SELECT " MOVE_COLS " FROM move_journal WHERE game_id = ?1 ORDER BY number",
+	[ST_MOVE_ADD] = "INSERT INTO move_journal (game_id, " MOVE_COLS ") VALUES (:game_id, "
+		":number, :color, :vertex, :forfeit, :clocks, :at)",
+	[ST_MOVE_FOLDED] = "SELECT count(*) FROM moves WHERE game_id = :game_id AND number = :number",
+	[ST_MOVE_FOLDED_MAX] = "SELECT coalesce(max(number), 0) FROM moves WHERE game_id = :game_id",
+	[ST_MOVES_GET] = "SELECT " MOVE_COLS " FROM moves WHERE game_id = :game_id UNION ALL "
+		"SELECT " MOVE_COLS " FROM move_journal WHERE game_id = :game_id ORDER BY number",
 	[ST_JOURNAL_KEYS] = "SELECT game_id, number FROM move_journal",
 	[ST_JOURNAL_FOLD] = "INSERT INTO moves (game_id, " MOVE_COLS ") SELECT game_id, "
 		MOVE_COLS " FROM move_journal ORDER BY game_id, number",
 	[ST_JOURNAL_CLEAR] = "DELETE FROM move_journal",
 	[ST_WARNING_ADD] = "INSERT INTO warnings (game_id, color, reason, number, at) "
-		"VALUES (?1, ?2, ?3, ?4, ?5)",
-	[ST_WARNINGS_GET] = "SELECT " WARNING_COLS " FROM warnings WHERE game_id = ?1 ORDER BY id",
+		"VALUES (:game_id, :color, :reason, :number, :at)",
+	[ST_WARNINGS_GET] = "SELECT " WARNING_COLS " FROM warnings WHERE game_id = :game_id "
+		"ORDER BY id",
 	[ST_SAVEPOINT] = "SAVEPOINT store_multi",
 	[ST_RELEASE] = "RELEASE store_multi",
 	[ST_ROLLBACK_TO] = "ROLLBACK TO store_multi",
-	[ST_PLAYER_SET_RATED] = "UPDATE players SET rating = ?2, rd = ?3, volatility = ?4, "
-		"last_rated_at = ?5 WHERE id = ?1",
-	[ST_PLAYER_SET_START] = "UPDATE players SET rank = ?2, rating_start = ?3, rd_start = ?4, "
-		"volatility_start = ?5, rating = ?3, rd = ?4, volatility = ?5 WHERE id = ?1 AND "
-		"NOT EXISTS (SELECT 1 FROM rating_history WHERE player_id = ?1)",
+	[ST_PLAYER_SET_RATED] = "UPDATE players SET rating = :rating, rd = :rd, "
+		"volatility = :volatility, last_rated_at = :at WHERE id = :id",
+	[ST_PLAYER_SET_START] = "UPDATE players SET rank = :rank, rating_start = :rating, "
+		"rd_start = :rd, volatility_start = :volatility, rating = :rating, rd = :rd, "
+		"volatility = :volatility WHERE id = :id AND "
+		"NOT EXISTS (SELECT 1 FROM rating_history WHERE player_id = :id)",
 	[ST_RATING_ADD] = "INSERT INTO rating_history (player_id, game_id, rating_before, "
 		"rd_before, volatility_before, rating, rd, volatility, at) "
-		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-	[ST_HISTORY_BY_PLAYER] = "SELECT " HIST_COLS " FROM rating_history WHERE player_id = ?1 "
+		"VALUES (:player_id, :game_id, :rating_before, :rd_before, :volatility_before, :rating, "
+		":rd, :volatility, :at)",
+	[ST_HISTORY_BY_PLAYER] = "SELECT " HIST_COLS " FROM rating_history WHERE player_id = :player_id "
 		"ORDER BY at, game_id",
-	[ST_HISTORY_BY_GAME] = "SELECT " HIST_COLS " FROM rating_history WHERE game_id = ?1 "
+	[ST_HISTORY_BY_GAME] = "SELECT " HIST_COLS " FROM rating_history WHERE game_id = :game_id "
 		"ORDER BY player_id",
 	[ST_REWIND_PLAYERS] = "UPDATE players SET "
 		"rating = coalesce(" HIST_LAST_BEFORE("rating") ", rating_start), "
@@ -215,7 +224,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 		"WHERE id IN (SELECT player_id FROM rating_history WHERE " HIST_FROM ")",
 	[ST_REWIND_DELETE] = "DELETE FROM rating_history WHERE " HIST_FROM,
 	[ST_RATED_GAMES] = "SELECT " GAME_COLS " FROM games WHERE phase = 'ended' AND rated = 1 "
-		"AND (ended_at > ?1 OR (ended_at = ?1 AND id >= ?2)) ORDER BY ended_at, id",
+		"AND (ended_at > :at OR (ended_at = :at AND id >= :game_id)) ORDER BY ended_at, id",
 	[ST_LEADERBOARD_RATING] = LEADERBOARD_SELECT "rating DESC, name" LEADERBOARD_LIMIT,
 	[ST_LEADERBOARD_NAME] = LEADERBOARD_SELECT "name, id" LEADERBOARD_LIMIT,
 	[ST_LEADERBOARD_GAMES] = LEADERBOARD_SELECT
@@ -223,11 +232,41 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_LEADERBOARD_LAST_PLAYED] = LEADERBOARD_SELECT
 		"last_played IS NULL, last_played DESC, name" LEADERBOARD_LIMIT,
 	[ST_TOURNAMENT_CREATE] = "INSERT INTO tournaments (name, system, state) "
-		"VALUES (?1, ?2, ?3)",
-	[ST_TOURNAMENT_UPDATE] = "UPDATE tournaments SET state = ?2 WHERE id = ?1",
-	[ST_TOURNAMENT_GET] = "SELECT " TOURNAMENT_COLS " FROM tournaments WHERE id = ?1",
-	[ST_TOURNAMENT_BY_NAME] = "SELECT " TOURNAMENT_COLS " FROM tournaments WHERE name = ?1",
+		"VALUES (:name, :system, :state)",
+	[ST_TOURNAMENT_UPDATE] = "UPDATE tournaments SET state = :state WHERE id = :id",
+	[ST_TOURNAMENT_GET] = "SELECT " TOURNAMENT_COLS " FROM tournaments WHERE id = :id",
+	[ST_TOURNAMENT_BY_NAME] = "SELECT " TOURNAMENT_COLS " FROM tournaments WHERE name = :name",
 	[ST_TOURNAMENTS_LIST] = "SELECT " TOURNAMENT_COLS " FROM tournaments ORDER BY id",
+};
+
+/* The names of the statements' parameters (store_open maps each to its index in each
+ * statement, and refuses a statement with a parameter not named here). */
+enum store_param {
+	P_ID, P_NAME, P_PWHASH, P_ROLE, P_RATING, P_RD, P_VOLATILITY, P_RANK,
+	P_BLACK_ID, P_WHITE_ID, P_SIZE, P_KOMI, P_HANDICAP, P_RATED, P_TIME_CONTROL, P_RULES,
+	P_PHASE, P_RESULT, P_REASON, P_CHALLENGER_ID, P_COLOR_CHOICE, P_TOURNAMENT_ID, P_ROUND,
+	P_START_AT, P_CREATED_AT, P_ENDED_AT, P_CLOCKS, P_WARNINGS_B, P_WARNINGS_W, P_EXTRA,
+	P_PLAYER_ID, P_LIMIT, P_GAME_ID, P_NUMBER, P_COLOR, P_VERTEX, P_FORFEIT, P_AT,
+	P_RATING_BEFORE, P_RD_BEFORE, P_VOLATILITY_BEFORE, P_SYSTEM, P_STATE,
+	P_COUNT
+};
+
+static const char *const param_names[P_COUNT] = {
+	[P_ID] = ":id", [P_NAME] = ":name", [P_PWHASH] = ":pwhash", [P_ROLE] = ":role",
+	[P_RATING] = ":rating", [P_RD] = ":rd", [P_VOLATILITY] = ":volatility",
+	[P_RANK] = ":rank", [P_BLACK_ID] = ":black_id", [P_WHITE_ID] = ":white_id",
+	[P_SIZE] = ":size", [P_KOMI] = ":komi", [P_HANDICAP] = ":handicap", [P_RATED] = ":rated",
+	[P_TIME_CONTROL] = ":time_control", [P_RULES] = ":rules", [P_PHASE] = ":phase",
+	[P_RESULT] = ":result", [P_REASON] = ":reason", [P_CHALLENGER_ID] = ":challenger_id",
+	[P_COLOR_CHOICE] = ":color_choice", [P_TOURNAMENT_ID] = ":tournament_id",
+	[P_ROUND] = ":round", [P_START_AT] = ":start_at", [P_CREATED_AT] = ":created_at",
+	[P_ENDED_AT] = ":ended_at", [P_CLOCKS] = ":clocks", [P_WARNINGS_B] = ":warnings_b",
+	[P_WARNINGS_W] = ":warnings_w", [P_EXTRA] = ":extra", [P_PLAYER_ID] = ":player_id",
+	[P_LIMIT] = ":limit", [P_GAME_ID] = ":game_id", [P_NUMBER] = ":number",
+	[P_COLOR] = ":color", [P_VERTEX] = ":vertex", [P_FORFEIT] = ":forfeit", [P_AT] = ":at",
+	[P_RATING_BEFORE] = ":rating_before", [P_RD_BEFORE] = ":rd_before",
+	[P_VOLATILITY_BEFORE] = ":volatility_before", [P_SYSTEM] = ":system",
+	[P_STATE] = ":state",
 };
 
 /* A set of (game, number) keys with an int each: open addressing, `cap` a power of two, at
@@ -260,6 +299,7 @@ struct store {
 	char *path;               /* the database's file (absolute), NULL in memory */
 	struct file_id files[STORE_FILES]; /* what the path + each suffix named (store_files_check) */
 	sqlite3_stmt *st[ST_COUNT];
+	unsigned char param[ST_COUNT][P_COUNT]; /* index of each named parameter, 0: none */
 	char err[STORE_ERR_MAX];
 	int wal_frames;           /* WAL frames after the last commit (store_wal_manual) */
 	/* The move journal's keys, so a duplicate move is refused without an index of the
@@ -323,55 +363,86 @@ static bool fits(const char *a, size_t size)
 	return memchr(a, '\0', size) != NULL;
 }
 
-/* Binding: the first failure sticks, later binds are skipped. */
+/* Binding by name: each statement's parameters are named (":black_id"), each name is one
+ * enum store_param, and store_open looks up, once, which index each name has in each
+ * statement (s->param), so that a bind costs no name lookup on the per-move path. A name the
+ * statement lacks is a bug: it aborts a debug build and fails the call (STORE_ERROR) in one
+ * built with NDEBUG. The first failure sticks, later binds are skipped. */
 struct binder {
 	sqlite3_stmt *st;
+	const unsigned char *idx; /* the statement's index of each enum store_param, 0: none */
 	int rc;
 };
 
-static void b_int(struct binder *b, int i, sqlite3_int64 v)
+static struct binder binder(struct store *s, enum stmt_id id)
 {
-	if (b->rc == SQLITE_OK)
+	return (struct binder){ s->st[id], s->param[id], SQLITE_OK };
+}
+
+/* The index of parameter p in b's statement; 0 (and b->rc set) if it has none. */
+static int b_index(struct binder *b, enum store_param p)
+{
+	int i = b->idx[p];
+	if (!i) {
+#ifndef NDEBUG
+		fprintf(stderr, "store: no parameter %s in \"%s\"\n", param_names[p],
+				sqlite3_sql(b->st));
+		abort();
+#endif
+		b->rc = SQLITE_RANGE;
+	}
+	return i;
+}
+
+static void b_int(struct binder *b, enum store_param p, sqlite3_int64 v)
+{
+	int i;
+	if (b->rc == SQLITE_OK && (i = b_index(b, p)))
 		b->rc = sqlite3_bind_int64(b->st, i, v);
 }
 
 /* 0 binds NULL. */
-static void b_id(struct binder *b, int i, sqlite3_int64 v)
+static void b_id(struct binder *b, enum store_param p, sqlite3_int64 v)
 {
-	if (b->rc == SQLITE_OK)
+	int i;
+	if (b->rc == SQLITE_OK && (i = b_index(b, p)))
 		b->rc = v ? sqlite3_bind_int64(b->st, i, v) : sqlite3_bind_null(b->st, i);
 }
 
-static void b_double(struct binder *b, int i, double v)
+static void b_double(struct binder *b, enum store_param p, double v)
 {
-	if (b->rc == SQLITE_OK)
+	int i;
+	if (b->rc == SQLITE_OK && (i = b_index(b, p)))
 		b->rc = sqlite3_bind_double(b->st, i, v);
 }
 
 /* 0 binds NULL. */
-static void b_time(struct binder *b, int i, double v)
+static void b_time(struct binder *b, enum store_param p, double v)
 {
-	if (b->rc == SQLITE_OK)
+	int i;
+	if (b->rc == SQLITE_OK && (i = b_index(b, p)))
 		b->rc = v != 0 ? sqlite3_bind_double(b->st, i, v) : sqlite3_bind_null(b->st, i);
 }
 
 /* NULL binds NULL; the text is used before the statement is reset (SQLITE_STATIC). */
-static void b_text(struct binder *b, int i, const char *v)
+static void b_text(struct binder *b, enum store_param p, const char *v)
 {
-	if (b->rc == SQLITE_OK)
+	int i;
+	if (b->rc == SQLITE_OK && (i = b_index(b, p)))
 		b->rc = v ? sqlite3_bind_text(b->st, i, v, -1, SQLITE_STATIC)
 			: sqlite3_bind_null(b->st, i);
 }
 
 /* "" binds NULL. */
-static void b_opt(struct binder *b, int i, const char *v)
+static void b_opt(struct binder *b, enum store_param p, const char *v)
 {
-	b_text(b, i, v[0] ? v : NULL);
+	b_text(b, p, v[0] ? v : NULL);
 }
 
-static void b_color(struct binder *b, int i, char c)
+static void b_color(struct binder *b, enum store_param p, char c)
 {
-	if (b->rc == SQLITE_OK)
+	int i;
+	if (b->rc == SQLITE_OK && (i = b_index(b, p)))
 		b->rc = sqlite3_bind_text(b->st, i, &c, 1, SQLITE_TRANSIENT);
 }
 
@@ -538,14 +609,15 @@ static enum store_rc journal_reload(struct store *s)
 	return r;
 }
 
-/* The int the statement `id` answers for ?1 = a (and ?2 = b if it has a ?2); it returns one
- * row. */
-static enum store_rc query_int(struct store *s, enum stmt_id id, int64_t a, int64_t b, int *out)
+/* The int the statement `id` answers for :game_id = game (and :number = number if it has
+ * one); it returns one row. */
+static enum store_rc query_int(struct store *s, enum stmt_id id, int64_t game, int number,
+		int *out)
 {
-	struct binder q = { s->st[id], SQLITE_OK };
-	b_int(&q, 1, a);
-	if (sqlite3_bind_parameter_count(q.st) >= 2)
-		b_int(&q, 2, b);
+	struct binder q = binder(s, id);
+	b_int(&q, P_GAME_ID, game);
+	if (q.idx[P_NUMBER])
+		b_int(&q, P_NUMBER, number);
 	if (q.rc != SQLITE_OK)
 		return bind_fail(s, &q);
 	int rc = sqlite3_step(q.st);
@@ -576,8 +648,8 @@ enum store_rc store_journal_fold(struct store *s, int *rows)
 			 NULL, NULL, NULL) != SQLITE_OK)
 		r = fail(s, STORE_ERROR, "%s", sqlite3_errmsg(s->db));
 	else if ((r = store_begin(s)) == STORE_OK) {
-		struct binder fold = { s->st[ST_JOURNAL_FOLD], SQLITE_OK };
-		struct binder clear = { s->st[ST_JOURNAL_CLEAR], SQLITE_OK };
+		struct binder fold = binder(s, ST_JOURNAL_FOLD);
+		struct binder clear = binder(s, ST_JOURNAL_CLEAR);
 		if ((r = run(s, &fold)) == STORE_OK) {
 			n = sqlite3_changes(s->db);
 			r = run(s, &clear);
@@ -892,6 +964,25 @@ void store_unlock(int fd)
 	}
 }
 
+/* Note the index of each named parameter of statement i (s->param[i]); a parameter whose
+ * name is not in param_names (or has none) is a bug in stmt_sql: STORE_ERROR. */
+static enum store_rc map_params(struct store *s, int i)
+{
+	int n = sqlite3_bind_parameter_count(s->st[i]), found = 0;
+	for (int p = 0; p < P_COUNT; p++) {
+		int k = sqlite3_bind_parameter_index(s->st[i], param_names[p]);
+		if (k > UCHAR_MAX)
+			return fail(s, STORE_ERROR, "statement %d: parameter %s is number %d", i,
+					param_names[p], k);
+		s->param[i][p] = (unsigned char)k;
+		found += k != 0;
+	}
+	if (found != n)
+		return fail(s, STORE_ERROR, "statement %d: %d of its %d parameters have no known "
+				"name", i, n - found, n);
+	return STORE_OK;
+}
+
 enum store_rc store_open(const char *path, struct store **out, char *err, size_t errlen)
 {
 	struct store_options o = { .create = true };
@@ -983,6 +1074,8 @@ enum store_rc store_open_ex(const char *path, const struct store_options *o, str
 			r = fail(s, STORE_ERROR, "prepare statement %d: %s", i, sqlite3_errmsg(s->db));
 			goto bad;
 		}
+		if ((r = map_params(s, i)) != STORE_OK)
+			goto bad;
 	}
 	/* What the last run left in the journal: folded now, or (if that fails) kept and read. */
 	if (store_journal_fold(s, NULL) != STORE_OK && journal_reload(s) != STORE_OK)
@@ -1028,7 +1121,7 @@ enum store_rc store_begin(struct store *s)
 {
 	if (store_in_transaction(s))
 		return fail(s, STORE_ERROR, "a transaction is already open");
-	struct binder b = { s->st[ST_BEGIN], SQLITE_OK };
+	struct binder b = binder(s, ST_BEGIN);
 	return run(s, &b);
 }
 
@@ -1038,7 +1131,7 @@ enum store_rc store_commit(struct store *s)
 		s->journal_stale = true; /* SQLite may have rolled it back after an error */
 		return fail(s, STORE_ERROR, "no transaction to commit");
 	}
-	struct binder b = { s->st[ST_COMMIT], SQLITE_OK };
+	struct binder b = binder(s, ST_COMMIT);
 	enum store_rc r = run(s, &b);
 	if (r != STORE_OK)
 		s->journal_stale = true; /* the transaction may have been rolled back */
@@ -1050,7 +1143,7 @@ enum store_rc store_rollback(struct store *s)
 	s->journal_stale = true; /* also when SQLite has rolled it back already */
 	if (!store_in_transaction(s))
 		return STORE_OK;
-	struct binder b = { s->st[ST_ROLLBACK], SQLITE_OK };
+	struct binder b = binder(s, ST_ROLLBACK);
 	return run(s, &b);
 }
 
@@ -1175,10 +1268,10 @@ enum store_rc store_player_create(struct store *s, const char *name, const char 
 	size_t n = pwhash ? strlen(pwhash) : 0;
 	if (n < 1 || n >= STORE_PWHASH_SIZE)
 		return fail(s, STORE_ERROR, "a password hash is 1 to %d bytes", STORE_PWHASH_SIZE - 1);
-	struct binder b = { s->st[ST_PLAYER_CREATE], SQLITE_OK };
-	b_text(&b, 1, name);
-	b_text(&b, 2, pwhash);
-	b_text(&b, 3, role);
+	struct binder b = binder(s, ST_PLAYER_CREATE);
+	b_text(&b, P_NAME, name);
+	b_text(&b, P_PWHASH, pwhash);
+	b_text(&b, P_ROLE, role);
 	if ((r = run(s, &b)) == STORE_CONFLICT)
 		return fail(s, STORE_CONFLICT, "the name \"%s\" is taken", name);
 	if (r == STORE_OK && id)
@@ -1226,17 +1319,17 @@ static enum store_rc player_one(struct store *s, struct binder *b, struct store_
 
 enum store_rc store_player_by_name(struct store *s, const char *name, struct store_player *out)
 {
-	struct binder b = { s->st[ST_PLAYER_BY_NAME], SQLITE_OK };
+	struct binder b = binder(s, ST_PLAYER_BY_NAME);
 	if (!name)
 		return fail(s, STORE_ERROR, "no name");
-	b_text(&b, 1, name);
+	b_text(&b, P_NAME, name);
 	return player_one(s, &b, out);
 }
 
 enum store_rc store_player_by_id(struct store *s, int64_t id, struct store_player *out)
 {
-	struct binder b = { s->st[ST_PLAYER_BY_ID], SQLITE_OK };
-	b_int(&b, 1, id);
+	struct binder b = binder(s, ST_PLAYER_BY_ID);
+	b_int(&b, P_ID, id);
 	return player_one(s, &b, out);
 }
 
@@ -1256,20 +1349,20 @@ enum store_rc store_player_set_role(struct store *s, const char *name, const cha
 		return r;
 	if (!name)
 		return fail(s, STORE_ERROR, "no name");
-	struct binder b = { s->st[ST_PLAYER_SET_ROLE], SQLITE_OK };
-	b_text(&b, 1, name);
-	b_text(&b, 2, role);
+	struct binder b = binder(s, ST_PLAYER_SET_ROLE);
+	b_text(&b, P_NAME, name);
+	b_text(&b, P_ROLE, role);
 	return run_one(s, &b, "player");
 }
 
 enum store_rc store_player_set_rating(struct store *s, int64_t id, double rating, double rd,
 		double volatility)
 {
-	struct binder b = { s->st[ST_PLAYER_SET_RATING], SQLITE_OK };
-	b_int(&b, 1, id);
-	b_double(&b, 2, rating);
-	b_double(&b, 3, rd);
-	b_double(&b, 4, volatility);
+	struct binder b = binder(s, ST_PLAYER_SET_RATING);
+	b_int(&b, P_ID, id);
+	b_double(&b, P_RATING, rating);
+	b_double(&b, P_RD, rd);
+	b_double(&b, P_VOLATILITY, volatility);
 	return run_one(s, &b, "player");
 }
 
@@ -1307,30 +1400,37 @@ static enum store_rc check_game(struct store *s, const struct store_game *g)
 	return STORE_OK;
 }
 
+/* The per-move state's parameters (GAME_STATE_SET). */
+static void bind_game_state(struct binder *b, const struct store_game *g)
+{
+	b_opt(b, P_RESULT, g->result);
+	b_opt(b, P_REASON, g->reason);
+	b_text(b, P_CLOCKS, g->clocks);
+	b_int(b, P_WARNINGS_B, g->warnings_b);
+	b_int(b, P_WARNINGS_W, g->warnings_w);
+	b_text(b, P_EXTRA, g->extra);
+}
+
+/* Every column but id. */
 static void bind_game(struct binder *b, const struct store_game *g)
 {
-	b_int(b, 1, g->black_id);
-	b_int(b, 2, g->white_id);
-	b_int(b, 3, g->size);
-	b_double(b, 4, g->komi);
-	b_int(b, 5, g->handicap);
-	b_int(b, 6, g->rated ? 1 : 0);
-	b_text(b, 7, g->time_control);
-	b_text(b, 8, g->rules);
-	b_text(b, 9, g->phase);
-	b_opt(b, 10, g->result);
-	b_opt(b, 11, g->reason);
-	b_id(b, 12, g->challenger_id);
-	b_opt(b, 13, g->color_choice);
-	b_id(b, 14, g->tournament_id);
-	b_id(b, 15, g->round);
-	b_time(b, 16, g->start_at);
-	b_double(b, 17, g->created_at);
-	b_time(b, 18, g->ended_at);
-	b_text(b, 19, g->clocks);
-	b_int(b, 20, g->warnings_b);
-	b_int(b, 21, g->warnings_w);
-	b_text(b, 22, g->extra);
+	b_int(b, P_BLACK_ID, g->black_id);
+	b_int(b, P_WHITE_ID, g->white_id);
+	b_int(b, P_SIZE, g->size);
+	b_double(b, P_KOMI, g->komi);
+	b_int(b, P_HANDICAP, g->handicap);
+	b_int(b, P_RATED, g->rated ? 1 : 0);
+	b_text(b, P_TIME_CONTROL, g->time_control);
+	b_text(b, P_RULES, g->rules);
+	b_text(b, P_PHASE, g->phase);
+	b_id(b, P_CHALLENGER_ID, g->challenger_id);
+	b_opt(b, P_COLOR_CHOICE, g->color_choice);
+	b_id(b, P_TOURNAMENT_ID, g->tournament_id);
+	b_id(b, P_ROUND, g->round);
+	b_time(b, P_START_AT, g->start_at);
+	b_double(b, P_CREATED_AT, g->created_at);
+	b_time(b, P_ENDED_AT, g->ended_at);
+	bind_game_state(b, g);
 }
 
 enum store_rc store_game_create(struct store *s, const struct store_game *g, int64_t *id)
@@ -1338,7 +1438,7 @@ enum store_rc store_game_create(struct store *s, const struct store_game *g, int
 	enum store_rc r = check_game(s, g);
 	if (r != STORE_OK)
 		return r;
-	struct binder b = { s->st[ST_GAME_CREATE], SQLITE_OK };
+	struct binder b = binder(s, ST_GAME_CREATE);
 	bind_game(&b, g);
 	if ((r = run(s, &b)) == STORE_OK && id)
 		*id = sqlite3_last_insert_rowid(s->db);
@@ -1353,14 +1453,14 @@ enum store_rc store_game_update(struct store *s, const struct store_game *g)
 	/* The first statement writes the whole row if a column other than the per-move state
 	 * changed (then it is all there is to do); otherwise the second writes the state. Each
 	 * is one statement, so a failure changes nothing. */
-	struct binder b = { s->st[ST_GAME_UPDATE], SQLITE_OK };
+	struct binder b = binder(s, ST_GAME_UPDATE);
 	bind_game(&b, g);
-	b_int(&b, GAME_ID_PARAM, g->id);
+	b_int(&b, P_ID, g->id);
 	if ((r = run(s, &b)) != STORE_OK || sqlite3_changes(s->db) > 0)
 		return r;
-	struct binder st = { s->st[ST_GAME_UPDATE_STATE], SQLITE_OK };
-	bind_game(&st, g);
-	b_int(&st, GAME_ID_PARAM, g->id);
+	struct binder st = binder(s, ST_GAME_UPDATE_STATE);
+	bind_game_state(&st, g);
+	b_int(&st, P_ID, g->id);
 	return run_one(s, &st, "game");
 }
 
@@ -1370,14 +1470,9 @@ enum store_rc store_game_update_state(struct store *s, const struct store_game *
 	if (r != STORE_OK)
 		return r;
 	/* Only the parameters GAME_STATE_SET names. */
-	struct binder st = { s->st[ST_GAME_UPDATE_STATE], SQLITE_OK };
-	b_opt(&st, 10, g->result);
-	b_opt(&st, 11, g->reason);
-	b_text(&st, 19, g->clocks);
-	b_int(&st, 20, g->warnings_b);
-	b_int(&st, 21, g->warnings_w);
-	b_text(&st, 22, g->extra);
-	b_int(&st, GAME_ID_PARAM, g->id);
+	struct binder st = binder(s, ST_GAME_UPDATE_STATE);
+	bind_game_state(&st, g);
+	b_int(&st, P_ID, g->id);
 	return run_one(s, &st, "game");
 }
 
@@ -1429,8 +1524,8 @@ enum store_rc store_game_get(struct store *s, int64_t id, struct store_game *out
 {
 	sqlite3_stmt *st = s->st[ST_GAME_GET];
 	enum store_rc r;
-	struct binder b = { st, SQLITE_OK };
-	b_int(&b, 1, id);
+	struct binder b = binder(s, ST_GAME_GET);
+	b_int(&b, P_ID, id);
 	if (b.rc != SQLITE_OK)
 		return bind_fail(s, &b);
 	int rc = sqlite3_step(st);
@@ -1499,11 +1594,11 @@ enum store_rc store_games_list(struct store *s, const struct store_games_filter 
 		return fail(s, STORE_ERROR, "negative limit");
 	if ((r = check_idle(s, s->st[id], "store_games_list")) != STORE_OK)
 		return r;
-	struct binder b = { s->st[id], SQLITE_OK };
-	b_text(&b, 1, f->phase);
-	b_int(&b, 2, f->player_id);
-	b_int(&b, 3, f->tournament_id);
-	b_int(&b, 4, f->limit ? f->limit : -1);
+	struct binder b = binder(s, id);
+	b_text(&b, P_PHASE, f->phase);
+	b_int(&b, P_PLAYER_ID, f->player_id);
+	b_int(&b, P_TOURNAMENT_ID, f->tournament_id);
+	b_int(&b, P_LIMIT, f->limit ? f->limit : -1);
 	if (b.rc != SQLITE_OK)
 		return bind_fail(s, &b);
 	if ((r = collect_games(s, b.st, &l)) == STORE_OK)
@@ -1550,8 +1645,8 @@ static enum store_rc collect_moves(struct store *s, int64_t game_id, struct move
 	sqlite3_stmt *st = s->st[ST_MOVES_GET];
 	enum store_rc r = STORE_OK;
 	int rc;
-	struct binder b = { st, SQLITE_OK };
-	b_int(&b, 1, game_id);
+	struct binder b = binder(s, ST_MOVES_GET);
+	b_int(&b, P_GAME_ID, game_id);
 	if (b.rc != SQLITE_OK)
 		return bind_fail(s, &b);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -1637,14 +1732,14 @@ enum store_rc store_move_add(struct store *s, int64_t game_id, const struct stor
 	if (taken)
 		return fail(s, STORE_CONFLICT, "game %lld already has move %d", (long long)game_id,
 				m->number);
-	struct binder b = { s->st[ST_MOVE_ADD], SQLITE_OK };
-	b_int(&b, 1, game_id);
-	b_int(&b, 2, m->number);
-	b_color(&b, 3, m->color);
-	b_text(&b, 4, m->vertex);
-	b_opt(&b, 5, m->forfeit);
-	b_text(&b, 6, m->clocks);
-	b_double(&b, 7, m->at);
+	struct binder b = binder(s, ST_MOVE_ADD);
+	b_int(&b, P_GAME_ID, game_id);
+	b_int(&b, P_NUMBER, m->number);
+	b_color(&b, P_COLOR, m->color);
+	b_text(&b, P_VERTEX, m->vertex);
+	b_opt(&b, P_FORFEIT, m->forfeit);
+	b_text(&b, P_CLOCKS, m->clocks);
+	b_double(&b, P_AT, m->at);
 	r = run(s, &b);
 	if (r == STORE_OK && !key_put(&s->journal, game_id, m->number))
 		s->journal_stale = true; /* the row is written; its key is reread before next use */
@@ -1659,8 +1754,8 @@ enum store_rc store_moves_get(struct store *s, int64_t game_id, store_move_cb cb
 	int rc;
 	if (r != STORE_OK)
 		return r;
-	struct binder b = { st, SQLITE_OK };
-	b_int(&b, 1, game_id);
+	struct binder b = binder(s, ST_MOVES_GET);
+	b_int(&b, P_GAME_ID, game_id);
 	if (b.rc != SQLITE_OK)
 		return bind_fail(s, &b);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -1684,12 +1779,12 @@ enum store_rc store_warning_add(struct store *s, int64_t game_id, const struct s
 		return fail(s, STORE_ERROR, "warning reason not terminated");
 	if (w->number < 0)
 		return fail(s, STORE_ERROR, "negative move number");
-	struct binder b = { s->st[ST_WARNING_ADD], SQLITE_OK };
-	b_int(&b, 1, game_id);
-	b_color(&b, 2, w->color);
-	b_text(&b, 3, w->reason);
-	b_id(&b, 4, w->number);
-	b_double(&b, 5, w->at);
+	struct binder b = binder(s, ST_WARNING_ADD);
+	b_int(&b, P_GAME_ID, game_id);
+	b_color(&b, P_COLOR, w->color);
+	b_text(&b, P_REASON, w->reason);
+	b_id(&b, P_NUMBER, w->number);
+	b_double(&b, P_AT, w->at);
 	enum store_rc r = run(s, &b);
 	if (r == STORE_OK && id)
 		*id = sqlite3_last_insert_rowid(s->db);
@@ -1705,8 +1800,8 @@ enum store_rc store_warnings_get(struct store *s, int64_t game_id, store_warning
 	int rc;
 	if (r != STORE_OK)
 		return r;
-	struct binder b = { st, SQLITE_OK };
-	b_int(&b, 1, game_id);
+	struct binder b = binder(s, ST_WARNINGS_GET);
+	b_int(&b, P_GAME_ID, game_id);
 	if (b.rc != SQLITE_OK)
 		return bind_fail(s, &b);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -1730,12 +1825,12 @@ enum store_rc store_warnings_get(struct store *s, int64_t game_id, store_warning
 enum store_rc store_player_set_rated(struct store *s, int64_t id, double rating, double rd,
 		double volatility, double at)
 {
-	struct binder b = { s->st[ST_PLAYER_SET_RATED], SQLITE_OK };
-	b_int(&b, 1, id);
-	b_double(&b, 2, rating);
-	b_double(&b, 3, rd);
-	b_double(&b, 4, volatility);
-	b_time(&b, 5, at);
+	struct binder b = binder(s, ST_PLAYER_SET_RATED);
+	b_int(&b, P_ID, id);
+	b_double(&b, P_RATING, rating);
+	b_double(&b, P_RD, rd);
+	b_double(&b, P_VOLATILITY, volatility);
+	b_time(&b, P_AT, at);
 	return run_one(s, &b, "player");
 }
 
@@ -1746,12 +1841,12 @@ enum store_rc store_player_set_start(struct store *s, int64_t id, const char *ra
 	enum store_rc r;
 	if (!rank || strlen(rank) >= STORE_RANK_SIZE)
 		return fail(s, STORE_ERROR, "a declared rank is at most %d bytes", STORE_RANK_SIZE - 1);
-	struct binder b = { s->st[ST_PLAYER_SET_START], SQLITE_OK };
-	b_int(&b, 1, id);
-	b_opt(&b, 2, rank);
-	b_double(&b, 3, rating);
-	b_double(&b, 4, rd);
-	b_double(&b, 5, volatility);
+	struct binder b = binder(s, ST_PLAYER_SET_START);
+	b_int(&b, P_ID, id);
+	b_opt(&b, P_RANK, rank);
+	b_double(&b, P_RATING, rating);
+	b_double(&b, P_RD, rd);
+	b_double(&b, P_VOLATILITY, volatility);
 	if ((r = run(s, &b)) != STORE_OK || sqlite3_changes(s->db) > 0)
 		return r;
 	if ((r = store_player_by_id(s, id, &p)) != STORE_OK)
@@ -1764,16 +1859,16 @@ enum store_rc store_rating_change_add(struct store *s, const struct store_rating
 {
 	if (!(c->rd > 0 && c->rd_before > 0 && c->volatility > 0 && c->volatility_before > 0))
 		return fail(s, STORE_ERROR, "a rating change needs positive RD and volatility");
-	struct binder b = { s->st[ST_RATING_ADD], SQLITE_OK };
-	b_int(&b, 1, c->player_id);
-	b_int(&b, 2, c->game_id);
-	b_double(&b, 3, c->rating_before);
-	b_double(&b, 4, c->rd_before);
-	b_double(&b, 5, c->volatility_before);
-	b_double(&b, 6, c->rating);
-	b_double(&b, 7, c->rd);
-	b_double(&b, 8, c->volatility);
-	b_double(&b, 9, c->at);
+	struct binder b = binder(s, ST_RATING_ADD);
+	b_int(&b, P_PLAYER_ID, c->player_id);
+	b_int(&b, P_GAME_ID, c->game_id);
+	b_double(&b, P_RATING_BEFORE, c->rating_before);
+	b_double(&b, P_RD_BEFORE, c->rd_before);
+	b_double(&b, P_VOLATILITY_BEFORE, c->volatility_before);
+	b_double(&b, P_RATING, c->rating);
+	b_double(&b, P_RD, c->rd);
+	b_double(&b, P_VOLATILITY, c->volatility);
+	b_double(&b, P_AT, c->at);
 	enum store_rc r = run(s, &b);
 	if (r == STORE_CONFLICT)
 		return fail(s, STORE_CONFLICT, "player %lld already has a rating change for game %lld",
@@ -1784,16 +1879,16 @@ enum store_rc store_rating_change_add(struct store *s, const struct store_rating
 }
 
 /* Rating changes collected before the callbacks run, so that callbacks may write. */
-static enum store_rc history_query(struct store *s, enum stmt_id id, int64_t key,
-		store_rating_change_cb cb, void *ctx)
+static enum store_rc history_query(struct store *s, enum stmt_id id,
+		enum store_param key_param, int64_t key, store_rating_change_cb cb, void *ctx)
 {
 	sqlite3_stmt *st = s->st[id];
 	struct store_rating_change *v = NULL;
 	size_t n = 0, cap = 0;
 	enum store_rc r = STORE_OK;
 	int rc;
-	struct binder b = { st, SQLITE_OK };
-	b_int(&b, 1, key);
+	struct binder b = binder(s, id);
+	b_int(&b, key_param, key);
 	if (b.rc != SQLITE_OK)
 		return bind_fail(s, &b);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -1833,27 +1928,27 @@ static enum store_rc history_query(struct store *s, enum stmt_id id, int64_t key
 enum store_rc store_rating_history(struct store *s, int64_t player_id,
 		store_rating_change_cb cb, void *ctx)
 {
-	return history_query(s, ST_HISTORY_BY_PLAYER, player_id, cb, ctx);
+	return history_query(s, ST_HISTORY_BY_PLAYER, P_PLAYER_ID, player_id, cb, ctx);
 }
 
 enum store_rc store_rating_changes_of_game(struct store *s, int64_t game_id,
 		store_rating_change_cb cb, void *ctx)
 {
-	return history_query(s, ST_HISTORY_BY_GAME, game_id, cb, ctx);
+	return history_query(s, ST_HISTORY_BY_GAME, P_GAME_ID, game_id, cb, ctx);
 }
 
-/* Bind the rating-order position (?1 at, ?2 game id) to statement `id`. */
+/* Bind the rating-order position (:at, :game_id) to statement `id`. */
 static struct binder bind_position(struct store *s, enum stmt_id id, double at, int64_t game_id)
 {
-	struct binder b = { s->st[id], SQLITE_OK };
-	b_double(&b, 1, at);
-	b_int(&b, 2, game_id);
+	struct binder b = binder(s, id);
+	b_double(&b, P_AT, at);
+	b_int(&b, P_GAME_ID, game_id);
 	return b;
 }
 
 enum store_rc store_ratings_rewind(struct store *s, double at, int64_t game_id)
 {
-	struct binder sp = { s->st[ST_SAVEPOINT], SQLITE_OK };
+	struct binder sp = binder(s, ST_SAVEPOINT);
 	enum store_rc r = run(s, &sp);
 	if (r != STORE_OK)
 		return r;
@@ -1865,11 +1960,11 @@ enum store_rc store_ratings_rewind(struct store *s, double at, int64_t game_id)
 	if (r != STORE_OK) {
 		char why[STORE_ERR_MAX];
 		snprintf(why, sizeof why, "%s", s->err);
-		struct binder undo = { s->st[ST_ROLLBACK_TO], SQLITE_OK };
+		struct binder undo = binder(s, ST_ROLLBACK_TO);
 		run(s, &undo);
 		fail(s, r, "%s", why);
 	}
-	struct binder rel = { s->st[ST_RELEASE], SQLITE_OK };
+	struct binder rel = binder(s, ST_RELEASE);
 	enum store_rc r2 = run(s, &rel);
 	return r != STORE_OK ? r : r2;
 }
@@ -1911,8 +2006,8 @@ enum store_rc store_leaderboard(struct store *s, enum store_leaderboard_sort sor
 	int rc;
 	if (r != STORE_OK)
 		return r;
-	struct binder b = { st, SQLITE_OK };
-	b_int(&b, 1, limit);
+	struct binder b = binder(s, id);
+	b_int(&b, P_LIMIT, limit);
 	if (b.rc != SQLITE_OK)
 		return bind_fail(s, &b);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -1944,10 +2039,10 @@ enum store_rc store_tournament_create(struct store *s, const char *name, const c
 				STORE_SYSTEM_SIZE - 1);
 	if (!state_json)
 		return fail(s, STORE_ERROR, "no tournament state");
-	struct binder b = { s->st[ST_TOURNAMENT_CREATE], SQLITE_OK };
-	b_text(&b, 1, name);
-	b_text(&b, 2, system);
-	b_text(&b, 3, state_json);
+	struct binder b = binder(s, ST_TOURNAMENT_CREATE);
+	b_text(&b, P_NAME, name);
+	b_text(&b, P_SYSTEM, system);
+	b_text(&b, P_STATE, state_json);
 	enum store_rc r = run(s, &b);
 	if (r == STORE_CONFLICT)
 		return fail(s, STORE_CONFLICT, "the tournament name \"%s\" is taken", name);
@@ -1960,9 +2055,9 @@ enum store_rc store_tournament_update(struct store *s, int64_t id, const char *s
 {
 	if (!state_json)
 		return fail(s, STORE_ERROR, "no tournament state");
-	struct binder b = { s->st[ST_TOURNAMENT_UPDATE], SQLITE_OK };
-	b_int(&b, 1, id);
-	b_text(&b, 2, state_json);
+	struct binder b = binder(s, ST_TOURNAMENT_UPDATE);
+	b_int(&b, P_ID, id);
+	b_text(&b, P_STATE, state_json);
 	return run_one(s, &b, "tournament");
 }
 
@@ -2008,8 +2103,8 @@ static enum store_rc tournament_one(struct store *s, struct binder *b, struct st
 
 enum store_rc store_tournament_get(struct store *s, int64_t id, struct store_tournament *out)
 {
-	struct binder b = { s->st[ST_TOURNAMENT_GET], SQLITE_OK };
-	b_int(&b, 1, id);
+	struct binder b = binder(s, ST_TOURNAMENT_GET);
+	b_int(&b, P_ID, id);
 	return tournament_one(s, &b, out);
 }
 
@@ -2020,8 +2115,8 @@ enum store_rc store_tournament_by_name(struct store *s, const char *name,
 		memset(out, 0, sizeof *out);
 		return fail(s, STORE_ERROR, "no name");
 	}
-	struct binder b = { s->st[ST_TOURNAMENT_BY_NAME], SQLITE_OK };
-	b_text(&b, 1, name);
+	struct binder b = binder(s, ST_TOURNAMENT_BY_NAME);
+	b_text(&b, P_NAME, name);
 	return tournament_one(s, &b, out);
 }
 
