@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <sqlite3.h>
 #include "store.h"
+#include "store_vec.h"
 
 /* The migrations, in order, NULL-terminated (generated from migrations/ by
  * scripts/embed-migrations into server/migrations_sql.c). */
@@ -19,8 +20,6 @@ extern const char *const store_migrations[];
 
 #define STORE_MIB (1024.0 * 1024.0) /* bytes in a MiB, for messages */
 #define STORE_PATH_MAX 4096       /* a database path and its suffixes, bytes */
-#define GAMES_CHUNK 16 /* growth step of the arrays the listings collect */
-#define MOVES_CHUNK 64
 
 /* Every statement the store runs after store_open, prepared there once. */
 enum stmt_id {
@@ -153,7 +152,6 @@ enum { LC_GAMES = PC_COUNT, LC_LAST_PLAYED };
 
 #define TOURNAMENT_COLS "id, name, system, state, created_at"
 enum { TC_ID, TC_NAME, TC_SYSTEM, TC_STATE, TC_CREATED_AT };
-#define TOURNAMENTS_CHUNK 16
 
 static const char *const stmt_sql[ST_COUNT] = {
 	[ST_BEGIN] = "BEGIN IMMEDIATE",
@@ -531,6 +529,33 @@ static enum store_rc check_idle(struct store *s, sqlite3_stmt *st, const char *w
 	if (sqlite3_stmt_busy(st))
 		return fail(s, STORE_ERROR, "%s called from its own callback", what);
 	return STORE_OK;
+}
+
+/* Reads the current row of a statement into *out (a struct the collector knows); on failure
+ * *out holds nothing to free. */
+typedef enum store_rc (*row_reader)(struct store *s, sqlite3_stmt *st, void *out);
+
+/* Step a bound statement to the end, appending each row `read` reads to *v; resets the
+ * statement. On failure the rows read so far stay in *v, for the caller to free. */
+static enum store_rc collect(struct store *s, sqlite3_stmt *st, struct store_vec *v,
+		row_reader read)
+{
+	enum store_rc r = STORE_OK;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		void *e = store_vec_room(v);
+		if (!e) {
+			r = fail(s, STORE_ERROR, "out of memory");
+			break;
+		}
+		if ((r = read(s, st, e)) != STORE_OK)
+			break;
+		v->n++;
+	}
+	if (r == STORE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
+		r = sql_fail(s, rc);
+	done(st);
+	return r;
 }
 
 /* ---- The move journal (migration 0005) ---- */
@@ -1539,45 +1564,35 @@ enum store_rc store_game_get(struct store *s, int64_t id, struct store_game *out
 	return r;
 }
 
-/* Games collected from a query before any callback runs, so that callbacks may write. */
-struct game_list {
-	struct store_game *g;
-	size_t n, cap;
-};
-
-static void game_list_free(struct game_list *l)
+static enum store_rc row_game(struct store *s, sqlite3_stmt *st, void *out)
 {
-	for (size_t i = 0; i < l->n; i++)
-		store_game_clear(&l->g[i]);
-	free(l->g);
-	l->g = NULL;
-	l->n = l->cap = 0;
+	return read_game(s, st, out);
 }
 
-/* Step a bound query to the end, appending each row to *l; resets the statement. */
-static enum store_rc collect_games(struct store *s, sqlite3_stmt *st, struct game_list *l)
+/* Games collected from a query before any callback runs, so that callbacks may write: step
+ * a bound query to the end, appending each row to *l (a vec of struct store_game); resets
+ * the statement. */
+static enum store_rc collect_games(struct store *s, sqlite3_stmt *st, struct store_vec *l)
 {
-	enum store_rc r = STORE_OK;
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (l->n == l->cap) {
-			size_t cap = l->cap + GAMES_CHUNK;
-			struct store_game *g = realloc(l->g, cap * sizeof *g);
-			if (!g) {
-				r = fail(s, STORE_ERROR, "out of memory");
-				break;
-			}
-			l->g = g;
-			l->cap = cap;
-		}
-		if ((r = read_game(s, st, &l->g[l->n])) != STORE_OK)
+	return collect(s, st, l, row_game);
+}
+
+/* Free a vec of games and what they own. */
+static void game_list_free(struct store_vec *l)
+{
+	struct store_game *g = l->v;
+	for (size_t i = 0; i < l->n; i++)
+		store_game_clear(&g[i]);
+	store_vec_free(l);
+}
+
+/* Call cb for each game of *l, until it asks to stop. */
+static void game_list_each(struct store_vec *l, store_game_cb cb, void *ctx)
+{
+	struct store_game *g = l->v;
+	for (size_t i = 0; i < l->n; i++)
+		if (cb(ctx, &g[i]) != 0)
 			break;
-		l->n++;
-	}
-	if (r == STORE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
-		r = sql_fail(s, rc);
-	done(st);
-	return r;
 }
 
 enum store_rc store_games_list(struct store *s, const struct store_games_filter *filter,
@@ -1588,7 +1603,7 @@ enum store_rc store_games_list(struct store *s, const struct store_games_filter 
 	enum stmt_id id = f->tournament_id ? ST_GAMES_BY_TOURNAMENT
 		: f->player_id ? ST_GAMES_BY_PLAYER
 		: f->phase ? ST_GAMES_BY_PHASE : ST_GAMES_ANY;
-	struct game_list l = { NULL, 0, 0 };
+	struct store_vec l = STORE_VEC_INIT(struct store_game);
 	enum store_rc r;
 	if (f->limit < 0)
 		return fail(s, STORE_ERROR, "negative limit");
@@ -1602,9 +1617,7 @@ enum store_rc store_games_list(struct store *s, const struct store_games_filter 
 	if (b.rc != SQLITE_OK)
 		return bind_fail(s, &b);
 	if ((r = collect_games(s, b.st, &l)) == STORE_OK)
-		for (size_t i = 0; i < l.n; i++)
-			if (cb(ctx, &l.g[i]) != 0)
-				break;
+		game_list_each(&l, cb, ctx);
 	game_list_free(&l);
 	return r;
 }
@@ -1625,69 +1638,53 @@ static enum store_rc read_move(struct store *s, sqlite3_stmt *st, struct store_m
 	return STORE_OK;
 }
 
-/* Moves of one game copied out (clocks malloc'd). */
-struct move_list {
-	struct store_move *m;
-	size_t n, cap;
-};
-
-static void move_list_free(struct move_list *l)
+/* A move copied out of the row (clocks malloc'd); on failure nothing to free. */
+static enum store_rc row_move_copy(struct store *s, sqlite3_stmt *st, void *out)
 {
-	for (size_t i = 0; i < l->n; i++)
-		free((char *)l->m[i].clocks);
-	free(l->m);
-	l->m = NULL;
-	l->n = l->cap = 0;
+	struct store_move *m = out;
+	char *clocks = NULL;
+	enum store_rc r;
+	if ((r = read_move(s, st, m)) != STORE_OK
+			|| (r = col_dup(s, st, MC_CLOCKS, &clocks)) != STORE_OK)
+		return r;
+	m->clocks = clocks;
+	return STORE_OK;
 }
 
-static enum store_rc collect_moves(struct store *s, int64_t game_id, struct move_list *l)
+/* Free a vec of moves copied out (their clocks malloc'd). */
+static void move_list_free(struct store_vec *l)
 {
-	sqlite3_stmt *st = s->st[ST_MOVES_GET];
-	enum store_rc r = STORE_OK;
-	int rc;
+	struct store_move *m = l->v;
+	for (size_t i = 0; i < l->n; i++)
+		free((char *)m[i].clocks);
+	store_vec_free(l);
+}
+
+/* Append the moves of one game, copied out, to *l (a vec of struct store_move). */
+static enum store_rc collect_moves(struct store *s, int64_t game_id, struct store_vec *l)
+{
 	struct binder b = binder(s, ST_MOVES_GET);
 	b_int(&b, P_GAME_ID, game_id);
 	if (b.rc != SQLITE_OK)
 		return bind_fail(s, &b);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (l->n == l->cap) {
-			size_t cap = l->cap + MOVES_CHUNK;
-			struct store_move *m = realloc(l->m, cap * sizeof *m);
-			if (!m) {
-				r = fail(s, STORE_ERROR, "out of memory");
-				break;
-			}
-			l->m = m;
-			l->cap = cap;
-		}
-		struct store_move *m = &l->m[l->n];
-		char *clocks = NULL;
-		if ((r = read_move(s, st, m)) != STORE_OK
-				|| (r = col_dup(s, st, MC_CLOCKS, &clocks)) != STORE_OK)
-			break;
-		m->clocks = clocks;
-		l->n++;
-	}
-	if (r == STORE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
-		r = sql_fail(s, rc);
-	done(st);
-	return r;
+	return collect(s, b.st, l, row_move_copy);
 }
 
 enum store_rc store_games_unfinished(struct store *s, store_unfinished_cb cb, void *ctx)
 {
 	sqlite3_stmt *st = s->st[ST_GAMES_UNFINISHED];
-	struct game_list games = { NULL, 0, 0 };
-	struct move_list moves = { NULL, 0, 0 };
+	struct store_vec games = STORE_VEC_INIT(struct store_game);
+	struct store_vec moves = STORE_VEC_INIT(struct store_move);
 	enum store_rc r;
 	if ((r = check_idle(s, st, "store_games_unfinished")) != STORE_OK)
 		return r;
 	if ((r = collect_games(s, st, &games)) != STORE_OK)
 		goto out;
+	struct store_game *g = games.v;
 	for (size_t i = 0; i < games.n; i++) {
-		if ((r = collect_moves(s, games.g[i].id, &moves)) != STORE_OK)
+		if ((r = collect_moves(s, g[i].id, &moves)) != STORE_OK)
 			break;
-		int stop = cb(ctx, &games.g[i], moves.m, moves.n);
+		int stop = cb(ctx, &g[i], moves.v, moves.n);
 		move_list_free(&moves);
 		if (stop)
 			break;
@@ -1878,50 +1875,41 @@ enum store_rc store_rating_change_add(struct store *s, const struct store_rating
 	return r;
 }
 
+static enum store_rc row_rating_change(struct store *s, sqlite3_stmt *st, void *out)
+{
+	struct store_rating_change *c = out;
+	(void)s;
+	c->id = sqlite3_column_int64(st, HC_ID);
+	c->player_id = sqlite3_column_int64(st, HC_PLAYER);
+	c->game_id = sqlite3_column_int64(st, HC_GAME);
+	c->rating_before = sqlite3_column_double(st, HC_RATING_BEFORE);
+	c->rd_before = sqlite3_column_double(st, HC_RD_BEFORE);
+	c->volatility_before = sqlite3_column_double(st, HC_VOLATILITY_BEFORE);
+	c->rating = sqlite3_column_double(st, HC_RATING);
+	c->rd = sqlite3_column_double(st, HC_RD);
+	c->volatility = sqlite3_column_double(st, HC_VOLATILITY);
+	c->at = sqlite3_column_double(st, HC_AT);
+	return STORE_OK;
+}
+
 /* Rating changes collected before the callbacks run, so that callbacks may write. */
 static enum store_rc history_query(struct store *s, enum stmt_id id,
 		enum store_param key_param, int64_t key, store_rating_change_cb cb, void *ctx)
 {
-	sqlite3_stmt *st = s->st[id];
-	struct store_rating_change *v = NULL;
-	size_t n = 0, cap = 0;
-	enum store_rc r = STORE_OK;
-	int rc;
+	struct store_vec l = STORE_VEC_INIT(struct store_rating_change);
+	enum store_rc r;
 	struct binder b = binder(s, id);
 	b_int(&b, key_param, key);
 	if (b.rc != SQLITE_OK)
 		return bind_fail(s, &b);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n == cap) {
-			size_t ncap = cap + MOVES_CHUNK;
-			struct store_rating_change *nv = realloc(v, ncap * sizeof *nv);
-			if (!nv) {
-				r = fail(s, STORE_ERROR, "out of memory");
+	const struct store_rating_change *c;
+	if ((r = collect(s, b.st, &l, row_rating_change)) == STORE_OK) {
+		c = l.v;
+		for (size_t i = 0; i < l.n; i++)
+			if (cb(ctx, &c[i]) != 0)
 				break;
-			}
-			v = nv;
-			cap = ncap;
-		}
-		struct store_rating_change *c = &v[n++];
-		c->id = sqlite3_column_int64(st, HC_ID);
-		c->player_id = sqlite3_column_int64(st, HC_PLAYER);
-		c->game_id = sqlite3_column_int64(st, HC_GAME);
-		c->rating_before = sqlite3_column_double(st, HC_RATING_BEFORE);
-		c->rd_before = sqlite3_column_double(st, HC_RD_BEFORE);
-		c->volatility_before = sqlite3_column_double(st, HC_VOLATILITY_BEFORE);
-		c->rating = sqlite3_column_double(st, HC_RATING);
-		c->rd = sqlite3_column_double(st, HC_RD);
-		c->volatility = sqlite3_column_double(st, HC_VOLATILITY);
-		c->at = sqlite3_column_double(st, HC_AT);
 	}
-	if (r == STORE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
-		r = sql_fail(s, rc);
-	done(st);
-	if (r == STORE_OK)
-		for (size_t i = 0; i < n; i++)
-			if (cb(ctx, &v[i]) != 0)
-				break;
-	free(v);
+	store_vec_free(&l);
 	return r;
 }
 
@@ -1972,7 +1960,7 @@ enum store_rc store_ratings_rewind(struct store *s, double at, int64_t game_id)
 enum store_rc store_rated_games(struct store *s, double at, int64_t game_id, store_game_cb cb,
 		void *ctx)
 {
-	struct game_list l = { NULL, 0, 0 };
+	struct store_vec l = STORE_VEC_INIT(struct store_game);
 	enum store_rc r;
 	if ((r = check_idle(s, s->st[ST_RATED_GAMES], "store_rated_games")) != STORE_OK)
 		return r;
@@ -1980,9 +1968,7 @@ enum store_rc store_rated_games(struct store *s, double at, int64_t game_id, sto
 	if (b.rc != SQLITE_OK)
 		return bind_fail(s, &b);
 	if ((r = collect_games(s, b.st, &l)) == STORE_OK)
-		for (size_t i = 0; i < l.n; i++)
-			if (cb(ctx, &l.g[i]) != 0)
-				break;
+		game_list_each(&l, cb, ctx);
 	game_list_free(&l);
 	return r;
 }
@@ -2120,39 +2106,28 @@ enum store_rc store_tournament_by_name(struct store *s, const char *name,
 	return tournament_one(s, &b, out);
 }
 
+static enum store_rc row_tournament(struct store *s, sqlite3_stmt *st, void *out)
+{
+	return read_tournament(s, st, out);
+}
+
 enum store_rc store_tournaments_list(struct store *s, store_tournament_cb cb, void *ctx)
 {
+	struct store_vec l = STORE_VEC_INIT(struct store_tournament);
 	sqlite3_stmt *st = s->st[ST_TOURNAMENTS_LIST];
-	struct store_tournament *v = NULL;
-	size_t n = 0, cap = 0;
 	enum store_rc r = check_idle(s, st, "store_tournaments_list");
-	int rc;
 	if (r != STORE_OK)
 		return r;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n == cap) {
-			size_t ncap = cap + TOURNAMENTS_CHUNK;
-			struct store_tournament *nv = realloc(v, ncap * sizeof *nv);
-			if (!nv) {
-				r = fail(s, STORE_ERROR, "out of memory");
+	struct store_tournament *t = NULL;
+	if ((r = collect(s, st, &l, row_tournament)) == STORE_OK) {
+		t = l.v;
+		for (size_t i = 0; i < l.n; i++)
+			if (cb(ctx, &t[i]) != 0)
 				break;
-			}
-			v = nv;
-			cap = ncap;
-		}
-		if ((r = read_tournament(s, st, &v[n])) != STORE_OK)
-			break;
-		n++;
 	}
-	if (r == STORE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
-		r = sql_fail(s, rc);
-	done(st);
-	if (r == STORE_OK)
-		for (size_t i = 0; i < n; i++)
-			if (cb(ctx, &v[i]) != 0)
-				break;
-	for (size_t i = 0; i < n; i++)
-		store_tournament_clear(&v[i]);
-	free(v);
+	t = l.v;
+	for (size_t i = 0; i < l.n; i++)
+		store_tournament_clear(&t[i]);
+	store_vec_free(&l);
 	return r;
 }
