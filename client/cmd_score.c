@@ -1,9 +1,8 @@
-/* client/cmd_score: `tengen score` and `tengen replay`. See cmd_score.h. */
+/* client/cmd_score: `tengen score` and `tengen replay`. See commands.h. */
 #include "config.h"
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,23 +15,12 @@
 #include "score.h"
 #include "sgf.h"
 #include "vertex.h"
-#include "cmd_score.h"
+#include "cli.h"
+#include "cli_print.h"
+#include "commands.h"
 
 #define CMD_READ_CHUNK 65536 /* bytes read from the record per fread */
 #define CMD_MAX_DEAD (BOARD_MAX_SIZE * BOARD_MAX_SIZE) /* --dead vertices in all */
-#define CMD_COLUMNS "ABCDEFGHJKLMNOPQRSTUVWXYZ" /* GTP 2 §2.11 column letters (no I) */
-
-static void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void errorf(const char *fmt, ...)
-{
-	va_list ap;
-	fputs("tengen: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 /* ---- command line ---- */
 
@@ -49,10 +37,14 @@ struct options {
 	int ndead;
 };
 
-#define OPT_DEAD 1u
-#define OPT_KOMI 2u
-#define OPT_KO 4u
-#define OPT_COUNTING 8u
+/* The options of score; replay takes the first one only (--ko). */
+enum { OPT_KO, OPT_DEAD, OPT_KOMI, OPT_COUNTING, NOPTS };
+static const struct cli_option score_options[NOPTS] = {
+	[OPT_KO] = {"--ko", true},
+	[OPT_DEAD] = {"--dead", true},
+	[OPT_KOMI] = {"--komi", true},
+	[OPT_COUNTING] = {"--counting", true},
+};
 
 static const char score_usage[] =
 	"usage: tengen score FILE.sgf [--dead V,V,...] [--komi K]\n"
@@ -73,29 +65,6 @@ static const char replay_usage[] =
 	"  --ko RULE       repetition rule (default: situational)\n"
 	"FILE may be - for standard input.\n";
 
-/* If argv[*i] is the option `name` ("--name VALUE" or "--name=VALUE"), store its value in
- * *value and return 1 (advancing *i past a separate value); return 0 if it is not `name`;
- * -1 if the value is missing (message printed). */
-static int opt_value(int argc, char **argv, int *i, const char *name, const char **value)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-	if (strncmp(a, name, n) != 0)
-		return 0;
-	if (a[n] == '=') {
-		*value = a + n + 1;
-		return 1;
-	}
-	if (a[n] != '\0')
-		return 0;
-	if (*i + 1 >= argc) {
-		errorf("option %s needs a value", name);
-		return -1;
-	}
-	*value = argv[++*i];
-	return 1;
-}
-
 /* Parse komi: a finite number of points within SGF_MAX_KOMI. Returns 0 or -1. */
 static int parse_komi(const char *s, double *out)
 {
@@ -108,80 +77,89 @@ static int parse_komi(const char *s, double *out)
 	return 0;
 }
 
-/* Parse the options `allowed` (OPT_*) and one FILE operand. Returns CMD_EXIT_OK, or
- * CMD_EXIT_USAGE (message printed), or -1 after printing `usage` for --help. o->dead is
- * malloc'd (free it). */
-static int parse_options(int argc, char **argv, unsigned allowed, const char *usage,
-			 struct options *o)
+/* Take the value v of option `opt` (OPT_*) into o. Returns CMD_EXIT_OK or CMD_EXIT_USAGE
+ * (message printed). */
+static int set_option(struct options *o, int opt, const char *v)
+{
+	switch (opt) {
+	case OPT_DEAD:
+		o->dead[o->ndead++] = v;
+		break;
+	case OPT_KOMI:
+		if (parse_komi(v, &o->komi) < 0) {
+			cli_errorf("--komi: '%s' is not a komi in points (|K| <= %g)", v,
+				   SGF_MAX_KOMI);
+			return CMD_EXIT_USAGE;
+		}
+		o->komi_set = true;
+		break;
+	case OPT_KO:
+		if (rules_parse_ko(v, &o->ko) < 0) {
+			cli_errorf("--ko: '%s' is not situational, positional or simple", v);
+			return CMD_EXIT_USAGE;
+		}
+		break;
+	case OPT_COUNTING:
+		if (strcmp(v, "area") == 0) {
+			o->counting = COUNT_AREA;
+		} else if (strcmp(v, "all-alive") == 0) {
+			o->counting = COUNT_ALL_ALIVE;
+		} else {
+			cli_errorf("--counting: '%s' is not area or all-alive", v);
+			return CMD_EXIT_USAGE;
+		}
+		break;
+	}
+	return CMD_EXIT_OK;
+}
+
+/* Parse the first nopts of score_options and one FILE operand ("--" ends the options).
+ * Returns CMD_EXIT_OK, or CMD_EXIT_USAGE (message printed), or -1 after printing `usage` for
+ * --help. o->dead is malloc'd (free it). */
+static int parse_options(int argc, char **argv, int nopts, const char *usage, struct options *o)
 {
 	memset(o, 0, sizeof *o);
 	o->ko = KO_SITUATIONAL;
 	o->counting = COUNT_AREA;
 	o->dead = calloc((size_t)argc + 1, sizeof *o->dead);
 	if (!o->dead) {
-		errorf("out of memory");
+		cli_errorf("out of memory");
 		return CMD_EXIT_FAILURE;
 	}
-	bool only_operands = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = NULL;
-		int m;
-		if (only_operands || a[0] != '-' || strcmp(a, "-") == 0) {
+	struct cli_args a;
+	cli_args_init(&a, argc, argv, NULL, score_options, nopts);
+	a.dashdash = true;
+	for (enum cli_token t; (t = cli_next(&a)) != CLI_END;) {
+		int rc = CMD_EXIT_OK;
+		switch (t) {
+		case CLI_OPERAND:
 			if (o->file) {
-				errorf("%s: one record at a time (extra operand '%s')", argv[0], a);
+				cli_errorf("%s: one record at a time (extra operand '%s')", argv[0],
+					   a.arg);
 				return CMD_EXIT_USAGE;
 			}
-			o->file = a;
-			continue;
-		}
-		if (strcmp(a, "--") == 0) {
-			only_operands = true;
-			continue;
-		}
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			o->file = a.arg;
+			break;
+		case CLI_DASHDASH:
+			break;
+		case CLI_HELP:
 			fputs(usage, stdout);
 			return -1;
-		}
-		if ((allowed & OPT_DEAD) && (m = opt_value(argc, argv, &i, "--dead", &v)) != 0) {
-			if (m < 0)
-				return CMD_EXIT_USAGE;
-			o->dead[o->ndead++] = v;
-		} else if ((allowed & OPT_KOMI) && (m = opt_value(argc, argv, &i, "--komi", &v)) != 0) {
-			if (m < 0)
-				return CMD_EXIT_USAGE;
-			if (parse_komi(v, &o->komi) < 0) {
-				errorf("--komi: '%s' is not a komi in points (|K| <= %g)", v,
-				       SGF_MAX_KOMI);
-				return CMD_EXIT_USAGE;
-			}
-			o->komi_set = true;
-		} else if ((allowed & OPT_KO) && (m = opt_value(argc, argv, &i, "--ko", &v)) != 0) {
-			if (m < 0)
-				return CMD_EXIT_USAGE;
-			if (rules_parse_ko(v, &o->ko) < 0) {
-				errorf("--ko: '%s' is not situational, positional or simple", v);
-				return CMD_EXIT_USAGE;
-			}
-		} else if ((allowed & OPT_COUNTING) &&
-			   (m = opt_value(argc, argv, &i, "--counting", &v)) != 0) {
-			if (m < 0)
-				return CMD_EXIT_USAGE;
-			if (strcmp(v, "area") == 0)
-				o->counting = COUNT_AREA;
-			else if (strcmp(v, "all-alive") == 0)
-				o->counting = COUNT_ALL_ALIVE;
-			else {
-				errorf("--counting: '%s' is not area or all-alive", v);
-				return CMD_EXIT_USAGE;
-			}
-		} else {
-			errorf("%s: unknown option '%s'", argv[0], a);
+		case CLI_OPTION:
+			rc = set_option(o, a.opt, a.value);
+			break;
+		case CLI_MISSING:
+			return CMD_EXIT_USAGE;
+		default: /* CLI_UNKNOWN (no global options here) */
+			cli_errorf("%s: unknown option '%s'", argv[0], a.arg);
 			fputs(usage, stderr);
 			return CMD_EXIT_USAGE;
 		}
+		if (rc != CMD_EXIT_OK)
+			return rc;
 	}
 	if (!o->file) {
-		errorf("%s: no record given", argv[0]);
+		cli_errorf("%s: no record given", argv[0]);
 		fputs(usage, stderr);
 		return CMD_EXIT_USAGE;
 	}
@@ -197,7 +175,7 @@ static int read_record(const char *path, char **data, size_t *len)
 {
 	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
 	if (!f) {
-		errorf("%s: %s", path, strerror(errno));
+		cli_errorf("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	size_t cap = 0, n = 0;
@@ -208,7 +186,7 @@ static int read_record(const char *path, char **data, size_t *len)
 			size_t ncap = cap + CMD_READ_CHUNK;
 			char *nb = realloc(buf, ncap);
 			if (!nb) {
-				errorf("%s: out of memory", path);
+				cli_errorf("%s: out of memory", path);
 				rc = -1;
 				break;
 			}
@@ -222,7 +200,7 @@ static int read_record(const char *path, char **data, size_t *len)
 		n += got;
 		if (got < want) {
 			if (ferror(f)) {
-				errorf("%s: %s", path, strerror(errno));
+				cli_errorf("%s: %s", path, strerror(errno));
 				rc = -1;
 			}
 			break;
@@ -252,7 +230,8 @@ static int load_record(const char *path, struct sgf_game *g)
 	int st = sgf_parse(data ? data : "", len, g, &err);
 	free(data);
 	if (st != SGF_OK) {
-		errorf("%s: %s", path, err.message[0] ? err.message : "cannot parse the record");
+		cli_errorf("%s: %s", path,
+			   err.message[0] ? err.message : "cannot parse the record");
 		return CMD_EXIT_FAILURE;
 	}
 	return CMD_EXIT_OK;
@@ -308,8 +287,8 @@ static int replay_start(struct replay *rp, const char *path, double komi, enum k
 	int counted = setup ? (g->handicap != 0 ? (int)g->nsetup_black : 0) : handicap;
 	komi -= score_handicap_compensation(counted);
 	if (referee_init(&rp->ref, g->size, komi, handicap, &rules) < 0) {
-		errorf("%s: cannot start a %dx%d game with handicap %d (no fixed placement)",
-		       path, g->size, g->size, handicap);
+		cli_errorf("%s: cannot start a %dx%d game with handicap %d (no fixed placement)",
+			   path, g->size, g->size, handicap);
 		return CMD_EXIT_FAILURE;
 	}
 	rp->ref_live = true;
@@ -321,8 +300,8 @@ static int replay_start(struct replay *rp, const char *path, double komi, enum k
 		for (size_t i = 0; i < n; i++) {
 			if (board_setup(b, c, board_pt(b, pts[i].x, pts[i].y)) < 0) {
 				char v[VERTEX_MAX_LEN];
-				errorf("%s: setup stone at %s on an occupied point", path,
-				       vertex_format_xy(g->size, pts[i].x, pts[i].y, v));
+				cli_errorf("%s: setup stone at %s on an occupied point", path,
+					   vertex_format_xy(g->size, pts[i].x, pts[i].y, v));
 				return CMD_EXIT_FAILURE;
 			}
 		}
@@ -335,7 +314,7 @@ static int replay_start(struct replay *rp, const char *path, double komi, enum k
 		board_set_to_move(b, BLACK);
 	rp->illegal = calloc(g->nmoves ? g->nmoves : 1, sizeof *rp->illegal);
 	if (!rp->illegal) {
-		errorf("out of memory");
+		cli_errorf("out of memory");
 		return CMD_EXIT_FAILURE;
 	}
 	return CMD_EXIT_OK;
@@ -352,7 +331,7 @@ static int replay_run(struct replay *rp, const char *path)
 	struct referee *r = &rp->ref;
 	struct referee_move *mv = malloc(sizeof *mv);
 	if (!mv) {
-		errorf("out of memory");
+		cli_errorf("out of memory");
 		return CMD_EXIT_FAILURE;
 	}
 	int rc = CMD_EXIT_OK;
@@ -368,9 +347,9 @@ static int replay_run(struct replay *rp, const char *path)
 		}
 		if (referee_play(r, c, pt, mv) < 0) {
 			char v[VERTEX_MAX_LEN];
-			errorf("%s: move %zu (%s %s): the referee refused it in phase %s", path, i + 1,
-			       c == BLACK ? "B" : "W", vertex_format(&r->board, pt, v),
-			       referee_phase_name(r->phase));
+			cli_errorf("%s: move %zu (%s %s): the referee refused it in phase %s", path, i + 1,
+				   c == BLACK ? "B" : "W", vertex_format(&r->board, pt, v),
+				   referee_phase_name(r->phase));
 			rc = CMD_EXIT_FAILURE;
 			break;
 		}
@@ -420,12 +399,12 @@ static int parse_dead(const struct options *o, const struct board *b, int *pts, 
 				pt = vertex_parse(b, v);
 			}
 			if (pt <= 0) { /* -1: no vertex of this board; BOARD_PASS: not a stone */
-				errorf("--dead: '%.*s' is not a point of a %dx%d board", (int)len, s,
-				       b->size, b->size);
+				cli_errorf("--dead: '%.*s' is not a point of a %dx%d board", (int)len, s,
+					   b->size, b->size);
 				return CMD_EXIT_USAGE;
 			}
 			if (*n >= CMD_MAX_DEAD) {
-				errorf("--dead: more than %d vertices", CMD_MAX_DEAD);
+				cli_errorf("--dead: more than %d vertices", CMD_MAX_DEAD);
 				return CMD_EXIT_USAGE;
 			}
 			pts[(*n)++] = pt;
@@ -459,7 +438,7 @@ static int record_dead(const struct replay *rp, int *pts)
 	return n;
 }
 
-/* Build the JSON report (see cmd_score.h). Returns NULL when out of memory. */
+/* Build the JSON report (see commands.h). Returns NULL when out of memory. */
 static json_t *score_report(const struct replay *rp, const struct score *s, const char *result,
 			    const char *reason, const char *stones)
 {
@@ -498,8 +477,7 @@ int cmd_score(int argc, char **argv)
 	json_t *report = NULL;
 	int npts = 0, bad;
 
-	int rc = parse_options(argc, argv, OPT_DEAD | OPT_KOMI | OPT_KO | OPT_COUNTING,
-			       score_usage, &o);
+	int rc = parse_options(argc, argv, NOPTS, score_usage, &o);
 	if (rc != CMD_EXIT_OK) {
 		free(o.dead);
 		return rc < 0 ? CMD_EXIT_OK : rc;
@@ -507,7 +485,7 @@ int cmd_score(int argc, char **argv)
 	int *pts = malloc(CMD_MAX_DEAD * sizeof *pts);
 	bool *dead = malloc(BOARD_POINTS_MAX * sizeof *dead);
 	if (!pts || !dead) {
-		errorf("out of memory");
+		cli_errorf("out of memory");
 		rc = CMD_EXIT_FAILURE;
 		goto out_options;
 	}
@@ -530,8 +508,8 @@ int cmd_score(int argc, char **argv)
 	if (o.counting == COUNT_AREA && npts > 0) {
 		if ((bad = score_mark_dead(&rp.ref.board, pts, npts, dead)) != 0) {
 			char v[VERTEX_MAX_LEN];
-			errorf("--dead: no stone at %s on the final board",
-			       vertex_format(&rp.ref.board, pts[bad - 1], v));
+			cli_errorf("--dead: no stone at %s on the final board",
+				   vertex_format(&rp.ref.board, pts[bad - 1], v));
 			rc = CMD_EXIT_FAILURE;
 			goto out;
 		}
@@ -549,13 +527,13 @@ int cmd_score(int argc, char **argv)
 
 	report = score_report(&rp, &s, result, reason, stones_or_null);
 	if (!report) {
-		errorf("out of memory");
+		cli_errorf("out of memory");
 		rc = CMD_EXIT_FAILURE;
 		goto out;
 	}
 	if (json_dumpf(report, stdout, JSON_INDENT(2)) < 0 || fputc('\n', stdout) == EOF ||
 	    fflush(stdout) == EOF) {
-		errorf("writing the report: %s", strerror(errno));
+		cli_errorf("writing the report: %s", strerror(errno));
 		rc = CMD_EXIT_FAILURE;
 	}
 out:
@@ -575,11 +553,11 @@ static void print_columns(FILE *f, int size)
 {
 	fputs("  ", f);
 	for (int x = 0; x < size; x++)
-		fprintf(f, " %c", CMD_COLUMNS[x]);
+		fprintf(f, " %c", CLI_COLUMNS[x]);
 	fputc('\n', f);
 }
 
-/* Print the board GTP style (see cmd_score.h) from board_diagram's rows. */
+/* Print the board GTP style (see commands.h) from board_diagram's rows. */
 static void print_board(FILE *f, const struct board *b)
 {
 	char diagram[BOARD_MAX_SIZE * (BOARD_MAX_SIZE + 1) + 1];
@@ -599,7 +577,7 @@ int cmd_replay(int argc, char **argv)
 {
 	struct options o;
 	struct replay rp;
-	int rc = parse_options(argc, argv, OPT_KO, replay_usage, &o);
+	int rc = parse_options(argc, argv, 1, replay_usage, &o);
 	if (rc != CMD_EXIT_OK) {
 		free(o.dead);
 		return rc < 0 ? CMD_EXIT_OK : rc;
@@ -614,7 +592,7 @@ int cmd_replay(int argc, char **argv)
 			printf("Result: %s (%s)\n", rp.ref.result,
 			       referee_reason_name(rp.ref.reason));
 		if (fflush(stdout) == EOF) {
-			errorf("writing the board: %s", strerror(errno));
+			cli_errorf("writing the board: %s", strerror(errno));
 			rc = CMD_EXIT_FAILURE;
 		}
 	}

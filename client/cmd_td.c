@@ -1,4 +1,4 @@
-/* client/cmd_td: `tengen td ...`, the director's commands. See cmd_td.h.
+/* client/cmd_td: `tengen td ...`, the director's commands. See commands.h.
  *
  * Each subcommand turns its arguments into one or more requests (a batch, sent one after the
  * other) and a printer for the replies. An error reply is reported and the batch goes on; the
@@ -8,30 +8,19 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
 
-#include "cmd_call.h"
-#include "cmd_score.h"
-#include "cmd_td.h"
+#include "cli.h"
+#include "cli_print.h"
+#include "cli_run.h"
+#include "commands.h"
 
-#define TD_MAX_POS 64 /* positional arguments of one td subcommand (players of td register) */
-
-static void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void errorf(const char *fmt, ...)
-{
-	va_list ap;
-	fputs("tengen: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
+#define TD_MAX_POS 64       /* positional arguments of a td subcommand (td register) */
+#define TD_TIME_SPEC_MAX 64 /* bytes of a --time value */
 
 static const char td_usage[] =
 	"usage: tengen [--server HOST:PORT] --user NAME [--password-file F] td COMMAND [ARGS] [--json]\n"
@@ -56,72 +45,23 @@ static const char td_usage[] =
 	"  td list                               the tournaments\n"
 	"  td show T                             a tournament's settings and players\n";
 
-/* ---- the batch runner ---- */
-
-struct td_ctx;
-typedef void (*td_print_fn)(struct td_ctx *x, const json_t *req, const json_t *reply);
-
+/* What a td subcommand makes of its arguments: a batch for cli_run_batch. */
 struct td_ctx {
-	json_t *reqs;      /* array of requests, sent in order */
-	size_t next;
-	td_print_fn print;
+	json_t *reqs;         /* the requests, sent in order */
+	cli_print_fn print;   /* each ok reply's printer (b->ctx is this struct) */
 	const char *out_file; /* export -o */
-	bool failed;
 };
 
-static void td_send_next(struct cli *c);
-
-static void td_reply(struct session *s, json_t *reply, void *arg)
-{
-	struct cli *c = CLI_OF(arg);
-	struct td_ctx *x = c->ctx;
-	(void)s;
-	if (!reply)
-		return;
-	bool ok = cli_reply_ok(c, reply);
-	if (!ok)
-		x->failed = true;
-	if (c->opt->json)
-		cli_print_json(reply);
-	else if (ok)
-		x->print(x, json_array_get(x->reqs, x->next - 1), reply);
-	td_send_next(c);
-}
-
-static void td_send_next(struct cli *c)
-{
-	struct td_ctx *x = c->ctx;
-	if (x->next >= json_array_size(x->reqs)) {
-		cli_finish(c, x->failed ? CMD_EXIT_FAILURE : CMD_EXIT_OK);
-		return;
-	}
-	json_t *req = json_deep_copy(json_array_get(x->reqs, x->next++));
-	cli_send(c, req, td_reply);
-}
-
-static int td_run(const struct cli_opts *o, struct td_ctx *x)
-{
-	int status = cli_run(o, true, td_send_next, NULL, x);
-	json_decref(x->reqs);
-	return status;
-}
-
 /* Make a batch of one request (consumed). */
-static int td_one(struct td_ctx *x, json_t *req, td_print_fn print)
+static int td_one(struct td_ctx *x, json_t *req, cli_print_fn print)
 {
-	x->reqs = json_array();
 	x->print = print;
-	if (!req || !x->reqs || json_array_append_new(x->reqs, req) != 0) {
-		errorf("out of memory");
+	x->reqs = cli_batch_of(req);
+	if (!x->reqs) {
+		cli_errorf("out of memory");
 		return -1;
 	}
 	return 0;
-}
-
-static const char *str_or(const json_t *o, const char *key, const char *dflt)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-	return s ? s : dflt;
 }
 
 /* ---- values ---- */
@@ -218,8 +158,8 @@ static json_t *parse_time(const char *spec)
 		return t;
 	}
 bad:
-	errorf("td create: bad --time '%s' (byoyomi:MAIN/PERIODSxPERIOD, canadian:MAIN/STONES/"
-	       "PERIOD, fischer:MAIN+INC, absolute:MAIN or none; e.g. byoyomi:60/3x10)", spec);
+	cli_errorf("td create: bad --time '%s' (byoyomi:MAIN/PERIODSxPERIOD, canadian:MAIN/STONES/"
+		   "PERIOD, fischer:MAIN+INC, absolute:MAIN or none; e.g. byoyomi:60/3x10)", spec);
 	return NULL;
 }
 
@@ -239,7 +179,8 @@ static int parse_int(const char *what, const char *s, long min, long max, long *
 	errno = 0;
 	long v = strtol(s, &end, 10);
 	if (errno || end == s || *end || v < min || v > max) {
-		errorf("%s must be a whole number from %ld to %ld, not '%s'", what, min, max, s);
+		cli_errorf("%s must be a whole number from %ld to %ld, not '%s'", what, min, max,
+			   s);
 		return -1;
 	}
 	*out = v;
@@ -248,35 +189,35 @@ static int parse_int(const char *what, const char *s, long min, long max, long *
 
 /* ---- printers ---- */
 
-static void print_created(struct td_ctx *x, const json_t *req, const json_t *reply)
+static void print_created(struct cli_batch *b, const json_t *req, const json_t *reply)
 {
-	(void)x;
+	(void)b;
 	(void)req;
 	printf("%lld\n", (long long)json_integer_value(json_object_get(reply, "tournament")));
 }
 
-static void print_registered(struct td_ctx *x, const json_t *req, const json_t *reply)
+static void print_registered(struct cli_batch *b, const json_t *req, const json_t *reply)
 {
-	(void)x;
-	printf("registered %s in tournament %lld (%lld players)\n", str_or(req, "player", "?"),
+	(void)b;
+	printf("registered %s in tournament %lld (%lld players)\n", cli_str_or(req, "player", "?"),
 	       (long long)json_integer_value(json_object_get(req, "tournament")),
 	       (long long)json_integer_value(json_object_get(reply, "players")));
 }
 
-static void print_withdrawn(struct td_ctx *x, const json_t *req, const json_t *reply)
+static void print_withdrawn(struct cli_batch *b, const json_t *req, const json_t *reply)
 {
-	(void)x;
+	(void)b;
 	const json_t *after = json_object_get(reply, "withdrawn_after");
-	printf("withdrew %s from tournament %lld", str_or(req, "player", "?"),
+	printf("withdrew %s from tournament %lld", cli_str_or(req, "player", "?"),
 	       (long long)json_integer_value(json_object_get(req, "tournament")));
 	if (json_integer_value(after) > 0)
 		printf(" (after round %lld)", (long long)json_integer_value(after));
 	putchar('\n');
 }
 
-static void print_started(struct td_ctx *x, const json_t *req, const json_t *reply)
+static void print_started(struct cli_batch *b, const json_t *req, const json_t *reply)
 {
-	(void)x;
+	(void)b;
 	json_t *r = json_copy((json_t *)reply);
 	if (!r)
 		return;
@@ -294,20 +235,20 @@ static void print_started(struct td_ctx *x, const json_t *req, const json_t *rep
 	json_decref(r);
 }
 
-static void print_result_set(struct td_ctx *x, const json_t *req, const json_t *reply)
+static void print_result_set(struct cli_batch *b, const json_t *req, const json_t *reply)
 {
-	(void)x;
+	(void)b;
 	printf("game %lld: result %s\n", (long long)json_integer_value(json_object_get(req, "game")),
-	       str_or(reply, "result", str_or(req, "result", "?")));
+	       cli_str_or(reply, "result", cli_str_or(req, "result", "?")));
 }
 
-static void print_warned(struct td_ctx *x, const json_t *req, const json_t *reply)
+static void print_warned(struct cli_batch *b, const json_t *req, const json_t *reply)
 {
-	(void)x;
+	(void)b;
 	const json_t *w = json_object_get(reply, "warnings");
 	printf("game %lld: warning to %s (%s)", (long long)json_integer_value(json_object_get(req, "game")),
-	       strcmp(str_or(req, "color", "B"), "B") == 0 ? "Black" : "White",
-	       str_or(req, "reason", "?"));
+	       strcmp(cli_str_or(req, "color", "B"), "B") == 0 ? "Black" : "White",
+	       cli_str_or(req, "reason", "?"));
 	if (json_is_integer(w))
 		printf(", %lld warning(s)", (long long)json_integer_value(w));
 	const char *result = json_string_value(json_object_get(reply, "result"));
@@ -316,22 +257,23 @@ static void print_warned(struct td_ctx *x, const json_t *req, const json_t *repl
 	putchar('\n');
 }
 
-static void print_clocks_reply(struct td_ctx *x, const json_t *req, const json_t *reply)
+static void print_clocks_reply(struct cli_batch *batch, const json_t *req, const json_t *reply)
 {
-	(void)x;
+	(void)batch;
 	const json_t *clocks = json_object_get(reply, "clocks");
 	char b[64], w[64];
 	cli_format_clock(json_object_get(clocks, "B"), b, sizeof b);
 	cli_format_clock(json_object_get(clocks, "W"), w, sizeof w);
 	printf("game %lld %s; clocks: Black %s, White %s\n",
 	       (long long)json_integer_value(json_object_get(req, "game")),
-	       strcmp(str_or(req, "cmd", ""), "game.pause") == 0 ? "paused" : "resumed", b, w);
+	       strcmp(cli_str_or(req, "cmd", ""), "game.pause") == 0 ? "paused" : "resumed", b, w);
 }
 
-static void print_export(struct td_ctx *x, const json_t *req, const json_t *reply)
+static void print_export(struct cli_batch *b, const json_t *req, const json_t *reply)
 {
+	const struct td_ctx *x = b->ctx;
 	(void)req;
-	const char *data = str_or(reply, "data", "");
+	const char *data = cli_str_or(reply, "data", "");
 	size_t n = strlen(data);
 	if (!x->out_file) {
 		fputs(data, stdout);
@@ -345,16 +287,16 @@ static void print_export(struct td_ctx *x, const json_t *req, const json_t *repl
 	if (f && fclose(f) != 0)
 		ok = false;
 	if (!ok) {
-		errorf("cannot write %s: %s", x->out_file, strerror(errno));
-		x->failed = true;
+		cli_errorf("cannot write %s: %s", x->out_file, strerror(errno));
+		b->failed = true;
 		return;
 	}
-	fprintf(stderr, "tengen: wrote %s (%zu bytes)\n", x->out_file, n);
+	cli_errorf("wrote %s (%zu bytes)", x->out_file, n); /* a note, on stderr as errors are */
 }
 
-static void print_list(struct td_ctx *x, const json_t *req, const json_t *reply)
+static void print_list(struct cli_batch *b, const json_t *req, const json_t *reply)
 {
-	(void)x;
+	(void)b;
 	(void)req;
 	const json_t *ts = json_object_get(reply, "tournaments");
 	printf("%5s  %-24s %-18s %7s %7s %6s\n", "Id", "Name", "System", "Players", "Round",
@@ -364,8 +306,8 @@ static void print_list(struct td_ctx *x, const json_t *req, const json_t *reply)
 	json_array_foreach(ts, i, t) {
 		const json_t *st = json_object_get(t, "settings");
 		printf("%5lld  %-24s %-18s %7lld %7lld %6lld\n",
-		       (long long)json_integer_value(json_object_get(t, "id")), str_or(t, "name", "?"),
-		       str_or(t, "system", "?"), (long long)json_integer_value(json_object_get(t, "players")),
+		       (long long)json_integer_value(json_object_get(t, "id")), cli_str_or(t, "name", "?"),
+		       cli_str_or(t, "system", "?"), (long long)json_integer_value(json_object_get(t, "players")),
 		       (long long)json_integer_value(json_object_get(t, "round")),
 		       (long long)json_integer_value(json_object_get(st, "rounds")));
 	}
@@ -373,15 +315,15 @@ static void print_list(struct td_ctx *x, const json_t *req, const json_t *reply)
 		puts("(no tournaments)");
 }
 
-static void print_show(struct td_ctx *x, const json_t *req, const json_t *reply)
+static void print_show(struct cli_batch *b, const json_t *req, const json_t *reply)
 {
-	(void)x;
+	(void)b;
 	(void)req;
 	const json_t *t = json_object_get(reply, "tournament");
 	const json_t *st = json_object_get(t, "settings");
 	printf("Tournament %lld: %s\n", (long long)json_integer_value(json_object_get(t, "id")),
-	       str_or(t, "name", "?"));
-	printf("System: %s, round %lld of %lld\n", str_or(t, "system", "?"),
+	       cli_str_or(t, "name", "?"));
+	printf("System: %s, round %lld of %lld\n", cli_str_or(t, "system", "?"),
 	       (long long)json_integer_value(json_object_get(t, "round")),
 	       (long long)json_integer_value(json_object_get(st, "rounds")));
 	const char *director = json_string_value(json_object_get(t, "director"));
@@ -401,7 +343,7 @@ static void print_show(struct td_ctx *x, const json_t *req, const json_t *reply)
 	size_t i;
 	const json_t *p;
 	json_array_foreach(field, i, p) {
-		printf("  %-24s %-5s %6.0f", str_or(p, "name", "?"), str_or(p, "rank", ""),
+		printf("  %-24s %-5s %6.0f", cli_str_or(p, "name", "?"), cli_str_or(p, "rank", ""),
 		       json_number_value(json_object_get(p, "rating")));
 		if (json_is_true(json_object_get(p, "withdrawn_before_start")))
 			fputs("  withdrawn", stdout);
@@ -416,18 +358,19 @@ static void print_show(struct td_ctx *x, const json_t *req, const json_t *reply)
 
 static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 {
-	static const char *const names[] = {"--system", "--rounds", "--size", "--komi", "--time",
-					    "--lateness", "--tiebreaks", "--rated", "--bye",
-					    "--rules"};
+	static const struct cli_option opts[] = {
+		{"--system", true}, {"--rounds", true}, {"--size", true}, {"--komi", true},
+		{"--time", true}, {"--lateness", true}, {"--tiebreaks", true}, {"--rated", true},
+		{"--bye", true}, {"--rules", true}};
 	enum { SYS, ROUNDS, SIZE, KOMI, TIME, LATE, TB, RATED, BYE, RULES, NOPT };
 	const char *v[NOPT] = {0};
 	const char *pos[1];
 	int npos;
-	int r = cli_parse_args(argc, argv, o, td_usage, names, v, NOPT, pos, 1, &npos);
+	int r = cli_parse_args(argc, argv, o, td_usage, opts, NOPT, v, pos, 1, &npos);
 	if (r != 0)
 		return r;
 	if (npos != 1 || !v[SYS]) {
-		errorf("td create: give the tournament's NAME and --system");
+		cli_errorf("td create: give the tournament's NAME and --system");
 		return -1;
 	}
 	json_t *req = json_pack("{s:s, s:s, s:s}", "cmd", "tournament.create", "name", pos[0],
@@ -449,7 +392,7 @@ static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 		char *end;
 		double k = strtod(v[KOMI], &end);
 		if (end == v[KOMI] || *end || !isfinite(k)) {
-			errorf("--komi must be a number of points, not '%s'", v[KOMI]);
+			cli_errorf("--komi must be a number of points, not '%s'", v[KOMI]);
 			goto bad;
 		}
 		json_object_set_new(req, "komi", json_real(k));
@@ -463,7 +406,7 @@ static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 	if (v[LATE]) {
 		double s;
 		if (parse_duration(v[LATE], &s) != 0 || s != floor(s)) {
-			errorf("--lateness must be whole seconds (or 15m), not '%s'", v[LATE]);
+			cli_errorf("--lateness must be whole seconds (or 15m), not '%s'", v[LATE]);
 			goto bad;
 		}
 		json_object_set_new(req, "lateness_limit_s", json_integer((json_int_t)s));
@@ -481,7 +424,7 @@ static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 	if (v[RATED]) {
 		int yes = parse_yes_no(v[RATED]);
 		if (yes < 0) {
-			errorf("--rated must be yes or no, not '%s'", v[RATED]);
+			cli_errorf("--rated must be yes or no, not '%s'", v[RATED]);
 			goto bad;
 		}
 		json_object_set_new(req, "rated", json_boolean(yes));
@@ -495,7 +438,7 @@ static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 		json_t *rules = json_loads(v[RULES], 0, NULL);
 		if (!json_is_object(rules)) {
 			json_decref(rules);
-			errorf("--rules must be a JSON object, e.g. '{\"ko\":\"positional\"}'");
+			cli_errorf("--rules must be a JSON object, e.g. '{\"ko\":\"positional\"}'");
 			goto bad;
 		}
 		json_object_set_new(req, "rules", rules);
@@ -511,13 +454,13 @@ static int td_register(int argc, char **argv, struct cli_opts *o, struct td_ctx 
 {
 	const char *pos[TD_MAX_POS];
 	int npos;
-	int r = cli_parse_args(argc, argv, o, td_usage, NULL, NULL, 0, pos, TD_MAX_POS, &npos);
+	int r = cli_parse_args(argc, argv, o, td_usage, NULL, 0, NULL, pos, TD_MAX_POS, &npos);
 	if (r != 0)
 		return r;
 	json_int_t t;
 	if (npos < 2 || (withdraw && npos != 2)) {
-		errorf("td %s: give the tournament and %s", argv[0],
-		       withdraw ? "one PLAYER" : "the PLAYERs");
+		cli_errorf("td %s: give the tournament and %s", argv[0],
+			   withdraw ? "one PLAYER" : "the PLAYERs");
 		return -1;
 	}
 	if (cli_parse_id("TOURNAMENT", pos[0], &t) != 0)
@@ -533,20 +476,20 @@ static int td_register(int argc, char **argv, struct cli_opts *o, struct td_ctx 
 
 static int td_start(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 {
-	static const char *const names[] = {"--at", "--in"};
+	static const struct cli_option opts[] = {{"--at", true}, {"--in", true}};
 	const char *v[2] = {0};
 	const char *pos[1];
 	int npos;
-	int r = cli_parse_args(argc, argv, o, td_usage, names, v, 2, pos, 1, &npos);
+	int r = cli_parse_args(argc, argv, o, td_usage, opts, 2, v, pos, 1, &npos);
 	if (r != 0)
 		return r;
 	json_int_t t;
 	if (npos != 1) {
-		errorf("td start: give the TOURNAMENT");
+		cli_errorf("td start: give the TOURNAMENT");
 		return -1;
 	}
 	if (v[0] && v[1]) {
-		errorf("td start: --at or --in, not both");
+		cli_errorf("td start: --at or --in, not both");
 		return -1;
 	}
 	if (cli_parse_id("TOURNAMENT", pos[0], &t) != 0)
@@ -558,14 +501,14 @@ static int td_start(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 		if (v[0]) {
 			at = strtod(v[0], &end);
 			if (end == v[0] || *end || !isfinite(at) || at < 0) {
-				errorf("--at must be Unix seconds, not '%s'", v[0]);
+				cli_errorf("--at must be Unix seconds, not '%s'", v[0]);
 				json_decref(req);
 				return -1;
 			}
 		} else {
 			double in;
 			if (parse_duration(v[1], &in) != 0) {
-				errorf("--in must be seconds (or 10m), not '%s'", v[1]);
+				cli_errorf("--in must be seconds (or 10m), not '%s'", v[1]);
 				json_decref(req);
 				return -1;
 			}
@@ -580,16 +523,16 @@ static int td_start(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 
 static int td_result(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 {
-	static const char *const names[] = {"--reason"};
+	static const struct cli_option opts[] = {{"--reason", true}};
 	const char *v[1] = {0};
 	const char *pos[2];
 	int npos;
-	int r = cli_parse_args(argc, argv, o, td_usage, names, v, 1, pos, 2, &npos);
+	int r = cli_parse_args(argc, argv, o, td_usage, opts, 1, v, pos, 2, &npos);
 	if (r != 0)
 		return r;
 	json_int_t g;
 	if (npos != 2) {
-		errorf("td result: give the GAME and the RESULT (B+R, W+3.5, 0, Void, ...)");
+		cli_errorf("td result: give the GAME and the RESULT (B+R, W+3.5, 0, Void, ...)");
 		return -1;
 	}
 	if (cli_parse_id("GAME", pos[0], &g) != 0)
@@ -603,12 +546,12 @@ static int td_warn(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 {
 	const char *pos[3];
 	int npos;
-	int r = cli_parse_args(argc, argv, o, td_usage, NULL, NULL, 0, pos, 3, &npos);
+	int r = cli_parse_args(argc, argv, o, td_usage, NULL, 0, NULL, pos, 3, &npos);
 	if (r != 0)
 		return r;
 	json_int_t g;
 	if (npos != 3) {
-		errorf("td warn: give the GAME, the colour (B or W) and the REASON");
+		cli_errorf("td warn: give the GAME, the colour (B or W) and the REASON");
 		return -1;
 	}
 	if (cli_parse_id("GAME", pos[0], &g) != 0)
@@ -619,7 +562,7 @@ static int td_warn(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 	else if (!strcasecmp(color, "w") || !strcasecmp(color, "white"))
 		color = "W";
 	else {
-		errorf("td warn: the colour is B or W, not '%s'", pos[1]);
+		cli_errorf("td warn: the colour is B or W, not '%s'", pos[1]);
 		return -1;
 	}
 	return td_one(x, json_pack("{s:s, s:I, s:s, s:s}", "cmd", "tournament.warn", "game", g,
@@ -629,16 +572,16 @@ static int td_warn(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 
 /* pause, resume, show: one id argument. */
 static int td_one_id(int argc, char **argv, struct cli_opts *o, struct td_ctx *x,
-		     const char *what, const char *cmd, const char *field, td_print_fn print)
+		     const char *what, const char *cmd, const char *field, cli_print_fn print)
 {
 	const char *pos[1];
 	int npos;
-	int r = cli_parse_args(argc, argv, o, td_usage, NULL, NULL, 0, pos, 1, &npos);
+	int r = cli_parse_args(argc, argv, o, td_usage, NULL, 0, NULL, pos, 1, &npos);
 	if (r != 0)
 		return r;
 	json_int_t id;
 	if (npos != 1) {
-		errorf("td %s: give the %s", argv[0], what);
+		cli_errorf("td %s: give the %s", argv[0], what);
 		return -1;
 	}
 	if (cli_parse_id(what, pos[0], &id) != 0)
@@ -648,16 +591,17 @@ static int td_one_id(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 
 static int td_export(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 {
-	static const char *const names[] = {"--format", "-o", "--output"};
+	static const struct cli_option opts[] = {{"--format", true}, {"-o", true},
+						 {"--output", true}};
 	const char *v[3] = {0};
 	const char *pos[1];
 	int npos;
-	int r = cli_parse_args(argc, argv, o, td_usage, names, v, 3, pos, 1, &npos);
+	int r = cli_parse_args(argc, argv, o, td_usage, opts, 3, v, pos, 1, &npos);
 	if (r != 0)
 		return r;
 	json_int_t t;
 	if (npos != 1 || !v[0]) {
-		errorf("td export: give the TOURNAMENT and --format h9|csv|json");
+		cli_errorf("td export: give the TOURNAMENT and --format h9|csv|json");
 		return -1;
 	}
 	if (cli_parse_id("TOURNAMENT", pos[0], &t) != 0)
@@ -672,67 +616,81 @@ static int td_list(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 {
 	const char *pos[1];
 	int npos;
-	int r = cli_parse_args(argc, argv, o, td_usage, NULL, NULL, 0, pos, 0, &npos);
+	int r = cli_parse_args(argc, argv, o, td_usage, NULL, 0, NULL, pos, 0, &npos);
 	if (r != 0)
 		return r;
 	return td_one(x, json_pack("{s:s}", "cmd", "tournament.list"), print_list);
 }
+
+static int td_enter(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
+{
+	return td_register(argc, argv, o, x, false);
+}
+
+static int td_withdraw(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
+{
+	return td_register(argc, argv, o, x, true);
+}
+
+static int td_pause(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
+{
+	return td_one_id(argc, argv, o, x, "GAME", "game.pause", "game", print_clocks_reply);
+}
+
+static int td_resume(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
+{
+	return td_one_id(argc, argv, o, x, "GAME", "game.resume", "game", print_clocks_reply);
+}
+
+static int td_show(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
+{
+	return td_one_id(argc, argv, o, x, "TOURNAMENT", "tournament.get", "tournament",
+			 print_show);
+}
+
+/* The td subcommands: each parses its arguments (argv[0] its name) into a batch in x.
+ * Returns 0, 1 after --help, -1 on a usage error (message printed). */
+static const struct {
+	const char *name;
+	int (*parse)(int argc, char **argv, struct cli_opts *o, struct td_ctx *x);
+} td_commands[] = {
+	{"create", td_create}, {"register", td_enter}, {"withdraw", td_withdraw},
+	{"start", td_start}, {"result", td_result}, {"warn", td_warn}, {"pause", td_pause},
+	{"resume", td_resume}, {"export", td_export}, {"list", td_list}, {"show", td_show},
+};
 
 int cmd_td(int argc, char **argv)
 {
 	struct cli_opts o = {0};
 	struct td_ctx x = {0};
 	/* Global options may come before the td subcommand too. */
-	int i = 1;
-	while (i < argc) {
-		int r = cli_global_option(&o, argc, argv, &i);
-		if (r < 0)
-			return CMD_EXIT_USAGE;
-		if (r == 0)
-			break;
-	}
-	if (i >= argc) {
+	struct cli_args a;
+	cli_args_init(&a, argc, argv, &o, NULL, 0);
+	enum cli_token t;
+	while ((t = cli_next(&a)) == CLI_GLOBAL)
+		;
+	if (t == CLI_MISSING)
+		return CMD_EXIT_USAGE;
+	if (t == CLI_END) {
 		fputs(td_usage, stderr);
 		return CMD_EXIT_USAGE;
 	}
-	const char *sub = argv[i];
-	int sargc = argc - i;
-	char **sargv = argv + i;
-	int r;
+	const char *sub = a.arg;
 	if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
 		fputs(td_usage, stdout);
 		return CMD_EXIT_OK;
-	} else if (!strcmp(sub, "create")) {
-		r = td_create(sargc, sargv, &o, &x);
-	} else if (!strcmp(sub, "register")) {
-		r = td_register(sargc, sargv, &o, &x, false);
-	} else if (!strcmp(sub, "withdraw")) {
-		r = td_register(sargc, sargv, &o, &x, true);
-	} else if (!strcmp(sub, "start")) {
-		r = td_start(sargc, sargv, &o, &x);
-	} else if (!strcmp(sub, "result")) {
-		r = td_result(sargc, sargv, &o, &x);
-	} else if (!strcmp(sub, "warn")) {
-		r = td_warn(sargc, sargv, &o, &x);
-	} else if (!strcmp(sub, "pause")) {
-		r = td_one_id(sargc, sargv, &o, &x, "GAME", "game.pause", "game", print_clocks_reply);
-	} else if (!strcmp(sub, "resume")) {
-		r = td_one_id(sargc, sargv, &o, &x, "GAME", "game.resume", "game", print_clocks_reply);
-	} else if (!strcmp(sub, "export")) {
-		r = td_export(sargc, sargv, &o, &x);
-	} else if (!strcmp(sub, "list")) {
-		r = td_list(sargc, sargv, &o, &x);
-	} else if (!strcmp(sub, "show")) {
-		r = td_one_id(sargc, sargv, &o, &x, "TOURNAMENT", "tournament.get", "tournament",
-			      print_show);
-	} else {
-		errorf("td: unknown command '%s'", sub);
-		fputs(td_usage, stderr);
-		return CMD_EXIT_USAGE;
 	}
-	if (r != 0) {
-		json_decref(x.reqs);
-		return r > 0 ? CMD_EXIT_OK : CMD_EXIT_USAGE;
+	for (size_t k = 0; k < sizeof td_commands / sizeof td_commands[0]; k++) {
+		if (strcmp(sub, td_commands[k].name) != 0)
+			continue;
+		int r = td_commands[k].parse(argc - a.at, argv + a.at, &o, &x);
+		if (r != 0) {
+			json_decref(x.reqs);
+			return r > 0 ? CMD_EXIT_OK : CMD_EXIT_USAGE;
+		}
+		return cli_run_batch(&o, true, x.reqs, x.print, &x);
 	}
-	return td_run(&o, &x);
+	cli_errorf("td: unknown command '%s'", sub);
+	fputs(td_usage, stderr);
+	return CMD_EXIT_USAGE;
 }

@@ -1,9 +1,9 @@
 /* tengen: the command-line client. main() dispatches to one subcommand per verb; each lives
- * in its own client/cmd_*.c and takes (argc, argv) with argv[0] its own name, returning the
- * exit status (CMD_EXIT_OK, CMD_EXIT_FAILURE, CMD_EXIT_USAGE; see cmd_score.h).
+ * in a client/cmd_*.c and takes (argc, argv) with argv[0] its own name, returning the exit
+ * status (CMD_EXIT_OK, CMD_EXIT_FAILURE, CMD_EXIT_USAGE; see cli.h and commands.h).
  *
- * To add a subcommand (call, gtp, td, watch, ...): write its cmd_NAME(argc, argv) and add a
- * row to `commands` below. */
+ * To add a subcommand: write its cmd_NAME(argc, argv) (parsing with cli.h's parser), declare
+ * it in commands.h and add a row to `commands` below. */
 #include "config.h"
 
 #include <stdbool.h>
@@ -11,29 +11,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd_call.h"
-#include "cmd_gtp.h"
-#include "cmd_score.h"
-#include "cmd_td.h"
+#include "cli.h"
+#include "commands.h"
+#include "session.h"
 
 struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
+	bool remote; /* talks to tengend: takes the global options (else they are dropped) */
 	const char *summary;
 };
 
 static const struct command commands[] = {
-	{"score", cmd_score, "replay a game record (SGF) through the referee and count it (JSON)"},
-	{"replay", cmd_replay, "replay a game record (SGF) and print the final board"},
-	{"call", cmd_call, "send raw requests (CMD key=value..., or - for JSON lines on stdin)"},
-	{"register", cmd_register, "create the account --user NAME (optional --rank 3k)"},
-	{"games", cmd_games, "list games (--phase, --player, --tournament)"},
-	{"sgf", cmd_sgf, "print a game's record (SGF)"},
-	{"watch", cmd_watch, "observe a game: board and clocks after each move, then the result"},
-	{"standings", cmd_standings, "a tournament's standings (--round N)"},
-	{"pairings", cmd_pairings, "a tournament round's pairings"},
-	{"td", cmd_td, "tournament director's commands (create, register, start, result, ...)"},
-	{"gtp", cmd_gtp, "play as a bot through a GTP engine: gtp [OPTIONS] -- ENGINE ARGS..."},
+	{"score", cmd_score, false,
+	 "replay a game record (SGF) through the referee and count it (JSON)"},
+	{"replay", cmd_replay, false, "replay a game record (SGF) and print the final board"},
+	{"call", cmd_call, true,
+	 "send raw requests (CMD key=value..., or - for JSON lines on stdin)"},
+	{"register", cmd_register, true, "create the account --user NAME (optional --rank 3k)"},
+	{"games", cmd_games, true, "list games (--phase, --player, --tournament)"},
+	{"sgf", cmd_sgf, true, "print a game's record (SGF)"},
+	{"watch", cmd_watch, true,
+	 "observe a game: board and clocks after each move, then the result"},
+	{"standings", cmd_standings, true, "a tournament's standings (--round N)"},
+	{"pairings", cmd_pairings, true, "a tournament round's pairings"},
+	{"td", cmd_td, true,
+	 "tournament director's commands (create, register, start, result, ...)"},
+	{"gtp", cmd_gtp, true,
+	 "play as a bot through a GTP engine: gtp [OPTIONS] -- ENGINE ARGS..."},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -67,7 +72,7 @@ static const struct command *find_command(const char *name)
 
 static int unknown_command(const char *name)
 {
-	fprintf(stderr, "tengen: unknown command '%s'\n", name);
+	cli_errorf("unknown command '%s'", name);
 	usage(stderr);
 	return CMD_EXIT_USAGE;
 }
@@ -79,32 +84,30 @@ static char **move_global_options(int argc, char **argv, int *new_argc)
 {
 	char **out = calloc((size_t)argc + 1, sizeof *out);
 	if (!out) {
-		fputs("tengen: out of memory\n", stderr);
+		cli_errorf("out of memory");
 		return NULL;
 	}
 	struct cli_opts dummy = {0};
-	int i = 1;
-	for (;;) {
-		if (i >= argc || argv[i][0] != '-' || strcmp(argv[i], "--help") == 0 ||
-		    strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--version") == 0)
-			break;
-		int r = cli_global_option(&dummy, argc, argv, &i);
-		if (r < 0) {
-			free(out);
-			return NULL;
-		}
-		if (r == 0)
-			break; /* an unknown option: main() reports it */
+	struct cli_args a;
+	cli_args_init(&a, argc, argv, &dummy, NULL, 0);
+	enum cli_token t;
+	while ((t = cli_next(&a)) == CLI_GLOBAL)
+		;
+	if (t == CLI_MISSING) {
+		free(out);
+		return NULL;
 	}
+	/* the verb (or --help, --version, an unknown option: dispatch() judges it) */
+	int i = t == CLI_END ? argc : a.at;
 	if (i >= argc && i > 1) {
-		fputs("tengen: no command after the options\n", stderr);
+		cli_errorf("no command after the options");
 		usage(stderr);
 		free(out);
 		return NULL;
 	}
 	/* Commands that do not talk to tengend take no global options: drop them. */
-	bool local = i < argc && (strcmp(argv[i], "help") == 0 || strcmp(argv[i], "score") == 0 ||
-				  strcmp(argv[i], "replay") == 0);
+	const struct command *c = i < argc ? find_command(argv[i]) : NULL;
+	bool local = i < argc && (strcmp(argv[i], "help") == 0 || (c && !c->remote));
 	int n = 0;
 	out[n++] = argv[0];
 	if (i < argc)
@@ -119,7 +122,6 @@ static char **move_global_options(int argc, char **argv, int *new_argc)
 }
 
 static int dispatch(int argc, char **argv);
-static void usage(FILE *f);
 
 int main(int argc, char **argv)
 {
@@ -159,7 +161,7 @@ static int dispatch(int argc, char **argv)
 		return c->run(2, help_argv);
 	}
 	if (verb[0] == '-') {
-		fprintf(stderr, "tengen: unknown option '%s'\n", verb);
+		cli_errorf("unknown option '%s'", verb);
 		usage(stderr);
 		return CMD_EXIT_USAGE;
 	}

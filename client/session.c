@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "framing.h"
 #include "proto.h"
 #include "session.h"
@@ -562,18 +563,18 @@ struct session *session_open(uv_loop_t *loop, const struct session_options *opt)
 	const char *server = opt->server ? opt->server : SESSION_DEFAULT_SERVER;
 	struct session *s = calloc(1, sizeof *s);
 	if (!s) {
-		fputs("tengen: out of memory\n", stderr);
+		cli_errorf("out of memory");
 		return NULL;
 	}
 	if (split_server(s, server) != 0) {
-		fprintf(stderr, "tengen: bad server address '%s' (expected HOST:PORT, e.g. %s)\n",
-			server, SESSION_DEFAULT_SERVER);
+		cli_errorf("bad server address '%s' (expected HOST:PORT, e.g. %s)", server,
+			   SESSION_DEFAULT_SERVER);
 		free(s);
 		return NULL;
 	}
 	if (opt->user && !opt->password) {
-		fprintf(stderr, "tengen: no password for %s (use --password-file FILE or set "
-				"TENGEN_PASSWORD)\n", opt->user);
+		cli_errorf("no password for %s (use --password-file FILE or set TENGEN_PASSWORD)",
+			   opt->user);
 		free(s);
 		return NULL;
 	}
@@ -587,7 +588,7 @@ struct session *session_open(uv_loop_t *loop, const struct session_options *opt)
 		free(s->user);
 		free(s->password);
 		free(s);
-		fputs("tengen: out of memory\n", stderr);
+		cli_errorf("out of memory");
 		return NULL;
 	}
 	s->opt.server = s->server;
@@ -641,15 +642,14 @@ char *session_password(const char *file)
 	if (file) {
 		FILE *f = fopen(file, "r");
 		if (!f) {
-			fprintf(stderr, "tengen: cannot read the password file %s: %s\n", file,
-				strerror(errno));
+			cli_errorf("cannot read the password file %s: %s", file, strerror(errno));
 			return NULL;
 		}
 		char buf[SESSION_PASSWORD_FILE_MAX];
 		char *line = fgets(buf, sizeof buf, f);
 		fclose(f);
 		if (!line) {
-			fprintf(stderr, "tengen: the password file %s is empty\n", file);
+			cli_errorf("the password file %s is empty", file);
 			return NULL;
 		}
 		buf[strcspn(buf, "\r\n")] = '\0';

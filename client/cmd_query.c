@@ -1,0 +1,277 @@
+/* client/cmd_query: register, and the one-request queries standings, pairings, games and sgf.
+ * See commands.h. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_print.h"
+#include "cli_run.h"
+#include "commands.h"
+
+/* ---- register ---- */
+
+static const char register_usage[] =
+	"usage: tengen [--server HOST:PORT] --user NAME [--password-file F] register [--rank RANK]\n"
+	"Create the account NAME with the password from --password-file (first line) or\n"
+	"TENGEN_PASSWORD (at least 8 bytes). --rank declares a rank (15k..1k, 1d..9d, e.g. 3k)\n"
+	"that the rating starts from. Does not log in.\n";
+
+static void register_print(struct cli_batch *b, const json_t *req, const json_t *reply)
+{
+	(void)req;
+	const json_t *p = json_object_get(reply, "player");
+	const char *rank = json_string_value(json_object_get(p, "declared_rank"));
+	printf("registered %s (rating %.0f%s%s)\n", cli_str_or(p, "name", b->opt->user),
+	       json_number_value(json_object_get(p, "rating")), rank ? ", rank " : "",
+	       rank ? rank : "");
+}
+
+int cmd_register(int argc, char **argv)
+{
+	struct cli_opts o = {0};
+	const char *rank = NULL;
+	static const struct cli_option opts[] = {{"--rank", true}};
+	struct cli_args a;
+	cli_args_init(&a, argc, argv, &o, opts, 1);
+	for (enum cli_token t; (t = cli_next(&a)) != CLI_END;) {
+		if (t == CLI_GLOBAL)
+			continue;
+		if (t == CLI_OPTION) {
+			rank = a.value;
+			continue;
+		}
+		if (t == CLI_MISSING)
+			return CMD_EXIT_USAGE;
+		if (t == CLI_HELP) {
+			fputs(register_usage, stdout);
+			return CMD_EXIT_OK;
+		}
+		cli_errorf("register: unexpected argument '%s'", a.arg);
+		fputs(register_usage, stderr);
+		return CMD_EXIT_USAGE;
+	}
+	if (!o.user) {
+		cli_errorf("register: name the new account with --user NAME");
+		fputs(register_usage, stderr);
+		return CMD_EXIT_USAGE;
+	}
+	char *password = session_password(o.password_file);
+	if (!password) {
+		if (!o.password_file)
+			cli_errorf("register: no password: use --password-file F or set TENGEN_PASSWORD");
+		return CMD_EXIT_USAGE;
+	}
+	json_t *req = json_pack("{s:s, s:s, s:s, s:s?}", "cmd", "register", "name", o.user,
+				"password", password, "rank", rank);
+	memset(password, 0, strlen(password));
+	free(password);
+	/* not logged in: the account does not exist yet */
+	return cli_run_batch(&o, false, cli_batch_of(req), register_print, NULL);
+}
+
+/* ---- simple queries: one request, one printer ---- */
+
+/* Run one query (req consumed; NULL: out of memory); login only when --user was given. */
+static int run_query(const struct cli_opts *o, json_t *req, cli_print_fn print)
+{
+	return cli_run_batch(o, o->user != NULL, cli_batch_of(req), print, NULL);
+}
+
+/* ---- standings ---- */
+
+static const char standings_usage[] =
+	"usage: tengen [GLOBAL OPTIONS] standings TOURNAMENT [--round N] [--json]\n"
+	"Print a tournament's standings (after round N; default the latest).\n";
+
+static void standings_print(struct cli_batch *b, const json_t *req, const json_t *reply)
+{
+	(void)b;
+	(void)req;
+	const json_t *rows = json_object_get(reply, "standings");
+	const json_t *first = json_object_get(json_array_get(rows, 0), "tiebreaks");
+	printf("Tournament %lld, after round %lld (score %s)\n",
+	       (long long)json_integer_value(json_object_get(reply, "tournament")),
+	       (long long)json_integer_value(json_object_get(reply, "round")),
+	       cli_str_or(reply, "score", "PTS"));
+	printf("%4s  %-20s %6s %4s %4s %4s %4s", "Rank", "Player", "Score", "W", "D", "L", "Warn");
+	const char *key;
+	const json_t *v;
+	json_object_foreach((json_t *)first, key, v)
+		if (strcmp(key, "WARN") != 0) /* the Warn column shows it */
+			printf(" %7s", key);
+	putchar('\n');
+	size_t i;
+	const json_t *row;
+	json_array_foreach(rows, i, row) {
+		printf("%4lld  %-20s %6g %4lld %4lld %4lld %4lld",
+		       (long long)json_integer_value(json_object_get(row, "rank")),
+		       cli_str_or(row, "player", "?"),
+		       json_number_value(json_object_get(row, "score")),
+		       (long long)json_integer_value(json_object_get(row, "wins")),
+		       (long long)json_integer_value(json_object_get(row, "draws")),
+		       (long long)json_integer_value(json_object_get(row, "losses")),
+		       (long long)json_integer_value(json_object_get(row, "warnings")));
+		json_object_foreach(json_object_get(row, "tiebreaks"), key, v)
+			if (strcmp(key, "WARN") != 0)
+				printf(" %7g", json_number_value(v));
+		putchar('\n');
+	}
+	if (json_array_size(rows) == 0)
+		puts("(no players)");
+	else if (strcmp(cli_str_or(reply, "score", "PTS"), "PTS") == 0)
+		puts("Score: 2 points a win, 1 a draw, 0 a loss (Chinese Rules 2002, Art. 27.1).");
+}
+
+int cmd_standings(int argc, char **argv)
+{
+	struct cli_opts o = {0};
+	static const struct cli_option opts[] = {{"--round", true}};
+	const char *values[1] = {NULL};
+	const char *pos[1];
+	int npos;
+	int r = cli_parse_args(argc, argv, &o, standings_usage, opts, 1, values, pos, 1, &npos);
+	if (r != 0)
+		return r > 0 ? CMD_EXIT_OK : CMD_EXIT_USAGE;
+	json_int_t t, round = 0;
+	if (npos != 1) {
+		fputs(standings_usage, stderr);
+		return CMD_EXIT_USAGE;
+	}
+	if (cli_parse_id("TOURNAMENT", pos[0], &t) != 0 ||
+	    (values[0] && cli_parse_id("--round", values[0], &round) != 0))
+		return CMD_EXIT_USAGE;
+	json_t *req = json_pack("{s:s, s:I}", "cmd", "tournament.standings", "tournament", t);
+	if (req && round)
+		json_object_set_new(req, "round", json_integer(round));
+	return run_query(&o, req, standings_print);
+}
+
+/* ---- pairings ---- */
+
+static const char pairings_usage[] =
+	"usage: tengen [GLOBAL OPTIONS] pairings TOURNAMENT [ROUND] [--json]\n"
+	"Print a round's pairings (default the current round): game, Black, White, result.\n";
+
+static void pairings_print(struct cli_batch *b, const json_t *req, const json_t *reply)
+{
+	(void)b;
+	(void)req;
+	cli_print_pairings(reply);
+}
+
+int cmd_pairings(int argc, char **argv)
+{
+	struct cli_opts o = {0};
+	const char *pos[2];
+	int npos;
+	int r = cli_parse_args(argc, argv, &o, pairings_usage, NULL, 0, NULL, pos, 2, &npos);
+	if (r != 0)
+		return r > 0 ? CMD_EXIT_OK : CMD_EXIT_USAGE;
+	json_int_t t, round = 0;
+	if (npos < 1) {
+		fputs(pairings_usage, stderr);
+		return CMD_EXIT_USAGE;
+	}
+	if (cli_parse_id("TOURNAMENT", pos[0], &t) != 0 ||
+	    (npos > 1 && cli_parse_id("ROUND", pos[1], &round) != 0))
+		return CMD_EXIT_USAGE;
+	json_t *req = json_pack("{s:s, s:I}", "cmd", "tournament.pairings", "tournament", t);
+	if (req && round)
+		json_object_set_new(req, "round", json_integer(round));
+	return run_query(&o, req, pairings_print);
+}
+
+/* ---- games ---- */
+
+static const char games_usage[] =
+	"usage: tengen [GLOBAL OPTIONS] games [--phase pending|scheduled|playing|counting|ended]\n"
+	"                                     [--player NAME] [--tournament T] [--limit N] [--json]\n"
+	"List games, newest first.\n";
+
+static void games_print(struct cli_batch *b, const json_t *req, const json_t *reply)
+{
+	(void)b;
+	(void)req;
+	const json_t *games = json_object_get(reply, "games");
+	printf("%6s  %-16s %-16s %5s %5s  %-9s %-8s %s\n", "Game", "Black", "White", "Size", "Komi",
+	       "Phase", "Result", "Tournament");
+	size_t i;
+	const json_t *g;
+	json_array_foreach(games, i, g) {
+		char tour[48] = "-";
+		const json_t *t = json_object_get(g, "tournament");
+		if (json_is_integer(t))
+			snprintf(tour, sizeof tour, "%lld round %lld", (long long)json_integer_value(t),
+				 (long long)json_integer_value(json_object_get(g, "round")));
+		printf("%6lld  %-16s %-16s %5lld %5g  %-9s %-8s %s\n",
+		       (long long)json_integer_value(json_object_get(g, "id")), cli_str_or(g, "black", "?"),
+		       cli_str_or(g, "white", "?"), (long long)json_integer_value(json_object_get(g, "size")),
+		       json_number_value(json_object_get(g, "komi")), cli_str_or(g, "phase", "?"),
+		       cli_str_or(g, "result", "-"), tour);
+	}
+	if (json_array_size(games) == 0)
+		puts("(no games)");
+}
+
+int cmd_games(int argc, char **argv)
+{
+	struct cli_opts o = {0};
+	static const struct cli_option opts[] = {{"--phase", true}, {"--player", true},
+						 {"--tournament", true}, {"--limit", true}};
+	const char *values[4] = {NULL, NULL, NULL, NULL};
+	const char *pos[1];
+	int npos;
+	int r = cli_parse_args(argc, argv, &o, games_usage, opts, 4, values, pos, 0, &npos);
+	if (r != 0)
+		return r > 0 ? CMD_EXIT_OK : CMD_EXIT_USAGE;
+	json_int_t t = 0, limit = 0;
+	if ((values[2] && cli_parse_id("--tournament", values[2], &t) != 0) ||
+	    (values[3] && cli_parse_id("--limit", values[3], &limit) != 0))
+		return CMD_EXIT_USAGE;
+	json_t *req = json_pack("{s:s, s:s?, s:s?}", "cmd", "games", "phase", values[0], "player",
+				values[1]);
+	if (req && t)
+		json_object_set_new(req, "tournament", json_integer(t));
+	if (req && limit)
+		json_object_set_new(req, "limit", json_integer(limit));
+	return run_query(&o, req, games_print);
+}
+
+/* ---- sgf ---- */
+
+static const char sgf_usage[] =
+	"usage: tengen [GLOBAL OPTIONS] sgf GAME [--json]\n"
+	"Print a game's record (SGF FF[4]), live or ended.\n";
+
+static void sgf_print(struct cli_batch *b, const json_t *req, const json_t *reply)
+{
+	(void)b;
+	(void)req;
+	const char *sgf = cli_str_or(reply, "sgf", "");
+	fputs(sgf, stdout);
+	size_t n = strlen(sgf);
+	if (n == 0 || sgf[n - 1] != '\n')
+		putchar('\n');
+}
+
+int cmd_sgf(int argc, char **argv)
+{
+	struct cli_opts o = {0};
+	const char *pos[1];
+	int npos;
+	int r = cli_parse_args(argc, argv, &o, sgf_usage, NULL, 0, NULL, pos, 1, &npos);
+	if (r != 0)
+		return r > 0 ? CMD_EXIT_OK : CMD_EXIT_USAGE;
+	json_int_t g;
+	if (npos != 1) {
+		fputs(sgf_usage, stderr);
+		return CMD_EXIT_USAGE;
+	}
+	if (cli_parse_id("GAME", pos[0], &g) != 0)
+		return CMD_EXIT_USAGE;
+	return run_query(&o, json_pack("{s:s, s:I}", "cmd", "sgf", "game", g), sgf_print);
+}
+

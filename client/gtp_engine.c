@@ -1,0 +1,304 @@
+/* client/gtp_engine: a game's GTP engine, for the bridge: its setup, the record replayed to
+ * it, genmove on our turn and its dead stones when counting. See gtp.h. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "board.h"
+#include "score.h"
+#include "vertex.h"
+#include "gtp.h"
+
+static bool same_vertex(const char *a, const char *b)
+{
+	return strcasecmp(a, b) == 0;
+}
+
+/* ---- the engine ---- */
+
+static void engine_exited(struct engine *e, int64_t status, int term_signal, void *ctx)
+{
+	struct game *g = ctx;
+	if (e != g->eng)
+		return;
+	if (term_signal)
+		gtp_say(g->br, "game %lld: the engine died (signal %d)", (long long)g->id,
+			term_signal);
+	else
+		gtp_say(g->br, "game %lld: the engine exited (status %lld)", (long long)g->id,
+			(long long)status);
+	engine_close(g->eng);
+	g->eng = NULL;
+	g->eng_failed = true;
+	g->genmove_out = false;
+	gtp_resign(g, "the engine is gone");
+}
+
+static void setup_reply(struct engine *e, bool ok, const char *text, void *arg)
+{
+	struct game *g = arg;
+	if (e == g->eng && text && !ok)
+		gtp_say(g->br, "game %lld: the engine refused a setup command: %s", (long long)g->id, text);
+}
+
+static void replay_reply(struct engine *e, bool ok, const char *text, void *arg)
+{
+	struct game *g = arg;
+	if (e == g->eng && text && !ok)
+		gtp_say(g->br, "game %lld: the engine refused a recorded move: %s", (long long)g->id, text);
+}
+
+static void engine_time_settings(struct game *g)
+{
+	const char *sys = json_string_value(json_object_get(g->time, "system"));
+	long main_s = (long)json_number_value(json_object_get(g->time, "main_s"));
+	long period_s = (long)json_number_value(json_object_get(g->time, "period_s"));
+	long periods = (long)json_integer_value(json_object_get(g->time, "periods"));
+	long stones = (long)json_integer_value(json_object_get(g->time, "stones"));
+	if (period_s < 1)
+		period_s = 1;
+	if (!sys || strcmp(sys, "none") == 0)
+		engine_send(g->eng, setup_reply, g, "time_settings 0 1 0");
+	else if (strcmp(sys, "byoyomi") == 0 && g->br->kgs_time)
+		engine_send(g->eng, setup_reply, g, "kgs-time_settings byoyomi %ld %ld %ld", main_s,
+			    period_s, periods);
+	else if (strcmp(sys, "byoyomi") == 0)
+		engine_send(g->eng, setup_reply, g, "time_settings %ld %ld 1", main_s, period_s);
+	else if (strcmp(sys, "canadian") == 0)
+		engine_send(g->eng, setup_reply, g, "time_settings %ld %ld %ld", main_s, period_s,
+			    stones);
+	else /* absolute, fischer: main time only (time_left keeps a Fischer clock current) */
+		engine_send(g->eng, setup_reply, g, "time_settings %ld 0 0", main_s);
+}
+
+/* A fresh engine for g, set up from the game; the record is replayed by gtp_pump(). */
+static int start_engine(struct game *g)
+{
+	struct bridge *br = g->br;
+	engine_close(g->eng);
+	g->eng = NULL;
+	g->eng_known = 0;
+	g->genmove_out = false;
+	if (g->eng_failed)
+		return -1;
+	char err[256];
+	struct engine_options eo = {.argv = br->engine_argv, .inherit_stderr = br->engine_stderr,
+				    .on_exit = engine_exited, .ctx = g};
+	g->eng = engine_spawn(br->loop, &eo, err, sizeof err);
+	if (!g->eng) {
+		gtp_say(br, "game %lld: cannot start the engine: %s", (long long)g->id, err);
+		g->eng_failed = true;
+		gtp_resign(g, "no engine");
+		return -1;
+	}
+	engine_send(g->eng, setup_reply, g, "boardsize %d", g->size);
+	engine_send(g->eng, setup_reply, g, "clear_board");
+	/* The komi in force: the game's komi plus the handicap compensation, as the server counts
+	 * and writes KM (score_effective_komi, docs/rules.md Art. 11). */
+	engine_send(g->eng, setup_reply, g, "komi %g", score_effective_komi(g->komi, g->handicap));
+	if (g->handicap >= 2 && g->handicap <= GTP_HANDICAP_MAX) {
+		/* the server places them at GTP's fixed points (board_fixed_handicap, as games.c);
+		 * a handicap of 1 places none: Black simply moves first */
+		int pts[GTP_HANDICAP_MAX], stride = g->size + 2;
+		int n = board_fixed_handicap(g->size, g->handicap, pts, stride);
+		char line[256] = "set_free_handicap";
+		size_t len = strlen(line);
+		for (int k = 0; k < n; k++) {
+			char v[VERTEX_MAX_LEN];
+			vertex_format_xy(g->size, pts[k] % stride - 1, pts[k] / stride - 1, v);
+			len += (size_t)snprintf(line + len, sizeof line - len, " %s", v);
+		}
+		if (n > 0)
+			engine_send(g->eng, setup_reply, g, "%s", line);
+	}
+	engine_time_settings(g);
+	return 0;
+}
+
+/* Colour c's clock now, as GTP's time_left takes it (GTP 2 §6.3.2: seconds left, and stones
+ * left in the byo-yomi period, 0 in main time; with kgs-time_settings byo-yomi, the period
+ * length and the periods left). False for a game without clocks. */
+static bool clock_now(struct game *g, char c, long *secs, long *stones)
+{
+	const char *sys = json_string_value(json_object_get(g->time, "system"));
+	json_t *ck = json_object_get(g->clocks, c == 'B' ? "B" : "W");
+	if (!sys || strcmp(sys, "none") == 0 || !json_is_object(ck))
+		return false;
+	int64_t elapsed = (int64_t)(uv_now(g->br->loop) - g->clocks_at);
+	if (g->to_move != c)
+		elapsed = 0;
+	int64_t main_ms = (int64_t)json_number_value(json_object_get(ck, "main_ms"));
+	int64_t period_ms = (int64_t)json_number_value(json_object_get(ck, "period_ms"));
+	int64_t periods = (int64_t)json_number_value(json_object_get(ck, "periods"));
+	int64_t cstones = (int64_t)json_number_value(json_object_get(ck, "stones"));
+	if (main_ms > elapsed) {
+		*secs = (long)((main_ms - elapsed) / 1000);
+		*stones = 0;
+		return true;
+	}
+	elapsed -= main_ms;
+	if (strcmp(sys, "byoyomi") == 0) {
+		int64_t full = (int64_t)(json_number_value(json_object_get(g->time, "period_s")) * 1000);
+		if (full <= 0)
+			full = 1;
+		while (periods > 1 && elapsed >= period_ms) {
+			elapsed -= period_ms;
+			period_ms = full;
+			periods--;
+		}
+		int64_t left = period_ms > elapsed ? period_ms - elapsed : 0;
+		if (g->br->kgs_time) {
+			*secs = (long)(full / 1000);
+			*stones = (long)periods;
+		} else {
+			*secs = (long)(left / 1000);
+			*stones = 1;
+		}
+		return true;
+	}
+	if (strcmp(sys, "canadian") == 0) {
+		*secs = (long)(period_ms > elapsed ? (period_ms - elapsed) / 1000 : 0);
+		*stones = (long)(cstones > 0 ? cstones : 1);
+		return true;
+	}
+	*secs = 0;
+	*stones = 0;
+	return true;
+}
+
+static void genmove_reply(struct engine *e, bool ok, const char *text, void *arg)
+{
+	struct game *g = arg;
+	if (e != g->eng)
+		return;
+	g->genmove_out = false;
+	if (!text)
+		return; /* dead: engine_exited resigns */
+	if (!ok) {
+		gtp_say(g->br, "game %lld: genmove failed: %s", (long long)g->id, text);
+		gtp_resign(g, "the engine could not move");
+		return;
+	}
+	if (strcasecmp(text, "resign") == 0) {
+		gtp_resign(g, "the engine resigns");
+		return;
+	}
+	int x, y;
+	if (strlen(text) >= GTP_VERTEX_MAX || vertex_parse_xy(g->size, text, &x, &y) < 0) {
+		gtp_say(g->br, "game %lld: the engine answered genmove with '%.40s', not a vertex",
+			(long long)g->id, text);
+		gtp_resign(g, "the engine's move is not a vertex");
+		return;
+	}
+	char v[GTP_VERTEX_MAX];
+	snprintf(v, sizeof v, "%s", text);
+	/* The engine has played it on its own board. */
+	if (gtp_push_move(&g->eng_moves, &g->eng_known, &g->eng_cap, g->color, v) < 0) {
+		start_engine(g);
+		gtp_pump(g);
+		return;
+	}
+	if (strcmp(g->phase, "playing") != 0 || g->nmoves != g->genmove_number - 1 ||
+	    g->to_move != g->color) {
+		/* the game moved on meanwhile: this engine's board holds a move that is not played */
+		gtp_say(g->br, "game %lld: stale genmove (%s); restarting the engine", (long long)g->id, v);
+		start_engine(g);
+		gtp_pump(g);
+		return;
+	}
+	g->play_out = true;
+	g->play_number = g->genmove_number;
+	snprintf(g->play_vertex, sizeof g->play_vertex, "%s", v);
+	gtp_send_play(g);
+}
+
+static void final_status_reply(struct engine *e, bool ok, const char *text, void *arg)
+{
+	struct game *g = arg;
+	if (e != g->eng)
+		return;
+	g->dead_out = false;
+	if (!text)
+		return;
+	if (strcmp(g->phase, "counting") != 0 || g->dead_sent)
+		return;
+	static char v[GTP_DEAD_MAX][8];
+	int n = ok ? engine_parse_vertices(text, v, GTP_DEAD_MAX) : 0;
+	if (n < 0) {
+		gtp_say(g->br, "game %lld: cannot read the engine's dead stones: %.60s", (long long)g->id, text);
+		n = 0;
+	}
+	json_t *stones = json_array();
+	for (int k = 0; k < n; k++)
+		json_array_append_new(stones, json_string(v[k]));
+	g->dead_sent = true;
+	gtp_send_dead(g, stones);
+	json_decref(stones);
+}
+
+/* Bring the engine level with the record, then ask it for what the game needs next. */
+void gtp_pump(struct game *g)
+{
+	struct bridge *br = g->br;
+	if (br->stopping || g->eng_failed || g->resign_sent || !g->synced)
+		return;
+	if (!g->eng && start_engine(g) < 0)
+		return;
+	/* The engine ahead of the record: only our own move in flight may be. */
+	if (g->eng_known > g->nmoves &&
+	    !(g->play_out && g->eng_known == g->nmoves + 1 && g->play_number == g->nmoves + 1) &&
+	    !g->genmove_out) {
+		gtp_say(br, "game %lld: the engine is ahead of the record; restarting it", (long long)g->id);
+		start_engine(g);
+		if (!g->eng)
+			return;
+	}
+	for (int k = 0; k < g->nmoves && k < g->eng_known; k++)
+		if (g->eng_moves[k].color != g->moves[k].color ||
+		    !same_vertex(g->eng_moves[k].vertex, g->moves[k].vertex)) {
+			gtp_say(br, "game %lld: move %d is %s %s, not the engine's %s; restarting it",
+				(long long)g->id, k + 1, g->moves[k].color == 'B' ? "B" : "W",
+				g->moves[k].vertex, g->eng_moves[k].vertex);
+			start_engine(g);
+			if (!g->eng)
+				return;
+			break;
+		}
+	if (g->genmove_out)
+		return; /* genmove_reply decides */
+	while (g->eng_known < g->nmoves) {
+		const struct move *m = &g->moves[g->eng_known];
+		if (engine_send(g->eng, replay_reply, g, "play %c %s", m->color, m->vertex) < 0)
+			return;
+		gtp_push_move(&g->eng_moves, &g->eng_known, &g->eng_cap, m->color, m->vertex);
+	}
+	if (g->paused)
+		return;
+	/* after two passes (since the last resumption) counting starts: no move is due */
+	bool two_passes = g->nmoves >= g->resume_mark + 2 &&
+			  strcasecmp(g->moves[g->nmoves - 1].vertex, "pass") == 0 &&
+			  strcasecmp(g->moves[g->nmoves - 2].vertex, "pass") == 0;
+	if (strcmp(g->phase, "playing") == 0 && g->to_move == g->color && !g->play_out &&
+	    !two_passes && g->refusals < GTP_REFUSALS_MAX) {
+		long secs, stones;
+		if (clock_now(g, g->color, &secs, &stones))
+			engine_send(g->eng, setup_reply, g, "time_left %c %ld %ld", g->color, secs, stones);
+		g->genmove_number = g->nmoves + 1;
+		g->genmove_out = engine_send(g->eng, genmove_reply, g, "genmove %c", g->color) == 0;
+		return;
+	}
+	if (strcmp(g->phase, "counting") == 0 && !g->dead_sent && !g->dead_out) {
+		if (g->countings > GTP_AGREE_AFTER_COUNTINGS && g->their_dead) {
+			gtp_say(br, "game %lld: counting phase %d: agreeing with the opponent's dead stones",
+				(long long)g->id, g->countings);
+			g->dead_sent = true;
+			gtp_send_dead(g, g->their_dead);
+			return;
+		}
+		g->dead_out = engine_send(g->eng, final_status_reply, g, "final_status_list dead") == 0;
+	}
+}

@@ -1,0 +1,137 @@
+/* client/gtp_game: the bridge's games, their lookup and lifetime, and its log lines. See
+ * gtp.h. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gtp.h"
+
+struct bridge *gtp_bridge;
+
+/* ---- logging ---- */
+
+void gtp_say(const struct bridge *br, const char *fmt, ...)
+{
+	char stamp[16];
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof stamp, "%H:%M:%S", &tm);
+	fprintf(stderr, "%s tengen gtp [%s]: ", stamp, br->user ? br->user : "?");
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+}
+
+/* ---- games: lookup, lifetime ---- */
+
+struct game *gtp_find_game(struct bridge *br, json_int_t id)
+{
+	for (struct game *g = br->games; g; g = g->next)
+		if (g->id == id)
+			return g;
+	return NULL;
+}
+
+struct game *gtp_new_game(struct bridge *br, json_int_t id)
+{
+	struct game *g = calloc(1, sizeof *g);
+	if (!g) {
+		gtp_say(br, "game %lld: out of memory", (long long)id);
+		return NULL;
+	}
+	g->br = br;
+	g->id = id;
+	g->size = 19;
+	strcpy(g->phase, "playing");
+	uv_timer_init(br->loop, &g->join_timer);
+	g->join_timer.data = g;
+	g->next = br->games;
+	br->games = g;
+	br->ngames++;
+	return g;
+}
+
+static void game_freed(uv_handle_t *h)
+{
+	struct game *g = h->data;
+	free(g->moves);
+	free(g->eng_moves);
+	json_decref(g->time);
+	json_decref(g->clocks);
+	json_decref(g->their_dead);
+	free(g);
+}
+
+bool gtp_ended_lately(const struct bridge *br, json_int_t id)
+{
+	int n = br->nended < GTP_ENDED_RING ? br->nended : GTP_ENDED_RING;
+	for (int k = 0; k < n; k++)
+		if (br->ended[k] == id)
+			return true;
+	return false;
+}
+
+void gtp_free_game(struct game *g)
+{
+	struct bridge *br = g->br;
+	br->ended[br->nended++ % GTP_ENDED_RING] = g->id;
+	if (br->nended >= 2 * GTP_ENDED_RING)
+		br->nended -= GTP_ENDED_RING;
+	for (struct game **pp = &br->games; *pp; pp = &(*pp)->next)
+		if (*pp == g) {
+			*pp = g->next;
+			br->ngames--;
+			break;
+		}
+	engine_close(g->eng);
+	g->eng = NULL;
+	uv_close((uv_handle_t *)&g->join_timer, game_freed);
+}
+
+int gtp_push_move(struct move **arr, int *n, int *cap, char color, const char *vertex)
+{
+	if (*n == *cap) {
+		int nc = *cap ? *cap * 2 : 64;
+		struct move *m = realloc(*arr, (size_t)nc * sizeof *m);
+		if (!m)
+			return -1;
+		*arr = m;
+		*cap = nc;
+	}
+	struct move *m = &(*arr)[(*n)++];
+	m->color = color;
+	snprintf(m->vertex, sizeof m->vertex, "%s", vertex);
+	return 0;
+}
+
+/* ---- a game's start and end in the log ---- */
+
+void gtp_log_result(struct game *g, const char *result, const char *reason)
+{
+	const char *outcome = "";
+	if (result && (result[0] == 'B' || result[0] == 'W') && result[1] == '+')
+		outcome = result[0] == g->color ? ", won" : ", lost";
+	gtp_say(g->br, "game %lld ended: %s (%s) as %s against %s%s", (long long)g->id,
+		result && *result ? result : "no result", reason && *reason ? reason : "?",
+		g->color == 'B' ? "Black" : "White", g->opponent, outcome);
+}
+
+void gtp_announce(struct game *g)
+{
+	if (g->announced)
+		return;
+	g->announced = true;
+	const char *sys = json_string_value(json_object_get(g->time, "system"));
+	gtp_say(g->br, "game %lld started: %s as %s against %s, %dx%d, komi %g, handicap %d, "
+		"time %s", (long long)g->id, g->br->user, g->color == 'B' ? "Black" : "White",
+		g->opponent, g->size, g->size, g->komi, g->handicap, sys ? sys : "none");
+}

@@ -1,0 +1,354 @@
+/* client/gtp_play: a game on the server, for the bridge: our requests (play, dead, resign,
+ * join) and their replies, and the record read back from the server. See gtp.h. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "gtp.h"
+
+/* Session reply callbacks get the game's id as their arg, never a pointer: the game may have
+ * ended and been freed before the reply comes. */
+static void *reply_arg(const struct game *g)
+{
+	return (void *)(intptr_t)g->id;
+}
+
+static struct game *game_of_arg(void *arg)
+{
+	return gtp_bridge ? gtp_find_game(gtp_bridge, (json_int_t)(intptr_t)arg) : NULL;
+}
+
+static char other(char c)
+{
+	return c == 'B' ? 'W' : 'B';
+}
+
+/* ---- requests to the server ---- */
+
+int gtp_send_req(struct bridge *br, json_t *req, session_reply_cb cb, void *arg)
+{
+	int rc = session_request(br->s, req, cb, arg);
+	json_decref(req);
+	return rc;
+}
+
+static const char *err_code(const json_t *reply)
+{
+	return json_string_value(json_object_get(json_object_get(reply, "error"), "code"));
+}
+
+const char *gtp_err_message(const json_t *reply)
+{
+	const char *m = json_string_value(json_object_get(json_object_get(reply, "error"), "message"));
+	return m ? m : "?";
+}
+
+bool gtp_reply_ok(const json_t *reply)
+{
+	return reply && json_is_true(json_object_get(reply, "ok"));
+}
+
+static void resign_reply(struct session *s, json_t *reply, void *arg)
+{
+	(void)s;
+	struct game *g = game_of_arg(arg);
+	if (g && !reply)
+		g->resign_sent = false; /* resent after the resync */
+}
+
+void gtp_resign(struct game *g, const char *why)
+{
+	if (g->resign_sent)
+		return;
+	gtp_say(g->br, "game %lld: resigning (%s)", (long long)g->id, why);
+	g->resign_sent = true;
+	if (gtp_send_req(g->br, json_pack("{s:s, s:I}", "cmd", "resign", "game", g->id),
+			 resign_reply, reply_arg(g)) < 0)
+		g->resign_sent = false;
+}
+
+static void play_reply(struct session *s, json_t *reply, void *arg);
+static void dead_reply(struct session *s, json_t *reply, void *arg);
+
+void gtp_send_play(struct game *g)
+{
+	json_t *req = json_pack("{s:s, s:I, s:s, s:i}", "cmd", "play", "game", g->id, "vertex",
+				g->play_vertex, "number", g->play_number);
+	g->play_sent = gtp_send_req(g->br, req, play_reply, reply_arg(g)) == 0;
+}
+
+void gtp_send_dead(struct game *g, json_t *stones)
+{
+	json_t *req = json_pack("{s:s, s:I, s:O}", "cmd", "dead", "game", g->id, "stones", stones);
+	if (gtp_send_req(g->br, req, dead_reply, reply_arg(g)) < 0)
+		g->dead_sent = false;
+}
+
+/* ---- replies ---- */
+
+static void play_reply(struct session *s, json_t *reply, void *arg)
+{
+	(void)s;
+	struct game *g = game_of_arg(arg);
+	if (!g)
+		return;
+	if (!reply) {
+		g->play_sent = false; /* kept in play_out: resent after the resync if still due */
+		return;
+	}
+	g->play_out = false;
+	g->play_sent = false;
+	if (gtp_reply_ok(reply)) {
+		gtp_on_move(g, json_object_get(reply, "move")); /* before its game.move event */
+		return;
+	}
+	const char *code = err_code(reply);
+	const char *why = json_string_value(json_object_get(json_object_get(reply, "error"), "reason"));
+	if (code && strcmp(code, "illegal_move") == 0 && why && strcmp(why, "not_your_turn") != 0) {
+		/* the server records a forfeited turn (game.move pass) or warns: the engine's board
+		 * is wrong now; gtp_pump() replaces it when the record disagrees */
+		gtp_say(g->br, "game %lld: move %s refused: %s", (long long)g->id, g->play_vertex,
+			gtp_err_message(reply));
+		gtp_pump(g);
+		return;
+	}
+	/* conflict (stale number, flag fell, paused, not playing), not_your_turn: read the record
+	 * again; after GTP_REFUSALS_MAX in a row, wait for the server's next event */
+	gtp_say(g->br, "game %lld: move %s not played: %s", (long long)g->id, g->play_vertex,
+		gtp_err_message(reply));
+	if (++g->refusals == GTP_REFUSALS_MAX)
+		gtp_say(g->br, "game %lld: %d moves refused in a row; waiting for the server's next event",
+			(long long)g->id, g->refusals);
+	gtp_sync_game(g);
+}
+
+static void dead_reply(struct session *s, json_t *reply, void *arg)
+{
+	(void)s;
+	struct game *g = game_of_arg(arg);
+	if (!g)
+		return;
+	if (!reply) {
+		g->dead_sent = false;
+		return;
+	}
+	if (!gtp_reply_ok(reply)) {
+		const char *code = err_code(reply);
+		if (code && strcmp(code, "bad_request") == 0 && strcmp(g->phase, "counting") == 0) {
+			gtp_say(g->br, "game %lld: dead stones refused (%s); claiming all alive",
+				(long long)g->id, gtp_err_message(reply));
+			json_t *none = json_array();
+			gtp_send_dead(g, none);
+			json_decref(none);
+		}
+	}
+}
+
+static void join_reply(struct session *s, json_t *reply, void *arg)
+{
+	(void)s;
+	struct game *g = game_of_arg(arg);
+	if (!g)
+		return;
+	g->join_out = false;
+	if (!reply)
+		return;
+	if (gtp_reply_ok(reply)) {
+		g->joined = true;
+		long long late = json_integer_value(json_object_get(reply, "late_ms"));
+		if (late > 0)
+			gtp_say(g->br, "game %lld: joined %lld ms late", (long long)g->id, late);
+		json_t *ck = json_object_get(reply, "clocks");
+		if (json_is_object(ck)) {
+			json_decref(g->clocks);
+			g->clocks = json_incref(ck);
+			g->clocks_at = uv_now(g->br->loop);
+		}
+		gtp_pump(g);
+	} else {
+		gtp_say(g->br, "game %lld: join refused: %s", (long long)g->id,
+			gtp_err_message(reply));
+	}
+}
+
+static void send_join(struct game *g)
+{
+	if (g->joined || g->join_out)
+		return;
+	g->join_out = gtp_send_req(g->br, json_pack("{s:s, s:I}", "cmd", "join", "game", g->id),
+				   join_reply, reply_arg(g)) == 0;
+}
+
+static void join_timer_fired(uv_timer_t *t)
+{
+	send_join(t->data);
+}
+
+void gtp_schedule_join(struct game *g)
+{
+	if (g->joined || g->join_out || g->start_at <= 0)
+		return;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	double wall = (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	double wait_ms = (g->start_at - wall) * 1000.0;
+	if (wait_ms <= 0) {
+		send_join(g);
+		return;
+	}
+	uv_timer_start(&g->join_timer, join_timer_fired, (uint64_t)wait_ms + 1, 0);
+}
+
+/* ---- the record ---- */
+
+/* Take the server's game object as the truth (game reply, game.state). */
+void gtp_apply_game(struct bridge *br, const json_t *o)
+{
+	json_int_t id = json_integer_value(json_object_get(o, "id"));
+	const char *phase = json_string_value(json_object_get(o, "phase"));
+	const char *black = json_string_value(json_object_get(o, "black"));
+	const char *white = json_string_value(json_object_get(o, "white"));
+	if (id <= 0 || !phase || !black || !white)
+		return;
+	struct game *g = gtp_find_game(br, id);
+	if (strcmp(phase, "ended") == 0) {
+		if (g) {
+			gtp_log_result(g, json_string_value(json_object_get(o, "result")),
+				       json_string_value(json_object_get(o, "reason")));
+			gtp_free_game(g);
+		}
+		return;
+	}
+	if (strcmp(phase, "pending") == 0 || (!g && gtp_ended_lately(br, id)))
+		return;
+	if (!g && !(g = gtp_new_game(br, id)))
+		return;
+	g->sync_out = false;
+	g->size = (int)json_integer_value(json_object_get(o, "size"));
+	g->komi = json_number_value(json_object_get(o, "komi"));
+	g->handicap = (int)json_integer_value(json_object_get(o, "handicap"));
+	bool me_black = strcasecmp(black, br->user) == 0;
+	g->color = me_black ? 'B' : 'W';
+	snprintf(g->opponent, sizeof g->opponent, "%s", me_black ? white : black);
+	json_t *t = json_object_get(o, "time");
+	if (json_is_object(t)) {
+		json_decref(g->time);
+		g->time = json_incref(t);
+	}
+	snprintf(g->phase, sizeof g->phase, "%s", phase);
+	const char *tm = json_string_value(json_object_get(o, "to_move"));
+	g->to_move = tm ? tm[0] : 0;
+	g->paused = json_is_true(json_object_get(o, "paused"));
+	json_t *sa = json_object_get(o, "start_at");
+	if (json_is_number(sa))
+		g->start_at = json_number_value(sa);
+	json_decref(g->clocks);
+	g->clocks = json_incref(json_object_get(o, "clocks"));
+	g->clocks_at = uv_now(br->loop);
+	g->nmoves = 0;
+	size_t i;
+	json_t *m;
+	json_array_foreach(json_object_get(o, "moves"), i, m) {
+		const char *c = json_string_value(json_object_get(m, "color"));
+		const char *v = json_string_value(json_object_get(m, "vertex"));
+		if (!c || !v || gtp_push_move(&g->moves, &g->nmoves, &g->capmoves, c[0], v) < 0)
+			break;
+	}
+	if (strcmp(phase, "playing") == 0 && g->nmoves >= 2 &&
+	    strcasecmp(g->moves[g->nmoves - 1].vertex, "pass") == 0 &&
+	    strcasecmp(g->moves[g->nmoves - 2].vertex, "pass") == 0)
+		g->resume_mark = g->nmoves; /* two passes and still playing: play resumed */
+	if (g->resume_mark > g->nmoves)
+		g->resume_mark = 0;
+	g->synced = true;
+	gtp_announce(g);
+	/* our move in flight: resend it only if the record still ends just before it */
+	if (g->play_out && !g->play_sent) {
+		if (strcmp(phase, "playing") == 0 && g->to_move == g->color &&
+		    g->nmoves == g->play_number - 1) {
+			gtp_say(br, "game %lld: resending move %d (%s)", (long long)id,
+				g->play_number, g->play_vertex);
+			gtp_send_play(g);
+		} else {
+			g->play_out = false;
+		}
+	}
+	if (strcmp(phase, "counting") != 0) {
+		g->dead_sent = false;
+		g->dead_out = false;
+	}
+	if (!g->joined) {
+		if (g->start_at > 0)
+			gtp_schedule_join(g);
+		else if (!json_is_null(json_object_get(o, "tournament")) &&
+			 json_object_get(o, "tournament"))
+			send_join(g);
+	}
+	gtp_pump(g);
+}
+
+static void game_reply(struct session *s, json_t *reply, void *arg)
+{
+	(void)s;
+	struct game *g = game_of_arg(arg);
+	if (g)
+		g->sync_out = false;
+	if (!gtp_bridge || !reply)
+		return; /* the next gtp_on_ready resyncs */
+	if (!gtp_reply_ok(reply)) {
+		if (g)
+			gtp_say(g->br, "game %lld: cannot read the game: %s", (long long)g->id,
+				gtp_err_message(reply));
+		return;
+	}
+	gtp_apply_game(gtp_bridge, json_object_get(reply, "game"));
+}
+
+/* Ask the server for the game's record (it replaces ours). */
+void gtp_sync_game(struct game *g)
+{
+	if (g->sync_out)
+		return;
+	g->sync_out = gtp_send_req(g->br, json_pack("{s:s, s:I}", "cmd", "game", "game", g->id),
+				   game_reply, reply_arg(g)) == 0;
+}
+
+/* ---- moves recorded ---- */
+
+/* A recorded move, from a game.move event or our play's reply (`m` has number, color,
+ * vertex, clocks, forfeited?). */
+void gtp_on_move(struct game *g, const json_t *m)
+{
+	int number = (int)json_integer_value(json_object_get(m, "number"));
+	const char *c = json_string_value(json_object_get(m, "color"));
+	const char *v = json_string_value(json_object_get(m, "vertex"));
+	if (!c || !v || number < 1)
+		return;
+	if (!g->synced || number > g->nmoves + 1) {
+		gtp_sync_game(g); /* missed something */
+		return;
+	}
+	if (number <= g->nmoves)
+		return; /* known */
+	gtp_push_move(&g->moves, &g->nmoves, &g->capmoves, c[0], v);
+	g->refusals = 0;
+	const char *forfeited = json_string_value(json_object_get(m, "forfeited"));
+	if (forfeited)
+		gtp_say(g->br, "game %lld: move %d by %s forfeited (%s)", (long long)g->id, number,
+			c, forfeited);
+	g->to_move = other(c[0]);
+	json_t *ck = json_object_get(m, "clocks");
+	if (json_is_object(ck)) {
+		json_decref(g->clocks);
+		g->clocks = json_incref(ck);
+		g->clocks_at = uv_now(g->br->loop);
+	}
+	if (c[0] == g->color && g->play_out && number == g->play_number)
+		g->play_out = false;
+	gtp_pump(g);
+}
