@@ -1,4 +1,5 @@
 /* ruleset: the rulesets and their lookup. See ruleset.h. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "rules.h"
@@ -36,6 +37,38 @@ static const char *chinese_result_win(enum color winner, enum ruleset_win how)
 	}
 }
 
+/* SGF results: "0" (or "Draw"), "Void", "B+" / "W+" followed by nothing, R, T, F or a margin
+ * in points (0 < margin < 10000). */
+static int chinese_result_parse(const char *r, struct ruleset_result *out)
+{
+	struct ruleset_result x = { .winner = EMPTY };
+	if (!r)
+		return -1;
+	if (strcmp(r, "0") == 0 || strcmp(r, "Draw") == 0 || strcmp(r, "Void") == 0) {
+		x.draw = strcmp(r, "Void") != 0;
+		*out = x;
+		return 0;
+	}
+	if ((r[0] != 'B' && r[0] != 'W') || r[1] != '+')
+		return -1;
+	x.winner = r[0] == 'B' ? BLACK : WHITE;
+	const char *t = r + 2;
+	if (strcmp(t, "R") == 0 || strcmp(t, "T") == 0 || strcmp(t, "F") == 0) {
+		x.decided_by = true;
+		x.how = *t == 'R' ? RULESET_WIN_RESIGNATION : *t == 'T' ? RULESET_WIN_TIME
+								    : RULESET_WIN_FORFEIT;
+	} else if (*t != '\0') {
+		char *end;
+		double v = strtod(t, &end);
+		if (*end != '\0' || !(v > 0 && v < 1e4))
+			return -1;
+		x.counted = true;
+		x.margin = v;
+	}
+	*out = x;
+	return 0;
+}
+
 const struct ruleset ruleset_chinese2002 = {
 	.name = "chinese-2002",
 	.sgf_rules = "Chinese",
@@ -53,6 +86,7 @@ const struct ruleset ruleset_chinese2002 = {
 	.result_spoken = score_result_stones,
 	.result_win = chinese_result_win,
 	.result_void = "Void",
+	.result_parse = chinese_result_parse,
 };
 
 /* ---- lookup ---- */

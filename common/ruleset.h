@@ -18,6 +18,7 @@
 #ifndef TENGEN_RULESET_H
 #define TENGEN_RULESET_H
 
+#include <stdbool.h>
 #include "board.h"
 #include "score.h"
 #include "sgf.h"
@@ -32,7 +33,7 @@ enum ruleset_bar {
  * without liberties are removed first (Art. 3-4); this says what happens to the mover's own
  * chain when that captures nothing. */
 enum ruleset_suicide {
-	RULESET_SUICIDE_ILLEGAL = 0, /* the move is illegal (Art. 5; what common/board implements) */
+	RULESET_SUICIDE_ILLEGAL = 0, /* the move is illegal (Art. 5; as common/board plays) */
 	RULESET_SUICIDE_REMOVES_OWN  /* the mover's chain is removed (not implemented) */
 };
 
@@ -47,8 +48,18 @@ enum ruleset_repetition {
 /* How a game was won without a count, for its result text. */
 enum ruleset_win {
 	RULESET_WIN_RESIGNATION = 0, /* the other resigned (Art. 13) */
-	RULESET_WIN_FORFEIT,         /* a forfeit: warnings, an illegal move, lateness (Art. 22, 24) */
+	RULESET_WIN_FORFEIT,         /* a forfeit: warnings, illegal move, lateness (Art. 22, 24) */
 	RULESET_WIN_TIME             /* the other's time ran out (Art. 22.5) */
+};
+
+/* A result text read back (ruleset.result_parse). */
+struct ruleset_result {
+	enum color winner;  /* BLACK or WHITE; EMPTY for a draw or a game without result */
+	bool draw;          /* a draw (SGF "0") */
+	bool counted;       /* a margin was given ("B+3.5"): margin, in points, > 0 */
+	double margin;
+	bool decided_by;    /* a win by resignation, time or forfeit ("W+R"): how */
+	enum ruleset_win how;
 };
 
 struct ruleset {
@@ -80,6 +91,10 @@ struct ruleset {
 	/* The SGF result of a win by `how` for `winner` (BLACK or WHITE): "B+R", "W+F", "B+T". */
 	const char *(*result_win)(enum color winner, enum ruleset_win how);
 	const char *result_void;   /* a game without result (Art. 20.3, a double forfeit): "Void" */
+	/* Read a result text back: the texts above, and the other forms a director may set
+	 * ("B+" without how or margin; "Draw" for "0"; a margin below 10000 points). Returns 0
+	 * with *out filled, or -1 if the text is no result of this ruleset. */
+	int (*result_parse)(const char *result, struct ruleset_result *out);
 };
 
 /* The Chinese Weiqi Rules 2002 (docs/rules.md): Black moves first, or White after 2-9

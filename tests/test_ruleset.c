@@ -95,8 +95,51 @@ START_TEST(test_results)
 }
 END_TEST
 
+START_TEST(test_result_parse)
+{
+	const struct ruleset *rs = ruleset_default();
+	struct ruleset_result x;
+	ck_assert_int_eq(rs->result_parse("B+R", &x), 0);
+	ck_assert(x.winner == BLACK && x.decided_by && !x.counted);
+	ck_assert(x.how == RULESET_WIN_RESIGNATION);
+	ck_assert_int_eq(rs->result_parse("W+T", &x), 0);
+	ck_assert(x.winner == WHITE && x.decided_by && x.how == RULESET_WIN_TIME);
+	ck_assert_int_eq(rs->result_parse("W+F", &x), 0);
+	ck_assert(x.winner == WHITE && x.how == RULESET_WIN_FORFEIT);
+	ck_assert_int_eq(rs->result_parse("W+361.5", &x), 0);
+	ck_assert(x.winner == WHITE && x.counted && x.margin == 361.5 && !x.decided_by);
+	ck_assert_int_eq(rs->result_parse("B+", &x), 0);
+	ck_assert(x.winner == BLACK && !x.counted && !x.decided_by);
+	ck_assert_int_eq(rs->result_parse("0", &x), 0);
+	ck_assert(x.winner == EMPTY && x.draw);
+	ck_assert_int_eq(rs->result_parse("Draw", &x), 0);
+	ck_assert(x.draw);
+	ck_assert_int_eq(rs->result_parse("Void", &x), 0);
+	ck_assert(x.winner == EMPTY && !x.draw);
+	static const char *const bad[] = { "", "B", "X+R", "B+0", "B+-1", "B+10000", "B+1x",
+					   "B+RR", "void", NULL };
+	for (int i = 0; bad[i]; i++)
+		ck_assert_msg(rs->result_parse(bad[i], &x) == -1, "%s accepted", bad[i]);
+	ck_assert_int_eq(rs->result_parse(NULL, &x), -1);
+	/* every text the ruleset writes reads back */
+	char out[SCORE_RESULT_MAX];
+	struct score s = { .black = 180, .white = 171, .komi = 7.5 };
+	ck_assert_int_eq(rs->result_parse(rs->result_counted(&s, out), &x), 0);
+	ck_assert(x.winner == BLACK && x.margin == 1.5);
+	for (int c = BLACK; c <= WHITE; c++)
+		for (int how = RULESET_WIN_RESIGNATION; how <= RULESET_WIN_TIME; how++) {
+			const char *t = rs->result_win((enum color)c, (enum ruleset_win)how);
+			ck_assert_int_eq(rs->result_parse(t, &x), 0);
+			ck_assert(x.winner == (enum color)c && x.how == (enum ruleset_win)how);
+		}
+	ck_assert_int_eq(rs->result_parse(rs->result_void, &x), 0);
+}
+END_TEST
+
 /* KM is the effective komi, HA from 2, RU[Chinese], and no PL: Black first on an empty
  * board, White after stones, as SGF implies. */
+#define ROOT "(;GM[1]FF[4]CA[UTF-8]AP[" SGF_APPLICATION "]SZ[9]"
+
 START_TEST(test_sgf_info)
 {
 	static const struct {
@@ -104,17 +147,16 @@ START_TEST(test_sgf_info)
 		int handicap;
 		const char *want;
 	} cases[] = {
-		{ 7.5, 0, "(;GM[1]FF[4]CA[UTF-8]AP[" SGF_APPLICATION "]SZ[9]KM[7.5]RU[Chinese])\n" },
-		{ 0.5, 1, "(;GM[1]FF[4]CA[UTF-8]AP[" SGF_APPLICATION "]SZ[9]KM[0.5]RU[Chinese])\n" },
-		{ 0.5, 2, "(;GM[1]FF[4]CA[UTF-8]AP[" SGF_APPLICATION "]SZ[9]KM[2.5]HA[2]"
-			  "RU[Chinese])\n" },
+		{ 7.5, 0, ROOT "KM[7.5]RU[Chinese])\n" },
+		{ 0.5, 1, ROOT "KM[0.5]RU[Chinese])\n" },
+		{ 0.5, 2, ROOT "KM[2.5]HA[2]RU[Chinese])\n" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		struct sgf_game g;
 		sgf_game_init(&g);
 		g.size = 9;
-		ck_assert_int_eq(ruleset_sgf_info(ruleset_default(), cases[i].komi, cases[i].handicap,
-						  &g), SGF_OK);
+		const struct ruleset *rs = ruleset_default();
+		ck_assert_int_eq(ruleset_sgf_info(rs, cases[i].komi, cases[i].handicap, &g), SGF_OK);
 		ck_assert_int_eq(g.first_color, 0);
 		ck_assert_int_eq(g.handicap, cases[i].handicap);
 		char *text = sgf_write(&g);
@@ -259,6 +301,7 @@ static Suite *ruleset_suite(void)
 	tcase_add_test(c, test_first_and_opening);
 	tcase_add_test(c, test_effective_komi);
 	tcase_add_test(c, test_results);
+	tcase_add_test(c, test_result_parse);
 	tcase_add_test(c, test_sgf_info);
 	suite_add_tcase(s, c);
 	TCase *r = tcase_create("referee");
