@@ -133,6 +133,67 @@ static int scan_blossom(struct mw *s, int v, int w)
 	return base;
 }
 
+/* Keep edge kk as the best edge from the new blossom b to the S-blossom at its other end,
+ * if that end is in one (ntouched counts the S-blossoms reached, in s->touched). */
+static inline void best_edge_to(struct mw *s, int b, int kk, int *ntouched)
+{
+	int j = s->e[kk].v;
+	if (s->inblossom[j] == b)
+		j = s->e[kk].u;
+	int bj = s->inblossom[j];
+	if (bj != b && s->label[bj] == 1) {
+		if (s->bestedgeto[bj] == -1) {
+			s->bestedgeto[bj] = kk;
+			s->touched[(*ntouched)++] = bj;
+		} else if (slack(s, kk) < slack(s, s->bestedgeto[bj])) {
+			s->bestedgeto[bj] = kk;
+		}
+	}
+}
+
+/* Best edges from the new blossom b to each neighbouring S-blossom (its bbest list and
+ * bestedge), from its children's lists or, where a child has none, its leaves' edges. */
+static int blossom_best_edges(struct mw *s, int b)
+{
+	int ntouched = 0, np = s->nchilds[b];
+	const int *ch = s->bchilds[b];
+	for (int c = 0; c < np; c++) {
+		int sub = ch[c];
+		if (s->bbest[sub] == NULL) {
+			int nls = leaves(s, sub);
+			for (int li = 0; li < nls; li++) {
+				int x = s->leafbuf[li];
+				for (int q = s->nbstart[x]; q < s->nbstart[x + 1]; q++)
+					best_edge_to(s, b, s->nbend[q] >> 1, &ntouched);
+			}
+		} else {
+			for (int q = 0; q < s->nbbest[sub]; q++)
+				best_edge_to(s, b, s->bbest[sub][q], &ntouched);
+		}
+		free(s->bbest[sub]);
+		s->bbest[sub] = NULL;
+		s->nbbest[sub] = 0;
+		s->bestedge[sub] = -1;
+	}
+	int *list = malloc((size_t)(ntouched > 0 ? ntouched : 1) * sizeof *list);
+	if (!list) {
+		for (int i = 0; i < ntouched; i++)
+			s->bestedgeto[s->touched[i]] = -1;
+		return MATCH_ENOMEM;
+	}
+	s->bestedge[b] = -1;
+	for (int i = 0; i < ntouched; i++) {
+		int kk = s->bestedgeto[s->touched[i]];
+		list[i] = kk;
+		s->bestedgeto[s->touched[i]] = -1;
+		if (s->bestedge[b] == -1 || slack(s, kk) < slack(s, s->bestedge[b]))
+			s->bestedge[b] = kk;
+	}
+	s->bbest[b] = list;
+	s->nbbest[b] = ntouched;
+	return MATCH_OK;
+}
+
 static int add_blossom(struct mw *s, int base, int k)
 {
 	int v = s->e[k].u, w = s->e[k].v;
@@ -194,69 +255,7 @@ static int add_blossom(struct mw *s, int base, int k)
 			s->queue[s->qlen++] = x;
 		s->inblossom[x] = b;
 	}
-	/* best edges from the new blossom to each neighbouring S-blossom */
-	int ntouched = 0;
-	for (int c = 0; c < np; c++) {
-		int sub = ch[c];
-		if (s->bbest[sub] == NULL) {
-			int nls = leaves(s, sub);
-			for (int li = 0; li < nls; li++) {
-				int x = s->leafbuf[li];
-				for (int q = s->nbstart[x]; q < s->nbstart[x + 1]; q++) {
-					int kk = s->nbend[q] >> 1;
-					int j = s->e[kk].v;
-					if (s->inblossom[j] == b)
-						j = s->e[kk].u;
-					int bj = s->inblossom[j];
-					if (bj != b && s->label[bj] == 1) {
-						if (s->bestedgeto[bj] == -1) {
-							s->bestedgeto[bj] = kk;
-							s->touched[ntouched++] = bj;
-						} else if (slack(s, kk) < slack(s, s->bestedgeto[bj])) {
-							s->bestedgeto[bj] = kk;
-						}
-					}
-				}
-			}
-		} else {
-			for (int q = 0; q < s->nbbest[sub]; q++) {
-				int kk = s->bbest[sub][q];
-				int j = s->e[kk].v;
-				if (s->inblossom[j] == b)
-					j = s->e[kk].u;
-				int bj = s->inblossom[j];
-				if (bj != b && s->label[bj] == 1) {
-					if (s->bestedgeto[bj] == -1) {
-						s->bestedgeto[bj] = kk;
-						s->touched[ntouched++] = bj;
-					} else if (slack(s, kk) < slack(s, s->bestedgeto[bj])) {
-						s->bestedgeto[bj] = kk;
-					}
-				}
-			}
-		}
-		free(s->bbest[sub]);
-		s->bbest[sub] = NULL;
-		s->nbbest[sub] = 0;
-		s->bestedge[sub] = -1;
-	}
-	int *list = malloc((size_t)(ntouched > 0 ? ntouched : 1) * sizeof *list);
-	if (!list) {
-		for (int i = 0; i < ntouched; i++)
-			s->bestedgeto[s->touched[i]] = -1;
-		return MATCH_ENOMEM;
-	}
-	s->bestedge[b] = -1;
-	for (int i = 0; i < ntouched; i++) {
-		int kk = s->bestedgeto[s->touched[i]];
-		list[i] = kk;
-		s->bestedgeto[s->touched[i]] = -1;
-		if (s->bestedge[b] == -1 || slack(s, kk) < slack(s, s->bestedge[b]))
-			s->bestedge[b] = kk;
-	}
-	s->bbest[b] = list;
-	s->nbbest[b] = ntouched;
-	return MATCH_OK;
+	return blossom_best_edges(s, b);
 }
 
 static int child_index(const struct mw *s, int b, int t)
@@ -427,152 +426,197 @@ static bool dual_move(int64_t *x, int64_t delta)
 	return true;
 }
 
+/* A stage's start: labels and best edges cleared, the free vertices labelled S. */
+static void stage_init(struct mw *s)
+{
+	int n = s->n;
+	for (int b = 0; b < 2 * n; b++) {
+		s->label[b] = 0;
+		s->bestedge[b] = -1;
+	}
+	for (int b = n; b < 2 * n; b++) {
+		free(s->bbest[b]);
+		s->bbest[b] = NULL;
+		s->nbbest[b] = 0;
+	}
+	memset(s->allowedge, 0, (size_t)s->m);
+	s->qlen = 0;
+	for (int v = 0; v < n; v++)
+		if (s->mate[v] == -1 && s->label[s->inblossom[v]] == 0)
+			assign_label(s, v, 1, -1);
+}
+
+/* Scan the queued S-vertices' edges: label, make blossoms, or augment (*augmented, and
+ * stop). Returns MATCH_OK or an error. */
+static int scan_queue(struct mw *s, bool *augmented)
+{
+	while (s->qlen > 0 && !*augmented) {
+		int v = s->queue[--s->qlen];
+		for (int q = s->nbstart[v]; q < s->nbstart[v + 1]; q++) {
+			int p = s->nbend[q];
+			int k = p >> 1;
+			int w = endpoint(s, p);
+			if (s->inblossom[v] == s->inblossom[w])
+				continue;
+			int64_t kslack = 0;
+			if (!s->allowedge[k]) {
+				kslack = slack(s, k);
+				if (kslack <= 0)
+					s->allowedge[k] = 1;
+			}
+			if (s->allowedge[k]) {
+				if (s->label[s->inblossom[w]] == 0) {
+					assign_label(s, w, 2, p ^ 1);
+				} else if (s->label[s->inblossom[w]] == 1) {
+					int base = scan_blossom(s, v, w);
+					if (base >= 0) {
+						int r = add_blossom(s, base, k);
+						if (r)
+							return r;
+					} else {
+						augment_matching(s, k);
+						*augmented = true;
+						break;
+					}
+				} else if (s->label[w] == 0) {
+					s->label[w] = 2;
+					s->labelend[w] = p ^ 1;
+				}
+			} else if (s->label[s->inblossom[w]] == 1) {
+				int b = s->inblossom[v];
+				if (s->bestedge[b] == -1 || kslack < slack(s, s->bestedge[b]))
+					s->bestedge[b] = k;
+			} else if (s->label[w] == 0) {
+				if (s->bestedge[w] == -1 || kslack < slack(s, s->bestedge[w]))
+					s->bestedge[w] = k;
+			}
+		}
+	}
+	return MATCH_OK;
+}
+
+/* The dual step: its type (1 vertex dual to zero, 2 an S-to-free edge, 3 an S-to-S edge,
+ * 4 a T-blossom dual to zero), its size, and the edge or blossom concerned. */
+struct delta {
+	int type, edge, blossom;
+	int64_t size;
+};
+
+/* The smallest dual step that lets the search go on. */
+static void compute_delta(const struct mw *s, struct delta *dl)
+{
+	int n = s->n;
+	int deltatype = -1, deltaedge = -1, deltablossom = -1;
+	int64_t delta = 0;
+	if (!s->maxcard) {
+		deltatype = 1;
+		delta = s->dual[0];
+		for (int v = 1; v < n; v++)
+			if (s->dual[v] < delta)
+				delta = s->dual[v];
+	}
+	for (int v = 0; v < n; v++) {
+		if (s->label[s->inblossom[v]] == 0 && s->bestedge[v] != -1) {
+			int64_t d = slack(s, s->bestedge[v]);
+			if (deltatype == -1 || d < delta) {
+				delta = d;
+				deltatype = 2;
+				deltaedge = s->bestedge[v];
+			}
+		}
+	}
+	for (int b = 0; b < 2 * n; b++) {
+		if (s->bparent[b] == -1 && s->label[b] == 1 && s->bestedge[b] != -1) {
+			int64_t d = slack(s, s->bestedge[b]) / 2;
+			if (deltatype == -1 || d < delta) {
+				delta = d;
+				deltatype = 3;
+				deltaedge = s->bestedge[b];
+			}
+		}
+	}
+	for (int b = n; b < 2 * n; b++) {
+		if (s->bbase[b] >= 0 && s->bparent[b] == -1 && s->label[b] == 2 &&
+		    (deltatype == -1 || s->dual[b] < delta)) {
+			delta = s->dual[b];
+			deltatype = 4;
+			deltablossom = b;
+		}
+	}
+	if (deltatype == -1) {
+		/* max cardinality and no further progress possible */
+		deltatype = 1;
+		delta = s->dual[0];
+		for (int v = 1; v < n; v++)
+			if (s->dual[v] < delta)
+				delta = s->dual[v];
+		if (delta < 0)
+			delta = 0;
+	}
+	dl->type = deltatype;
+	dl->edge = deltaedge;
+	dl->blossom = deltablossom;
+	dl->size = delta;
+}
+
+/* Move the duals by delta: S-vertices down, T-vertices up, top-level blossoms the other
+ * way. MATCH_OK, or MATCH_ERANGE past MATCH_DUAL_LIMIT. */
+static int apply_delta(struct mw *s, int64_t delta)
+{
+	int n = s->n;
+	for (int v = 0; v < n; v++) {
+		int l = s->label[s->inblossom[v]];
+		if (l == 1) {
+			if (!dual_move(&s->dual[v], -delta))
+				return MATCH_ERANGE;
+		} else if (l == 2) {
+			if (!dual_move(&s->dual[v], delta))
+				return MATCH_ERANGE;
+		}
+	}
+	for (int b = n; b < 2 * n; b++) {
+		if (s->bbase[b] >= 0 && s->bparent[b] == -1) {
+			if (s->label[b] == 1) {
+				if (!dual_move(&s->dual[b], delta))
+					return MATCH_ERANGE;
+			} else if (s->label[b] == 2) {
+				if (!dual_move(&s->dual[b], -delta))
+					return MATCH_ERANGE;
+			}
+		}
+	}
+	return MATCH_OK;
+}
+
 /* The main loop of mwmatching. Returns MATCH_OK or an error. */
 static int solve(struct mw *s)
 {
-	int n = s->n;
+	int n = s->n, r;
 	for (int stage = 0; stage < n; stage++) {
-		for (int b = 0; b < 2 * n; b++) {
-			s->label[b] = 0;
-			s->bestedge[b] = -1;
-		}
-		for (int b = n; b < 2 * n; b++) {
-			free(s->bbest[b]);
-			s->bbest[b] = NULL;
-			s->nbbest[b] = 0;
-		}
-		memset(s->allowedge, 0, (size_t)s->m);
-		s->qlen = 0;
-		for (int v = 0; v < n; v++)
-			if (s->mate[v] == -1 && s->label[s->inblossom[v]] == 0)
-				assign_label(s, v, 1, -1);
+		stage_init(s);
 		bool augmented = false;
 		for (;;) {
-			while (s->qlen > 0 && !augmented) {
-				int v = s->queue[--s->qlen];
-				for (int q = s->nbstart[v]; q < s->nbstart[v + 1]; q++) {
-					int p = s->nbend[q];
-					int k = p >> 1;
-					int w = endpoint(s, p);
-					if (s->inblossom[v] == s->inblossom[w])
-						continue;
-					int64_t kslack = 0;
-					if (!s->allowedge[k]) {
-						kslack = slack(s, k);
-						if (kslack <= 0)
-							s->allowedge[k] = 1;
-					}
-					if (s->allowedge[k]) {
-						if (s->label[s->inblossom[w]] == 0) {
-							assign_label(s, w, 2, p ^ 1);
-						} else if (s->label[s->inblossom[w]] == 1) {
-							int base = scan_blossom(s, v, w);
-							if (base >= 0) {
-								int r = add_blossom(s, base, k);
-								if (r)
-									return r;
-							} else {
-								augment_matching(s, k);
-								augmented = true;
-								break;
-							}
-						} else if (s->label[w] == 0) {
-							s->label[w] = 2;
-							s->labelend[w] = p ^ 1;
-						}
-					} else if (s->label[s->inblossom[w]] == 1) {
-						int b = s->inblossom[v];
-						if (s->bestedge[b] == -1 || kslack < slack(s, s->bestedge[b]))
-							s->bestedge[b] = k;
-					} else if (s->label[w] == 0) {
-						if (s->bestedge[w] == -1 || kslack < slack(s, s->bestedge[w]))
-							s->bestedge[w] = k;
-					}
-				}
-			}
+			if ((r = scan_queue(s, &augmented)))
+				return r;
 			if (augmented)
 				break;
-			int deltatype = -1, deltaedge = -1, deltablossom = -1;
-			int64_t delta = 0;
-			if (!s->maxcard) {
-				deltatype = 1;
-				delta = s->dual[0];
-				for (int v = 1; v < n; v++)
-					if (s->dual[v] < delta)
-						delta = s->dual[v];
-			}
-			for (int v = 0; v < n; v++) {
-				if (s->label[s->inblossom[v]] == 0 && s->bestedge[v] != -1) {
-					int64_t d = slack(s, s->bestedge[v]);
-					if (deltatype == -1 || d < delta) {
-						delta = d;
-						deltatype = 2;
-						deltaedge = s->bestedge[v];
-					}
-				}
-			}
-			for (int b = 0; b < 2 * n; b++) {
-				if (s->bparent[b] == -1 && s->label[b] == 1 && s->bestedge[b] != -1) {
-					int64_t d = slack(s, s->bestedge[b]) / 2;
-					if (deltatype == -1 || d < delta) {
-						delta = d;
-						deltatype = 3;
-						deltaedge = s->bestedge[b];
-					}
-				}
-			}
-			for (int b = n; b < 2 * n; b++) {
-				if (s->bbase[b] >= 0 && s->bparent[b] == -1 && s->label[b] == 2 &&
-				    (deltatype == -1 || s->dual[b] < delta)) {
-					delta = s->dual[b];
-					deltatype = 4;
-					deltablossom = b;
-				}
-			}
-			if (deltatype == -1) {
-				/* max cardinality and no further progress possible */
-				deltatype = 1;
-				delta = s->dual[0];
-				for (int v = 1; v < n; v++)
-					if (s->dual[v] < delta)
-						delta = s->dual[v];
-				if (delta < 0)
-					delta = 0;
-			}
-			for (int v = 0; v < n; v++) {
-				int l = s->label[s->inblossom[v]];
-				if (l == 1) {
-					if (!dual_move(&s->dual[v], -delta))
-						return MATCH_ERANGE;
-				} else if (l == 2) {
-					if (!dual_move(&s->dual[v], delta))
-						return MATCH_ERANGE;
-				}
-			}
-			for (int b = n; b < 2 * n; b++) {
-				if (s->bbase[b] >= 0 && s->bparent[b] == -1) {
-					if (s->label[b] == 1) {
-						if (!dual_move(&s->dual[b], delta))
-							return MATCH_ERANGE;
-					} else if (s->label[b] == 2) {
-						if (!dual_move(&s->dual[b], -delta))
-							return MATCH_ERANGE;
-					}
-				}
-			}
-			if (deltatype == 1) {
+			struct delta dl;
+			compute_delta(s, &dl);
+			if ((r = apply_delta(s, dl.size)))
+				return r;
+			if (dl.type == 1) {
 				break;
-			} else if (deltatype == 2) {
-				s->allowedge[deltaedge] = 1;
-				int i = s->e[deltaedge].u;
+			} else if (dl.type == 2) {
+				s->allowedge[dl.edge] = 1;
+				int i = s->e[dl.edge].u;
 				if (s->label[s->inblossom[i]] == 0)
-					i = s->e[deltaedge].v;
+					i = s->e[dl.edge].v;
 				s->queue[s->qlen++] = i;
-			} else if (deltatype == 3) {
-				s->allowedge[deltaedge] = 1;
-				s->queue[s->qlen++] = s->e[deltaedge].u;
+			} else if (dl.type == 3) {
+				s->allowedge[dl.edge] = 1;
+				s->queue[s->qlen++] = s->e[dl.edge].u;
 			} else {
-				expand_blossom(s, deltablossom, false);
+				expand_blossom(s, dl.blossom, false);
 			}
 		}
 		if (!augmented)

@@ -3,36 +3,65 @@
 #include <string.h>
 #include "referee.h"
 
-int referee_check(int size, int handicap)
+/* referee_check under ruleset rs. */
+static int check_opening(const struct ruleset *rs, int size, int handicap)
 {
 	int pts[9];
 	if (size < BOARD_MIN_SIZE || size > BOARD_MAX_SIZE || handicap < 0)
 		return -1;
-	if (handicap >= 2 && board_fixed_handicap(size, handicap, pts, size + 2) < 0)
+	if (rs->opening(size, handicap, pts, size + 2) < 0)
 		return -1;
+	return 0;
+}
+
+int referee_check(int size, int handicap)
+{
+	return check_opening(ruleset_default(), size, handicap);
+}
+
+/* Does the referee implement everything rs asks for? */
+static bool implemented(const struct ruleset *rs)
+{
+	return rs->free_opening_stones == 0 && rs->bar == RULESET_BAR_KOMI &&
+	       rs->suicide == RULESET_SUICIDE_ILLEGAL && rs->warnings_lose >= 1;
+}
+
+int referee_init_ruleset(struct referee *r, const struct ruleset *rs, int size, double komi,
+			 int handicap, const struct rules *rules)
+{
+	memset(r, 0, sizeof *r);
+	r->ruleset = rs ? rs : ruleset_default();
+	if (rules)
+		r->rules = *rules;
+	else
+		rules_default(&r->rules);
+	if (!implemented(r->ruleset) || check_opening(r->ruleset, size, handicap) < 0 ||
+	    board_init(&r->board, size, r->rules.ko) < 0)
+		return -1;
+	r->komi = komi;
+	r->phase = PHASE_PLAYING;
+	r->handicap = handicap;
+	/* Chinese 2002: 2-9 stones and White first; 1: no stones, Black moves first (a McMahon
+	 * handicap of one) */
+	int pts[9];
+	int n = r->ruleset->opening(size, handicap, pts, r->board.stride);
+	for (int i = 0; i < n; i++)
+		board_setup(&r->board, BLACK, pts[i]);
+	enum color first = r->ruleset->first_to_move(handicap);
+	if (first != r->board.to_move)
+		board_set_to_move(&r->board, first);
 	return 0;
 }
 
 int referee_init(struct referee *r, int size, double komi, int handicap, const struct rules *rules)
 {
-	memset(r, 0, sizeof *r);
-	if (rules)
-		r->rules = *rules;
-	else
-		rules_default(&r->rules);
-	if (referee_check(size, handicap) < 0 || board_init(&r->board, size, r->rules.ko) < 0)
-		return -1;
-	r->komi = komi;
-	r->phase = PHASE_PLAYING;
-	r->handicap = handicap;
-	if (handicap >= 2) { /* 1: no stones, Black moves first (a McMahon handicap of one) */
-		int pts[9];
-		int n = board_fixed_handicap(size, handicap, pts, r->board.stride);
-		for (int i = 0; i < n; i++)
-			board_setup(&r->board, BLACK, pts[i]);
-		board_set_to_move(&r->board, WHITE);
-	}
-	return 0;
+	return referee_init_ruleset(r, ruleset_default(), size, komi, handicap, rules);
+}
+
+/* The game's ruleset (a referee zeroed but never started has the default). */
+static const struct ruleset *ruleset_of(const struct referee *r)
+{
+	return r->ruleset ? r->ruleset : ruleset_default();
 }
 
 void referee_free(struct referee *r)
@@ -50,12 +79,13 @@ static void finish(struct referee *r, const char *result, enum end_reason reason
 /* The opponent of `loser` wins by forfeit (docs/rules.md §3: B+F / W+F). */
 static void forfeit_loss(struct referee *r, enum color loser, enum end_reason reason)
 {
-	finish(r, loser == BLACK ? "W+F" : "B+F", reason);
+	finish(r, ruleset_of(r)->result_win(color_other(loser), RULESET_WIN_FORFEIT), reason);
 }
 
 void referee_count(const struct referee *r, const bool *dead, struct score *out)
 {
-	score_area(&r->board, dead, r->komi, r->handicap, r->warnings, out);
+	score_area_komi(&r->board, dead, ruleset_of(r)->effective_komi(r->komi, r->handicap),
+			r->warnings, out);
 }
 
 static void finish_counted(struct referee *r, const bool *dead)
@@ -63,7 +93,7 @@ static void finish_counted(struct referee *r, const bool *dead)
 	char res[SCORE_RESULT_MAX];
 	referee_count(r, dead, &r->score);
 	r->scored = true;
-	finish(r, score_result(score_margin(&r->score), res), END_SCORE);
+	finish(r, ruleset_of(r)->result_counted(&r->score, res), END_SCORE);
 }
 
 /* A pass or forfeited turn was recorded: count it, maybe open counting. */
@@ -86,7 +116,7 @@ static void after_pass(struct referee *r, enum color c, struct referee_move *out
 static void warn(struct referee *r, enum color c, struct referee_move *out)
 {
 	out->warning = true;
-	if (++r->warnings[c] >= 2) {
+	if (++r->warnings[c] >= ruleset_of(r)->warnings_lose) { /* Art. 24.2: 2 */
 		forfeit_loss(r, c, END_WARNINGS);
 		out->lost = out->ended = true;
 	}
@@ -137,7 +167,7 @@ int referee_play(struct referee *r, enum color c, int pt, struct referee_move *o
 	}
 	/* Art. 20.3: with `cycle: void` a repetition other than a simple ko retake voids the game. */
 	if (out->offence == OFFENCE_SUPERKO && st != BOARD_KO && r->rules.cycle == CYCLE_VOID) {
-		finish(r, "Void", END_CYCLE);
+		finish(r, ruleset_of(r)->result_void, END_CYCLE);
 		out->voided = out->ended = true;
 		return 0;
 	}
@@ -145,7 +175,8 @@ int referee_play(struct referee *r, enum color c, int pt, struct referee_move *o
 	board_play(&r->board, c, BOARD_PASS, NULL, NULL);
 	out->forfeit_turn = true;
 	out->number = (int)board_moves(&r->board);
-	if (out->offence == OFFENCE_SUPERKO) {
+	if (out->offence == OFFENCE_SUPERKO &&
+	    ruleset_of(r)->repetition == RULESET_REPETITION_WARNING) {
 		warn(r, c, out); /* Art. 18.3 */
 		if (out->ended)
 			return 0;
@@ -191,7 +222,8 @@ int referee_resign(struct referee *r, enum color c)
 {
 	if ((r->phase != PHASE_PLAYING && r->phase != PHASE_COUNTING) || (c != BLACK && c != WHITE))
 		return -1;
-	finish(r, c == BLACK ? "W+R" : "B+R", END_RESIGNATION);
+	finish(r, ruleset_of(r)->result_win(color_other(c), RULESET_WIN_RESIGNATION),
+	       END_RESIGNATION);
 	return 0;
 }
 

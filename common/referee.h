@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include "board.h"
 #include "rules.h"
+#include "ruleset.h"
 #include "score.h"
 
 enum game_phase { PHASE_PENDING = 0, PHASE_SCHEDULED, PHASE_PLAYING, PHASE_COUNTING, PHASE_ENDED };
@@ -32,6 +33,7 @@ enum offence { OFFENCE_NONE = 0, OFFENCE_OCCUPIED, OFFENCE_SUICIDE, OFFENCE_SUPE
 struct referee {
 	struct board board;
 	struct rules rules;
+	const struct ruleset *ruleset; /* who moves first, the opening, the bar, results */
 	double komi;             /* points */
 	int handicap;            /* stones placed before move 1 (0 = none; 1 = none placed, Black
 				  * first: a McMahon handicap of one) */
@@ -77,6 +79,13 @@ int referee_check(int size, int handicap);
  * Phase PLAYING. Returns 0, or -1 when referee_check refuses (bad size, a handicap the board
  * cannot hold) or no memory. Free with referee_free. */
 int referee_init(struct referee *r, int size, double komi, int handicap, const struct rules *rules);
+
+/* The same under ruleset `rs` (NULL: ruleset_default()): its opening places the stones and
+ * its first_to_move has the first move; the count uses its effective komi, the results its
+ * texts, warnings its warnings_lose and repetitions its cost. Returns -1 also for a ruleset
+ * the referee does not implement (a free opening, another bar than komi, suicide allowed). */
+int referee_init_ruleset(struct referee *r, const struct ruleset *rs, int size, double komi,
+			 int handicap, const struct rules *rules);
 void referee_free(struct referee *r);
 
 /* `c` plays `pt` (a point or BOARD_PASS) in the PLAYING phase and the referee applies the rules

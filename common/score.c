@@ -103,6 +103,12 @@ void score_territory(const struct board *b, const bool *dead, unsigned char *own
 void score_area(const struct board *b, const bool *dead, double komi, int handicap,
 		const int warnings[3], struct score *out)
 {
+	score_area_komi(b, dead, score_effective_komi(komi, handicap), warnings, out);
+}
+
+void score_area_komi(const struct board *b, const bool *dead, double effective_komi,
+		     const int warnings[3], struct score *out)
+{
 	double black, white;
 	count_regions(b, dead, &black, &white, NULL);
 	if (warnings) {
@@ -112,7 +118,7 @@ void score_area(const struct board *b, const bool *dead, double komi, int handic
 	}
 	out->black = black;
 	out->white = white;
-	out->komi = score_effective_komi(komi, handicap);
+	out->komi = effective_komi;
 }
 
 double score_margin(const struct score *s)

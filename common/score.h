@@ -41,6 +41,12 @@ int score_mark_dead(const struct board *b, const int *pts, int n, bool *dead);
 void score_area(const struct board *b, const bool *dead, double komi, int handicap,
 		const int warnings[3], struct score *out);
 
+/* The same count with the komi in force given directly (points to White: the ruleset's
+ * effective komi, ruleset.h): out->komi is `effective_komi`. score_area(..., komi, handicap,
+ * ...) is this with score_effective_komi(komi, handicap). */
+void score_area_komi(const struct board *b, const bool *dead, double effective_komi,
+		     const int warnings[3], struct score *out);
+
 /* Who each point of `b` counts for at an area count with `dead` stones (as score_area: NULL,
  * all alive): owner[p] (BOARD_POINTS_MAX entries) is BLACK or WHITE for an empty point or a
  * dead stone in a region bordered by living stones of that colour only (its territory, SGF

@@ -1,0 +1,323 @@
+/* Unit tests for common/ruleset: the Chinese 2002 ruleset's answers (who moves first, the
+ * opening, the komi in force, result texts; docs/rules.md Art. 2, 11, 24), the lookup by name,
+ * the SGF game information it fills, and the referee asking the ruleset rather than knowing
+ * the rules: a made-up ruleset changes the first player, the warnings that lose and the cost
+ * of a repetition, and one the referee does not implement is refused. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "referee.h"
+#include "ruleset.h"
+#include "score.h"
+#include "sgf.h"
+#include "vertex.h"
+
+/* ================================ Chinese 2002 ================================ */
+
+START_TEST(test_lookup)
+{
+	ck_assert_ptr_eq(ruleset_default(), &ruleset_chinese2002);
+	ck_assert_ptr_eq(ruleset_find("chinese-2002"), &ruleset_chinese2002);
+	ck_assert_ptr_null(ruleset_find("Chinese"));
+	ck_assert_ptr_null(ruleset_find(""));
+	ck_assert_ptr_null(ruleset_find(NULL));
+	const struct ruleset *rs = ruleset_default();
+	ck_assert_str_eq(rs->name, "chinese-2002");
+	ck_assert_str_eq(rs->sgf_rules, "Chinese");
+	ck_assert(rs->default_komi == RULES_DEFAULT_KOMI);
+	ck_assert(rs->default_handicap_komi == 0.5);
+	ck_assert_int_eq(rs->free_opening_stones, 0);
+	ck_assert_int_eq(rs->bar, RULESET_BAR_KOMI);
+	ck_assert_int_eq(rs->suicide, RULESET_SUICIDE_ILLEGAL);
+	ck_assert_int_eq(rs->repetition, RULESET_REPETITION_WARNING);
+	ck_assert_int_eq(rs->warnings_lose, 2);
+}
+END_TEST
+
+/* Art. 2: Black first; White after 2-9 stones; a handicap of 1 places none, Black first. */
+START_TEST(test_first_and_opening)
+{
+	const struct ruleset *rs = ruleset_default();
+	int pts[9], want[9];
+	ck_assert_int_eq(rs->first_to_move(0), BLACK);
+	ck_assert_int_eq(rs->first_to_move(1), BLACK);
+	for (int h = 2; h <= 9; h++)
+		ck_assert_int_eq(rs->first_to_move(h), WHITE);
+	ck_assert_int_eq(rs->opening(19, 0, pts, 21), 0);
+	ck_assert_int_eq(rs->opening(19, 1, pts, 21), 0);
+	ck_assert_int_eq(rs->opening(5, 1, pts, 7), 0);
+	for (int size = BOARD_MIN_SIZE; size <= BOARD_MAX_SIZE; size++)
+		for (int h = 2; h <= 10; h++) {
+			int n = rs->opening(size, h, pts, size + 2);
+			int m = board_fixed_handicap(size, h, want, size + 2);
+			ck_assert_int_eq(n, m);
+			for (int i = 0; i < n; i++)
+				ck_assert_int_eq(pts[i], want[i]);
+		}
+}
+END_TEST
+
+/* Art. 11: komi plus one point per handicap stone from 2. */
+START_TEST(test_effective_komi)
+{
+	const struct ruleset *rs = ruleset_default();
+	ck_assert(rs->effective_komi(7.5, 0) == 7.5);
+	ck_assert(rs->effective_komi(0.5, 1) == 0.5);
+	ck_assert(rs->effective_komi(0.5, 2) == 2.5);
+	ck_assert(rs->effective_komi(0, 9) == 9);
+	for (int h = 0; h <= 9; h++)
+		ck_assert(rs->effective_komi(-3.5, h) == score_effective_komi(-3.5, h));
+}
+END_TEST
+
+START_TEST(test_results)
+{
+	const struct ruleset *rs = ruleset_default();
+	char out[SCORE_RESULT_MAX], spoken[32];
+	struct score s = { .black = 185, .white = 176, .komi = 7.5 };
+	ck_assert_str_eq(rs->result_counted(&s, out), "B+1.5");
+	s.komi = 9;
+	ck_assert_str_eq(rs->result_counted(&s, out), "0");
+	s.komi = 12;
+	ck_assert_str_eq(rs->result_counted(&s, out), "W+3");
+	ck_assert_str_eq(rs->result_spoken(3.5, spoken), "B+1¾");
+	ck_assert_str_eq(rs->result_spoken(-0.5, spoken), "W+¼");
+	ck_assert_str_eq(rs->result_win(BLACK, RULESET_WIN_RESIGNATION), "B+R");
+	ck_assert_str_eq(rs->result_win(WHITE, RULESET_WIN_RESIGNATION), "W+R");
+	ck_assert_str_eq(rs->result_win(BLACK, RULESET_WIN_FORFEIT), "B+F");
+	ck_assert_str_eq(rs->result_win(WHITE, RULESET_WIN_FORFEIT), "W+F");
+	ck_assert_str_eq(rs->result_win(BLACK, RULESET_WIN_TIME), "B+T");
+	ck_assert_str_eq(rs->result_win(WHITE, RULESET_WIN_TIME), "W+T");
+	ck_assert_str_eq(rs->result_void, "Void");
+}
+END_TEST
+
+START_TEST(test_result_parse)
+{
+	const struct ruleset *rs = ruleset_default();
+	struct ruleset_result x;
+	ck_assert_int_eq(rs->result_parse("B+R", &x), 0);
+	ck_assert(x.winner == BLACK && x.decided_by && !x.counted);
+	ck_assert(x.how == RULESET_WIN_RESIGNATION);
+	ck_assert_int_eq(rs->result_parse("W+T", &x), 0);
+	ck_assert(x.winner == WHITE && x.decided_by && x.how == RULESET_WIN_TIME);
+	ck_assert_int_eq(rs->result_parse("W+F", &x), 0);
+	ck_assert(x.winner == WHITE && x.how == RULESET_WIN_FORFEIT);
+	ck_assert_int_eq(rs->result_parse("W+361.5", &x), 0);
+	ck_assert(x.winner == WHITE && x.counted && x.margin == 361.5 && !x.decided_by);
+	ck_assert_int_eq(rs->result_parse("B+", &x), 0);
+	ck_assert(x.winner == BLACK && !x.counted && !x.decided_by);
+	ck_assert_int_eq(rs->result_parse("0", &x), 0);
+	ck_assert(x.winner == EMPTY && x.draw);
+	ck_assert_int_eq(rs->result_parse("Draw", &x), 0);
+	ck_assert(x.draw);
+	ck_assert_int_eq(rs->result_parse("Void", &x), 0);
+	ck_assert(x.winner == EMPTY && !x.draw);
+	static const char *const bad[] = { "", "B", "X+R", "B+0", "B+-1", "B+10000", "B+1x",
+					   "B+RR", "void", NULL };
+	for (int i = 0; bad[i]; i++)
+		ck_assert_msg(rs->result_parse(bad[i], &x) == -1, "%s accepted", bad[i]);
+	ck_assert_int_eq(rs->result_parse(NULL, &x), -1);
+	/* every text the ruleset writes reads back */
+	char out[SCORE_RESULT_MAX];
+	struct score s = { .black = 180, .white = 171, .komi = 7.5 };
+	ck_assert_int_eq(rs->result_parse(rs->result_counted(&s, out), &x), 0);
+	ck_assert(x.winner == BLACK && x.margin == 1.5);
+	for (int c = BLACK; c <= WHITE; c++)
+		for (int how = RULESET_WIN_RESIGNATION; how <= RULESET_WIN_TIME; how++) {
+			const char *t = rs->result_win((enum color)c, (enum ruleset_win)how);
+			ck_assert_int_eq(rs->result_parse(t, &x), 0);
+			ck_assert(x.winner == (enum color)c && x.how == (enum ruleset_win)how);
+		}
+	ck_assert_int_eq(rs->result_parse(rs->result_void, &x), 0);
+}
+END_TEST
+
+/* KM is the effective komi, HA from 2, RU[Chinese], and no PL: Black first on an empty
+ * board, White after stones, as SGF implies. */
+#define ROOT "(;GM[1]FF[4]CA[UTF-8]AP[" SGF_APPLICATION "]SZ[9]"
+
+START_TEST(test_sgf_info)
+{
+	static const struct {
+		double komi;
+		int handicap;
+		const char *want;
+	} cases[] = {
+		{ 7.5, 0, ROOT "KM[7.5]RU[Chinese])\n" },
+		{ 0.5, 1, ROOT "KM[0.5]RU[Chinese])\n" },
+		{ 0.5, 2, ROOT "KM[2.5]HA[2]RU[Chinese])\n" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct sgf_game g;
+		sgf_game_init(&g);
+		g.size = 9;
+		const struct ruleset *rs = ruleset_default();
+		ck_assert_int_eq(ruleset_sgf_info(rs, cases[i].komi, cases[i].handicap, &g), SGF_OK);
+		ck_assert_int_eq(g.first_color, 0);
+		ck_assert_int_eq(g.handicap, cases[i].handicap);
+		char *text = sgf_write(&g);
+		ck_assert_ptr_nonnull(text);
+		ck_assert_str_eq(text, cases[i].want);
+		free(text);
+		sgf_game_free(&g);
+	}
+}
+END_TEST
+
+/* ================================ the referee asks the ruleset ================================ */
+
+static enum color white_first(int handicap)
+{
+	(void)handicap;
+	return WHITE;
+}
+
+static double no_komi(double komi, int handicap)
+{
+	(void)komi;
+	(void)handicap;
+	return 0;
+}
+
+/* A made-up ruleset: White first, no komi, three warnings lose, repetitions cost the turn. */
+static struct ruleset made_up(void)
+{
+	struct ruleset rs = ruleset_chinese2002;
+	rs.name = "made-up";
+	rs.first_to_move = white_first;
+	rs.effective_komi = no_komi;
+	rs.warnings_lose = 3;
+	rs.repetition = RULESET_REPETITION_TURN;
+	return rs;
+}
+
+START_TEST(test_referee_default)
+{
+	struct referee r;
+	ck_assert_int_eq(referee_init_ruleset(&r, NULL, 9, 7.5, 0, NULL), 0);
+	ck_assert_ptr_eq(r.ruleset, &ruleset_chinese2002);
+	ck_assert_int_eq(r.board.to_move, BLACK);
+	referee_free(&r);
+	ck_assert_int_eq(referee_init(&r, 9, 7.5, 3, NULL), 0);
+	ck_assert_ptr_eq(r.ruleset, &ruleset_chinese2002);
+	ck_assert_int_eq(r.board.to_move, WHITE);
+	ck_assert_uint_eq(r.board.nsetup, 3);
+	referee_free(&r);
+}
+END_TEST
+
+START_TEST(test_referee_made_up)
+{
+	struct ruleset rs = made_up();
+	struct referee r;
+	struct referee_move m;
+	ck_assert_int_eq(referee_init_ruleset(&r, &rs, 9, 7.5, 0, NULL), 0);
+	ck_assert_int_eq(r.board.to_move, WHITE);
+	/* out of turn twice: two warnings do not lose here, the third does */
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(referee_play(&r, BLACK, vertex_parse(&r.board, "E5"), &m), 0);
+		ck_assert(m.warning);
+		ck_assert(!m.lost);
+	}
+	ck_assert_int_eq(referee_play(&r, BLACK, vertex_parse(&r.board, "E5"), &m), 0);
+	ck_assert(m.lost && m.ended);
+	ck_assert_str_eq(r.result, "W+F");
+	referee_free(&r);
+
+	/* the count uses the ruleset's komi: an empty board is a draw */
+	ck_assert_int_eq(referee_init_ruleset(&r, &rs, 9, 7.5, 0, NULL), 0);
+	ck_assert_int_eq(referee_play(&r, WHITE, BOARD_PASS, &m), 0);
+	ck_assert_int_eq(referee_play(&r, BLACK, BOARD_PASS, &m), 0);
+	ck_assert(m.counting);
+	bool ended, resumed;
+	ck_assert_int_eq(referee_dead(&r, BLACK, NULL, 0, &ended, &resumed), 0);
+	ck_assert_int_eq(referee_dead(&r, WHITE, NULL, 0, &ended, &resumed), 0);
+	ck_assert(ended);
+	ck_assert(r.score.komi == 0);
+	ck_assert_str_eq(r.result, "0");
+	referee_free(&r);
+}
+END_TEST
+
+/* A superko move costs the turn only under RULESET_REPETITION_TURN: no warning. */
+START_TEST(test_referee_repetition_cost)
+{
+	/* a ko on 5x5: White B3 is captured by Black C3, and White retakes at once */
+	static const char *const seq[] = { "B2", "C2", "A3", "D3", "B4", "C4", "E5", "B3", "C3" };
+	for (int variant = 0; variant < 2; variant++) {
+		struct ruleset rs = made_up();
+		rs.first_to_move = ruleset_chinese2002.first_to_move;
+		if (variant == 0)
+			rs.repetition = RULESET_REPETITION_WARNING;
+		struct referee r;
+		struct referee_move m;
+		ck_assert_int_eq(referee_init_ruleset(&r, &rs, 5, 7.5, 0, NULL), 0);
+		for (size_t i = 0; i < sizeof seq / sizeof *seq; i++) {
+			ck_assert_int_eq(referee_play(&r, r.board.to_move,
+						      vertex_parse(&r.board, seq[i]), &m), 0);
+			ck_assert_int_eq(m.offence, OFFENCE_NONE);
+		}
+		/* C3 captured B3; White retakes at B3 at once: a ko, illegal */
+		ck_assert_int_eq(m.ncaptured, 1);
+		ck_assert_int_eq(referee_play(&r, WHITE, vertex_parse(&r.board, "B3"), &m), 0);
+		ck_assert_int_eq(m.offence, OFFENCE_SUPERKO);
+		ck_assert(m.forfeit_turn);
+		ck_assert(m.warning == (variant == 0));
+		ck_assert_int_eq(r.warnings[WHITE], variant == 0 ? 1 : 0);
+		referee_free(&r);
+	}
+}
+END_TEST
+
+/* What the referee does not implement is refused, not played wrongly. */
+START_TEST(test_referee_refuses)
+{
+	struct referee r;
+	struct ruleset rs = made_up();
+	rs.bar = RULESET_BAR_PREDICTION;
+	ck_assert_int_eq(referee_init_ruleset(&r, &rs, 9, 7.5, 0, NULL), -1);
+	rs = made_up();
+	rs.free_opening_stones = 4;
+	ck_assert_int_eq(referee_init_ruleset(&r, &rs, 9, 7.5, 0, NULL), -1);
+	rs = made_up();
+	rs.suicide = RULESET_SUICIDE_REMOVES_OWN;
+	ck_assert_int_eq(referee_init_ruleset(&r, &rs, 9, 7.5, 0, NULL), -1);
+	rs = made_up();
+	ck_assert_int_eq(referee_init_ruleset(&r, &rs, 9, 7.5, 10, NULL), -1);
+	ck_assert_int_eq(referee_init_ruleset(&r, &rs, 9, 7.5, 4, NULL), 0);
+	referee_free(&r);
+}
+END_TEST
+
+static Suite *ruleset_suite(void)
+{
+	Suite *s = suite_create("ruleset");
+	TCase *c = tcase_create("chinese2002");
+	tcase_add_test(c, test_lookup);
+	tcase_add_test(c, test_first_and_opening);
+	tcase_add_test(c, test_effective_komi);
+	tcase_add_test(c, test_results);
+	tcase_add_test(c, test_result_parse);
+	tcase_add_test(c, test_sgf_info);
+	suite_add_tcase(s, c);
+	TCase *r = tcase_create("referee");
+	tcase_add_test(r, test_referee_default);
+	tcase_add_test(r, test_referee_made_up);
+	tcase_add_test(r, test_referee_repetition_cost);
+	tcase_add_test(r, test_referee_refuses);
+	suite_add_tcase(s, r);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(ruleset_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
