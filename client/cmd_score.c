@@ -12,6 +12,7 @@
 #include "board.h"
 #include "referee.h"
 #include "rules.h"
+#include "ruleset.h"
 #include "score.h"
 #include "sgf.h"
 #include "vertex.h"
@@ -271,7 +272,7 @@ static enum color sgf_color(int c)
 /* Start the referee for the record in rp->game: its size, the komi, the ko rule; setup
  * stones (AB/AW) are placed as they stand; with no setup stones, HA >= 2 places the GTP fixed
  * handicap. `komi` is the komi in force, handicap compensation included: tengen writes KM as
- * score_effective_komi (docs/rules.md, Art. 11), and GNU Go's loadsgf also counts with KM
+ * the ruleset's effective komi (docs/rules.md, Art. 11), and GNU Go's loadsgf also counts with KM
  * alone, HA aside; so the referee's own compensation for the handicap (HA, or the AB stones
  * when HA is given) is taken back out of the komi it is given, and the count uses KM. White
  * moves first when the first move is White's or PL[W]. Returns CMD_EXIT_OK or
@@ -285,8 +286,9 @@ static int replay_start(struct replay *rp, const char *path, double komi, enum k
 	bool setup = g->nsetup_black > 0 || g->nsetup_white > 0;
 	int handicap = !setup && g->handicap >= 2 ? g->handicap : 0;
 	int counted = setup ? (g->handicap != 0 ? (int)g->nsetup_black : 0) : handicap;
-	komi -= score_handicap_compensation(counted);
-	if (referee_init(&rp->ref, g->size, komi, handicap, &rules) < 0) {
+	const struct ruleset *rs = ruleset_default();
+	komi -= rs->effective_komi(komi, counted) - komi;
+	if (referee_init_ruleset(&rp->ref, rs, g->size, komi, handicap, &rules) < 0) {
 		cli_errorf("%s: cannot start a %dx%d game with handicap %d (no fixed placement)",
 			   path, g->size, g->size, handicap);
 		return CMD_EXIT_FAILURE;
@@ -521,8 +523,9 @@ int cmd_score(int argc, char **argv)
 		snprintf(result, sizeof result, "%s", rp.ref.result);
 		reason = referee_reason_name(rp.ref.reason);
 	} else {
-		score_result(score_margin(&s), result);
-		stones_or_null = score_result_stones(score_margin(&s), stones);
+		const struct ruleset *rs = ruleset_default();
+		rs->result_counted(&s, result);
+		stones_or_null = rs->result_spoken(score_margin(&s), stones);
 	}
 
 	report = score_report(&rp, &s, result, reason, stones_or_null);

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "board.h"
+#include "ruleset.h"
 #include "score.h"
 #include "vertex.h"
 #include "gtp.h"
@@ -98,13 +99,14 @@ static int start_engine(struct game *g)
 	engine_send(g->eng, setup_reply, g, "boardsize %d", g->size);
 	engine_send(g->eng, setup_reply, g, "clear_board");
 	/* The komi in force: the game's komi plus the handicap compensation, as the server counts
-	 * and writes KM (score_effective_komi, docs/rules.md Art. 11). */
-	engine_send(g->eng, setup_reply, g, "komi %g", score_effective_komi(g->komi, g->handicap));
+	 * and writes KM (the ruleset's effective_komi, docs/rules.md Art. 11). */
+	const struct ruleset *rs = ruleset_default();
+	engine_send(g->eng, setup_reply, g, "komi %g", rs->effective_komi(g->komi, g->handicap));
 	if (g->handicap >= 2 && g->handicap <= GTP_HANDICAP_MAX) {
-		/* the server places them at GTP's fixed points (board_fixed_handicap, as games.c);
+		/* the server places them where the ruleset's opening says (GTP's fixed points);
 		 * a handicap of 1 places none: Black simply moves first */
 		int pts[GTP_HANDICAP_MAX], stride = g->size + 2;
-		int n = board_fixed_handicap(g->size, g->handicap, pts, stride);
+		int n = rs->opening(g->size, g->handicap, pts, stride);
 		char line[256] = "set_free_handicap";
 		size_t len = strlen(line);
 		for (int k = 0; k < n; k++) {
