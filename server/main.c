@@ -8,9 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 #include <sodium.h>
+#include "accounts.h"
+#include "dispatch.h"
+#include "games.h"
 #include "log.h"
-#include "net.h"
 #include "server.h"
+#include "tcp.h"
 
 #define MAIN_MALLOC_TRIM_BYTES (64 << 20) /* free heap kept before trimming */
 #define MAIN_MALLOC_MMAP_BYTES (4 << 20)  /* allocations above this get their own mapping */
@@ -182,6 +185,37 @@ static int init(int argc, char **argv)
 	return 0;
 }
 
+/* server_stop's hook for the live games (after the transport's). */
+static void stop_games(void *ctx)
+{
+	games_stop(ctx);
+}
+
+/* Open the store, load the live games, wire the layers (lines from the transport to the
+ * dispatcher, the flush after each commit, the stop order: the transport, then the games)
+ * and listen. Returns 0, or -1 (logged; the loop still runs what must close). */
+static int run_start(struct server *srv, uv_loop_t *loop, const struct server_settings *set,
+		     struct tcp_server *tcp, struct dispatch *disp)
+{
+	if (server_open(srv, loop, set) < 0)
+		return -1;
+	if (games_load(srv) < 0) {
+		games_stop(srv); /* the games loaded so far: no timer may fire without a store */
+		return -1;
+	}
+	server_set_line(srv, dispatch_line, disp);
+	server_set_conn_gone(srv, games_conn_gone);
+	server_set_flush(srv, tcp_flush, tcp);
+	server_add_stop(srv, tcp_stop, tcp);
+	server_add_stop(srv, stop_games, srv);
+	server_start(srv);
+	if (tcp_listen(tcp, srv) < 0) {
+		server_stop(srv);
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct server_settings set = {
@@ -307,8 +341,10 @@ int main(int argc, char **argv)
 	uv_loop_t loop;
 	uv_loop_init(&loop);
 	struct server srv;
+	static struct tcp_server tcp;
+	static struct dispatch disp;
 	int rc = 0;
-	if (server_start(&srv, &loop, &set) < 0)
+	if (run_start(&srv, &loop, &set, &tcp, &disp) < 0)
 		rc = 1;
 	else if (store_lock_inode(set.db_path, err, sizeof err) != STORE_OK) {
 		/* a database this start created: its inode is new, so nobody else holds it */
@@ -318,8 +354,13 @@ int main(int argc, char **argv)
 		rc = 1;
 	}
 	uv_run(&loop, UV_RUN_DEFAULT);
-	if (net_after_loop(&srv))
+	if (tcp_after_loop(&tcp))
 		uv_run(&loop, UV_RUN_DEFAULT);
+	/* The layers above core first (games before the store closes; queued registrations hold
+	 * connections, which hold their address's counters). */
+	games_free(&srv);
+	accounts_free(&srv);
+	dispatch_free(&disp);
 	server_free(&srv);
 	store_unlock(lock_fd);
 	int lc = uv_loop_close(&loop);

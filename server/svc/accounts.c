@@ -6,7 +6,7 @@
 #include "accounts.h"
 #include "games.h"
 #include "log.h"
-#include "net.h"
+#include "conn.h"
 #include "rating.h"
 #include "ratings.h"
 
@@ -22,6 +22,18 @@ struct login_fail {
 };
 
 enum job_kind { JOB_REGISTER, JOB_LOGIN };
+
+struct pw_job;
+
+/* Accounts' own state (one server a process): the rate limiter's windows (failed logins and
+ * registrations, per key) and the registrations waiting for their hashing thread. Emptied by
+ * accounts_free. */
+static struct {
+	struct login_fail *fails;
+	size_t nfails, capfails;
+	struct pw_job *reg_queue, *reg_queue_tail;
+	unsigned reg_queued, reg_running;
+} acc;
 
 struct pw_job {
 	uv_work_t work;
@@ -58,28 +70,28 @@ json_t *accounts_player_json(const struct store_player *p)
 
 /* ---- rate limiting of failed logins ---- */
 
-static struct login_fail *fail_find(struct server *srv, const char *key, bool create, double now)
+static struct login_fail *fail_find(const char *key, bool create, double now)
 {
 	struct login_fail *oldest = NULL;
-	for (size_t i = 0; i < srv->nfails; i++) {
-		if (strcmp(srv->fails[i].key, key) == 0)
-			return &srv->fails[i];
-		if (!oldest || srv->fails[i].start < oldest->start)
-			oldest = &srv->fails[i];
+	for (size_t i = 0; i < acc.nfails; i++) {
+		if (strcmp(acc.fails[i].key, key) == 0)
+			return &acc.fails[i];
+		if (!oldest || acc.fails[i].start < oldest->start)
+			oldest = &acc.fails[i];
 	}
 	if (!create)
 		return NULL;
 	struct login_fail *f;
-	if (srv->nfails == srv->capfails && srv->capfails < LOGIN_FAIL_ENTRIES) {
-		size_t ncap = srv->capfails ? srv->capfails * 2 : 64;
-		struct login_fail *n = realloc(srv->fails, ncap * sizeof *n);
+	if (acc.nfails == acc.capfails && acc.capfails < LOGIN_FAIL_ENTRIES) {
+		size_t ncap = acc.capfails ? acc.capfails * 2 : 64;
+		struct login_fail *n = realloc(acc.fails, ncap * sizeof *n);
 		if (!n)
 			return oldest;
-		srv->fails = n;
-		srv->capfails = ncap;
+		acc.fails = n;
+		acc.capfails = ncap;
 	}
-	if (srv->nfails < srv->capfails)
-		f = &srv->fails[srv->nfails++];
+	if (acc.nfails < acc.capfails)
+		f = &acc.fails[acc.nfails++];
 	else
 		f = oldest; /* full: forget the oldest window */
 	snprintf(f->key, sizeof f->key, "%s", key);
@@ -117,7 +129,7 @@ static bool rate_limited(struct server *srv, const char *name, const char *addr)
 	double now = server_now();
 	fail_keys(keys, name, addr);
 	for (int i = 0; i < FAIL_KEYS; i++) {
-		struct login_fail *f = fail_find(srv, keys[i], false, now);
+		struct login_fail *f = fail_find(keys[i], false, now);
 		if (f && now - f->start < SERVER_LOGIN_WINDOW_S && f->count >= fail_limit(srv, i))
 			return true;
 	}
@@ -132,7 +144,7 @@ static int register_wait(struct server *srv, const char *addr)
 	char key[80];
 	double now = server_now();
 	snprintf(key, sizeof key, "r:%s", addr);
-	struct login_fail *f = fail_find(srv, key, true, now);
+	struct login_fail *f = fail_find(key, true, now);
 	if (!f)
 		return 0;
 	if (now - f->start >= SERVER_REGISTER_WINDOW_S) {
@@ -153,7 +165,7 @@ static void record_failure(struct server *srv, const char *name, const char *add
 	double now = server_now();
 	fail_keys(keys, name, addr);
 	for (int i = 0; i < FAIL_KEYS; i++) {
-		struct login_fail *f = fail_find(srv, keys[i], true, now);
+		struct login_fail *f = fail_find(keys[i], true, now);
 		if (!f)
 			continue;
 		if (now - f->start >= SERVER_LOGIN_WINDOW_S) {
@@ -174,19 +186,20 @@ static void job_free(struct pw_job *j)
 
 void accounts_free(struct server *srv)
 {
+	(void)srv; /* the state is accounts' own */
 	/* Registrations still waiting for a thread when the server stopped. */
-	while (srv->reg_queue) {
-		struct pw_job *j = srv->reg_queue;
-		srv->reg_queue = j->next;
+	while (acc.reg_queue) {
+		struct pw_job *j = acc.reg_queue;
+		acc.reg_queue = j->next;
 		struct conn *c = j->c;
 		job_free(j);
-		net_unref(c);
+		conn_unref(c);
 	}
-	srv->reg_queue_tail = NULL;
-	srv->reg_queued = 0;
-	free(srv->fails);
-	srv->fails = NULL;
-	srv->nfails = srv->capfails = 0;
+	acc.reg_queue_tail = NULL;
+	acc.reg_queued = 0;
+	free(acc.fails);
+	acc.fails = NULL;
+	acc.nfails = acc.capfails = 0;
 }
 
 /* ---- commands ---- */
@@ -237,7 +250,7 @@ static void job_done(uv_work_t *w, int status)
 	struct conn *c = j->c;
 	struct server *srv = c->srv;
 	if (j->kind == JOB_REGISTER) {
-		srv->reg_running--;
+		acc.reg_running--;
 		reg_next(srv);
 	}
 	if (c->closing || status < 0)
@@ -285,36 +298,34 @@ static void job_done(uv_work_t *w, int status)
 		games_player_login(c);
 	}
 out:
-	c->busy = false;
-	net_backlog_add(c);
+	conn_resume(c);
 	job_free(j);
-	net_unref(c);
+	conn_unref(c);
 }
 
 /* Start waiting registrations while fewer than SERVER_REGISTER_THREADS hash: the rest of the
  * thread pool stays free for logins. */
 static void reg_next(struct server *srv)
 {
-	while (srv->reg_queue && srv->reg_running < SERVER_REGISTER_THREADS) {
-		struct pw_job *j = srv->reg_queue;
-		if (!(srv->reg_queue = j->next))
-			srv->reg_queue_tail = NULL;
-		srv->reg_queued--;
+	while (acc.reg_queue && acc.reg_running < SERVER_REGISTER_THREADS) {
+		struct pw_job *j = acc.reg_queue;
+		if (!(acc.reg_queue = j->next))
+			acc.reg_queue_tail = NULL;
+		acc.reg_queued--;
 		struct conn *c = j->c;
 		if (c->closing || srv->stopping) {
 			job_free(j);
-			net_unref(c);
+			conn_unref(c);
 			continue;
 		}
 		if (uv_queue_work(srv->loop, &j->work, job_work, job_done) < 0) {
 			server_reply_error(c, j->id, PROTO_ERR_INTERNAL, "could not start hashing");
-			c->busy = false;
-			net_backlog_add(c);
+			conn_resume(c);
 			job_free(j);
-			net_unref(c);
+			conn_unref(c);
 			continue;
 		}
-		srv->reg_running++;
+		acc.reg_running++;
 	}
 }
 
@@ -336,20 +347,20 @@ static void start_job(struct conn *c, struct pw_job *j, const struct proto_reque
 	}
 	if (j->kind == JOB_REGISTER) {
 		/* Registrations queue for their share of the pool (reg_next). */
-		if (srv->reg_queued >= SERVER_REGISTER_QUEUE_MAX) {
+		if (acc.reg_queued >= SERVER_REGISTER_QUEUE_MAX) {
 			server_reply_error(c, req->id, PROTO_ERR_RATE_LIMITED,
 					   "too many registrations waiting; try again later");
 			job_free(j);
 			return;
 		}
-		if (srv->reg_queue_tail)
-			srv->reg_queue_tail->next = j;
+		if (acc.reg_queue_tail)
+			acc.reg_queue_tail->next = j;
 		else
-			srv->reg_queue = j;
-		srv->reg_queue_tail = j;
-		srv->reg_queued++;
+			acc.reg_queue = j;
+		acc.reg_queue_tail = j;
+		acc.reg_queued++;
 		c->busy = true;
-		c->refs++;
+		conn_ref(c);
 		reg_next(srv);
 		return;
 	}
@@ -359,7 +370,7 @@ static void start_job(struct conn *c, struct pw_job *j, const struct proto_reque
 		return;
 	}
 	c->busy = true;
-	c->refs++;
+	conn_ref(c);
 }
 
 void accounts_register(struct conn *c, const struct proto_request *req)
