@@ -6,6 +6,7 @@
 #include <sys/time.h>
 #include "conn.h"
 #include "log.h"
+#include "panic.h"
 #include "server.h"
 
 double server_now(void)
@@ -20,10 +21,8 @@ int server_txn(struct server *srv)
 	srv->data_gen++; /* every change starts here: cached replies (reply_cached) are stale */
 	if (srv->txn)
 		return 0;
-	if (store_begin(srv->store) != STORE_OK) {
-		log_msg(LOGL_ERROR, "store_begin", "error=\"%s\"", store_errmsg(srv->store));
-		return -1;
-	}
+	if (store_begin(srv->store) != STORE_OK)
+		CORE_PANIC(srv->store, "what=store_begin");
 	srv->txn = true;
 	return 0;
 }
@@ -110,11 +109,8 @@ static void maybe_fold(struct server *srv)
 static void check_files(struct server *srv)
 {
 	enum store_rc r = store_files_check(srv->store);
-	if (r == STORE_NOT_FOUND) {
-		log_msg(LOGL_ERROR, "database_gone", "path=%s error=\"%s; stopping, nothing more is "
-			"acknowledged\"", srv->set.db_path, store_errmsg(srv->store));
-		exit(1);
-	}
+	if (r == STORE_NOT_FOUND)
+		CORE_PANIC(srv->store, "what=database_gone path=%s", srv->set.db_path);
 	if (r != STORE_OK)
 		log_msg(LOGL_WARN, "database_check", "error=\"%s\"", store_errmsg(srv->store));
 }
@@ -131,12 +127,10 @@ static void on_prepare(uv_prepare_t *h)
 	if (srv->txn) {
 		srv->txn = false;
 		check_files(srv);
-		if (store_commit(srv->store) != STORE_OK) {
-			/* Memory is ahead of the database; nothing was reported yet. Stop at once:
-			 * a restart rebuilds every game from what did commit. */
-			log_msg(LOGL_ERROR, "store_commit", "error=\"%s\"", store_errmsg(srv->store));
-			exit(1);
-		}
+		/* Memory is ahead of the database if this fails; nothing was reported yet. Stop
+		 * at once: a restart rebuilds every game from what did commit. */
+		if (store_commit(srv->store) != STORE_OK)
+			CORE_PANIC(srv->store, "what=store_commit");
 		if (srv->ckpt)
 			maybe_checkpoint(srv);
 	}
@@ -254,8 +248,10 @@ void server_stop(struct server *srv)
 	/* Commit what this iteration did, then flush and close every connection. */
 	if (srv->txn) {
 		srv->txn = false;
+		/* Before the transport flushes the replies: they must not report a change that
+		 * did not commit. */
 		if (store_commit(srv->store) != STORE_OK)
-			log_msg(LOGL_ERROR, "store_commit", "error=\"%s\"", store_errmsg(srv->store));
+			CORE_PANIC(srv->store, "what=store_commit");
 	}
 	for (unsigned i = 0; i < srv->nstop; i++)
 		srv->stop[i].fn(srv->stop[i].ctx);

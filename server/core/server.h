@@ -259,7 +259,10 @@ void server_stop(struct server *srv);
  * per-address table, fold the journal, close the store. */
 void server_free(struct server *srv);
 
-/* Open the iteration's transaction if none is open. Returns 0 or -1 (logged). */
+/* Open the iteration's transaction if none is open; it commits once per loop iteration
+ * (before any reply or event of it is written). Returns 0; a failed begin stops the server
+ * (CORE_PANIC, panic.h), so a caller's `< 0` check never holds. Also marks cached replies
+ * stale (data_gen). */
 int server_txn(struct server *srv);
 
 /* Sending, replying and sessions (conn.c). */

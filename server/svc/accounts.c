@@ -6,6 +6,7 @@
 #include "accounts.h"
 #include "games.h"
 #include "log.h"
+#include "panic.h"
 #include "conn.h"
 #include "rating.h"
 #include "ratings.h"
@@ -244,6 +245,37 @@ static void job_work(uv_work_t *w)
 
 static void reg_next(struct server *srv);
 
+/* A registration's password is hashed: create the player (and its declared rank) in the
+ * iteration's transaction and reply. Once the row is written, a failure stops the server
+ * (panic.h): the player is either durable and told so, or not there at all. */
+static void register_done(struct conn *c, struct pw_job *j)
+{
+	struct server *srv = c->srv;
+	struct store_player p;
+	int64_t id;
+	enum store_rc rc;
+	if (!j->ok) {
+		server_reply_error(c, j->id, PROTO_ERR_INTERNAL, "could not hash the password");
+		return;
+	}
+	server_txn(srv);
+	rc = store_player_create(srv->store, j->name, j->hash, "player", &id);
+	if (rc == STORE_CONFLICT) {
+		server_reply_error(c, j->id, PROTO_ERR_CONFLICT, "the name '%s' is taken", j->name);
+		return;
+	}
+	if (rc != STORE_OK)
+		CORE_PANIC(srv->store, "what=register name=%s", j->name);
+	if (j->player.rank[0] && ratings_declare_rank(srv, id, j->player.rank) != 0)
+		CORE_PANIC(srv->store, "what=register_rank name=%s", j->name);
+	if (store_player_by_id(srv->store, id, &p) != STORE_OK)
+		CORE_PANIC(srv->store, "what=register_read name=%s", j->name);
+	log_msg(LOGL_INFO, "register", "player=%s id=%lld", p.name, (long long)id);
+	json_t *r = proto_reply_ok(j->id);
+	json_object_set_new(r, "player", accounts_player_json(&p));
+	server_reply(c, r);
+}
+
 static void job_done(uv_work_t *w, int status)
 {
 	struct pw_job *j = w->data;
@@ -256,29 +288,7 @@ static void job_done(uv_work_t *w, int status)
 	if (c->closing || status < 0)
 		goto out;
 	if (j->kind == JOB_REGISTER) {
-		int64_t id;
-		enum store_rc rc;
-		if (!j->ok) {
-			server_reply_error(c, j->id, PROTO_ERR_INTERNAL, "could not hash the password");
-		} else if (server_txn(srv) < 0) {
-			server_reply_error(c, j->id, PROTO_ERR_INTERNAL, "storage unavailable");
-		} else if ((rc = store_player_create(srv->store, j->name, j->hash, "player", &id)) ==
-			   STORE_CONFLICT) {
-			server_reply_error(c, j->id, PROTO_ERR_CONFLICT, "the name '%s' is taken", j->name);
-		} else if (rc != STORE_OK) {
-			log_msg(LOGL_ERROR, "register", "error=\"%s\"", store_errmsg(srv->store));
-			server_reply_error(c, j->id, PROTO_ERR_INTERNAL, "could not store the player");
-		} else if (j->player.rank[0] && ratings_declare_rank(srv, id, j->player.rank) != 0) {
-			log_msg(LOGL_ERROR, "register", "error=\"%s\"", store_errmsg(srv->store));
-			server_reply_error(c, j->id, PROTO_ERR_INTERNAL, "could not store the rank");
-		} else {
-			struct store_player p;
-			store_player_by_id(srv->store, id, &p);
-			log_msg(LOGL_INFO, "register", "player=%s id=%lld", p.name, (long long)id);
-			json_t *r = proto_reply_ok(j->id);
-			json_object_set_new(r, "player", accounts_player_json(&p));
-			server_reply(c, r);
-		}
+		register_done(c, j);
 	} else if (!j->ok || !j->player.id) {
 		record_failure(srv, j->name, c->addr);
 		log_msg(LOGL_INFO, "login_failed", "name=%s addr=%s", j->name, c->addr);

@@ -14,8 +14,8 @@
  * 0 and 1 are even games, more than RATING_HANDICAP_MAX stones count as that many). Each
  * change is a row of rating_history (store_rating_change_add).
  *
- * Errors: functions returning int return 0 or -1 (a store or rating error, logged), unless
- * said otherwise.
+ * Errors: functions returning int return 0 or -1 (a store read or rating error, logged),
+ * unless said otherwise; a failed store write stops the server (CORE_PANIC, panic.h).
  */
 #ifndef TENGEN_RATINGS_H
 #define TENGEN_RATINGS_H
@@ -54,8 +54,8 @@ int ratings_rank_check(const char *rank, char out[STORE_RANK_SIZE]);
 
 /* Player `player_id` declared `rank` (as ratings_rank_check accepts) at registration: store
  * it and start their rating from it (rating_init_rank; also the start of a recompute), in
- * the iteration's transaction. Returns 0, -1 on a store error or a player with rated games,
- * -2 for a rank ratings_rank_check refuses (nothing written). */
+ * the iteration's transaction. Returns 0, -1 for a player with rated games or no such player,
+ * -2 for a rank ratings_rank_check refuses (nothing written either way). */
 int ratings_declare_rank(struct server *srv, int64_t player_id, const char *rank);
 
 /* {name, rating, rd, rank} of a player (rank as in ratings_game_ended), for game.start;

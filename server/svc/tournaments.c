@@ -9,6 +9,7 @@
 #include "export.h"
 #include "games.h"
 #include "log.h"
+#include "panic.h"
 #include "pairing.h"
 #include "rating.h"
 #include "referee.h"
@@ -64,11 +65,11 @@ static int tour_load(struct conn *c, const struct proto_request *req, const char
 static void tour_save(struct server *srv, struct tour *t)
 {
 	char *text = json_dumps(t->state, JSON_COMPACT);
-	if (server_txn(srv) < 0 || !text || store_tournament_update(srv->store, t->row.id, text) != STORE_OK) {
-		log_msg(LOGL_ERROR, "tournament_save", "id=%lld error=\"%s\"", (long long)t->row.id,
-			store_errmsg(srv->store));
-		exit(1); /* as games.c persist_failed: nothing was reported yet */
-	}
+	server_txn(srv);
+	/* Nothing was reported yet: a failed write stops the server (panic.h). */
+	if (!text || store_tournament_update(srv->store, t->row.id, text) != STORE_OK)
+		CORE_PANIC(text ? srv->store : NULL, "what=tournament_save tournament=%lld",
+			   (long long)t->row.id);
 	free(text);
 }
 
@@ -358,21 +359,19 @@ void tournaments_create(struct conn *c, const struct proto_request *req)
 	char *text = json_dumps(state, JSON_COMPACT);
 	json_decref(state);
 	int64_t id;
-	if (server_txn(srv) < 0) {
-		free(text);
-		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "storage unavailable");
+	if (!text) { /* nothing written yet */
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not store the tournament");
 		return;
 	}
+	server_txn(srv);
 	enum store_rc rc = store_tournament_create(srv->store, name, systems[system], text, &id);
 	free(text);
 	if (rc == STORE_CONFLICT) {
 		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "a tournament named '%s' exists", name);
 		return;
 	}
-	if (rc != STORE_OK) {
-		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not store the tournament");
-		return;
-	}
+	if (rc != STORE_OK) /* the iteration's other changes may be gone with it (panic.h) */
+		CORE_PANIC(srv->store, "what=tournament_create");
 	log_msg(LOGL_INFO, "tournament_create", "tournament=%lld name=\"%s\" system=%s handicap_max=%d by=%s",
 		(long long)id, name, systems[system], cap, c->name);
 	json_t *r = proto_reply_ok(req->id);
@@ -532,10 +531,11 @@ static bool needs_replay(const struct ev_build *b, int k, int round)
 static void create_failed(struct conn *c, const struct proto_request *req, const struct tour *t,
 			  int round, int created)
 {
+	if (created > 0)
+		CORE_PANIC(c->srv->store, "what=tournament_round tournament=%lld round=%d created=%d",
+			   (long long)t->row.id, round, created);
 	log_msg(LOGL_ERROR, "tournament_round", "tournament=%lld round=%d: a game could not be "
 		"created after %d", (long long)t->row.id, round, created);
-	if (created > 0)
-		exit(1);
 	server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "round %d: a game could not be created",
 			   round);
 }
