@@ -10,6 +10,7 @@
 #include "conn.h"
 #include "rating.h"
 #include "ratings.h"
+#include "tournaments.h"
 
 #define LOGIN_FAIL_ENTRIES 4096 /* remembered (name or address) keys at most */
 #define PLAYERS_LIMIT_MAX 1000
@@ -510,5 +511,7 @@ void accounts_player(struct conn *c, const struct proto_request *req)
 		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not read the profile");
 		return;
 	}
+	/* In the place ratings_profile kept for it (an object keeps its keys' order). */
+	json_object_set_new(r, "tournaments", tournaments_of_player(c->srv, p.id));
 	server_reply(c, r);
 }

@@ -71,7 +71,8 @@ json_t *ratings_leaderboard(struct server *srv, enum store_leaderboard_sort sort
  * object if it has one, "history": [{game, at, rating_before, rating, rd_before, rd}] (the
  * last RATINGS_HISTORY_MAX changes, oldest first), "recent_games": [{id, opponent, color,
  * result, reason, rated, ended_at}] (the last RATINGS_RECENT_GAMES ended games, newest
- * first), "tournaments": [] (filled by the tournament module later). Returns 0 or -1. */
+ * first), "tournaments": [] (the caller fills it in place with tournaments_of_player: ratings
+ * does not call the tournament module). Returns 0 or -1. */
 int ratings_profile(struct server *srv, const struct store_player *p, json_t *profile);
 
 #endif
