@@ -5,6 +5,7 @@
 #include "dispatch.h"
 #include "games.h"
 #include "jsonout.h"
+#include "tournament_views.h"
 #include "tournaments.h"
 
 /* ---- cached replies: reading the same listing again costs a copy ---- */
