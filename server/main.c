@@ -185,6 +185,102 @@ static int init(int argc, char **argv)
 	return 0;
 }
 
+/* The daemon's options into *set (`host` of n bytes holds --listen's host). Returns -1 to go
+ * on, or the status to exit with (0 after --version or --help, 2 for a bad option). */
+static int parse_options(int argc, char **argv, struct server_settings *set, char *host, size_t n)
+{
+	static const struct option opts[] = {
+		{"listen", required_argument, NULL, 'l'}, {"db", required_argument, NULL, 'd'},
+		{"log-level", required_argument, NULL, 'L'}, {"port-file", required_argument, NULL, 'p'},
+		{"max-connections", required_argument, NULL, 'c'},
+		{"max-per-address", required_argument, NULL, 'a'},
+		{"max-queued", required_argument, NULL, 'q'},
+		{"pwhash-cost", required_argument, NULL, 'w'},
+		{"lag-allowance-ms", required_argument, NULL, 'g'},
+		{"idle-timeout", required_argument, NULL, 'i'},
+		{"writer-min", required_argument, NULL, 'W'},
+		{"fold-rows", required_argument, NULL, 'F'},
+		{"create", no_argument, NULL, 'C'}, {"sync", required_argument, NULL, 'S'},
+		{"min-free-mb", required_argument, NULL, 'M'},
+		{"max-queued-per-address", required_argument, NULL, 'Q'},
+		{"address-units", required_argument, NULL, 'U'}, {"turn-units", required_argument, NULL, 'T'},
+		{"register-per-address", required_argument, NULL, 'R'},
+		{"login-fails-per-address", required_argument, NULL, 'X'},
+		{"version", no_argument, NULL, 'V'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+	int o;
+	enum log_level level;
+	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (o) {
+		case 'l':
+			if (parse_listen(optarg, set, host, n) < 0) {
+				fprintf(stderr, "tengend: --listen takes HOST:PORT, not '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'd': set->db_path = optarg; break;
+		case 'L':
+			if (log_parse_level(optarg, &level) < 0) {
+				fprintf(stderr, "tengend: --log-level takes error, warn, info or debug\n");
+				return 2;
+			}
+			log_set_level(level);
+			break;
+		case 'p': set->port_file = optarg; break;
+		case 'c': set->max_connections = (unsigned)parse_count(optarg, "--max-connections"); break;
+		case 'a': set->max_per_address = (unsigned)parse_count(optarg, "--max-per-address"); break;
+		case 'q': set->max_queued = (size_t)parse_count(optarg, "--max-queued"); break;
+		case 'w':
+			if (strcmp(optarg, "fast") != 0 && strcmp(optarg, "interactive") != 0) {
+				fprintf(stderr, "tengend: --pwhash-cost takes fast or interactive\n");
+				return 2;
+			}
+			set->pwhash_fast = strcmp(optarg, "fast") == 0;
+			break;
+		case 'g': set->lag_allowance_ms = parse_count(optarg, "--lag-allowance-ms"); break;
+		case 'i':
+			set->idle_timeout_s = (unsigned)parse_range(optarg, "--idle-timeout", "seconds", 0,
+								   SERVER_IDLE_TIMEOUT_MAX_S);
+			break;
+		case 'W':
+			set->writer_min = (unsigned)parse_range(optarg, "--writer-min", "a count", 0,
+							       SERVER_MAX_CONNECTIONS);
+			break;
+		case 'F':
+			set->fold_rows = (unsigned)parse_range(optarg, "--fold-rows", "a count", 1,
+							      SERVER_FOLD_ROWS_MAX);
+			break;
+		case 'C': set->store.create = true; break;
+		case 'S':
+			if (strcmp(optarg, "power-safe") == 0)
+				set->store.sync = STORE_SYNC_POWER_SAFE;
+			else if (strcmp(optarg, "lose-on-power-cut") == 0)
+				set->store.sync = STORE_SYNC_LOSE_ON_POWER_CUT;
+			else {
+				fprintf(stderr, "tengend: --sync takes power-safe or lose-on-power-cut\n");
+				return 2;
+			}
+			break;
+		case 'M':
+			set->store.min_free_bytes = (uint64_t)parse_range(optarg, "--min-free-mb", "MiB", 0,
+									 SERVER_MIN_FREE_MB_MAX) << 20;
+			break;
+		case 'Q': set->max_queued_per_address = (size_t)parse_count(optarg, "--max-queued-per-address"); break;
+		case 'U': set->address_units = (unsigned)parse_range(optarg, "--address-units", "a count", 1, SERVER_UNITS_MAX); break;
+		case 'T': set->turn_units = (unsigned)parse_range(optarg, "--turn-units", "a count", 1, SERVER_UNITS_MAX); break;
+		case 'R': set->register_per_address = (unsigned)parse_range(optarg, "--register-per-address", "a count", 1, SERVER_UNITS_MAX); break;
+		case 'X': set->login_fails_per_address = (unsigned)parse_range(optarg, "--login-fails-per-address", "a count", 1, SERVER_UNITS_MAX); break;
+		case 'V': printf("tengend %s (protocol %d)\n", PACKAGE_VERSION, PROTO_VERSION); return 0;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		usage(stderr);
+		return 2;
+	}
+	return -1;
+}
+
 /* server_stop's hook for the live games (after the transport's). */
 static void stop_games(void *ctx)
 {
@@ -234,95 +330,9 @@ int main(int argc, char **argv)
 		return grant(argc, argv);
 	if (argc > 1 && strcmp(argv[1], "init") == 0)
 		return init(argc, argv);
-	static const struct option opts[] = {
-		{"listen", required_argument, NULL, 'l'}, {"db", required_argument, NULL, 'd'},
-		{"log-level", required_argument, NULL, 'L'}, {"port-file", required_argument, NULL, 'p'},
-		{"max-connections", required_argument, NULL, 'c'},
-		{"max-per-address", required_argument, NULL, 'a'},
-		{"max-queued", required_argument, NULL, 'q'},
-		{"pwhash-cost", required_argument, NULL, 'w'},
-		{"lag-allowance-ms", required_argument, NULL, 'g'},
-		{"idle-timeout", required_argument, NULL, 'i'},
-		{"writer-min", required_argument, NULL, 'W'},
-		{"fold-rows", required_argument, NULL, 'F'},
-		{"create", no_argument, NULL, 'C'}, {"sync", required_argument, NULL, 'S'},
-		{"min-free-mb", required_argument, NULL, 'M'},
-		{"max-queued-per-address", required_argument, NULL, 'Q'},
-		{"address-units", required_argument, NULL, 'U'}, {"turn-units", required_argument, NULL, 'T'},
-		{"register-per-address", required_argument, NULL, 'R'},
-		{"login-fails-per-address", required_argument, NULL, 'X'},
-		{"version", no_argument, NULL, 'V'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-	int o;
-	enum log_level level;
-	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (o) {
-		case 'l':
-			if (parse_listen(optarg, &set, host, sizeof host) < 0) {
-				fprintf(stderr, "tengend: --listen takes HOST:PORT, not '%s'\n", optarg);
-				return 2;
-			}
-			break;
-		case 'd': set.db_path = optarg; break;
-		case 'L':
-			if (log_parse_level(optarg, &level) < 0) {
-				fprintf(stderr, "tengend: --log-level takes error, warn, info or debug\n");
-				return 2;
-			}
-			log_set_level(level);
-			break;
-		case 'p': set.port_file = optarg; break;
-		case 'c': set.max_connections = (unsigned)parse_count(optarg, "--max-connections"); break;
-		case 'a': set.max_per_address = (unsigned)parse_count(optarg, "--max-per-address"); break;
-		case 'q': set.max_queued = (size_t)parse_count(optarg, "--max-queued"); break;
-		case 'w':
-			if (strcmp(optarg, "fast") != 0 && strcmp(optarg, "interactive") != 0) {
-				fprintf(stderr, "tengend: --pwhash-cost takes fast or interactive\n");
-				return 2;
-			}
-			set.pwhash_fast = strcmp(optarg, "fast") == 0;
-			break;
-		case 'g': set.lag_allowance_ms = parse_count(optarg, "--lag-allowance-ms"); break;
-		case 'i':
-			set.idle_timeout_s = (unsigned)parse_range(optarg, "--idle-timeout", "seconds", 0,
-								   SERVER_IDLE_TIMEOUT_MAX_S);
-			break;
-		case 'W':
-			set.writer_min = (unsigned)parse_range(optarg, "--writer-min", "a count", 0,
-							       SERVER_MAX_CONNECTIONS);
-			break;
-		case 'F':
-			set.fold_rows = (unsigned)parse_range(optarg, "--fold-rows", "a count", 1,
-							      SERVER_FOLD_ROWS_MAX);
-			break;
-		case 'C': set.store.create = true; break;
-		case 'S':
-			if (strcmp(optarg, "power-safe") == 0)
-				set.store.sync = STORE_SYNC_POWER_SAFE;
-			else if (strcmp(optarg, "lose-on-power-cut") == 0)
-				set.store.sync = STORE_SYNC_LOSE_ON_POWER_CUT;
-			else {
-				fprintf(stderr, "tengend: --sync takes power-safe or lose-on-power-cut\n");
-				return 2;
-			}
-			break;
-		case 'M':
-			set.store.min_free_bytes = (uint64_t)parse_range(optarg, "--min-free-mb", "MiB", 0,
-									 SERVER_MIN_FREE_MB_MAX) << 20;
-			break;
-		case 'Q': set.max_queued_per_address = (size_t)parse_count(optarg, "--max-queued-per-address"); break;
-		case 'U': set.address_units = (unsigned)parse_range(optarg, "--address-units", "a count", 1, SERVER_UNITS_MAX); break;
-		case 'T': set.turn_units = (unsigned)parse_range(optarg, "--turn-units", "a count", 1, SERVER_UNITS_MAX); break;
-		case 'R': set.register_per_address = (unsigned)parse_range(optarg, "--register-per-address", "a count", 1, SERVER_UNITS_MAX); break;
-		case 'X': set.login_fails_per_address = (unsigned)parse_range(optarg, "--login-fails-per-address", "a count", 1, SERVER_UNITS_MAX); break;
-		case 'V': printf("tengend %s (protocol %d)\n", PACKAGE_VERSION, PROTO_VERSION); return 0;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (optind < argc) {
-		usage(stderr);
-		return 2;
-	}
+	int pc = parse_options(argc, argv, &set, host, sizeof host);
+	if (pc >= 0)
+		return pc;
 	signal(SIGPIPE, SIG_IGN);
 	/* Keep freed heap instead of giving it back each iteration: the per-move buffers otherwise
 	 * make glibc grow and trim the heap (brk, munmap, page faults) all the time. */
