@@ -96,7 +96,7 @@ struct host {
 	uint64_t turn;            /* the turn `used` counts */
 	unsigned used;            /* units used in that turn */
 };
-struct games_stall;
+struct fairclock_stall;
 
 /* One client connection. */
 struct conn {
@@ -121,7 +121,7 @@ struct conn {
 	bool in_writer;           /* bytes of it are with the writer thread (net.c) */
 	bool close_deferred;      /* closed while in_writer: the handle closes when they return */
 	uint64_t last_line_ms;    /* uv_now of the connection's start or its last complete line */
-	uint64_t read_ms;         /* games_fair_ms at the connection's last read: a move is
+	uint64_t read_ms;         /* fairclock_fair_ms at the connection's last read: a move is
 	                             judged by when it arrived (games.c) */
 	struct conn *dnext;
 	struct conn *next, *prev;           /* all connections */
@@ -185,8 +185,8 @@ struct server {
 	struct writer *writer;    /* output thread (net.c); NULL: written on the loop */
 	struct idmap sessions;    /* player id -> first struct conn of that player */
 	struct idmap games;       /* game id -> struct game (live games) */
-	struct games_stall *stall; /* the loop's stall meter: stalls are not a player's time
-	                              (games.c) */
+	struct fairclock_stall *stall; /* the loop's stall meter: stalls are not a player's
+	                              time (fairclock.c) */
 	bool txn;                 /* a store transaction is open */
 	bool stopping;
 	struct login_fail *fails; /* rate limiting of failed logins and registrations (accounts.c) */

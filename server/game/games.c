@@ -86,116 +86,6 @@ static void game_free(struct game *g)
 	}
 }
 
-static uint64_t now_ms(void)
-{
-	return uv_hrtime() / 1000000u;
-}
-
-/* ---- the loop's stalls (games.h) ---- */
-
-struct games_stall {
-	uv_prepare_t prepare;    /* the loop is about to poll (started first: runs last) */
-	uv_check_t check;        /* the poll is over */
-	uv_timer_t tick;         /* bounds a poll to GAMES_STALL_TICK_MS */
-	int open;                /* handles not yet closed */
-	bool polling;            /* between prepare and check */
-	uint64_t t_check;        /* ms (monotonic) the last poll ended */
-	uint64_t t_prepare;      /* ms the poll under way began */
-	uint64_t timeout;        /* ms the poll under way may wait */
-	uint64_t total;          /* ms of stalls settled */
-	bool last_long;          /* the last turn of work ran over GAMES_STALL_MIN_MS */
-};
-
-/* The stall of the window under way at `now`: a poll past its timeout, or a turn of work
- * since the last poll, less GAMES_STALL_MIN_MS. A long turn right after a long turn is not
- * a stall but sustained load (e.g. thousands of flags falling at once): the clocks run, or
- * the work of judging the flags would itself hold every clock and the flags would never
- * fall. */
-static uint64_t stall_pending(const struct games_stall *st, uint64_t now)
-{
-	if (!st->polling && st->last_long)
-		return 0;
-	uint64_t from = st->polling ? st->t_prepare + st->timeout : st->t_check;
-	from += GAMES_STALL_MIN_MS;
-	return now > from ? now - from : 0;
-}
-
-static void stall_on_prepare(uv_prepare_t *h)
-{
-	struct games_stall *st = h->data;
-	uint64_t now = now_ms();
-	st->total += stall_pending(st, now);
-	st->last_long = now > st->t_check + GAMES_STALL_MIN_MS;
-	int t = uv_backend_timeout(h->loop);
-	st->timeout = t < 0 || t > GAMES_STALL_TICK_MS ? GAMES_STALL_TICK_MS : (uint64_t)t;
-	st->t_prepare = now;
-	st->polling = true;
-}
-
-static void stall_on_check(uv_check_t *h)
-{
-	struct games_stall *st = h->data;
-	uint64_t now = now_ms();
-	uint64_t s = stall_pending(st, now);
-	if (s > 0)
-		log_msg(LOGL_INFO, "stall", "ms=%llu credited=yes", (unsigned long long)s);
-	st->total += s;
-	st->polling = false;
-	st->t_check = now;
-}
-
-static void stall_on_tick(uv_timer_t *h)
-{
-	(void)h; /* waking the loop is its job */
-}
-
-static void stall_closed(uv_handle_t *h)
-{
-	struct games_stall *st = h->data;
-	if (--st->open == 0)
-		free(st);
-}
-
-static int stall_start(struct server *srv)
-{
-	struct games_stall *st = calloc(1, sizeof *st);
-	if (!st)
-		return -1;
-	st->t_check = now_ms();
-	uv_prepare_init(srv->loop, &st->prepare);
-	uv_check_init(srv->loop, &st->check);
-	uv_timer_init(srv->loop, &st->tick);
-	st->prepare.data = st->check.data = st->tick.data = st;
-	st->open = 3;
-	uv_prepare_start(&st->prepare, stall_on_prepare);
-	uv_check_start(&st->check, stall_on_check);
-	uv_timer_start(&st->tick, stall_on_tick, GAMES_STALL_TICK_MS, GAMES_STALL_TICK_MS);
-	/* None of them keeps the loop alive. */
-	uv_unref((uv_handle_t *)&st->prepare);
-	uv_unref((uv_handle_t *)&st->check);
-	uv_unref((uv_handle_t *)&st->tick);
-	srv->stall = st;
-	return 0;
-}
-
-static void stall_stop(struct server *srv)
-{
-	struct games_stall *st = srv->stall;
-	if (!st)
-		return;
-	srv->stall = NULL;
-	uv_close((uv_handle_t *)&st->prepare, stall_closed);
-	uv_close((uv_handle_t *)&st->check, stall_closed);
-	uv_close((uv_handle_t *)&st->tick, stall_closed);
-}
-
-uint64_t games_fair_ms(struct server *srv)
-{
-	uint64_t now = now_ms();
-	const struct games_stall *st = srv ? srv->stall : NULL;
-	return st ? now - st->total - stall_pending(st, now) : now;
-}
-
 /* A store write failed inside the iteration's transaction: memory is ahead of the database
  * and nothing has been reported yet. Stop; a restart rebuilds every game from what committed. */
 static void persist_failed(struct server *srv, const char *what)
@@ -221,7 +111,7 @@ static bool clock_running(const struct game *g)
 	return g->started && g->ref.phase == PHASE_PLAYING && !g->paused && g->cc.system != CLOCK_NONE;
 }
 
-/* ms the player to move had used this turn at `at` (games_fair_ms time: the loop's stalls
+/* ms the player to move had used this turn at `at` (fairclock_fair_ms time: the loop's stalls
  * are not counted); a time before the turn started counts as its start. */
 static int64_t turn_elapsed_at(const struct game *g, uint64_t at)
 {
@@ -231,13 +121,13 @@ static int64_t turn_elapsed_at(const struct game *g, uint64_t at)
 /* ms the player to move has used this turn. */
 static int64_t turn_elapsed(const struct game *g)
 {
-	return turn_elapsed_at(g, games_fair_ms(g->srv));
+	return turn_elapsed_at(g, fairclock_fair_ms(g->srv));
 }
 
 /* The player to move's clock starts (again) now. */
 static void turn_restart(struct game *g)
 {
-	g->turn_start = games_fair_ms(g->srv);
+	g->turn_start = fairclock_fair_ms(g->srv);
 	g->turn_used = 0;
 }
 
@@ -555,7 +445,7 @@ static void game_save_as(struct server *srv, struct game *g, bool move)
 		g->row.extra = extra;
 		g->saved = key;
 		if (r->phase == PHASE_ENDED && !g->row.ended_at) {
-			g->row.ended_at = server_now();
+			g->row.ended_at = fairclock_wall_s();
 			state_only = false;
 		}
 		row_clocks(g);
@@ -824,7 +714,7 @@ static void game_go_live(struct server *srv, struct game *g)
 		g->timer.data = g;
 		g->has_timer = true;
 	}
-	g->turn_start = games_fair_ms(srv); /* turn_used: 0, or what a paused turn had used */
+	g->turn_start = fairclock_fair_ms(srv); /* turn_used: 0, or what a paused turn had used */
 	idmap_put(&srv->games, g->id, g);
 	game_arm(g);
 }
@@ -846,7 +736,7 @@ static int load_cb(void *ctx, const struct store_game *row, const struct store_m
 
 int games_load(struct server *srv)
 {
-	if (!srv->stall && stall_start(srv) < 0) {
+	if (!srv->stall && fairclock_start(srv) < 0) {
 		log_msg(LOGL_ERROR, "games_load", "error=\"out of memory\"");
 		return -1;
 	}
@@ -1037,7 +927,7 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 	g->row.rated = rated;
 	snprintf(g->row.color_choice, sizeof g->row.color_choice, "%s", color_choices[choice]);
 	snprintf(g->row.phase, sizeof g->row.phase, "pending");
-	g->row.created_at = server_now();
+	g->row.created_at = fairclock_wall_s();
 	json_t *tj = proto_time_to_json(&g->time), *rj = proto_rules_to_json(&g->rules);
 	g->row.time_control = json_dumps(tj, JSON_COMPACT);
 	g->row.rules = json_dumps(rj, JSON_COMPACT);
@@ -1183,7 +1073,7 @@ void games_decline(struct conn *c, const struct proto_request *req)
 static void record_move(struct server *srv, struct game *g, enum color me,
 			const struct referee_move *m, const char *forfeit)
 {
-	double now = server_now();
+	double now = fairclock_wall_s();
 	if (m->number) /* replaying the move row (board_play) passes the turn */
 		g->replay_to_move = color_other(me);
 	game_save_as(srv, g, m->number != 0); /* first: its clocks text is the move row's too */
@@ -1364,7 +1254,7 @@ static int64_t mark_present(struct game *g, enum color c)
 	g->present[c] = true;
 	int64_t late_ms = 0;
 	if (g->row.start_at > 0) {
-		double late = server_now() - g->row.start_at;
+		double late = fairclock_wall_s() - g->row.start_at;
 		late_ms = late > 0 ? (int64_t)(late * 1000) : 0;
 		int64_t ran = c == g->ref.board.to_move && g->ref.phase == PHASE_PLAYING &&
 			      g->cc.system != CLOCK_NONE ? turn_elapsed(g) : 0;
@@ -1395,7 +1285,7 @@ static void on_timer(uv_timer_t *t)
 {
 	struct game *g = t->data;
 	struct server *srv = g->srv;
-	double wall = server_now();
+	double wall = fairclock_wall_s();
 	if (g->ref.phase == PHASE_PENDING && g->expires_at > 0 && wall >= (double)g->expires_at) {
 		expire_challenge(srv, g);
 		return;
@@ -1438,7 +1328,7 @@ static void game_arm(struct game *g)
 {
 	if (!g->has_timer)
 		return;
-	double wall = server_now();
+	double wall = fairclock_wall_s();
 	int64_t due = -1;
 	if (g->ref.phase == PHASE_PENDING && g->expires_at > 0) {
 		due = llround(fmax(0, ((double)g->expires_at - wall) * 1000));
@@ -1504,7 +1394,7 @@ void games_play(struct conn *c, const struct proto_request *req)
 	bool my_turn = me == g->ref.board.to_move;
 	if (my_turn && clock_running(g)) {
 		/* Judged by when the move arrived (the read), not when its turn in the loop came. */
-		uint64_t now = games_fair_ms(srv);
+		uint64_t now = fairclock_fair_ms(srv);
 		int64_t used = turn_elapsed_at(g, c->read_ms && c->read_ms < now ? c->read_ms : now) -
 			       lag_credit(c, srv->set.lag_allowance_ms);
 		if (clock_move(&g->cc, &charged, used > 0 ? used : 0) == CLOCK_FLAG) {
@@ -1610,7 +1500,7 @@ static void pause_resume(struct conn *c, const struct proto_request *req, bool p
 		g->paused = true;
 	} else {
 		g->paused = false;
-		g->turn_start = games_fair_ms(srv);
+		g->turn_start = fairclock_fair_ms(srv);
 	}
 	if (server_txn(srv) < 0)
 		persist_failed(srv, "pause");
@@ -2123,7 +2013,7 @@ void games_challenges(struct conn *c, const struct proto_request *req)
 
 void games_stop(struct server *srv)
 {
-	stall_stop(srv);
+	fairclock_stop(srv);
 	for (size_t i = 0; i < srv->games.cap; i++) {
 		struct game *g = srv->games.slots[i].val;
 		if (g && g->has_timer) {
@@ -2178,7 +2068,7 @@ int64_t games_create_scheduled(struct server *srv, int64_t black_id, int64_t whi
 	g->row.tournament_id = tournament_id;
 	g->row.round = round;
 	g->row.start_at = start_at;
-	g->row.created_at = server_now();
+	g->row.created_at = fairclock_wall_s();
 	snprintf(g->row.phase, sizeof g->row.phase, "scheduled");
 	json_t *tj = proto_time_to_json(&g->time), *rj = proto_rules_to_json(&g->rules);
 	g->row.time_control = json_dumps(tj, JSON_COMPACT);
@@ -2247,7 +2137,7 @@ int games_set_result(struct server *srv, int64_t id, const char *result, const c
 	snprintf(row.reason, sizeof row.reason, "%s", referee_reason_name(why));
 	snprintf(row.phase, sizeof row.phase, "ended");
 	if (!row.ended_at)
-		row.ended_at = server_now();
+		row.ended_at = fairclock_wall_s();
 	bool was_rated = row.rated;
 	if (unrated)
 		row.rated = false;
@@ -2279,7 +2169,7 @@ int games_warn(struct server *srv, int64_t id, enum color c, const char *reason)
 		persist_failed(srv, "warn");
 	int n = ++g->ref.warnings[c];
 	struct store_warning w = {.color = color_name(c)[0], .number = (int)board_moves(&g->ref.board),
-				  .at = server_now()};
+				  .at = fairclock_wall_s()};
 	snprintf(w.reason, sizeof w.reason, "%s", reason);
 	if (store_warning_add(srv->store, g->id, &w, NULL) != STORE_OK)
 		persist_failed(srv, "warning");

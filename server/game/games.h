@@ -4,21 +4,8 @@
 #ifndef TENGEN_GAMES_H
 #define TENGEN_GAMES_H
 
+#include "fairclock.h"
 #include "server.h"
-
-/* The loop's stall meter (issue 20): a poll that overruns its timeout, or a turn of the loop
- * that runs long (not right after another long one: that is sustained load, and the clocks
- * run), by more than GAMES_STALL_MIN_MS is a stall (the daemon stopped, a disk stalled, a
- * long turn of work); every running clock is credited with it, as the lag
- * allowance is, so a stall of the server is never a player's time (Chinese Rules 2002,
- * Art. 14: no clock runs while play cannot go on). A timer wakes the loop at least every
- * GAMES_STALL_TICK_MS, so a stall is seen even when nothing else is due. */
-#define GAMES_STALL_TICK_MS 100
-#define GAMES_STALL_MIN_MS 50
-
-/* Monotonic milliseconds less every stall of the loop so far (the one under way included):
- * the time the game clocks run on. Any thread-safety: the loop thread only. */
-uint64_t games_fair_ms(struct server *srv);
 
 /* Load every unfinished game from the store (restart) and start the stall meter. Returns 0
  * or -1. */
