@@ -8,8 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <sodium.h>
+#include "games.h"
 #include "log.h"
 #include "net.h"
+#include "ratings.h"
 #include "server.h"
 
 #define MAIN_MALLOC_TRIM_BYTES (64 << 20) /* free heap kept before trimming */
@@ -308,6 +310,7 @@ int main(int argc, char **argv)
 	uv_loop_init(&loop);
 	struct server srv;
 	int rc = 0;
+	games_set_hooks(&(struct games_hooks){ratings_game_ended, ratings_player_brief});
 	if (server_start(&srv, &loop, &set) < 0)
 		rc = 1;
 	else if (store_lock_inode(set.db_path, err, sizeof err) != STORE_OK) {

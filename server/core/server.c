@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/time.h>
 #include "accounts.h"
+#include "cmd_games.h"
 #include "games.h"
 #include "jsonout.h"
 #include "log.h"

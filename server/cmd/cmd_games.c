@@ -1,0 +1,643 @@
+/* cmd_games: the game commands (docs/protocol.md): parse the request, act on the game layer
+ * (game.h), reply. See cmd_games.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <sodium.h>
+#include "cmd_games.h"
+#include "game.h"
+#include "log.h"
+#include "vertex.h"
+
+
+/* Lag credit for a move from c (issue 4): the kernel's smoothed round-trip time of c's TCP
+ * connection, our own measure, never the client's word; at most `allowance_ms`. */
+static int64_t lag_credit(struct conn *c, int64_t allowance_ms)
+{
+	uv_os_fd_t fd;
+	struct tcp_info ti;
+	socklen_t len = sizeof ti;
+	if (!c || uv_fileno((uv_handle_t *)&c->tcp, &fd) != 0 ||
+	    getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0)
+		return 0;
+	int64_t rtt = ti.tcpi_rtt / 1000;
+	return rtt < allowance_ms ? rtt : allowance_ms;
+}
+
+struct game *cmd_game_find(struct conn *c, const struct proto_request *req, bool *owned)
+{
+	struct proto_error err;
+	int64_t id;
+	*owned = false;
+	if (proto_get_id(req->root, "game", true, &id, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return NULL;
+	}
+	struct game *g = game_get(c->srv, id, owned);
+	if (!g)
+		server_reply_error(c, req->id, PROTO_ERR_NOT_FOUND, "no game %lld", (long long)id);
+	return g;
+}
+
+/* The live game `game` in which c plays, in one of the phases wanted; replies and returns
+ * NULL otherwise. */
+static struct game *my_game(struct conn *c, const struct proto_request *req, enum color *color)
+{
+	bool owned;
+	struct game *g = cmd_game_find(c, req, &owned);
+	if (!g)
+		return NULL;
+	if (owned) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is over", (long long)g->id);
+		game_free(g);
+		return NULL;
+	}
+	*color = game_color_of(g, c->player_id);
+	if (*color == EMPTY) {
+		server_reply_error(c, req->id, PROTO_ERR_FORBIDDEN, "you do not play in game %lld",
+				   (long long)g->id);
+		return NULL;
+	}
+	return g;
+}
+
+/* ---- commands ---- */
+
+static const char *const color_choices[] = {"nigiri", "black", "white"};
+
+void games_challenge(struct conn *c, const struct proto_request *req)
+{
+	struct server *srv = c->srv;
+	struct proto_error err;
+	const char *opponent;
+	int64_t size = RULES_DEFAULT_SIZE, handicap = 0;
+	double komi = RULES_DEFAULT_KOMI;
+	bool rated = true;
+	int choice = 0;
+	int64_t expires_s = GAMES_CHALLENGE_TTL_S;
+	struct game *g = calloc(1, sizeof *g);
+	if (!g) {
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
+		return;
+	}
+	rules_default(&g->rules);
+	if (proto_get_name(req->root, "opponent", true, &opponent, &err) < 0 ||
+	    proto_get_int(req->root, "size", false, BOARD_MIN_SIZE, BOARD_MAX_SIZE, &size, &err) < 0 ||
+	    proto_get_number(req->root, "komi", false, -GAMES_KOMI_MAX, GAMES_KOMI_MAX, &komi, &err) < 0 ||
+	    proto_get_int(req->root, "handicap", false, 0, GAMES_HANDICAP_MAX, &handicap, &err) < 0 ||
+	    proto_get_time(req->root, "time", false, &g->time, &err) < 0 ||
+	    proto_get_bool(req->root, "rated", false, &rated, &err) < 0 ||
+	    proto_get_choice(req->root, "color", false, color_choices, 3, &choice, &err) < 0 ||
+	    proto_get_rules(req->root, "rules", false, &g->rules, &err) < 0 ||
+	    proto_get_int(req->root, "expires_s", false, 1, GAMES_CHALLENGE_TTL_S, &expires_s, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		goto out;
+	}
+	if (komi * 2 != floor(komi * 2)) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
+				   "field 'komi': must be a whole or half number of points");
+		goto out;
+	}
+	int pts[9];
+	if (handicap == 1 || (handicap > 1 && board_fixed_handicap((int)size, (int)handicap, pts, (int)size + 2) < 0)) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
+				   "field 'handicap': %lld %s cannot be placed on %lldx%lld (0, or 2 to 9 "
+				   "on the GTP fixed points)", (long long)handicap,
+				   handicap == 1 ? "stone" : "stones", (long long)size, (long long)size);
+		goto out;
+	}
+	struct store_player opp;
+	if (store_player_by_name(srv->store, opponent, &opp) != STORE_OK) {
+		server_reply_error(c, req->id, PROTO_ERR_NOT_FOUND, "no player named '%s'", opponent);
+		goto out;
+	}
+	if (opp.id == c->player_id) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'opponent': you cannot challenge yourself");
+		goto out;
+	}
+	size_t out_n = game_pending_count(srv, c->player_id, true), in_n = game_pending_count(srv, opp.id, false);
+	if (out_n >= GAMES_CHALLENGES_OUT_MAX) {
+		server_reply_error(c, req->id, PROTO_ERR_RATE_LIMITED, "you have %d pending challenges, "
+				   "the most allowed: wait for answers or withdraw some (decline)",
+				   GAMES_CHALLENGES_OUT_MAX);
+		goto out;
+	}
+	if (in_n >= GAMES_CHALLENGES_IN_MAX) {
+		server_reply_error(c, req->id, PROTO_ERR_RATE_LIMITED, "'%s' has %d pending challenges, "
+				   "the most allowed: try again later", opp.name, GAMES_CHALLENGES_IN_MAX);
+		goto out;
+	}
+	/* Colours are settled at accept; until then the challenger is listed as Black. */
+	g->row.black_id = c->player_id;
+	g->row.white_id = opp.id;
+	g->row.challenger_id = c->player_id;
+	g->row.size = (int)size;
+	g->row.komi = komi;
+	g->row.handicap = (int)handicap;
+	g->row.rated = rated;
+	snprintf(g->row.color_choice, sizeof g->row.color_choice, "%s", color_choices[choice]);
+	snprintf(g->row.phase, sizeof g->row.phase, "pending");
+	g->row.created_at = fairclock_wall_s();
+	json_t *tj = proto_time_to_json(&g->time), *rj = proto_rules_to_json(&g->rules);
+	g->row.time_control = json_dumps(tj, JSON_COMPACT);
+	g->row.rules = json_dumps(rj, JSON_COMPACT);
+	json_decref(tj);
+	json_decref(rj);
+	snprintf(g->black, sizeof g->black, "%s", c->name);
+	snprintf(g->white, sizeof g->white, "%s", opp.name);
+	game_control_from_time(&g->time, &g->cc);
+	const char *why;
+	if (g->cc.system != CLOCK_NONE && clock_control_check(&g->cc, &why) < 0) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'time': %s", why);
+		goto out;
+	}
+	g->lateness_limit_s = GAMES_LATENESS_LIMIT_DEFAULT_S;
+	if (game_start_referee(g) < 0) {
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not set up the board");
+		goto out;
+	}
+	g->ref.phase = PHASE_PENDING;
+	g->expires_at = (int64_t)ceil(g->row.created_at) + expires_s;
+	if (!(g->row.extra = game_extra_text(g, 0, NULL))) {
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
+		goto out;
+	}
+	if (server_txn(srv) < 0 || store_game_create(srv->store, &g->row, &g->id) != STORE_OK)
+		game_persist_failed(srv, "challenge");
+	g->row.id = g->id;
+	game_go_live(srv, g);
+	log_msg(LOGL_INFO, "challenge", "game=%lld from=%s to=%s", (long long)g->id, c->name, opp.name);
+
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "game", json_integer(g->id));
+	server_reply(c, r);
+	json_t *e = proto_event("challenge");
+	json_object_set_new(e, "game", json_integer(g->id));
+	json_object_set_new(e, "from", json_string(c->name));
+	json_object_set_new(e, "settings", game_settings_json(g));
+	json_object_set_new(e, "expires_at", json_integer(g->expires_at));
+	server_send_player(srv, opp.id, e);
+	json_decref(e);
+	return;
+out:
+	game_free(g);
+}
+
+/* Is g in phase `want`? Replies conflict if not. */
+static bool is_live(struct conn *c, const struct proto_request *req, struct game *g, enum game_phase want)
+{
+	if (g->ref.phase != want) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is %s, not %s",
+				   (long long)g->id, g->row.phase, referee_phase_name(want));
+		return false;
+	}
+	return true;
+}
+
+void games_accept(struct conn *c, const struct proto_request *req)
+{
+	struct server *srv = c->srv;
+	enum color me;
+	struct game *g = my_game(c, req, &me);
+	if (!g || !is_live(c, req, g, PHASE_PENDING))
+		return;
+	if (g->row.challenger_id == c->player_id) {
+		server_reply_error(c, req->id, PROTO_ERR_FORBIDDEN, "only the challenged player may accept");
+		return;
+	}
+	/* Art. 10: colours by the challenger's choice, or by nigiri. */
+	bool challenger_black = strcmp(g->row.color_choice, "black") == 0 ||
+		(strcmp(g->row.color_choice, "nigiri") == 0 && randombytes_uniform(2) == 0);
+	int64_t challenger = g->row.challenger_id, other = c->player_id;
+	char cn[PROTO_NAME_MAX + 1];
+	snprintf(cn, sizeof cn, "%s", g->black); /* challenger's name, listed as Black so far */
+	g->row.black_id = challenger_black ? challenger : other;
+	g->row.white_id = challenger_black ? other : challenger;
+	snprintf(g->black, sizeof g->black, "%s", challenger_black ? cn : c->name);
+	snprintf(g->white, sizeof g->white, "%s", challenger_black ? c->name : cn);
+	g->ref.phase = PHASE_PLAYING;
+	g->present[BLACK] = g->present[WHITE] = true;
+	if (server_txn(srv) < 0)
+		game_persist_failed(srv, "accept");
+	game_save(srv, g);
+	game_turn_restart(g);
+	game_arm(g);
+	log_msg(LOGL_INFO, "game_start", "game=%lld black=%s white=%s", (long long)g->id, g->black, g->white);
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "game", json_integer(g->id));
+	json_object_set_new(r, "color", json_string(game_color_name(game_color_of(g, c->player_id))));
+	server_reply(c, r);
+	game_send_start(srv, g);
+}
+
+void games_decline(struct conn *c, const struct proto_request *req)
+{
+	struct server *srv = c->srv;
+	enum color me;
+	struct game *g = my_game(c, req, &me);
+	if (!g || !is_live(c, req, g, PHASE_PENDING))
+		return;
+	/* Either side may call a challenge off: the challenged declines, the challenger withdraws. */
+	referee_end(&g->ref, "", END_DECLINED, false);
+	if (server_txn(srv) < 0)
+		game_persist_failed(srv, "decline");
+	game_save(srv, g);
+	server_reply(c, proto_reply_ok(req->id));
+	json_t *e = proto_event("challenge.declined");
+	json_object_set_new(e, "game", json_integer(g->id));
+	json_object_set_new(e, "by", json_string(c->name));
+	server_send_player(srv, g->row.black_id, e);
+	server_send_player(srv, g->row.white_id, e);
+	json_decref(e);
+	game_retire(srv, g);
+}
+
+void games_play(struct conn *c, const struct proto_request *req)
+{
+	struct server *srv = c->srv;
+	struct proto_error err;
+	const char *vtx;
+	int64_t number = 0;
+	enum color me;
+	struct game *g = my_game(c, req, &me);
+	if (!g || !is_live(c, req, g, PHASE_PLAYING))
+		return;
+	int x, y;
+	if (proto_get_vertex(req->root, "vertex", true, &vtx, &err) < 0 ||
+	    proto_vertex_check("vertex", vtx, g->row.size, &x, &y, &err) < 0 ||
+	    proto_get_int(req->root, "number", false, 1, INT32_MAX, &number, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	int next = (int)board_moves(&g->ref.board) + 1;
+	if (number && number != next) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT,
+				   "field 'number': the next move is number %d, not %lld", next, (long long)number);
+		return;
+	}
+	if (g->paused) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is paused", (long long)g->id);
+		return;
+	}
+	if (server_txn(srv) < 0) {
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "storage unavailable");
+		return;
+	}
+	game_mark_present(g, me);
+	/* Charge the mover's clock (less our measure of the connection's lag) before the move
+	 * counts: a move after the flag fell is too late. */
+	struct clock_state charged = g->clk[me];
+	bool my_turn = me == g->ref.board.to_move;
+	if (my_turn && game_clock_running(g)) {
+		/* Judged by when the move arrived (the read), not when its turn in the loop came. */
+		uint64_t now = fairclock_fair_ms(srv);
+		int64_t used = game_turn_elapsed_at(g, c->read_ms && c->read_ms < now ? c->read_ms : now) -
+			       lag_credit(c, srv->set.lag_allowance_ms);
+		if (clock_move(&g->cc, &charged, used > 0 ? used : 0) == CLOCK_FLAG) {
+			int64_t id = g->id;
+			bool ended = game_flag_fall(srv, g);
+			server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "your time ran out in game %lld%s",
+					   (long long)id, ended ? "" : ": the turn was forfeited");
+			return;
+		}
+	}
+	int pt = vertex_parse(&g->ref.board, vtx);
+	struct referee_move m;
+	referee_play(&g->ref, me, pt, &m);
+	if (m.number && my_turn) {
+		g->clk[me] = charged;
+		game_turn_restart(g); /* the opponent's clock starts as the move commits */
+	}
+	game_record_move(srv, g, me, &m, NULL);
+
+	/* The reply. */
+	if (m.offence == OFFENCE_NONE) {
+		size_t len;
+		char *line = game_move_reply_line(g, me, &m, req->id, &len);
+		if (line)
+			server_send_raw(c, line, len);
+		else
+			server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
+		free(line);
+	} else {
+		json_t *r = proto_reply_error(req->id, PROTO_ERR_ILLEGAL_MOVE, "");
+		json_t *e = json_object_get(r, "error");
+		char msg[192];
+		snprintf(msg, sizeof msg, "%s at %s: %s%s%s", game_offence_text(m.offence), vtx,
+			 m.lost ? "the game is lost" : m.voided ? "the game is void (Art. 20.3)" :
+			 m.forfeit_turn ? "the turn is forfeited (Art. 19)" : "the move is void (Art. 17.2)",
+			 m.warning && !m.lost ? ", and a warning is given: " : "",
+			 m.warning && !m.lost ? (g->ref.warnings[me] == 1 ? "1 of 2, a second one loses" : "2") : "");
+		json_object_set_new(e, "message", json_string(msg));
+		json_object_set_new(e, "reason", json_string(referee_offence_name(m.offence)));
+		json_object_set_new(e, "penalty", json_pack("{s:b, s:b, s:i, s:b}", "forfeit_turn",
+			m.forfeit_turn, "warning", m.warning, "warnings", g->ref.warnings[me], "lost", m.lost));
+		server_reply(c, r);
+	}
+	game_announce_move(srv, g, me, &m, NULL);
+}
+
+void games_join(struct conn *c, const struct proto_request *req)
+{
+	struct server *srv = c->srv;
+	enum color me;
+	struct game *g = my_game(c, req, &me);
+	if (!g)
+		return;
+	if (g->ref.phase != PHASE_SCHEDULED && g->ref.phase != PHASE_PLAYING) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is %s: nothing to join",
+				   (long long)g->id, referee_phase_name(g->ref.phase));
+		return;
+	}
+	bool was = g->present[me];
+	if (server_txn(srv) < 0)
+		game_persist_failed(srv, "join");
+	int64_t late_ms = game_mark_present(g, me);
+	game_save(srv, g);
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "game", json_integer(g->id));
+	json_object_set_new(r, "color", json_string(game_color_name(me)));
+	json_object_set_new(r, "late_ms", json_integer(late_ms));
+	json_object_set_new(r, "clocks", game_clocks_json(g, true));
+	server_reply(c, r);
+	if (!was) {
+		json_t *e = proto_event("game.join");
+		json_object_set_new(e, "game", json_integer(g->id));
+		json_object_set_new(e, "color", json_string(game_color_name(me)));
+		json_object_set_new(e, "late_ms", json_integer(late_ms));
+		game_send(srv, g, e);
+		json_decref(e);
+	}
+	game_arm(g);
+}
+
+/* Art. 14: a director pauses or resumes a game; no clock runs while paused. */
+static void pause_resume(struct conn *c, const struct proto_request *req, bool pause)
+{
+	struct server *srv = c->srv;
+	bool owned;
+	struct game *g = cmd_game_find(c, req, &owned);
+	if (!g)
+		return;
+	if (owned || (g->ref.phase != PHASE_PLAYING && g->ref.phase != PHASE_COUNTING &&
+		      g->ref.phase != PHASE_SCHEDULED)) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is not live", (long long)g->id);
+		if (owned)
+			game_free(g);
+		return;
+	}
+	if (g->paused == pause) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is %s", (long long)g->id,
+				   pause ? "paused already" : "not paused");
+		return;
+	}
+	if (pause) {
+		g->turn_used = game_turn_elapsed(g);
+		g->paused = true;
+	} else {
+		g->paused = false;
+		g->turn_start = fairclock_fair_ms(srv);
+	}
+	if (server_txn(srv) < 0)
+		game_persist_failed(srv, "pause");
+	game_save(srv, g);
+	log_msg(LOGL_INFO, pause ? "pause" : "resume", "game=%lld by=%s", (long long)g->id, c->name);
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "clocks", game_clocks_json(g, true));
+	server_reply(c, r);
+	json_t *e = proto_event(pause ? "game.paused" : "game.resume");
+	json_object_set_new(e, "game", json_integer(g->id));
+	json_object_set_new(e, "by", json_string(c->name));
+	if (!pause)
+		json_object_set_new(e, "to_move", json_string(game_color_name(g->ref.board.to_move)));
+	json_object_set_new(e, "clocks", game_clocks_json(g, true));
+	game_send(srv, g, e);
+	json_decref(e);
+	game_arm(g);
+}
+
+void games_pause(struct conn *c, const struct proto_request *req)
+{
+	pause_resume(c, req, true);
+}
+
+void games_resume(struct conn *c, const struct proto_request *req)
+{
+	pause_resume(c, req, false);
+}
+
+void games_resign(struct conn *c, const struct proto_request *req)
+{
+	struct server *srv = c->srv;
+	enum color me;
+	struct game *g = my_game(c, req, &me);
+	if (!g)
+		return;
+	if (referee_resign(&g->ref, me) < 0) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is %s: nothing to resign",
+				   (long long)g->id, g->row.phase);
+		return;
+	}
+	if (server_txn(srv) < 0)
+		game_persist_failed(srv, "resign");
+	if (g->ref.board.to_move == me && game_clock_running(g))
+		clock_peek(&g->cc, &g->clk[me], game_turn_elapsed(g), &g->clk[me]);
+	game_save(srv, g);
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "result", json_string(g->ref.result));
+	server_reply(c, r);
+	game_send_end(srv, g);
+	game_retire(srv, g);
+}
+
+void games_dead(struct conn *c, const struct proto_request *req)
+{
+	struct server *srv = c->srv;
+	struct proto_error err;
+	const json_t *stones;
+	enum color me;
+	struct game *g = my_game(c, req, &me);
+	if (!g || !is_live(c, req, g, PHASE_COUNTING))
+		return;
+	if (proto_get_vertices(req->root, "stones", true, PROTO_VERTICES_MAX, &stones, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	int pts[PROTO_VERTICES_MAX], n = 0;
+	size_t i;
+	json_t *v;
+	json_array_foreach(stones, i, v) {
+		const char *s = json_string_value(v);
+		if (proto_vertex_check("stones", s, g->row.size, NULL, NULL, &err) <= 0) {
+			if (err.code == PROTO_OK || proto_vertex_check("stones", s, g->row.size, NULL, NULL, &err) == 0)
+				proto_error_set(&err, PROTO_ERR_BAD_REQUEST, "field 'stones': 'pass' is not a stone");
+			server_reply(c, proto_reply_error_from(req->id, &err));
+			return;
+		}
+		pts[n++] = vertex_parse(&g->ref.board, s);
+	}
+	bool ended, resumed;
+	int bad = referee_dead(&g->ref, me, pts, n, &ended, &resumed);
+	if (bad) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'stones': %s is not a stone",
+				   json_string_value(json_array_get(stones, (size_t)bad - 1)));
+		return;
+	}
+	if (server_txn(srv) < 0)
+		game_persist_failed(srv, "dead");
+	game_save(srv, g);
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "ended", json_boolean(ended));
+	json_object_set_new(r, "resumed", json_boolean(resumed));
+	server_reply(c, r);
+	json_t *e = proto_event("game.dead");
+	json_object_set_new(e, "game", json_integer(g->id));
+	json_object_set_new(e, "color", json_string(game_color_name(me)));
+	json_object_set_new(e, "stones", game_claims_json(g, me));
+	game_send(srv, g, e);
+	json_decref(e);
+	if (resumed) {
+		e = proto_event("game.resume");
+		json_object_set_new(e, "game", json_integer(g->id));
+		json_object_set_new(e, "to_move", json_string(game_color_name(g->ref.board.to_move)));
+		game_send(srv, g, e);
+		json_decref(e);
+		game_turn_restart(g);
+		game_arm(g);
+	}
+	if (ended) {
+		game_send_end(srv, g);
+		game_retire(srv, g);
+	}
+}
+
+void games_game(struct conn *c, const struct proto_request *req)
+{
+	bool owned;
+	struct game *g = cmd_game_find(c, req, &owned);
+	if (!g)
+		return;
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "game", game_json(g));
+	server_reply(c, r);
+	if (owned)
+		game_free(g);
+}
+
+struct list_ctx {
+	struct server *srv;
+	json_t *arr;
+};
+
+static int list_cb(void *ctx, const struct store_game *row)
+{
+	struct list_ctx *l = ctx;
+	struct store_player b, w;
+	const char *bn = store_player_by_id(l->srv->store, row->black_id, &b) == STORE_OK ? b.name : "?";
+	const char *wn = store_player_by_id(l->srv->store, row->white_id, &w) == STORE_OK ? w.name : "?";
+	json_t *o = json_pack("{s:I, s:s, s:s, s:i, s:f, s:i, s:s, s:b}", "id", (json_int_t)row->id,
+			      "black", bn, "white", wn, "size", row->size, "komi", row->komi, "handicap",
+			      row->handicap, "phase", row->phase, "rated", row->rated);
+	json_object_set_new(o, "result", row->result[0] ? json_string(row->result) : json_null());
+	json_object_set_new(o, "reason", row->reason[0] ? json_string(row->reason) : json_null());
+	json_object_set_new(o, "tournament", row->tournament_id ? json_integer(row->tournament_id) : json_null());
+	json_object_set_new(o, "round", row->round ? json_integer(row->round) : json_null());
+	json_array_append_new(l->arr, o);
+	return 0;
+}
+
+static const char *const phase_choices[] = {"pending", "scheduled", "playing", "counting", "ended"};
+
+void games_games(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	int phase = -1;
+	const char *player = NULL;
+	int64_t tournament = 0, limit = SERVER_GAMES_LIMIT;
+	if (proto_get_choice(req->root, "phase", false, phase_choices, 5, &phase, &err) < 0 ||
+	    proto_get_name(req->root, "player", false, &player, &err) < 0 ||
+	    proto_get_id(req->root, "tournament", false, &tournament, &err) < 0 ||
+	    proto_get_int(req->root, "limit", false, 1, SERVER_GAMES_LIMIT_MAX, &limit, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	struct store_games_filter f = {.phase = phase >= 0 ? phase_choices[phase] : NULL,
+				       .tournament_id = tournament, .limit = (int)limit};
+	if (player) {
+		struct store_player p;
+		if (store_player_by_name(c->srv->store, player, &p) != STORE_OK) {
+			server_reply_error(c, req->id, PROTO_ERR_NOT_FOUND, "no player named '%s'", player);
+			return;
+		}
+		f.player_id = p.id;
+	}
+	struct list_ctx l = {c->srv, json_array()};
+	store_games_list(c->srv->store, &f, list_cb, &l);
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "games", l.arr);
+	server_reply(c, r);
+}
+
+void games_observe(struct conn *c, const struct proto_request *req)
+{
+	bool owned;
+	struct game *g = cmd_game_find(c, req, &owned);
+	if (!g)
+		return;
+	if (owned) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is over", (long long)g->id);
+		game_free(g);
+		return;
+	}
+	if (game_observer_add(g, c) < 0) {
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
+		return;
+	}
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "game", game_json(g));
+	server_reply(c, r);
+}
+
+void games_unobserve(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	int64_t id;
+	if (proto_get_id(req->root, "game", true, &id, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	game_unobserve(c->srv, c, id);
+	server_reply(c, proto_reply_ok(req->id));
+}
+
+void games_challenges(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	int64_t offset = 0, limit = GAMES_CHALLENGES_LIST_MAX;
+	if (proto_get_int(req->root, "offset", false, 0, INT32_MAX, &offset, &err) < 0 ||
+	    proto_get_int(req->root, "limit", false, 1, GAMES_CHALLENGES_LIST_MAX, &limit, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	size_t n;
+	struct game **p = game_pending_of(c->srv, c->player_id, &n);
+	json_t *a = json_array();
+	for (size_t i = (size_t)offset; i < n && i < (size_t)(offset + limit); i++) {
+		const struct game *g = p[i];
+		bool mine = g->row.challenger_id == c->player_id;
+		json_array_append_new(a, json_pack("{s:I, s:s, s:s, s:s, s:o, s:f, s:I}", "game",
+			(json_int_t)g->id, "direction", mine ? "sent" : "received", "from", g->black,
+			"to", g->white, "settings", game_settings_json(g), "created_at", g->row.created_at,
+			"expires_at", (json_int_t)g->expires_at));
+	}
+	free(p);
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "total", json_integer((json_int_t)n));
+	json_object_set_new(r, "offset", json_integer(offset));
+	json_object_set_new(r, "challenges", a);
+	server_reply(c, r);
+}
