@@ -7,7 +7,6 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
-#include <sodium.h>
 #include "cmd_games.h"
 #include "game.h"
 #include "log.h"
@@ -79,28 +78,24 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 	bool rated = true;
 	int choice = 0;
 	int64_t expires_s = GAMES_CHALLENGE_TTL_S;
-	struct game *g = calloc(1, sizeof *g);
-	if (!g) {
-		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
-		return;
-	}
-	rules_default(&g->rules);
+	struct game_challenge_spec s = {0};
+	rules_default(&s.rules);
 	if (proto_get_name(req->root, "opponent", true, &opponent, &err) < 0 ||
 	    proto_get_int(req->root, "size", false, BOARD_MIN_SIZE, BOARD_MAX_SIZE, &size, &err) < 0 ||
 	    proto_get_number(req->root, "komi", false, -GAMES_KOMI_MAX, GAMES_KOMI_MAX, &komi, &err) < 0 ||
 	    proto_get_int(req->root, "handicap", false, 0, GAMES_HANDICAP_MAX, &handicap, &err) < 0 ||
-	    proto_get_time(req->root, "time", false, &g->time, &err) < 0 ||
+	    proto_get_time(req->root, "time", false, &s.time, &err) < 0 ||
 	    proto_get_bool(req->root, "rated", false, &rated, &err) < 0 ||
 	    proto_get_choice(req->root, "color", false, color_choices, 3, &choice, &err) < 0 ||
-	    proto_get_rules(req->root, "rules", false, &g->rules, &err) < 0 ||
+	    proto_get_rules(req->root, "rules", false, &s.rules, &err) < 0 ||
 	    proto_get_int(req->root, "expires_s", false, 1, GAMES_CHALLENGE_TTL_S, &expires_s, &err) < 0) {
 		server_reply(c, proto_reply_error_from(req->id, &err));
-		goto out;
+		return;
 	}
 	if (komi * 2 != floor(komi * 2)) {
 		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
 				   "field 'komi': must be a whole or half number of points");
-		goto out;
+		return;
 	}
 	int pts[9];
 	if (handicap == 1 || (handicap > 1 && board_fixed_handicap((int)size, (int)handicap, pts, (int)size + 2) < 0)) {
@@ -108,83 +103,53 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 				   "field 'handicap': %lld %s cannot be placed on %lldx%lld (0, or 2 to 9 "
 				   "on the GTP fixed points)", (long long)handicap,
 				   handicap == 1 ? "stone" : "stones", (long long)size, (long long)size);
-		goto out;
+		return;
 	}
 	struct store_player opp;
 	if (store_player_by_name(srv->store, opponent, &opp) != STORE_OK) {
 		server_reply_error(c, req->id, PROTO_ERR_NOT_FOUND, "no player named '%s'", opponent);
-		goto out;
+		return;
 	}
 	if (opp.id == c->player_id) {
 		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'opponent': you cannot challenge yourself");
-		goto out;
+		return;
 	}
 	size_t out_n = game_pending_count(srv, c->player_id, true), in_n = game_pending_count(srv, opp.id, false);
 	if (out_n >= GAMES_CHALLENGES_OUT_MAX) {
 		server_reply_error(c, req->id, PROTO_ERR_RATE_LIMITED, "you have %d pending challenges, "
 				   "the most allowed: wait for answers or withdraw some (decline)",
 				   GAMES_CHALLENGES_OUT_MAX);
-		goto out;
+		return;
 	}
 	if (in_n >= GAMES_CHALLENGES_IN_MAX) {
 		server_reply_error(c, req->id, PROTO_ERR_RATE_LIMITED, "'%s' has %d pending challenges, "
 				   "the most allowed: try again later", opp.name, GAMES_CHALLENGES_IN_MAX);
-		goto out;
+		return;
 	}
-	/* Colours are settled at accept; until then the challenger is listed as Black. */
-	g->row.black_id = c->player_id;
-	g->row.white_id = opp.id;
-	g->row.challenger_id = c->player_id;
-	g->row.size = (int)size;
-	g->row.komi = komi;
-	g->row.handicap = (int)handicap;
-	g->row.rated = rated;
-	snprintf(g->row.color_choice, sizeof g->row.color_choice, "%s", color_choices[choice]);
-	snprintf(g->row.phase, sizeof g->row.phase, "pending");
-	g->row.created_at = fairclock_wall_s();
-	json_t *tj = proto_time_to_json(&g->time), *rj = proto_rules_to_json(&g->rules);
-	g->row.time_control = json_dumps(tj, JSON_COMPACT);
-	g->row.rules = json_dumps(rj, JSON_COMPACT);
-	json_decref(tj);
-	json_decref(rj);
-	snprintf(g->black, sizeof g->black, "%s", c->name);
-	snprintf(g->white, sizeof g->white, "%s", opp.name);
-	game_control_from_time(&g->time, &g->cc);
 	const char *why;
-	if (g->cc.system != CLOCK_NONE && clock_control_check(&g->cc, &why) < 0) {
+	if (games_time_check(&s.time, &why) < 0) {
 		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'time': %s", why);
-		goto out;
+		return;
 	}
-	g->lateness_limit_s = GAMES_LATENESS_LIMIT_DEFAULT_S;
-	if (game_start_referee(g) < 0) {
-		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not set up the board");
-		goto out;
+	s.challenger_id = c->player_id;
+	s.opponent_id = opp.id;
+	s.challenger = c->name;
+	s.opponent = opp.name;
+	s.size = (int)size;
+	s.komi = komi;
+	s.handicap = (int)handicap;
+	s.rated = rated;
+	s.color_choice = color_choices[choice];
+	s.expires_s = expires_s;
+	struct game *g = game_challenge_new(srv, &s, &why);
+	if (!g) {
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "%s", why);
+		return;
 	}
-	g->ref.phase = PHASE_PENDING;
-	g->expires_at = (int64_t)ceil(g->row.created_at) + expires_s;
-	if (!(g->row.extra = game_extra_text(g, 0, NULL))) {
-		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
-		goto out;
-	}
-	if (server_txn(srv) < 0 || store_game_create(srv->store, &g->row, &g->id) != STORE_OK)
-		game_persist_failed(srv, "challenge");
-	g->row.id = g->id;
-	game_go_live(srv, g);
-	log_msg(LOGL_INFO, "challenge", "game=%lld from=%s to=%s", (long long)g->id, c->name, opp.name);
-
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "game", json_integer(g->id));
 	server_reply(c, r);
-	json_t *e = proto_event("challenge");
-	json_object_set_new(e, "game", json_integer(g->id));
-	json_object_set_new(e, "from", json_string(c->name));
-	json_object_set_new(e, "settings", game_settings_json(g));
-	json_object_set_new(e, "expires_at", json_integer(g->expires_at));
-	server_send_player(srv, opp.id, e);
-	json_decref(e);
-	return;
-out:
-	game_free(g);
+	game_send_challenge(srv, g, c->name, opp.id);
 }
 
 /* Is g in phase `want`? Replies conflict if not. */
@@ -209,24 +174,7 @@ void games_accept(struct conn *c, const struct proto_request *req)
 		server_reply_error(c, req->id, PROTO_ERR_FORBIDDEN, "only the challenged player may accept");
 		return;
 	}
-	/* Art. 10: colours by the challenger's choice, or by nigiri. */
-	bool challenger_black = strcmp(g->row.color_choice, "black") == 0 ||
-		(strcmp(g->row.color_choice, "nigiri") == 0 && randombytes_uniform(2) == 0);
-	int64_t challenger = g->row.challenger_id, other = c->player_id;
-	char cn[PROTO_NAME_MAX + 1];
-	snprintf(cn, sizeof cn, "%s", g->black); /* challenger's name, listed as Black so far */
-	g->row.black_id = challenger_black ? challenger : other;
-	g->row.white_id = challenger_black ? other : challenger;
-	snprintf(g->black, sizeof g->black, "%s", challenger_black ? cn : c->name);
-	snprintf(g->white, sizeof g->white, "%s", challenger_black ? c->name : cn);
-	g->ref.phase = PHASE_PLAYING;
-	g->present[BLACK] = g->present[WHITE] = true;
-	if (server_txn(srv) < 0)
-		game_persist_failed(srv, "accept");
-	game_save(srv, g);
-	game_turn_restart(g);
-	game_arm(g);
-	log_msg(LOGL_INFO, "game_start", "game=%lld black=%s white=%s", (long long)g->id, g->black, g->white);
+	game_accept(srv, g, c->player_id, c->name);
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "game", json_integer(g->id));
 	json_object_set_new(r, "color", json_string(game_color_name(game_color_of(g, c->player_id))));
@@ -287,32 +235,15 @@ void games_play(struct conn *c, const struct proto_request *req)
 		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "storage unavailable");
 		return;
 	}
-	game_mark_present(g, me);
-	/* Charge the mover's clock (less our measure of the connection's lag) before the move
-	 * counts: a move after the flag fell is too late. */
-	struct clock_state charged = g->clk[me];
-	bool my_turn = me == g->ref.board.to_move;
-	if (my_turn && game_clock_running(g)) {
-		/* Judged by when the move arrived (the read), not when its turn in the loop came. */
-		uint64_t now = fairclock_fair_ms(srv);
-		int64_t used = game_turn_elapsed_at(g, c->read_ms && c->read_ms < now ? c->read_ms : now) -
-			       lag_credit(c, srv->set.lag_allowance_ms);
-		if (clock_move(&g->cc, &charged, used > 0 ? used : 0) == CLOCK_FLAG) {
-			int64_t id = g->id;
-			bool ended = game_flag_fall(srv, g);
-			server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "your time ran out in game %lld%s",
-					   (long long)id, ended ? "" : ": the turn was forfeited");
-			return;
-		}
-	}
-	int pt = vertex_parse(&g->ref.board, vtx);
+	int64_t lag = game_move_charges(g, me) ? lag_credit(c, srv->set.lag_allowance_ms) : 0;
+	int64_t id = g->id;
 	struct referee_move m;
-	referee_play(&g->ref, me, pt, &m);
-	if (m.number && my_turn) {
-		g->clk[me] = charged;
-		game_turn_restart(g); /* the opponent's clock starts as the move commits */
+	enum game_move_rc rc = game_move(srv, g, me, vertex_parse(&g->ref.board, vtx), c->read_ms, lag, &m);
+	if (rc != GAME_MOVE_PLAYED) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "your time ran out in game %lld%s",
+				   (long long)id, rc == GAME_MOVE_FLAG_ENDED ? "" : ": the turn was forfeited");
+		return;
 	}
-	game_record_move(srv, g, me, &m, NULL);
 
 	/* The reply. */
 	if (m.offence == OFFENCE_NONE) {
@@ -395,29 +326,11 @@ static void pause_resume(struct conn *c, const struct proto_request *req, bool p
 				   pause ? "paused already" : "not paused");
 		return;
 	}
-	if (pause) {
-		g->turn_used = game_turn_elapsed(g);
-		g->paused = true;
-	} else {
-		g->paused = false;
-		g->turn_start = fairclock_fair_ms(srv);
-	}
-	if (server_txn(srv) < 0)
-		game_persist_failed(srv, "pause");
-	game_save(srv, g);
-	log_msg(LOGL_INFO, pause ? "pause" : "resume", "game=%lld by=%s", (long long)g->id, c->name);
+	game_pause(srv, g, pause, c->name);
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "clocks", game_clocks_json(g, true));
 	server_reply(c, r);
-	json_t *e = proto_event(pause ? "game.paused" : "game.resume");
-	json_object_set_new(e, "game", json_integer(g->id));
-	json_object_set_new(e, "by", json_string(c->name));
-	if (!pause)
-		json_object_set_new(e, "to_move", json_string(game_color_name(g->ref.board.to_move)));
-	json_object_set_new(e, "clocks", game_clocks_json(g, true));
-	game_send(srv, g, e);
-	json_decref(e);
-	game_arm(g);
+	game_announce_pause(srv, g, pause, c->name);
 }
 
 void games_pause(struct conn *c, const struct proto_request *req)

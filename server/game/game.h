@@ -7,7 +7,8 @@
  * text, written and read back in one place, and the replay of stored moves after a restart),
  * game_view.c (JSON views), game_audience.c (who receives which event, observers),
  * game_live.c (live games: loading, the timer, flag fall, lateness, scheduled starts, lapsing
- * challenges, recording moves, ending). Time comes from fairclock.h, never from the system. */
+ * challenges, recording moves, ending), game_play.c (a challenge made and accepted, a move
+ * charged and played, a pause). Time comes from fairclock.h, never from the system. */
 #ifndef TENGEN_GAME_H
 #define TENGEN_GAME_H
 
@@ -135,6 +136,8 @@ void game_send(struct server *srv, struct game *g, const json_t *msg);
 /* game.end to both players and observers (with the ratings of a rated game: the `ended`
  * hook). */
 void game_send_end(struct server *srv, struct game *g);
+/* The `challenge` event of pending g, from player `from` to player to_id. */
+void game_send_challenge(struct server *srv, const struct game *g, const char *from, int64_t to_id);
 /* game.start to each player (with the `player_brief` hook's players). */
 void game_send_start(struct server *srv, struct game *g);
 /* A game that ended leaves memory (g is gone); queries read it back from the store. */
@@ -180,5 +183,47 @@ int64_t game_mark_present(struct game *g, enum color c);
  * did (g is gone). */
 bool game_announce_move(struct server *srv, struct game *g, enum color me,
 			const struct referee_move *m, const char *forfeit);
+
+/* ---- game_play.c ---- */
+
+/* A challenge, as the `challenge` command checked it (docs/protocol.md). */
+struct game_challenge_spec {
+	int64_t challenger_id, opponent_id;
+	const char *challenger, *opponent;   /* names */
+	int size;
+	double komi;                         /* points */
+	int handicap;                        /* stones: 0 or 2-9 */
+	bool rated;
+	const char *color_choice;            /* "nigiri", "black", "white" */
+	struct proto_time time;              /* games_time_check accepts it */
+	struct rules rules;
+	int64_t expires_s;                   /* it lapses this long after it is made */
+};
+/* Create, store and make live a pending challenge (the challenger listed as Black until
+ * accept). Returns the game, or NULL with *why ("out of memory", "could not set up the
+ * board"; nothing stored). A store failure exits (game_persist_failed). */
+struct game *game_challenge_new(struct server *srv, const struct game_challenge_spec *s,
+				const char **why);
+/* Player by_id (by_name) accepts pending challenge g: colours by the challenger's choice or
+ * nigiri (Art. 10), play starts, Black's clock runs. The caller replies, then game_send_start. */
+void game_accept(struct server *srv, struct game *g, int64_t by_id, const char *by_name);
+/* Would a move of `me` now be charged to its clock (me to move, the clock running)? */
+bool game_move_charges(const struct game *g, enum color me);
+enum game_move_rc {
+	GAME_MOVE_PLAYED,     /* *m is the referee's verdict, recorded (it may be an offence) */
+	GAME_MOVE_FLAG,       /* the flag fell first: the turn was forfeited (Art. 22.5) */
+	GAME_MOVE_FLAG_ENDED, /* the flag fell first: the game is lost on time (g is gone) */
+};
+/* A move of `me` at point pt (BOARD_PASS for a pass) in a playing, unpaused game, in the
+ * iteration's open transaction: the mover is marked present (Art. 22.2); the mover's clock is
+ * charged up to read_ms (fairclock_fair_ms time the request was read; 0 or later than now:
+ * now) less lag_ms; then the referee judges the move and it is recorded. The caller replies,
+ * then game_announce_move. */
+enum game_move_rc game_move(struct server *srv, struct game *g, enum color me, int pt,
+			    uint64_t read_ms, int64_t lag_ms, struct referee_move *m);
+/* A director (`by`) pauses or resumes a live game (Art. 14: no clock runs while paused); the
+ * caller replies, then game_announce_pause (the event and the timer). */
+void game_pause(struct server *srv, struct game *g, bool pause, const char *by);
+void game_announce_pause(struct server *srv, struct game *g, bool pause, const char *by);
 
 #endif

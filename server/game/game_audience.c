@@ -110,6 +110,17 @@ static const char *move_clocks_text(const struct game *g)
 	return g->row.clocks ? g->row.clocks : "null";
 }
 
+void game_send_challenge(struct server *srv, const struct game *g, const char *from, int64_t to_id)
+{
+	json_t *e = proto_event("challenge");
+	json_object_set_new(e, "game", json_integer(g->id));
+	json_object_set_new(e, "from", json_string(from));
+	json_object_set_new(e, "settings", game_settings_json(g));
+	json_object_set_new(e, "expires_at", json_integer(g->expires_at));
+	server_send_player(srv, to_id, e);
+	json_decref(e);
+}
+
 /* The fields of a move object after its "number" key, as the move reply and the game.move
  * event write them: number, color, vertex, captures, forfeited? (event only), clocks. */
 static void put_move_fields(struct jsonout *o, const struct game *g, enum color me,
