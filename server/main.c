@@ -8,11 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 #include <sodium.h>
+#include "accounts.h"
+#include "dispatch.h"
 #include "games.h"
 #include "log.h"
-#include "net.h"
 #include "ratings.h"
 #include "server.h"
+#include "tcp.h"
 
 #define MAIN_MALLOC_TRIM_BYTES (64 << 20) /* free heap kept before trimming */
 #define MAIN_MALLOC_MMAP_BYTES (4 << 20)  /* allocations above this get their own mapping */
@@ -184,24 +186,10 @@ static int init(int argc, char **argv)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* The daemon's options into *set (`host` of n bytes holds --listen's host). Returns -1 to go
+ * on, or the status to exit with (0 after --version or --help, 2 for a bad option). */
+static int parse_options(int argc, char **argv, struct server_settings *set, char *host, size_t n)
 {
-	struct server_settings set = {
-		.host = SERVER_DEFAULT_HOST, .port = SERVER_DEFAULT_PORT, .db_path = SERVER_DEFAULT_DB,
-		.max_connections = SERVER_MAX_CONNECTIONS, .max_per_address = SERVER_MAX_PER_ADDRESS,
-		.max_queued = SERVER_MAX_QUEUED_BYTES, .lag_allowance_ms = SERVER_LAG_ALLOWANCE_MS,
-		.idle_timeout_s = SERVER_IDLE_TIMEOUT_S, .writer_min = SERVER_WRITER_MIN,
-		.fold_rows = SERVER_FOLD_ROWS,
-		.store = {.min_free_bytes = (uint64_t)SERVER_MIN_FREE_MB << 20}};
-	static char host[256];
-	if (sodium_init() < 0) {
-		fprintf(stderr, "tengend: libsodium failed to initialise\n");
-		return 1;
-	}
-	if (argc > 1 && strcmp(argv[1], "grant") == 0)
-		return grant(argc, argv);
-	if (argc > 1 && strcmp(argv[1], "init") == 0)
-		return init(argc, argv);
 	static const struct option opts[] = {
 		{"listen", required_argument, NULL, 'l'}, {"db", required_argument, NULL, 'd'},
 		{"log-level", required_argument, NULL, 'L'}, {"port-file", required_argument, NULL, 'p'},
@@ -225,12 +213,12 @@ int main(int argc, char **argv)
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
 		case 'l':
-			if (parse_listen(optarg, &set, host, sizeof host) < 0) {
+			if (parse_listen(optarg, set, host, n) < 0) {
 				fprintf(stderr, "tengend: --listen takes HOST:PORT, not '%s'\n", optarg);
 				return 2;
 			}
 			break;
-		case 'd': set.db_path = optarg; break;
+		case 'd': set->db_path = optarg; break;
 		case 'L':
 			if (log_parse_level(optarg, &level) < 0) {
 				fprintf(stderr, "tengend: --log-level takes error, warn, info or debug\n");
@@ -238,50 +226,50 @@ int main(int argc, char **argv)
 			}
 			log_set_level(level);
 			break;
-		case 'p': set.port_file = optarg; break;
-		case 'c': set.max_connections = (unsigned)parse_count(optarg, "--max-connections"); break;
-		case 'a': set.max_per_address = (unsigned)parse_count(optarg, "--max-per-address"); break;
-		case 'q': set.max_queued = (size_t)parse_count(optarg, "--max-queued"); break;
+		case 'p': set->port_file = optarg; break;
+		case 'c': set->max_connections = (unsigned)parse_count(optarg, "--max-connections"); break;
+		case 'a': set->max_per_address = (unsigned)parse_count(optarg, "--max-per-address"); break;
+		case 'q': set->max_queued = (size_t)parse_count(optarg, "--max-queued"); break;
 		case 'w':
 			if (strcmp(optarg, "fast") != 0 && strcmp(optarg, "interactive") != 0) {
 				fprintf(stderr, "tengend: --pwhash-cost takes fast or interactive\n");
 				return 2;
 			}
-			set.pwhash_fast = strcmp(optarg, "fast") == 0;
+			set->pwhash_fast = strcmp(optarg, "fast") == 0;
 			break;
-		case 'g': set.lag_allowance_ms = parse_count(optarg, "--lag-allowance-ms"); break;
+		case 'g': set->lag_allowance_ms = parse_count(optarg, "--lag-allowance-ms"); break;
 		case 'i':
-			set.idle_timeout_s = (unsigned)parse_range(optarg, "--idle-timeout", "seconds", 0,
+			set->idle_timeout_s = (unsigned)parse_range(optarg, "--idle-timeout", "seconds", 0,
 								   SERVER_IDLE_TIMEOUT_MAX_S);
 			break;
 		case 'W':
-			set.writer_min = (unsigned)parse_range(optarg, "--writer-min", "a count", 0,
+			set->writer_min = (unsigned)parse_range(optarg, "--writer-min", "a count", 0,
 							       SERVER_MAX_CONNECTIONS);
 			break;
 		case 'F':
-			set.fold_rows = (unsigned)parse_range(optarg, "--fold-rows", "a count", 1,
+			set->fold_rows = (unsigned)parse_range(optarg, "--fold-rows", "a count", 1,
 							      SERVER_FOLD_ROWS_MAX);
 			break;
-		case 'C': set.store.create = true; break;
+		case 'C': set->store.create = true; break;
 		case 'S':
 			if (strcmp(optarg, "power-safe") == 0)
-				set.store.sync = STORE_SYNC_POWER_SAFE;
+				set->store.sync = STORE_SYNC_POWER_SAFE;
 			else if (strcmp(optarg, "lose-on-power-cut") == 0)
-				set.store.sync = STORE_SYNC_LOSE_ON_POWER_CUT;
+				set->store.sync = STORE_SYNC_LOSE_ON_POWER_CUT;
 			else {
 				fprintf(stderr, "tengend: --sync takes power-safe or lose-on-power-cut\n");
 				return 2;
 			}
 			break;
 		case 'M':
-			set.store.min_free_bytes = (uint64_t)parse_range(optarg, "--min-free-mb", "MiB", 0,
+			set->store.min_free_bytes = (uint64_t)parse_range(optarg, "--min-free-mb", "MiB", 0,
 									 SERVER_MIN_FREE_MB_MAX) << 20;
 			break;
-		case 'Q': set.max_queued_per_address = (size_t)parse_count(optarg, "--max-queued-per-address"); break;
-		case 'U': set.address_units = (unsigned)parse_range(optarg, "--address-units", "a count", 1, SERVER_UNITS_MAX); break;
-		case 'T': set.turn_units = (unsigned)parse_range(optarg, "--turn-units", "a count", 1, SERVER_UNITS_MAX); break;
-		case 'R': set.register_per_address = (unsigned)parse_range(optarg, "--register-per-address", "a count", 1, SERVER_UNITS_MAX); break;
-		case 'X': set.login_fails_per_address = (unsigned)parse_range(optarg, "--login-fails-per-address", "a count", 1, SERVER_UNITS_MAX); break;
+		case 'Q': set->max_queued_per_address = (size_t)parse_count(optarg, "--max-queued-per-address"); break;
+		case 'U': set->address_units = (unsigned)parse_range(optarg, "--address-units", "a count", 1, SERVER_UNITS_MAX); break;
+		case 'T': set->turn_units = (unsigned)parse_range(optarg, "--turn-units", "a count", 1, SERVER_UNITS_MAX); break;
+		case 'R': set->register_per_address = (unsigned)parse_range(optarg, "--register-per-address", "a count", 1, SERVER_UNITS_MAX); break;
+		case 'X': set->login_fails_per_address = (unsigned)parse_range(optarg, "--login-fails-per-address", "a count", 1, SERVER_UNITS_MAX); break;
 		case 'V': printf("tengend %s (protocol %d)\n", PACKAGE_VERSION, PROTO_VERSION); return 0;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -291,6 +279,61 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	return -1;
+}
+
+/* server_stop's hook for the live games (after the transport's). */
+static void stop_games(void *ctx)
+{
+	games_stop(ctx);
+}
+
+/* Open the store, load the live games, wire the layers (lines from the transport to the
+ * dispatcher, the flush after each commit, the stop order: the transport, then the games)
+ * and listen. Returns 0, or -1 (logged; the loop still runs what must close). */
+static int run_start(struct server *srv, uv_loop_t *loop, const struct server_settings *set,
+		     struct tcp_server *tcp, struct dispatch *disp)
+{
+	if (server_open(srv, loop, set) < 0)
+		return -1;
+	if (games_load(srv) < 0) {
+		games_stop(srv); /* the games loaded so far: no timer may fire without a store */
+		return -1;
+	}
+	server_set_line(srv, dispatch_line, disp);
+	server_set_conn_gone(srv, games_conn_gone);
+	server_set_flush(srv, tcp_flush, tcp);
+	server_add_stop(srv, tcp_stop, tcp);
+	server_add_stop(srv, stop_games, srv);
+	server_start(srv);
+	if (tcp_listen(tcp, srv) < 0) {
+		server_stop(srv);
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct server_settings set = {
+		.host = SERVER_DEFAULT_HOST, .port = SERVER_DEFAULT_PORT, .db_path = SERVER_DEFAULT_DB,
+		.max_connections = SERVER_MAX_CONNECTIONS, .max_per_address = SERVER_MAX_PER_ADDRESS,
+		.max_queued = SERVER_MAX_QUEUED_BYTES, .lag_allowance_ms = SERVER_LAG_ALLOWANCE_MS,
+		.idle_timeout_s = SERVER_IDLE_TIMEOUT_S, .writer_min = SERVER_WRITER_MIN,
+		.fold_rows = SERVER_FOLD_ROWS,
+		.store = {.min_free_bytes = (uint64_t)SERVER_MIN_FREE_MB << 20}};
+	static char host[256];
+	if (sodium_init() < 0) {
+		fprintf(stderr, "tengend: libsodium failed to initialise\n");
+		return 1;
+	}
+	if (argc > 1 && strcmp(argv[1], "grant") == 0)
+		return grant(argc, argv);
+	if (argc > 1 && strcmp(argv[1], "init") == 0)
+		return init(argc, argv);
+	int pc = parse_options(argc, argv, &set, host, sizeof host);
+	if (pc >= 0)
+		return pc;
 	signal(SIGPIPE, SIG_IGN);
 	/* Keep freed heap instead of giving it back each iteration: the per-move buffers otherwise
 	 * make glibc grow and trim the heap (brk, munmap, page faults) all the time. */
@@ -309,9 +352,11 @@ int main(int argc, char **argv)
 	uv_loop_t loop;
 	uv_loop_init(&loop);
 	struct server srv;
+	static struct tcp_server tcp;
+	static struct dispatch disp;
 	int rc = 0;
 	games_set_hooks(&(struct games_hooks){ratings_game_ended, ratings_player_brief});
-	if (server_start(&srv, &loop, &set) < 0)
+	if (run_start(&srv, &loop, &set, &tcp, &disp) < 0)
 		rc = 1;
 	else if (store_lock_inode(set.db_path, err, sizeof err) != STORE_OK) {
 		/* a database this start created: its inode is new, so nobody else holds it */
@@ -321,8 +366,13 @@ int main(int argc, char **argv)
 		rc = 1;
 	}
 	uv_run(&loop, UV_RUN_DEFAULT);
-	if (net_after_loop(&srv))
+	if (tcp_after_loop(&tcp))
 		uv_run(&loop, UV_RUN_DEFAULT);
+	/* The layers above core first (games before the store closes; queued registrations hold
+	 * connections, which hold their address's counters). */
+	games_free(&srv);
+	accounts_free(&srv);
+	dispatch_free(&disp);
 	server_free(&srv);
 	store_unlock(lock_fd);
 	int lc = uv_loop_close(&loop);

@@ -2,10 +2,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "accounts.h"
+#include "conn.h"
 #include "fairclock.h"
 #include "games.h"
 #include "log.h"
-#include "net.h"
 #include "ratings.h"
 #include "store.h"
 #include "inproc.h"
@@ -17,6 +18,17 @@
 			abort();                                                          \
 		}                                                                         \
 	} while (0)
+
+static struct inproc *current; /* for the connections' rtt_ms */
+
+static int64_t fake_rtt(struct conn *c)
+{
+	(void)c;
+	return current ? current->rtt_ms : -1;
+}
+
+/* No socket: closing leaves the transport's reference to ip_stop; the lag is ip->rtt_ms. */
+static const struct conn_ops no_socket = {.rtt_ms = fake_rtt};
 
 static uint64_t fake_mono(void *ctx)
 {
@@ -67,6 +79,8 @@ void ip_start(struct inproc *ip)
 	memset(ip, 0, sizeof *ip);
 	log_set_level(LOGL_ERROR);
 	ip->ms = ip->ms0 = 5000000;
+	ip->rtt_ms = -1;
+	current = ip;
 	fairclock_set_source(&(struct fairclock_source){fake_mono, fake_wall, ip});
 	REQUIRE(uv_loop_init(&ip->loop) == 0);
 	struct server *srv = &ip->srv;
@@ -82,6 +96,7 @@ void ip_start(struct inproc *ip)
 	REQUIRE(store_open(":memory:", &srv->store, err, sizeof err) == STORE_OK);
 	games_set_hooks(&(struct games_hooks){ratings_game_ended, ratings_player_brief});
 	REQUIRE(games_load(srv) == 0);
+	server_set_conn_gone(srv, games_conn_gone);
 	fairclock_stop(srv); /* no poll ever ends a turn of work here: no stalls on a fake clock */
 	uv_idle_init(&ip->loop, &srv->idle);
 	srv->idle.data = srv;
@@ -95,19 +110,9 @@ struct ip_conn *ip_login(struct inproc *ip, const char *name, const char *role)
 	REQUIRE(store_player_create(srv->store, name, "x", role, &id) == STORE_OK);
 	struct conn *c = calloc(1, sizeof *c);
 	REQUIRE(c != NULL);
-	c->srv = srv;
-	c->refs = 2; /* the handle's, and ours: the memory stays until ip_stop */
-	c->serial = ++srv->serial;
-	snprintf(c->addr, sizeof c->addr, "127.0.0.1");
-	framing_init(&c->fr);
-	uv_tcp_init(srv->loop, &c->tcp); /* never connected: net_close just closes it */
-	c->tcp.data = c;
-	REQUIRE(net_host_attach(c) == 0);
-	c->next = srv->conns;
-	if (srv->conns)
-		srv->conns->prev = c;
-	srv->conns = c;
-	srv->nconns++;
+	conn_init(c, srv, &no_socket, "127.0.0.1");
+	REQUIRE(conn_add(c) == NULL);
+	c->refs++; /* ours: the memory stays until ip_stop */
 	c->player_id = id;
 	snprintf(c->name, sizeof c->name, "%s", name);
 	c->role = strcmp(role, "admin") == 0 ? PROTO_ROLE_ADMIN
@@ -126,7 +131,7 @@ json_t *ip_req(struct inproc *ip, struct ip_conn *c, json_t *req)
 	char *line = json_dumps(req, JSON_COMPACT);
 	json_decref(req);
 	REQUIRE(line != NULL);
-	server_handle_line(c->c, line, strlen(line));
+	dispatch_line(&ip->disp, c->c, line, strlen(line));
 	free(line);
 	settle(ip);
 	size_t i;
@@ -197,16 +202,21 @@ void ip_stop(struct inproc *ip)
 {
 	struct server *srv = &ip->srv;
 	for (int k = 0; k < ip->nconns; k++)
-		net_close(ip->conns[k].c, "test done");
+		conn_close(ip->conns[k].c, "test done");
 	games_stop(srv);
 	uv_close((uv_handle_t *)&srv->idle, NULL);
 	settle(ip);
 	uv_run(&ip->loop, UV_RUN_DEFAULT);
 	for (int k = 0; k < ip->nconns; k++) {
 		json_decref(ip->conns[k].inbox);
-		net_unref(ip->conns[k].c);
+		conn_unref(ip->conns[k].c); /* the transport's reference (no_socket leaves it) */
+		conn_unref(ip->conns[k].c); /* ours */
 	}
+	games_free(srv);
+	accounts_free(srv);
+	dispatch_free(&ip->disp);
 	server_free(srv);
 	REQUIRE(uv_loop_close(&ip->loop) == 0);
 	fairclock_set_source(NULL);
+	current = NULL;
 }

@@ -3,7 +3,7 @@
  * The server runs on an in-memory store with the real hooks (ratings), on a fake time source
  * (fairclock_set_source): time moves only by ip_advance, which fires the game timers that
  * fall due (games_fire_due) as the loop would. Connections have no socket (as in
- * tests/fuzz/fuzz_proto.c): a request goes straight to server_handle_line, the iteration's
+ * tests/fuzz/fuzz_proto.c): a request goes straight to dispatch_line, the iteration's
  * transaction commits after it, and the queued output lines are parsed into the connection's
  * inbox. */
 #ifndef TENGEN_TEST_INPROC_H
@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 #include <stdint.h>
+#include "dispatch.h"
 #include "server.h"
 
 #define IP_CONNS_MAX 8
@@ -23,11 +24,13 @@ struct ip_conn {
 
 struct inproc {
 	struct server srv;
+	struct dispatch disp;
 	uv_loop_t loop;
 	uint64_t ms;              /* the fake monotonic clock; wall = IP_WALL0 + (ms - ms0) / 1000 */
 	uint64_t ms0;
 	struct ip_conn conns[IP_CONNS_MAX];
 	int nconns;
+	int64_t rtt_ms;           /* every connection's round-trip time (conn_ops.rtt_ms); -1: unknown */
 };
 
 /* Start: store, hooks, games_load, the fake clock (the stall meter off). Aborts on failure. */

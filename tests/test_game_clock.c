@@ -3,6 +3,7 @@
  * Byo-yomi: a period kept by moving within it, periods used up by one long move, the last
  * period running out loses (Art. 12.3) or, with `last_period: pass`, forfeits the turn
  * (Art. 22.5); Canadian: N stones in T, the block completed starts a new one (Art. 12.5);
+ * the lag credit (issue 4);
  * lateness: a late join costs twice the lateness (Art. 22.2), absence past the limit forfeits
  * (Art. 22.1). Chinese Weiqi Rules 2002; docs/rules.md §2. */
 #include <check.h>
@@ -319,6 +320,31 @@ START_TEST(canadian_block_runs_out)
 }
 END_TEST
 
+/* Issue 4: a move is charged less the connection's round-trip time as the server measures it
+ * (conn_ops.rtt_ms), at most the lag allowance (SERVER_LAG_ALLOWANCE_MS, 300 ms). */
+START_TEST(lag_credit)
+{
+	struct ip_conn *b = ip_login(&IP, "lag_b", "player"), *w = ip_login(&IP, "lag_w", "player");
+	json_t *tc = json_pack("{s:s, s:i}", "system", "absolute", "main_s", 10);
+	long long g = new_game(b, w, NULL, tc, NULL);
+	IP.rtt_ms = 120;
+	ip_advance(&IP, 1000);
+	json_t *r = play(b, g, "E5");
+	ck_assert_int_eq(ip_int(r, "move.clocks.B.main_ms"), 10000 - 1000 + 120);
+	json_decref(r);
+	IP.rtt_ms = 5000;
+	ip_advance(&IP, 1000);
+	r = play(w, g, "C3");
+	ck_assert_int_eq(ip_int(r, "move.clocks.W.main_ms"), 10000 - 1000 + SERVER_LAG_ALLOWANCE_MS);
+	json_decref(r);
+	IP.rtt_ms = -1; /* unknown: no credit */
+	ip_advance(&IP, 1000);
+	r = play(b, g, "G7");
+	ck_assert_int_eq(ip_int(r, "move.clocks.B.main_ms"), 10000 - 880 - 1000);
+	json_decref(r);
+}
+END_TEST
+
 /* ---- scheduled games (lateness) ---- */
 
 /* A round robin of td's for the players `names` (n of them), settings in `more` (stolen),
@@ -472,6 +498,7 @@ static Suite *game_clock_suite(void)
 	tcase_add_test(tc, byoyomi_last_period_pass);
 	tcase_add_test(tc, canadian_block);
 	tcase_add_test(tc, canadian_block_runs_out);
+	tcase_add_test(tc, lag_credit);
 	tcase_add_test(tc, late_join_double);
 	tcase_add_test(tc, lateness_forfeits);
 	suite_add_tcase(s, tc);

@@ -4,9 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <sys/socket.h>
 #include "cmd_games.h"
 #include "game.h"
 #include "log.h"
@@ -17,13 +14,9 @@
  * connection, our own measure, never the client's word; at most `allowance_ms`. */
 static int64_t lag_credit(struct conn *c, int64_t allowance_ms)
 {
-	uv_os_fd_t fd;
-	struct tcp_info ti;
-	socklen_t len = sizeof ti;
-	if (!c || uv_fileno((uv_handle_t *)&c->tcp, &fd) != 0 ||
-	    getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0)
+	int64_t rtt = conn_rtt_ms(c); /* the transport's measure (conn_ops.rtt_ms) */
+	if (rtt < 0)
 		return 0;
-	int64_t rtt = ti.tcpi_rtt / 1000;
 	return rtt < allowance_ms ? rtt : allowance_ms;
 }
 

@@ -1,16 +1,12 @@
-/* server: state, dispatch, group commit. See server.h. */
+/* server: state, transaction, group commit, sending, sessions. See server.h. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
-#include "accounts.h"
-#include "cmd_games.h"
-#include "games.h"
-#include "jsonout.h"
+#include "conn.h"
 #include "log.h"
-#include "net.h"
-#include "tournaments.h"
+#include "panic.h"
 #include "server.h"
 
 double server_now(void)
@@ -25,10 +21,8 @@ int server_txn(struct server *srv)
 	srv->data_gen++; /* every change starts here: cached replies (reply_cached) are stale */
 	if (srv->txn)
 		return 0;
-	if (store_begin(srv->store) != STORE_OK) {
-		log_msg(LOGL_ERROR, "store_begin", "error=\"%s\"", store_errmsg(srv->store));
-		return -1;
-	}
+	if (store_begin(srv->store) != STORE_OK)
+		CORE_PANIC(srv->store, "what=store_begin");
 	srv->txn = true;
 	return 0;
 }
@@ -115,11 +109,8 @@ static void maybe_fold(struct server *srv)
 static void check_files(struct server *srv)
 {
 	enum store_rc r = store_files_check(srv->store);
-	if (r == STORE_NOT_FOUND) {
-		log_msg(LOGL_ERROR, "database_gone", "path=%s error=\"%s; stopping, nothing more is "
-			"acknowledged\"", srv->set.db_path, store_errmsg(srv->store));
-		exit(1);
-	}
+	if (r == STORE_NOT_FOUND)
+		CORE_PANIC(srv->store, "what=database_gone path=%s", srv->set.db_path);
 	if (r != STORE_OK)
 		log_msg(LOGL_WARN, "database_check", "error=\"%s\"", store_errmsg(srv->store));
 }
@@ -136,257 +127,18 @@ static void on_prepare(uv_prepare_t *h)
 	if (srv->txn) {
 		srv->txn = false;
 		check_files(srv);
-		if (store_commit(srv->store) != STORE_OK) {
-			/* Memory is ahead of the database; nothing was reported yet. Stop at once:
-			 * a restart rebuilds every game from what did commit. */
-			log_msg(LOGL_ERROR, "store_commit", "error=\"%s\"", store_errmsg(srv->store));
-			exit(1);
-		}
+		/* Memory is ahead of the database if this fails; nothing was reported yet. Stop
+		 * at once: a restart rebuilds every game from what did commit. */
+		if (store_commit(srv->store) != STORE_OK)
+			CORE_PANIC(srv->store, "what=store_commit");
 		if (srv->ckpt)
 			maybe_checkpoint(srv);
 	}
-	net_flush(srv);
+	srv->turn++; /* the turn ends with its commit and its replies: new budgets */
+	srv->turn_used = 0;
+	if (srv->flush.fn)
+		srv->flush.fn(srv->flush.ctx);
 	maybe_fold(srv);
-}
-
-void server_send(struct conn *c, const json_t *msg)
-{
-	size_t len;
-	char *line = proto_serialize(msg, &len);
-	if (!line) {
-		log_msg(LOGL_ERROR, "serialize", "conn=%llu", (unsigned long long)c->serial);
-		return;
-	}
-	server_send_raw(c, line, len);
-	free(line);
-}
-
-void server_send_player_raw(struct server *srv, int64_t player_id, const char *line, size_t len)
-{
-	for (struct conn *c = idmap_get(&srv->sessions, player_id), *n; c; c = n) {
-		n = c->pnext; /* server_send_raw may cut c off */
-		server_send_raw(c, line, len);
-	}
-}
-
-void server_send_player(struct server *srv, int64_t player_id, const json_t *msg)
-{
-	if (!idmap_get(&srv->sessions, player_id))
-		return;
-	size_t len;
-	char *line = proto_serialize(msg, &len);
-	if (!line)
-		return;
-	server_send_player_raw(srv, player_id, line, len);
-	free(line);
-}
-
-void server_reply(struct conn *c, json_t *reply)
-{
-	if (reply)
-		server_send(c, reply);
-	json_decref(reply);
-}
-
-int server_reply_error(struct conn *c, const json_t *id, enum proto_errcode code, const char *fmt, ...)
-{
-	struct proto_error err = {.code = code};
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err.message, sizeof err.message, fmt, ap);
-	va_end(ap);
-	server_reply(c, proto_reply_error_from(id, &err));
-	return -1;
-}
-
-void server_session_add(struct server *srv, struct conn *c)
-{
-	c->pnext = idmap_get(&srv->sessions, c->player_id);
-	idmap_put(&srv->sessions, c->player_id, c);
-}
-
-void server_session_del(struct server *srv, struct conn *c)
-{
-	games_conn_gone(srv, c);
-	if (!c->player_id)
-		return;
-	struct conn *first = idmap_get(&srv->sessions, c->player_id);
-	if (first == c) {
-		if (c->pnext)
-			idmap_put(&srv->sessions, c->player_id, c->pnext);
-		else
-			idmap_del(&srv->sessions, c->player_id);
-	} else {
-		for (struct conn *p = first; p; p = p->pnext)
-			if (p->pnext == c) {
-				p->pnext = c->pnext;
-				break;
-			}
-	}
-	c->pnext = NULL;
-	c->player_id = 0;
-}
-
-/* ---- cached replies: reading the same listing again costs a copy ---- */
-
-/* The key of a cacheable request (the `games` listing: no live clocks in it, it changes only
- * through a store change): the request without its id, or NULL. */
-static char *cache_key(const struct proto_request *req)
-{
-	if (req->cmd->id != PROTO_CMD_GAMES)
-		return NULL;
-	json_t *k = json_copy(req->root);
-	if (!k)
-		return NULL;
-	json_object_del(k, "id");
-	char *key = json_dumps(k, JSON_COMPACT | JSON_SORT_KEYS);
-	json_decref(k);
-	return key;
-}
-
-/* Reply to c from the cache if an entry for `key` is current. */
-static bool reply_cached(struct conn *c, const struct proto_request *req, const char *key)
-{
-	struct server *srv = c->srv;
-	for (int i = 0; i < SERVER_CACHE_ENTRIES; i++) {
-		struct reply_cache *e = &srv->cache[i];
-		if (!e->key || e->gen != srv->data_gen || strcmp(e->key, key) != 0)
-			continue;
-		size_t idlen;
-		char *id = jsonout_dumps(req->id ? req->id : json_null(), 0, &idlen);
-		char *line = id ? malloc(6 + idlen + e->len) : NULL;
-		if (!line) {
-			free(id);
-			return false;
-		}
-		memcpy(line, "{\"id\":", 6);
-		memcpy(line + 6, id, idlen);
-		memcpy(line + 6 + idlen, e->suffix, e->len);
-		server_send_raw(c, line, 6 + idlen + e->len);
-		free(line);
-		free(id);
-		e->used = ++srv->cache_clock;
-		return true;
-	}
-	return false;
-}
-
-/* Keep the reply just queued on c (bytes from `from`) for `key`: a success, one line. Returns
- * true if it took `key`. */
-static bool cache_put(struct conn *c, char *key, size_t from)
-{
-	struct server *srv = c->srv;
-	if (c->closing || c->outlen <= from)
-		return false;
-	const char *line = c->out + from, *end = c->out + c->outlen;
-	size_t len = c->outlen - from;
-	/* {"id":ID,"ok":true,... : ID is a scalar, so the first ,"ok":true, is after it */
-	static const char okm[] = ",\"ok\":true,";
-	const char *ok = NULL;
-	if (len > 6 && memcmp(line, "{\"id\":", 6) == 0)
-		for (const char *p = line + 6; !ok && p + sizeof okm - 1 <= end; p++)
-			if (*p == ',' && memcmp(p, okm, sizeof okm - 1) == 0)
-				ok = p;
-	if (!ok || memchr(line, '\n', len) != end - 1)
-		return false;
-	struct reply_cache *e = &srv->cache[0];
-	for (int i = 0; i < SERVER_CACHE_ENTRIES; i++) {
-		struct reply_cache *x = &srv->cache[i];
-		if (!x->key || x->gen != srv->data_gen) {
-			e = x;
-			break;
-		}
-		if (x->used < e->used)
-			e = x;
-	}
-	char *suffix = malloc((size_t)(end - ok));
-	if (!suffix)
-		return false;
-	memcpy(suffix, ok, (size_t)(end - ok));
-	free(e->key);
-	free(e->suffix);
-	e->key = key; /* taken */
-	e->suffix = suffix;
-	e->len = (size_t)(end - ok);
-	e->gen = srv->data_gen;
-	e->used = ++srv->cache_clock;
-	return true;
-}
-
-static void cache_free(struct server *srv)
-{
-	for (int i = 0; i < SERVER_CACHE_ENTRIES; i++) {
-		free(srv->cache[i].key);
-		free(srv->cache[i].suffix);
-		srv->cache[i] = (struct reply_cache){0};
-	}
-}
-
-typedef void (*handler_fn)(struct conn *c, const struct proto_request *req);
-
-static const handler_fn handlers[PROTO_CMD_COUNT] = {
-	[PROTO_CMD_HELLO] = accounts_hello,
-	[PROTO_CMD_PING] = accounts_ping,
-	[PROTO_CMD_REGISTER] = accounts_register,
-	[PROTO_CMD_LOGIN] = accounts_login,
-	[PROTO_CMD_LOGOUT] = accounts_logout,
-	[PROTO_CMD_PLAYERS] = accounts_players,
-	[PROTO_CMD_PLAYER] = accounts_player,
-	[PROTO_CMD_CHALLENGE] = games_challenge,
-	[PROTO_CMD_ACCEPT] = games_accept,
-	[PROTO_CMD_DECLINE] = games_decline,
-	[PROTO_CMD_CHALLENGES] = games_challenges,
-	[PROTO_CMD_PLAY] = games_play,
-	[PROTO_CMD_JOIN] = games_join,
-	[PROTO_CMD_GAME_PAUSE] = games_pause,
-	[PROTO_CMD_GAME_RESUME] = games_resume,
-	[PROTO_CMD_RESIGN] = games_resign,
-	[PROTO_CMD_DEAD] = games_dead,
-	[PROTO_CMD_GAME] = games_game,
-	[PROTO_CMD_GAMES] = games_games,
-	[PROTO_CMD_SGF] = games_sgf,
-	[PROTO_CMD_OBSERVE] = games_observe,
-	[PROTO_CMD_UNOBSERVE] = games_unobserve,
-	[PROTO_CMD_TOURNAMENT_CREATE] = tournaments_create,
-	[PROTO_CMD_TOURNAMENT_REGISTER] = tournaments_register,
-	[PROTO_CMD_TOURNAMENT_JOIN] = tournaments_join,
-	[PROTO_CMD_TOURNAMENT_WITHDRAW] = tournaments_withdraw,
-	[PROTO_CMD_TOURNAMENT_START_ROUND] = tournaments_start_round,
-	[PROTO_CMD_TOURNAMENT_RESULT] = tournaments_result,
-	[PROTO_CMD_TOURNAMENT_WARN] = tournaments_warn,
-	[PROTO_CMD_TOURNAMENT_PAIRINGS] = tournaments_pairings,
-	[PROTO_CMD_TOURNAMENT_STANDINGS] = tournaments_standings,
-	[PROTO_CMD_TOURNAMENT_LIST] = tournaments_list,
-	[PROTO_CMD_TOURNAMENT_GET] = tournaments_get,
-	[PROTO_CMD_TOURNAMENT_EXPORT] = tournaments_export,
-};
-
-void server_handle_line(struct conn *c, const char *line, size_t len)
-{
-	struct proto_request req;
-	struct proto_error err = {0};
-	if (proto_parse(line, len, &req, &err) < 0) {
-		server_reply(c, proto_reply_error_from(req.id, &err));
-		proto_request_free(&req);
-		return;
-	}
-	if (proto_command_allowed(req.cmd, c->player_id != 0, c->role, &err) < 0) {
-		server_reply(c, proto_reply_error_from(req.id, &err));
-	} else if (!handlers[req.cmd->id]) {
-		server_reply_error(c, req.id, PROTO_ERR_UNKNOWN_COMMAND,
-				   "command '%s' is not available on this server yet", req.cmd->name);
-	} else {
-		char *key = cache_key(&req);
-		size_t from = c->outlen;
-		if (!key || !reply_cached(c, &req, key)) {
-			uint64_t gen = c->srv->data_gen;
-			handlers[req.cmd->id](c, &req);
-			if (key && gen == c->srv->data_gen && cache_put(c, key, from))
-				key = NULL;
-		}
-		free(key);
-	}
-	proto_request_free(&req);
 }
 
 static void on_signal(uv_signal_t *h, int signum)
@@ -396,12 +148,27 @@ static void on_signal(uv_signal_t *h, int signum)
 	server_stop(srv);
 }
 
-int server_start(struct server *srv, uv_loop_t *loop, const struct server_settings *set)
+void server_settings_defaults(struct server_settings *set)
+{
+	if (!set->max_queued_per_address)
+		set->max_queued_per_address = SERVER_MAX_QUEUED_PER_ADDRESS;
+	if (!set->address_units)
+		set->address_units = SERVER_ADDR_UNITS;
+	if (!set->turn_units)
+		set->turn_units = SERVER_TURN_UNITS;
+	if (!set->register_per_address)
+		set->register_per_address = SERVER_REGISTER_PER_ADDRESS;
+	if (!set->login_fails_per_address)
+		set->login_fails_per_address = SERVER_LOGIN_ADDR_FAILS;
+}
+
+int server_open(struct server *srv, uv_loop_t *loop, const struct server_settings *set)
 {
 	char err[STORE_ERR_MAX];
 	memset(srv, 0, sizeof *srv);
 	srv->loop = loop;
 	srv->set = *set;
+	server_settings_defaults(&srv->set);
 	struct store_options so = set->store;
 	so.write_check = true;
 	enum store_rc r = store_open_ex(set->db_path, &so, &srv->store, err, sizeof err);
@@ -413,12 +180,13 @@ int server_start(struct server *srv, uv_loop_t *loop, const struct server_settin
 	}
 	log_msg(LOGL_INFO, "store_open", "path=%s sync=%s", set->db_path,
 		so.sync == STORE_SYNC_LOSE_ON_POWER_CUT ? "lose-on-power-cut" : "power-safe");
-	if (games_load(srv) < 0) {
-		games_stop(srv); /* the games loaded so far: no timer may fire without a store */
-		store_close(srv->store);
-		srv->store = NULL;
-		return -1;
-	}
+	return 0;
+}
+
+void server_start(struct server *srv)
+{
+	char err[STORE_ERR_MAX];
+	uv_loop_t *loop = srv->loop;
 	/* Checkpoints off the loop; without the second connection SQLite's own ones stay on. */
 	if (store_ckpt_open(srv->store, &srv->ckpt, err, sizeof err) == STORE_OK)
 		store_wal_manual(srv->store);
@@ -432,16 +200,39 @@ int server_start(struct server *srv, uv_loop_t *loop, const struct server_settin
 	uv_timer_start(&srv->dbcheck, on_dbcheck, SERVER_DB_CHECK_MS, SERVER_DB_CHECK_MS);
 	uv_idle_init(loop, &srv->idle);
 	srv->idle.data = srv;
+	uv_timer_init(loop, &srv->sweep);
+	srv->sweep.data = srv;
+	conn_sweep_start(srv);
 	uv_signal_init(loop, &srv->sigint);
 	uv_signal_init(loop, &srv->sigterm);
 	srv->sigint.data = srv->sigterm.data = srv;
 	uv_signal_start(&srv->sigint, on_signal, SIGINT);
 	uv_signal_start(&srv->sigterm, on_signal, SIGTERM);
-	if (net_listen(srv) < 0) {
-		server_stop(srv);
+	srv->started = true;
+}
+
+void server_set_line(struct server *srv, server_line_fn line, void *ctx)
+{
+	srv->line = line;
+	srv->line_ctx = ctx;
+}
+
+void server_set_flush(struct server *srv, server_hook_fn flush, void *ctx)
+{
+	srv->flush = (struct server_hook){flush, ctx};
+}
+
+int server_add_stop(struct server *srv, server_hook_fn stop, void *ctx)
+{
+	if (srv->nstop >= SERVER_STOP_HOOKS)
 		return -1;
-	}
+	srv->stop[srv->nstop++] = (struct server_hook){stop, ctx};
 	return 0;
+}
+
+void server_set_conn_gone(struct server *srv, server_conn_fn gone)
+{
+	srv->conn_gone = gone;
 }
 
 static void on_last_close(uv_handle_t *h)
@@ -457,12 +248,16 @@ void server_stop(struct server *srv)
 	/* Commit what this iteration did, then flush and close every connection. */
 	if (srv->txn) {
 		srv->txn = false;
+		/* Before the transport flushes the replies: they must not report a change that
+		 * did not commit. */
 		if (store_commit(srv->store) != STORE_OK)
-			log_msg(LOGL_ERROR, "store_commit", "error=\"%s\"", store_errmsg(srv->store));
+			CORE_PANIC(srv->store, "what=store_commit");
 	}
-	if (srv->listener.loop)
-		net_shutdown(srv);
-	games_stop(srv);
+	for (unsigned i = 0; i < srv->nstop; i++)
+		srv->stop[i].fn(srv->stop[i].ctx);
+	if (!srv->started)
+		return;
+	uv_close((uv_handle_t *)&srv->sweep, on_last_close);
 	uv_close((uv_handle_t *)&srv->prepare, on_last_close);
 	uv_close((uv_handle_t *)&srv->dbcheck, on_last_close);
 	uv_close((uv_handle_t *)&srv->idle, on_last_close);
@@ -472,15 +267,12 @@ void server_stop(struct server *srv)
 
 void server_free(struct server *srv)
 {
-	games_free(srv);
 	idmap_free(&srv->sessions);
-	accounts_free(srv);
-	cache_free(srv);
-	net_free(srv);
+	conn_free_hosts(srv);
 	store_ckpt_close(srv->ckpt);
 	srv->ckpt = NULL;
-	/* Leave the moves folded (a restart would fold them too). */
-	if (srv->store && store_journal_rows(srv->store) &&
+	/* Leave the moves folded (a restart would fold them too); not after a failed start. */
+	if (srv->started && srv->store && store_journal_rows(srv->store) &&
 	    store_journal_fold(srv->store, NULL) != STORE_OK)
 		log_msg(LOGL_WARN, "fold", "error=\"%s\"", store_errmsg(srv->store));
 	store_close(srv->store);

@@ -1,12 +1,17 @@
-/* server: the daemon's state, request dispatch and group commit.
+/* server: the daemon's state, the iteration's transaction, group commit, sending and sessions.
  *
- * Flow: net.c reads bytes into a connection's framing; each complete line goes to
- * server_handle_line, which parses it (proto), checks login and role against the command table
- * and calls the command's handler (accounts.c, games.c). Handlers write to the store inside
- * the iteration's transaction (opened on first write by server_txn) and queue their reply and
- * events on connections (server_send). Once per loop iteration (a uv_prepare handle, before
- * the loop waits for I/O) the transaction commits and only then are queued bytes written, so
- * no reply or event reports a change before it is durable.
+ * Flow: a transport (transport/tcp.c) reads bytes into a connection's framing; conn.c hands
+ * each complete line to the line sink main.c set (cmd/dispatch.c), which parses it (proto),
+ * checks login and role against the command table and calls the command's handler. Handlers
+ * write to the store inside the iteration's transaction (opened on first write by server_txn)
+ * and queue their reply and events on connections (server_send). Once per loop iteration (a
+ * uv_prepare handle, before the loop waits for I/O) the transaction commits and only then are
+ * queued bytes written (the flush hook the transport set), so no reply or event reports a
+ * change before it is durable.
+ *
+ * Calls only point down (tests/layering.sh); what core needs from the layers above (the line
+ * sink, the flush, what a stop must close, a connection leaving its session) goes through
+ * hooks that main.c sets.
  */
 #ifndef TENGEN_SERVER_H
 #define TENGEN_SERVER_H
@@ -46,7 +51,6 @@
 #define SERVER_ADDR_UNITS 256             /* --address-units: per address per turn */
 #define SERVER_TURN_UNITS 2048            /* --turn-units: per turn, all connections */
 #define SERVER_UNITS_MAX 1000000          /* ... at most (a setting) */
-#define SERVER_CACHE_ENTRIES 8            /* serialized `games` replies kept until a change */
 #define SERVER_LOGIN_FAILS 5              /* failed logins per name and address per window */
 #define SERVER_LOGIN_ADDR_FAILS 100       /* --login-fails-per-address: per address per window */
 #define SERVER_LOGIN_WINDOW_S 60          /* ...before `rate_limited` for this long */
@@ -83,9 +87,26 @@
 
 struct server;
 struct game;
-struct pw_job;
+struct conn;
 
-/* What the server counts per client address (net.c): connections, unsent bytes, this turn's
+/* What a transport does for its connections (transport/tcp.c; a test or fuzzer may give its
+ * own). Core calls these; every one may be NULL where said. */
+struct conn_ops {
+	/* Close the transport's side of c (conn_close has already unlinked it): stop reading,
+	 * and once nothing of it is in flight release the transport's reference (conn_unref).
+	 * NULL: the transport's reference stays until its owner drops it. */
+	void (*close)(struct conn *c);
+	/* Resume (on) or pause (off) reading from c. NULL: nothing to do. */
+	void (*reading)(struct conn *c, bool on);
+	/* The smoothed round-trip time of c's connection in milliseconds, measured by the
+	 * server (TCP_INFO on TCP), or -1 when unknown. NULL: unknown. */
+	int64_t (*rtt_ms)(struct conn *c);
+	/* Free the memory of c (after its last reference went; c->out etc. are freed already).
+	 * NULL: free(c). */
+	void (*free)(struct conn *c);
+};
+
+/* What the server counts per client address (conn.c): connections, unsent bytes, this turn's
  * units. Kept while a connection from it exists. */
 struct host {
 	char addr[64];
@@ -98,9 +119,9 @@ struct host {
 };
 struct fairclock_stall;
 
-/* One client connection. */
+/* One client connection, whatever carries it (the transport embeds it and sets ops). */
 struct conn {
-	uv_tcp_t tcp;
+	const struct conn_ops *ops;
 	struct server *srv;
 	uint64_t serial;          /* for logs */
 	char addr[64];            /* peer address, no port */
@@ -111,15 +132,13 @@ struct conn {
 	struct framing fr;
 	char *out;                /* queued bytes, written at the end of the iteration */
 	size_t outlen, outcap;
-	size_t inflight;          /* bytes handed to uv_write and not yet done */
-	int refs;                 /* 1 for the handle, +1 per async job */
+	size_t inflight;          /* bytes handed to the transport and not yet written */
+	int refs;                 /* 1 for the transport, +1 per async job (conn_ref) */
 	bool closing;
 	bool busy;                /* an async job (password hashing) holds this connection's turn */
 	bool paused;              /* reading stopped: too much buffered input */
 	bool in_backlog;
 	bool dirty;               /* on the server's list of connections with queued bytes */
-	bool in_writer;           /* bytes of it are with the writer thread (net.c) */
-	bool close_deferred;      /* closed while in_writer: the handle closes when they return */
 	uint64_t last_line_ms;    /* uv_now of the connection's start or its last complete line */
 	uint64_t read_ms;         /* fairclock_fair_ms at the connection's last read: a move is
 	                             judged by when it arrived (games.c) */
@@ -148,7 +167,7 @@ struct server_settings {
 	unsigned writer_min;      /* connections with output in one iteration from which the writer
 	                             thread writes them (0: never; default SERVER_WRITER_MIN) */
 	unsigned fold_rows;       /* journal moves that start a fold (default SERVER_FOLD_ROWS) */
-	/* 0 for any of these five: the default (net_listen fills it in). */
+	/* 0 for any of these five: the default (server_open fills it in). */
 	size_t max_queued_per_address;    /* SERVER_MAX_QUEUED_PER_ADDRESS */
 	unsigned address_units;           /* SERVER_ADDR_UNITS */
 	unsigned turn_units;              /* SERVER_TURN_UNITS */
@@ -157,48 +176,52 @@ struct server_settings {
 	struct store_options store; /* --create, --sync, --min-free-mb; write_check set */
 };
 
-/* A serialized reply kept for equal requests (server.c): `games` listings. */
-struct reply_cache {
-	char *key;                /* the request without its id: compact JSON, sorted keys */
-	char *suffix;             /* the reply line after {"id":ID */
-	size_t len;
-	uint64_t gen;             /* the srv->data_gen it is valid for */
-	uint64_t used;            /* for replacing the least recently used */
+/* A complete request line from c (len > 0, no newline): cmd/dispatch.c's dispatch_line. */
+typedef void (*server_line_fn)(void *ctx, struct conn *c, const char *line, size_t len);
+/* Called with the ctx it was registered with (flush and stop hooks). */
+typedef void (*server_hook_fn)(void *ctx);
+/* c leaves its session (closed, or logged out): the game layer drops it from its games. */
+typedef void (*server_conn_fn)(struct server *srv, struct conn *c);
+
+#define SERVER_STOP_HOOKS 4       /* hooks server_stop calls, at most */
+
+struct server_hook {
+	server_hook_fn fn;
+	void *ctx;
 };
 
 struct server {
 	uv_loop_t *loop;
 	struct server_settings set;
 	struct store *store;
-	uv_tcp_t listener;
 	uv_prepare_t prepare;     /* commit + flush once per iteration */
 	uv_idle_t idle;           /* keeps the loop spinning while lines are backlogged */
-	uv_timer_t sweep;         /* idle-timeout sweep (net.c) */
+	uv_timer_t sweep;         /* idle-timeout sweep (conn.c) */
 	uv_timer_t dbcheck;       /* every SERVER_DB_CHECK_MS: are the database's files still there */
 	uv_signal_t sigint, sigterm;
-	uv_timer_t grace;         /* shutdown: force-close connections that do not drain */
+	bool started;             /* server_start set up the handles above */
 	struct conn *conns;       /* all connections */
 	unsigned nconns;
 	uint64_t serial;
 	struct conn *backlog, *backlog_tail;
 	struct conn *dirty;       /* connections with queued bytes to write */
-	struct writer *writer;    /* output thread (net.c); NULL: written on the loop */
+	/* Hooks main.c sets (the layers above core). */
+	server_line_fn line;      /* complete request lines go here */
+	void *line_ctx;
+	struct server_hook flush; /* after the commit: write out the dirty connections */
+	struct server_hook stop[SERVER_STOP_HOOKS]; /* server_stop, in order */
+	unsigned nstop;
+	server_conn_fn conn_gone; /* a connection leaves its session */
 	struct idmap sessions;    /* player id -> first struct conn of that player */
 	struct idmap games;       /* game id -> struct game (live games) */
 	struct fairclock_stall *stall; /* the loop's stall meter: stalls are not a player's
 	                              time (fairclock.c) */
 	bool txn;                 /* a store transaction is open */
 	bool stopping;
-	struct login_fail *fails; /* rate limiting of failed logins and registrations (accounts.c) */
-	size_t nfails, capfails;
-	struct host **hosts;      /* per-address counters, SERVER_HOST_BUCKETS chains (net.c) */
-	uint64_t turn;            /* loop turns so far: one per commit and flush (net_flush) */
+	struct host **hosts;      /* per-address counters, SERVER_HOST_BUCKETS chains (conn.c) */
+	uint64_t turn;            /* loop turns so far: one per commit and flush (on_prepare) */
 	unsigned turn_used;       /* units used in this turn, all connections */
 	uint64_t data_gen;        /* bumped by server_txn: a change may follow, cached replies go */
-	struct reply_cache cache[SERVER_CACHE_ENTRIES];
-	uint64_t cache_clock;
-	struct pw_job *reg_queue, *reg_queue_tail; /* registrations waiting to hash (accounts.c) */
-	unsigned reg_queued, reg_running;
 	/* WAL checkpoints off the loop (store.h): a worker thread on a second connection. */
 	struct store_ckpt *ckpt;  /* NULL: SQLite's automatic checkpoints (in-memory database) */
 	uv_work_t ckpt_work;
@@ -210,21 +233,39 @@ struct server {
 	uint64_t fold_backoff;    /* the last wait after a failure (ms); 0: the last fold worked */
 };
 
-/* Set up the server on `loop`: open the store, load live games, listen. Returns 0 or -1
- * (logged). */
-int server_start(struct server *srv, uv_loop_t *loop, const struct server_settings *set);
-/* Begin a graceful stop: close the listener, flush and close connections, close the store
- * once every handle is closed. The loop then ends by itself. */
+/* Open the store at set->db_path for a server on `loop` (fills in the settings' defaults,
+ * server_settings_defaults). Nothing runs yet: the caller loads live games (games_load), then
+ * calls server_start. Returns 0 or -1 (logged); on -1 server_free still must be called. */
+int server_open(struct server *srv, uv_loop_t *loop, const struct server_settings *set);
+/* Fill in the settings left 0 that mean "the default" (server_settings: the five fairness
+ * settings). */
+void server_settings_defaults(struct server_settings *set);
+/* Start the loop's work: checkpoints off the loop, the per-iteration commit and flush, the
+ * database check, the idle-timeout sweep, SIGINT/SIGTERM (a graceful stop). */
+void server_start(struct server *srv);
+/* Hooks (main.c wires them; each replaces the one before, stop hooks add up). `line` gets
+ * every complete request line; `flush` writes out srv->dirty after each commit; `stop` hooks
+ * run in the order added when server_stop begins (at most SERVER_STOP_HOOKS; returns -1 past
+ * that); `gone` when a connection leaves its session. */
+void server_set_line(struct server *srv, server_line_fn line, void *ctx);
+void server_set_flush(struct server *srv, server_hook_fn flush, void *ctx);
+int server_add_stop(struct server *srv, server_hook_fn stop, void *ctx);
+void server_set_conn_gone(struct server *srv, server_conn_fn gone);
+/* Begin a graceful stop: commit, run the stop hooks (the transport flushes and closes its
+ * connections, live games stop), close core's handles. The loop then ends by itself. */
 void server_stop(struct server *srv);
 
-/* After the loop has ended: free games, sessions and close the store. */
+/* After the loop has ended (and the layers above freed theirs): free sessions and the
+ * per-address table, fold the journal, close the store. */
 void server_free(struct server *srv);
 
-/* Handle one request line from `c`. */
-void server_handle_line(struct conn *c, const char *line, size_t len);
-
-/* Open the iteration's transaction if none is open. Returns 0 or -1 (logged). */
+/* Open the iteration's transaction if none is open; it commits once per loop iteration
+ * (before any reply or event of it is written). Returns 0; a failed begin stops the server
+ * (CORE_PANIC, panic.h), so a caller's `< 0` check never holds. Also marks cached replies
+ * stale (data_gen). */
 int server_txn(struct server *srv);
+
+/* Sending, replying and sessions (conn.c). */
 
 /* Queue `msg` (not consumed) to connection c. */
 void server_send(struct conn *c, const json_t *msg);
@@ -240,9 +281,13 @@ void server_reply(struct conn *c, json_t *reply);
 int server_reply_error(struct conn *c, const json_t *id, enum proto_errcode code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* Sessions. */
+/* Sessions: c (logged in as c->player_id) joins the player's connections; c leaves them
+ * (the conn_gone hook is told first, logged in or not) and is logged out. */
 void server_session_add(struct server *srv, struct conn *c);
 void server_session_del(struct server *srv, struct conn *c);
+
+/* c's measured round-trip time in milliseconds (conn_ops.rtt_ms), -1 when unknown. */
+int64_t conn_rtt_ms(struct conn *c);
 
 /* Now, Unix epoch seconds. */
 double server_now(void);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "game.h"
 #include "log.h"
+#include "panic.h"
 #include "vertex.h"
 
 void game_release(struct game *g)
@@ -40,8 +41,7 @@ void game_free(struct game *g)
  * and nothing has been reported yet. Stop; a restart rebuilds every game from what committed. */
 void game_persist_failed(struct server *srv, const char *what)
 {
-	log_msg(LOGL_ERROR, "store_write", "what=%s error=\"%s\"", what, store_errmsg(srv->store));
-	exit(1);
+	CORE_PANIC(srv->store, "what=%s", what);
 }
 
 enum color game_color_of(const struct game *g, int64_t player_id)

@@ -6,9 +6,11 @@
 #include "accounts.h"
 #include "games.h"
 #include "log.h"
-#include "net.h"
+#include "panic.h"
+#include "conn.h"
 #include "rating.h"
 #include "ratings.h"
+#include "tournaments.h"
 
 #define LOGIN_FAIL_ENTRIES 4096 /* remembered (name or address) keys at most */
 #define PLAYERS_LIMIT_MAX 1000
@@ -22,6 +24,18 @@ struct login_fail {
 };
 
 enum job_kind { JOB_REGISTER, JOB_LOGIN };
+
+struct pw_job;
+
+/* Accounts' own state (one server a process): the rate limiter's windows (failed logins and
+ * registrations, per key) and the registrations waiting for their hashing thread. Emptied by
+ * accounts_free. */
+static struct {
+	struct login_fail *fails;
+	size_t nfails, capfails;
+	struct pw_job *reg_queue, *reg_queue_tail;
+	unsigned reg_queued, reg_running;
+} acc;
 
 struct pw_job {
 	uv_work_t work;
@@ -58,28 +72,28 @@ json_t *accounts_player_json(const struct store_player *p)
 
 /* ---- rate limiting of failed logins ---- */
 
-static struct login_fail *fail_find(struct server *srv, const char *key, bool create, double now)
+static struct login_fail *fail_find(const char *key, bool create, double now)
 {
 	struct login_fail *oldest = NULL;
-	for (size_t i = 0; i < srv->nfails; i++) {
-		if (strcmp(srv->fails[i].key, key) == 0)
-			return &srv->fails[i];
-		if (!oldest || srv->fails[i].start < oldest->start)
-			oldest = &srv->fails[i];
+	for (size_t i = 0; i < acc.nfails; i++) {
+		if (strcmp(acc.fails[i].key, key) == 0)
+			return &acc.fails[i];
+		if (!oldest || acc.fails[i].start < oldest->start)
+			oldest = &acc.fails[i];
 	}
 	if (!create)
 		return NULL;
 	struct login_fail *f;
-	if (srv->nfails == srv->capfails && srv->capfails < LOGIN_FAIL_ENTRIES) {
-		size_t ncap = srv->capfails ? srv->capfails * 2 : 64;
-		struct login_fail *n = realloc(srv->fails, ncap * sizeof *n);
+	if (acc.nfails == acc.capfails && acc.capfails < LOGIN_FAIL_ENTRIES) {
+		size_t ncap = acc.capfails ? acc.capfails * 2 : 64;
+		struct login_fail *n = realloc(acc.fails, ncap * sizeof *n);
 		if (!n)
 			return oldest;
-		srv->fails = n;
-		srv->capfails = ncap;
+		acc.fails = n;
+		acc.capfails = ncap;
 	}
-	if (srv->nfails < srv->capfails)
-		f = &srv->fails[srv->nfails++];
+	if (acc.nfails < acc.capfails)
+		f = &acc.fails[acc.nfails++];
 	else
 		f = oldest; /* full: forget the oldest window */
 	snprintf(f->key, sizeof f->key, "%s", key);
@@ -117,7 +131,7 @@ static bool rate_limited(struct server *srv, const char *name, const char *addr)
 	double now = server_now();
 	fail_keys(keys, name, addr);
 	for (int i = 0; i < FAIL_KEYS; i++) {
-		struct login_fail *f = fail_find(srv, keys[i], false, now);
+		struct login_fail *f = fail_find(keys[i], false, now);
 		if (f && now - f->start < SERVER_LOGIN_WINDOW_S && f->count >= fail_limit(srv, i))
 			return true;
 	}
@@ -132,7 +146,7 @@ static int register_wait(struct server *srv, const char *addr)
 	char key[80];
 	double now = server_now();
 	snprintf(key, sizeof key, "r:%s", addr);
-	struct login_fail *f = fail_find(srv, key, true, now);
+	struct login_fail *f = fail_find(key, true, now);
 	if (!f)
 		return 0;
 	if (now - f->start >= SERVER_REGISTER_WINDOW_S) {
@@ -153,7 +167,7 @@ static void record_failure(struct server *srv, const char *name, const char *add
 	double now = server_now();
 	fail_keys(keys, name, addr);
 	for (int i = 0; i < FAIL_KEYS; i++) {
-		struct login_fail *f = fail_find(srv, keys[i], true, now);
+		struct login_fail *f = fail_find(keys[i], true, now);
 		if (!f)
 			continue;
 		if (now - f->start >= SERVER_LOGIN_WINDOW_S) {
@@ -174,19 +188,20 @@ static void job_free(struct pw_job *j)
 
 void accounts_free(struct server *srv)
 {
+	(void)srv; /* the state is accounts' own */
 	/* Registrations still waiting for a thread when the server stopped. */
-	while (srv->reg_queue) {
-		struct pw_job *j = srv->reg_queue;
-		srv->reg_queue = j->next;
+	while (acc.reg_queue) {
+		struct pw_job *j = acc.reg_queue;
+		acc.reg_queue = j->next;
 		struct conn *c = j->c;
 		job_free(j);
-		net_unref(c);
+		conn_unref(c);
 	}
-	srv->reg_queue_tail = NULL;
-	srv->reg_queued = 0;
-	free(srv->fails);
-	srv->fails = NULL;
-	srv->nfails = srv->capfails = 0;
+	acc.reg_queue_tail = NULL;
+	acc.reg_queued = 0;
+	free(acc.fails);
+	acc.fails = NULL;
+	acc.nfails = acc.capfails = 0;
 }
 
 /* ---- commands ---- */
@@ -231,41 +246,50 @@ static void job_work(uv_work_t *w)
 
 static void reg_next(struct server *srv);
 
+/* A registration's password is hashed: create the player (and its declared rank) in the
+ * iteration's transaction and reply. Once the row is written, a failure stops the server
+ * (panic.h): the player is either durable and told so, or not there at all. */
+static void register_done(struct conn *c, struct pw_job *j)
+{
+	struct server *srv = c->srv;
+	struct store_player p;
+	int64_t id;
+	enum store_rc rc;
+	if (!j->ok) {
+		server_reply_error(c, j->id, PROTO_ERR_INTERNAL, "could not hash the password");
+		return;
+	}
+	server_txn(srv);
+	rc = store_player_create(srv->store, j->name, j->hash, "player", &id);
+	if (rc == STORE_CONFLICT) {
+		server_reply_error(c, j->id, PROTO_ERR_CONFLICT, "the name '%s' is taken", j->name);
+		return;
+	}
+	if (rc != STORE_OK)
+		CORE_PANIC(srv->store, "what=register name=%s", j->name);
+	if (j->player.rank[0] && ratings_declare_rank(srv, id, j->player.rank) != 0)
+		CORE_PANIC(srv->store, "what=register_rank name=%s", j->name);
+	if (store_player_by_id(srv->store, id, &p) != STORE_OK)
+		CORE_PANIC(srv->store, "what=register_read name=%s", j->name);
+	log_msg(LOGL_INFO, "register", "player=%s id=%lld", p.name, (long long)id);
+	json_t *r = proto_reply_ok(j->id);
+	json_object_set_new(r, "player", accounts_player_json(&p));
+	server_reply(c, r);
+}
+
 static void job_done(uv_work_t *w, int status)
 {
 	struct pw_job *j = w->data;
 	struct conn *c = j->c;
 	struct server *srv = c->srv;
 	if (j->kind == JOB_REGISTER) {
-		srv->reg_running--;
+		acc.reg_running--;
 		reg_next(srv);
 	}
 	if (c->closing || status < 0)
 		goto out;
 	if (j->kind == JOB_REGISTER) {
-		int64_t id;
-		enum store_rc rc;
-		if (!j->ok) {
-			server_reply_error(c, j->id, PROTO_ERR_INTERNAL, "could not hash the password");
-		} else if (server_txn(srv) < 0) {
-			server_reply_error(c, j->id, PROTO_ERR_INTERNAL, "storage unavailable");
-		} else if ((rc = store_player_create(srv->store, j->name, j->hash, "player", &id)) ==
-			   STORE_CONFLICT) {
-			server_reply_error(c, j->id, PROTO_ERR_CONFLICT, "the name '%s' is taken", j->name);
-		} else if (rc != STORE_OK) {
-			log_msg(LOGL_ERROR, "register", "error=\"%s\"", store_errmsg(srv->store));
-			server_reply_error(c, j->id, PROTO_ERR_INTERNAL, "could not store the player");
-		} else if (j->player.rank[0] && ratings_declare_rank(srv, id, j->player.rank) != 0) {
-			log_msg(LOGL_ERROR, "register", "error=\"%s\"", store_errmsg(srv->store));
-			server_reply_error(c, j->id, PROTO_ERR_INTERNAL, "could not store the rank");
-		} else {
-			struct store_player p;
-			store_player_by_id(srv->store, id, &p);
-			log_msg(LOGL_INFO, "register", "player=%s id=%lld", p.name, (long long)id);
-			json_t *r = proto_reply_ok(j->id);
-			json_object_set_new(r, "player", accounts_player_json(&p));
-			server_reply(c, r);
-		}
+		register_done(c, j);
 	} else if (!j->ok || !j->player.id) {
 		record_failure(srv, j->name, c->addr);
 		log_msg(LOGL_INFO, "login_failed", "name=%s addr=%s", j->name, c->addr);
@@ -285,36 +309,34 @@ static void job_done(uv_work_t *w, int status)
 		games_player_login(c);
 	}
 out:
-	c->busy = false;
-	net_backlog_add(c);
+	conn_resume(c);
 	job_free(j);
-	net_unref(c);
+	conn_unref(c);
 }
 
 /* Start waiting registrations while fewer than SERVER_REGISTER_THREADS hash: the rest of the
  * thread pool stays free for logins. */
 static void reg_next(struct server *srv)
 {
-	while (srv->reg_queue && srv->reg_running < SERVER_REGISTER_THREADS) {
-		struct pw_job *j = srv->reg_queue;
-		if (!(srv->reg_queue = j->next))
-			srv->reg_queue_tail = NULL;
-		srv->reg_queued--;
+	while (acc.reg_queue && acc.reg_running < SERVER_REGISTER_THREADS) {
+		struct pw_job *j = acc.reg_queue;
+		if (!(acc.reg_queue = j->next))
+			acc.reg_queue_tail = NULL;
+		acc.reg_queued--;
 		struct conn *c = j->c;
 		if (c->closing || srv->stopping) {
 			job_free(j);
-			net_unref(c);
+			conn_unref(c);
 			continue;
 		}
 		if (uv_queue_work(srv->loop, &j->work, job_work, job_done) < 0) {
 			server_reply_error(c, j->id, PROTO_ERR_INTERNAL, "could not start hashing");
-			c->busy = false;
-			net_backlog_add(c);
+			conn_resume(c);
 			job_free(j);
-			net_unref(c);
+			conn_unref(c);
 			continue;
 		}
-		srv->reg_running++;
+		acc.reg_running++;
 	}
 }
 
@@ -336,20 +358,20 @@ static void start_job(struct conn *c, struct pw_job *j, const struct proto_reque
 	}
 	if (j->kind == JOB_REGISTER) {
 		/* Registrations queue for their share of the pool (reg_next). */
-		if (srv->reg_queued >= SERVER_REGISTER_QUEUE_MAX) {
+		if (acc.reg_queued >= SERVER_REGISTER_QUEUE_MAX) {
 			server_reply_error(c, req->id, PROTO_ERR_RATE_LIMITED,
 					   "too many registrations waiting; try again later");
 			job_free(j);
 			return;
 		}
-		if (srv->reg_queue_tail)
-			srv->reg_queue_tail->next = j;
+		if (acc.reg_queue_tail)
+			acc.reg_queue_tail->next = j;
 		else
-			srv->reg_queue = j;
-		srv->reg_queue_tail = j;
-		srv->reg_queued++;
+			acc.reg_queue = j;
+		acc.reg_queue_tail = j;
+		acc.reg_queued++;
 		c->busy = true;
-		c->refs++;
+		conn_ref(c);
 		reg_next(srv);
 		return;
 	}
@@ -359,7 +381,7 @@ static void start_job(struct conn *c, struct pw_job *j, const struct proto_reque
 		return;
 	}
 	c->busy = true;
-	c->refs++;
+	conn_ref(c);
 }
 
 void accounts_register(struct conn *c, const struct proto_request *req)
@@ -489,5 +511,7 @@ void accounts_player(struct conn *c, const struct proto_request *req)
 		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not read the profile");
 		return;
 	}
+	/* In the place ratings_profile kept for it (an object keeps its keys' order). */
+	json_object_set_new(r, "tournaments", tournaments_of_player(c->srv, p.id));
 	server_reply(c, r);
 }

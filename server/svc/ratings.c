@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ratings.h"
-#include "tournaments.h"
 #include "log.h"
+#include "panic.h"
 #include "rating.h"
 
 /* Reasons of a game decided on the board (issue 7). */
@@ -83,10 +83,9 @@ static int write_change(struct server *srv, const struct store_player *p,
 	};
 	if (store_player_set_rated(srv->store, p->id, after->rating, after->rd, after->volatility,
 				   g->ended_at) != STORE_OK ||
-	    store_rating_change_add(srv->store, &c, NULL) != STORE_OK) {
-		store_failed(srv, "rating change");
-		return -1;
-	}
+	    store_rating_change_add(srv->store, &c, NULL) != STORE_OK)
+		CORE_PANIC(srv->store, "what=rating_change player=%lld game=%lld", (long long)p->id,
+			   (long long)g->id);
 	return 0;
 }
 
@@ -159,8 +158,7 @@ int ratings_game_ended(struct server *srv, int64_t game_id, json_t *end_event)
 	double score;
 	int rc = 0;
 	size_t changed = 0;
-	if (server_txn(srv) < 0)
-		return -1;
+	server_txn(srv);
 	if (store_game_get(srv->store, game_id, &g) != STORE_OK) {
 		store_failed(srv, "game");
 		return -1;
@@ -236,8 +234,7 @@ int ratings_recompute(struct server *srv, int64_t from_game_id)
 {
 	double at = 0;
 	int64_t id = 0;
-	if (server_txn(srv) < 0)
-		return -1;
+	server_txn(srv);
 	if (from_game_id) {
 		struct store_game g;
 		double hist_at = 0;
@@ -255,10 +252,8 @@ int ratings_recompute(struct server *srv, int64_t from_game_id)
 			return 0; /* not ended and never rated: nothing depends on it */
 		id = from_game_id;
 	}
-	if (store_ratings_rewind(srv->store, at, id) != STORE_OK) {
-		store_failed(srv, "rewind");
-		return -1;
-	}
+	if (store_ratings_rewind(srv->store, at, id) != STORE_OK)
+		CORE_PANIC(srv->store, "what=ratings_rewind from_game=%lld", (long long)from_game_id);
 	struct replay_ctx r = { srv, 0, 0 };
 	if (store_rated_games(srv->store, at, id, replay_game, &r) != STORE_OK) {
 		store_failed(srv, "rated games");
@@ -280,13 +275,15 @@ int ratings_declare_rank(struct server *srv, int64_t player_id, const char *rank
 	if (ratings_rank_check(rank, canon) < 0 || rank_parse(canon, &v) != RATING_OK ||
 	    rating_init_rank(&r, v) != RATING_OK)
 		return -2;
-	if (server_txn(srv) < 0)
-		return -1;
-	if (store_player_set_start(srv->store, player_id, canon, r.rating, r.rd, r.volatility) !=
-	    STORE_OK) {
+	server_txn(srv);
+	enum store_rc rc = store_player_set_start(srv->store, player_id, canon, r.rating, r.rd,
+						  r.volatility);
+	if (rc == STORE_CONFLICT || rc == STORE_NOT_FOUND) { /* rated already, or no such player */
 		store_failed(srv, "declared rank");
 		return -1;
 	}
+	if (rc != STORE_OK)
+		CORE_PANIC(srv->store, "what=declared_rank player=%lld", (long long)player_id);
 	return 0;
 }
 
@@ -388,7 +385,7 @@ int ratings_profile(struct server *srv, const struct store_player *p, json_t *pr
 			json_object_set_new(player, "games", json_integer((json_int_t)h.total));
 		json_object_set(profile, "history", h.arr);
 		json_object_set(profile, "recent_games", r.arr);
-		json_object_set_new(profile, "tournaments", tournaments_of_player(srv, p->id));
+		json_object_set_new(profile, "tournaments", json_array()); /* the caller's to fill */
 	}
 	json_decref(h.arr);
 	json_decref(r.arr);

@@ -14,8 +14,8 @@
  * 0 and 1 are even games, more than RATING_HANDICAP_MAX stones count as that many). Each
  * change is a row of rating_history (store_rating_change_add).
  *
- * Errors: functions returning int return 0 or -1 (a store or rating error, logged), unless
- * said otherwise.
+ * Errors: functions returning int return 0 or -1 (a store read or rating error, logged),
+ * unless said otherwise; a failed store write stops the server (CORE_PANIC, panic.h).
  */
 #ifndef TENGEN_RATINGS_H
 #define TENGEN_RATINGS_H
@@ -54,8 +54,8 @@ int ratings_rank_check(const char *rank, char out[STORE_RANK_SIZE]);
 
 /* Player `player_id` declared `rank` (as ratings_rank_check accepts) at registration: store
  * it and start their rating from it (rating_init_rank; also the start of a recompute), in
- * the iteration's transaction. Returns 0, -1 on a store error or a player with rated games,
- * -2 for a rank ratings_rank_check refuses (nothing written). */
+ * the iteration's transaction. Returns 0, -1 for a player with rated games or no such player,
+ * -2 for a rank ratings_rank_check refuses (nothing written either way). */
 int ratings_declare_rank(struct server *srv, int64_t player_id, const char *rank);
 
 /* {name, rating, rd, rank} of a player (rank as in ratings_game_ended), for game.start;
@@ -71,7 +71,8 @@ json_t *ratings_leaderboard(struct server *srv, enum store_leaderboard_sort sort
  * object if it has one, "history": [{game, at, rating_before, rating, rd_before, rd}] (the
  * last RATINGS_HISTORY_MAX changes, oldest first), "recent_games": [{id, opponent, color,
  * result, reason, rated, ended_at}] (the last RATINGS_RECENT_GAMES ended games, newest
- * first), "tournaments": [] (filled by the tournament module later). Returns 0 or -1. */
+ * first), "tournaments": [] (the caller fills it in place with tournaments_of_player: ratings
+ * does not call the tournament module). Returns 0 or -1. */
 int ratings_profile(struct server *srv, const struct store_player *p, json_t *profile);
 
 #endif

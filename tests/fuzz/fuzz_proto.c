@@ -3,12 +3,12 @@
  *
  * Each input is a fresh server: store_open(":memory:"), games_load, three players made
  * directly in the store (alice and bob: players; root: admin; password "password1"), and four
- * connections whose uv_tcp_t handles are initialised on the loop but never connected:
+ * connections without a transport (conn_ops without close: the driver holds them):
  * conn 0 is not logged in, conn 1 is alice, conn 2 bob, conn 3 root. Outputs are only queued
- * (server_send_raw appends to conn->out); this driver takes them instead of net_flush.
+ * (server_send_raw appends to conn->out); this driver takes them instead of the flush hook.
  *
  * The input is split at '\n' into lines. A line starting "@N" (N = 0..3) goes to conn N
- * (the two bytes are dropped), any other line to conn 1. Like net.c, blank lines are skipped,
+ * (the two bytes are dropped), any other line to conn 1. Like conn.c, blank lines are skipped,
  * and a connection's next line waits until its password-hashing job is done (the loop runs
  * until then). After each line the iteration's transaction commits (as on_prepare does).
  *
@@ -27,9 +27,10 @@
 #include <sodium.h>
 #include <uv.h>
 #include "accounts.h"
+#include "conn.h"
+#include "dispatch.h"
 #include "games.h"
 #include "log.h"
-#include "net.h"
 #include "proto.h"
 #include "ratings.h"
 #include "server.h"
@@ -137,21 +138,11 @@ static void exercise_validators(const json_t *root)
 static struct conn *conn_new(struct server *srv, int64_t player, const char *name,
 			     enum proto_role role)
 {
+	static const struct conn_ops no_socket = {0}; /* closing leaves the reference to us */
 	struct conn *c = calloc(1, sizeof *c);
 	REQUIRE(c != NULL);
-	c->srv = srv;
-	c->refs = 1;
-	c->serial = ++srv->serial;
-	snprintf(c->addr, sizeof c->addr, "127.0.0.1");
-	framing_init(&c->fr);
-	uv_tcp_init(srv->loop, &c->tcp); /* never connected: net_close just closes it */
-	c->tcp.data = c;
-	REQUIRE(net_host_attach(c) == 0);
-	c->next = srv->conns;
-	if (srv->conns)
-		srv->conns->prev = c;
-	srv->conns = c;
-	srv->nconns++;
+	conn_init(c, srv, &no_socket, "127.0.0.1");
+	REQUIRE(conn_add(c) == NULL);
 	if (player) {
 		c->player_id = player;
 		snprintf(c->name, sizeof c->name, "%s", name);
@@ -212,6 +203,7 @@ static int64_t make_player(struct server *srv, const char *name, const char *rol
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 {
 	static struct server srv;
+	static struct dispatch disp;
 	char err[STORE_ERR_MAX];
 	memset(&srv, 0, sizeof srv);
 	srv.loop = &loop;
@@ -268,10 +260,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		if (c->closing)
 			continue;
 		int counts[FUZZ_CONNS] = {0};
-		server_handle_line(c, line, len);
+		dispatch_line(&disp, c, line, len);
 		commit(&srv);
 		take_all(&srv, counts, conns);
-		/* A password job holds the connection's turn (net.c): wait for it. */
+		/* A password job holds the connection's turn (conn.c): wait for it. */
 		for (int spins = 0; c->busy && spins < 100000; spins++) {
 			uv_run(&loop, UV_RUN_ONCE);
 			commit(&srv);
@@ -284,13 +276,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 
 	/* Teardown, as server_stop and main do. */
 	for (int k = 0; k < FUZZ_CONNS; k++)
-		net_close(conns[k], "fuzz input done");
+		conn_close(conns[k], "fuzz input done");
 	games_stop(&srv);
 	uv_close((uv_handle_t *)&srv.idle, NULL);
 	commit(&srv);
 	uv_run(&loop, UV_RUN_DEFAULT);
-	for (int k = 0; k < FUZZ_CONNS; k++)
-		net_unref(conns[k]);
+	for (int k = 0; k < FUZZ_CONNS; k++) {
+		conn_unref(conns[k]); /* the transport's reference (no_socket leaves it) */
+		conn_unref(conns[k]); /* ours */
+	}
+	games_free(&srv);
+	accounts_free(&srv);
+	dispatch_free(&disp);
 	server_free(&srv);
 	REQUIRE(!uv_loop_alive(&loop));
 	return 0;

@@ -1,0 +1,173 @@
+/* dispatch: request lines to handlers. See dispatch.h. */
+#include <stdlib.h>
+#include <string.h>
+#include "accounts.h"
+#include "cmd_games.h"
+#include "dispatch.h"
+#include "games.h"
+#include "jsonout.h"
+#include "tournament_views.h"
+#include "tournaments.h"
+
+/* ---- cached replies: reading the same listing again costs a copy ---- */
+
+/* The key of a cacheable request (the `games` listing: no live clocks in it, it changes only
+ * through a store change): the request without its id, or NULL. */
+static char *cache_key(const struct proto_request *req)
+{
+	if (req->cmd->id != PROTO_CMD_GAMES)
+		return NULL;
+	json_t *k = json_copy(req->root);
+	if (!k)
+		return NULL;
+	json_object_del(k, "id");
+	char *key = json_dumps(k, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(k);
+	return key;
+}
+
+/* Reply to c from the cache if an entry for `key` is current. */
+static bool reply_cached(struct dispatch *d, struct conn *c, const struct proto_request *req, const char *key)
+{
+	struct server *srv = c->srv;
+	for (int i = 0; i < DISPATCH_CACHE_ENTRIES; i++) {
+		struct reply_cache *e = &d->cache[i];
+		if (!e->key || e->gen != srv->data_gen || strcmp(e->key, key) != 0)
+			continue;
+		size_t idlen;
+		char *id = jsonout_dumps(req->id ? req->id : json_null(), 0, &idlen);
+		char *line = id ? malloc(6 + idlen + e->len) : NULL;
+		if (!line) {
+			free(id);
+			return false;
+		}
+		memcpy(line, "{\"id\":", 6);
+		memcpy(line + 6, id, idlen);
+		memcpy(line + 6 + idlen, e->suffix, e->len);
+		server_send_raw(c, line, 6 + idlen + e->len);
+		free(line);
+		free(id);
+		e->used = ++d->cache_clock;
+		return true;
+	}
+	return false;
+}
+
+/* Keep the reply just queued on c (bytes from `from`) for `key`: a success, one line. Returns
+ * true if it took `key`. */
+static bool cache_put(struct dispatch *d, struct conn *c, char *key, size_t from)
+{
+	struct server *srv = c->srv;
+	if (c->closing || c->outlen <= from)
+		return false;
+	const char *line = c->out + from, *end = c->out + c->outlen;
+	size_t len = c->outlen - from;
+	/* {"id":ID,"ok":true,... : ID is a scalar, so the first ,"ok":true, is after it */
+	static const char okm[] = ",\"ok\":true,";
+	const char *ok = NULL;
+	if (len > 6 && memcmp(line, "{\"id\":", 6) == 0)
+		for (const char *p = line + 6; !ok && p + sizeof okm - 1 <= end; p++)
+			if (*p == ',' && memcmp(p, okm, sizeof okm - 1) == 0)
+				ok = p;
+	if (!ok || memchr(line, '\n', len) != end - 1)
+		return false;
+	struct reply_cache *e = &d->cache[0];
+	for (int i = 0; i < DISPATCH_CACHE_ENTRIES; i++) {
+		struct reply_cache *x = &d->cache[i];
+		if (!x->key || x->gen != srv->data_gen) {
+			e = x;
+			break;
+		}
+		if (x->used < e->used)
+			e = x;
+	}
+	char *suffix = malloc((size_t)(end - ok));
+	if (!suffix)
+		return false;
+	memcpy(suffix, ok, (size_t)(end - ok));
+	free(e->key);
+	free(e->suffix);
+	e->key = key; /* taken */
+	e->suffix = suffix;
+	e->len = (size_t)(end - ok);
+	e->gen = srv->data_gen;
+	e->used = ++d->cache_clock;
+	return true;
+}
+
+void dispatch_free(struct dispatch *d)
+{
+	for (int i = 0; i < DISPATCH_CACHE_ENTRIES; i++) {
+		free(d->cache[i].key);
+		free(d->cache[i].suffix);
+		d->cache[i] = (struct reply_cache){0};
+	}
+}
+
+typedef void (*handler_fn)(struct conn *c, const struct proto_request *req);
+
+static const handler_fn handlers[PROTO_CMD_COUNT] = {
+	[PROTO_CMD_HELLO] = accounts_hello,
+	[PROTO_CMD_PING] = accounts_ping,
+	[PROTO_CMD_REGISTER] = accounts_register,
+	[PROTO_CMD_LOGIN] = accounts_login,
+	[PROTO_CMD_LOGOUT] = accounts_logout,
+	[PROTO_CMD_PLAYERS] = accounts_players,
+	[PROTO_CMD_PLAYER] = accounts_player,
+	[PROTO_CMD_CHALLENGE] = games_challenge,
+	[PROTO_CMD_ACCEPT] = games_accept,
+	[PROTO_CMD_DECLINE] = games_decline,
+	[PROTO_CMD_CHALLENGES] = games_challenges,
+	[PROTO_CMD_PLAY] = games_play,
+	[PROTO_CMD_JOIN] = games_join,
+	[PROTO_CMD_GAME_PAUSE] = games_pause,
+	[PROTO_CMD_GAME_RESUME] = games_resume,
+	[PROTO_CMD_RESIGN] = games_resign,
+	[PROTO_CMD_DEAD] = games_dead,
+	[PROTO_CMD_GAME] = games_game,
+	[PROTO_CMD_GAMES] = games_games,
+	[PROTO_CMD_SGF] = games_sgf,
+	[PROTO_CMD_OBSERVE] = games_observe,
+	[PROTO_CMD_UNOBSERVE] = games_unobserve,
+	[PROTO_CMD_TOURNAMENT_CREATE] = tournaments_create,
+	[PROTO_CMD_TOURNAMENT_REGISTER] = tournaments_register,
+	[PROTO_CMD_TOURNAMENT_JOIN] = tournaments_join,
+	[PROTO_CMD_TOURNAMENT_WITHDRAW] = tournaments_withdraw,
+	[PROTO_CMD_TOURNAMENT_START_ROUND] = tournaments_start_round,
+	[PROTO_CMD_TOURNAMENT_RESULT] = tournaments_result,
+	[PROTO_CMD_TOURNAMENT_WARN] = tournaments_warn,
+	[PROTO_CMD_TOURNAMENT_PAIRINGS] = tournaments_pairings,
+	[PROTO_CMD_TOURNAMENT_STANDINGS] = tournaments_standings,
+	[PROTO_CMD_TOURNAMENT_LIST] = tournaments_list,
+	[PROTO_CMD_TOURNAMENT_GET] = tournaments_get,
+	[PROTO_CMD_TOURNAMENT_EXPORT] = tournaments_export,
+};
+
+void dispatch_line(void *ctx, struct conn *c, const char *line, size_t len)
+{
+	struct dispatch *d = ctx;
+	struct proto_request req;
+	struct proto_error err = {0};
+	if (proto_parse(line, len, &req, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req.id, &err));
+		proto_request_free(&req);
+		return;
+	}
+	if (proto_command_allowed(req.cmd, c->player_id != 0, c->role, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req.id, &err));
+	} else if (!handlers[req.cmd->id]) {
+		server_reply_error(c, req.id, PROTO_ERR_UNKNOWN_COMMAND,
+				   "command '%s' is not available on this server yet", req.cmd->name);
+	} else {
+		char *key = cache_key(&req);
+		size_t from = c->outlen;
+		if (!key || !reply_cached(d, c, &req, key)) {
+			uint64_t gen = c->srv->data_gen;
+			handlers[req.cmd->id](c, &req);
+			if (key && gen == c->srv->data_gen && cache_put(d, c, key, from))
+				key = NULL;
+		}
+		free(key);
+	}
+	proto_request_free(&req);
+}

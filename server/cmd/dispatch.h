@@ -1,0 +1,32 @@
+/* dispatch: a request line to its command's handler (cmd/), with the table of commands, the
+ * login and role check (proto_command_allowed) and a cache of serialized `games` replies.
+ * main.c sets dispatch_line as the server's line sink (server_set_line). */
+#ifndef TENGEN_DISPATCH_H
+#define TENGEN_DISPATCH_H
+
+#include "server.h"
+
+#define DISPATCH_CACHE_ENTRIES 8 /* serialized `games` replies kept until a change */
+
+/* A serialized reply kept for equal requests: `games` listings. */
+struct reply_cache {
+	char *key;                /* the request without its id: compact JSON, sorted keys */
+	char *suffix;             /* the reply line after {"id":ID */
+	size_t len;
+	uint64_t gen;             /* the srv->data_gen it is valid for */
+	uint64_t used;            /* for replacing the least recently used */
+};
+
+/* The dispatcher's state (zeroed to start). */
+struct dispatch {
+	struct reply_cache cache[DISPATCH_CACHE_ENTRIES];
+	uint64_t cache_clock;
+};
+
+/* Handle one request line from c (ctx: a struct dispatch): parse it, check it, call the
+ * handler, which queues the reply (or reply from the cache). Errors are replies. */
+void dispatch_line(void *ctx, struct conn *c, const char *line, size_t len);
+/* Free the cached replies (d can be used again). */
+void dispatch_free(struct dispatch *d);
+
+#endif

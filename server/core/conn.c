@@ -1,0 +1,460 @@
+/* conn: a connection's life in the server. See conn.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "conn.h"
+#include "log.h"
+
+/* ---- per-address counters ---- */
+
+static unsigned host_hash(const char *addr)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (; *addr; addr++)
+		h = (h ^ (unsigned char)*addr) * 16777619u;
+	return h % SERVER_HOST_BUCKETS;
+}
+
+/* The counters of `addr`, made if new, with one more reference. NULL when out of memory. */
+static struct host *host_get(struct server *srv, const char *addr)
+{
+	if (!srv->hosts && !(srv->hosts = calloc(SERVER_HOST_BUCKETS, sizeof *srv->hosts)))
+		return NULL;
+	struct host **b = &srv->hosts[host_hash(addr)], *h;
+	for (h = *b; h; h = h->hnext)
+		if (strcmp(h->addr, addr) == 0)
+			break;
+	if (!h) {
+		if (!(h = calloc(1, sizeof *h)))
+			return NULL;
+		snprintf(h->addr, sizeof h->addr, "%s", addr);
+		h->hnext = *b;
+		*b = h;
+	}
+	h->refs++;
+	return h;
+}
+
+int conn_host_attach(struct conn *c)
+{
+	if (!(c->host = host_get(c->srv, c->addr)))
+		return -1;
+	c->host->nconns++;
+	return 0;
+}
+
+static void host_put(struct server *srv, struct host *h)
+{
+	if (--h->refs > 0)
+		return;
+	for (struct host **pp = &srv->hosts[host_hash(h->addr)]; *pp; pp = &(*pp)->hnext)
+		if (*pp == h) {
+			*pp = h->hnext;
+			break;
+		}
+	free(h);
+}
+
+void conn_free_hosts(struct server *srv)
+{
+	free(srv->hosts); /* every connection, so every host, is gone by now */
+	srv->hosts = NULL;
+}
+
+/* ---- life ---- */
+
+void conn_init(struct conn *c, struct server *srv, const struct conn_ops *ops, const char *addr)
+{
+	c->ops = ops;
+	c->srv = srv;
+	c->refs = 1;
+	c->serial = ++srv->serial;
+	snprintf(c->addr, sizeof c->addr, "%s", addr);
+	framing_init(&c->fr);
+	c->last_line_ms = uv_now(srv->loop);
+}
+
+const char *conn_add(struct conn *c)
+{
+	struct server *srv = c->srv;
+	if (!(c->host = host_get(srv, c->addr)))
+		return "out of memory";
+	const char *refuse = NULL;
+	if (srv->nconns >= srv->set.max_connections)
+		refuse = "too many connections";
+	else if (c->host->nconns >= srv->set.max_per_address)
+		refuse = "too many connections from this address";
+	c->next = srv->conns;
+	if (srv->conns)
+		srv->conns->prev = c;
+	srv->conns = c;
+	srv->nconns++;
+	c->host->nconns++;
+	return refuse;
+}
+
+void conn_acct(struct conn *c)
+{
+	size_t now = c->outlen + c->inflight;
+	c->host->queued = c->host->queued - c->acct + now;
+	c->acct = now;
+}
+
+void conn_ref(struct conn *c)
+{
+	c->refs++;
+}
+
+void conn_unref(struct conn *c)
+{
+	if (--c->refs > 0)
+		return;
+	if (c->host) {
+		c->host->queued -= c->acct;
+		host_put(c->srv, c->host);
+	}
+	framing_free(&c->fr);
+	free(c->out);
+	free(c->observing);
+	if (c->ops && c->ops->free)
+		c->ops->free(c);
+	else
+		free(c);
+}
+
+static void unlink_conn(struct conn *c)
+{
+	struct server *srv = c->srv;
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		srv->conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	srv->nconns--;
+	c->host->nconns--;
+	if (c->in_backlog) {
+		struct conn **pp = &srv->backlog;
+		srv->backlog_tail = NULL;
+		while (*pp) {
+			if (*pp == c)
+				*pp = c->bl_next;
+			else {
+				srv->backlog_tail = *pp;
+				pp = &(*pp)->bl_next;
+			}
+		}
+		c->in_backlog = false;
+	}
+	if (c->dirty) {
+		for (struct conn **pp = &srv->dirty; *pp; pp = &(*pp)->dnext)
+			if (*pp == c) {
+				*pp = c->dnext;
+				break;
+			}
+		c->dirty = false;
+	}
+}
+
+void conn_close(struct conn *c, const char *why)
+{
+	if (c->closing)
+		return;
+	c->closing = true;
+	log_msg(LOGL_INFO, "disconnect", "conn=%llu addr=%s player=%s why=%s",
+		(unsigned long long)c->serial, c->addr, c->player_id ? c->name : "-", why);
+	server_session_del(c->srv, c);
+	unlink_conn(c);
+	if (c->ops && c->ops->close)
+		c->ops->close(c);
+}
+
+int64_t conn_rtt_ms(struct conn *c)
+{
+	return c && c->ops && c->ops->rtt_ms ? c->ops->rtt_ms(c) : -1;
+}
+
+/* ---- output ---- */
+
+void server_send_raw(struct conn *c, const char *line, size_t len)
+{
+	if (c->closing)
+		return;
+	if (c->outlen + c->inflight + len > c->srv->set.max_queued) {
+		/* A client that does not read its replies and events is cut off; nobody waits. */
+		conn_close(c, "slow reader: too many unsent bytes");
+		return;
+	}
+	if (c->host->queued + len > c->srv->set.max_queued_per_address) {
+		/* Nor do many such clients from one address hold more than this in all. */
+		conn_close(c, "slow reader: too many unsent bytes from this address");
+		return;
+	}
+	if (c->outlen + len > c->outcap) {
+		size_t ncap = c->outcap ? c->outcap : SERVER_OUT_START;
+		while (ncap < c->outlen + len)
+			ncap *= 2;
+		char *n = realloc(c->out, ncap);
+		if (!n) {
+			conn_close(c, "out of memory");
+			return;
+		}
+		c->out = n;
+		c->outcap = ncap;
+	}
+	memcpy(c->out + c->outlen, line, len);
+	c->outlen += len;
+	conn_acct(c);
+	if (!c->dirty) {
+		c->dirty = true;
+		c->dnext = c->srv->dirty;
+		c->srv->dirty = c;
+	}
+}
+
+void server_send(struct conn *c, const json_t *msg)
+{
+	size_t len;
+	char *line = proto_serialize(msg, &len);
+	if (!line) {
+		log_msg(LOGL_ERROR, "serialize", "conn=%llu", (unsigned long long)c->serial);
+		return;
+	}
+	server_send_raw(c, line, len);
+	free(line);
+}
+
+void server_send_player_raw(struct server *srv, int64_t player_id, const char *line, size_t len)
+{
+	for (struct conn *c = idmap_get(&srv->sessions, player_id), *n; c; c = n) {
+		n = c->pnext; /* server_send_raw may cut c off */
+		server_send_raw(c, line, len);
+	}
+}
+
+void server_send_player(struct server *srv, int64_t player_id, const json_t *msg)
+{
+	if (!idmap_get(&srv->sessions, player_id))
+		return;
+	size_t len;
+	char *line = proto_serialize(msg, &len);
+	if (!line)
+		return;
+	server_send_player_raw(srv, player_id, line, len);
+	free(line);
+}
+
+void server_reply(struct conn *c, json_t *reply)
+{
+	if (reply)
+		server_send(c, reply);
+	json_decref(reply);
+}
+
+int server_reply_error(struct conn *c, const json_t *id, enum proto_errcode code, const char *fmt, ...)
+{
+	struct proto_error err = {.code = code};
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err.message, sizeof err.message, fmt, ap);
+	va_end(ap);
+	server_reply(c, proto_reply_error_from(id, &err));
+	return -1;
+}
+
+/* ---- sessions ---- */
+
+void server_session_add(struct server *srv, struct conn *c)
+{
+	c->pnext = idmap_get(&srv->sessions, c->player_id);
+	idmap_put(&srv->sessions, c->player_id, c);
+}
+
+void server_session_del(struct server *srv, struct conn *c)
+{
+	if (srv->conn_gone)
+		srv->conn_gone(srv, c);
+	if (!c->player_id)
+		return;
+	struct conn *first = idmap_get(&srv->sessions, c->player_id);
+	if (first == c) {
+		if (c->pnext)
+			idmap_put(&srv->sessions, c->player_id, c->pnext);
+		else
+			idmap_del(&srv->sessions, c->player_id);
+	} else {
+		for (struct conn *p = first; p; p = p->pnext)
+			if (p->pnext == c) {
+				p->pnext = c->pnext;
+				break;
+			}
+	}
+	c->pnext = NULL;
+	c->player_id = 0;
+}
+
+/* ---- lines, within the turn's budgets ---- */
+
+static void on_idle(uv_idle_t *h)
+{
+	conn_run_backlog(h->data);
+}
+
+void conn_backlog_add(struct conn *c)
+{
+	struct server *srv = c->srv;
+	if (c->in_backlog || c->closing)
+		return;
+	c->in_backlog = true;
+	c->bl_next = NULL;
+	if (srv->backlog_tail)
+		srv->backlog_tail->bl_next = c;
+	else
+		srv->backlog = c;
+	srv->backlog_tail = c;
+	uv_idle_start(&srv->idle, on_idle);
+}
+
+void conn_resume(struct conn *c)
+{
+	c->busy = false;
+	conn_backlog_add(c);
+}
+
+/* May c start a request in this turn: has it, its address and the turn budget left? */
+static bool budget_left(struct conn *c)
+{
+	struct server *srv = c->srv;
+	struct host *h = c->host;
+	if (c->turn != srv->turn) {
+		c->turn = srv->turn;
+		c->used = 0;
+	}
+	if (h->turn != srv->turn) {
+		h->turn = srv->turn;
+		h->used = 0;
+	}
+	return c->used < SERVER_CONN_UNITS && h->used < srv->set.address_units &&
+	       srv->turn_used < srv->set.turn_units;
+}
+
+/* Charge a request that took `ns` of the loop and queued `bytes` of reply (server.h). */
+static void charge(struct conn *c, uint64_t ns, size_t bytes)
+{
+	uint64_t u = 1 + ns / (SERVER_UNIT_US * 1000u) + bytes / SERVER_UNIT_BYTES;
+	unsigned units = u > SERVER_UNITS_MAX ? SERVER_UNITS_MAX : (unsigned)u;
+	c->used += units;
+	c->host->used += units;
+	c->srv->turn_used += units;
+}
+
+/* Handle c's lines while the budgets last (budget_left). Returns true if lines remain. */
+static bool handle_lines(struct conn *c)
+{
+	struct server *srv = c->srv;
+	for (;;) {
+		if (c->closing || c->busy || srv->stopping)
+			return false;
+		if (!budget_left(c))
+			break;
+		const char *line;
+		size_t len;
+		enum framing_result r = framing_next(&c->fr, &line, &len);
+		if (r == FRAMING_NONE)
+			break;
+		uint64_t t0 = uv_hrtime();
+		size_t out0 = c->outlen;
+		if (r == FRAMING_TOO_LONG) {
+			server_reply_error(c, NULL, PROTO_ERR_LINE_TOO_LONG,
+					   "a line may hold at most %d bytes", FRAMING_MAX_LINE);
+		} else {
+			c->last_line_ms = uv_now(srv->loop);
+			if (len > 0 && srv->line) /* blank lines are ignored (but counted) */
+				srv->line(srv->line_ctx, c, line, len);
+		}
+		charge(c, uv_hrtime() - t0, c->outlen > out0 ? c->outlen - out0 : 0);
+	}
+	if (c->closing)
+		return false;
+	size_t pending = framing_pending(&c->fr);
+	if (c->paused && pending <= FRAMING_MAX_LINE) {
+		c->paused = false;
+		if (c->ops && c->ops->reading)
+			c->ops->reading(c, true);
+	}
+	return !c->busy && pending > c->fr.partial;
+}
+
+void conn_lines(struct conn *c)
+{
+	if (handle_lines(c))
+		conn_backlog_add(c);
+}
+
+void conn_run_backlog(struct server *srv)
+{
+	struct conn *list = srv->backlog, *wait = NULL, **wait_end = &wait;
+	srv->backlog = srv->backlog_tail = NULL;
+	while (list) {
+		struct conn *c = list;
+		list = c->bl_next;
+		if (c->closing) {
+			c->in_backlog = false;
+			continue;
+		}
+		if (!budget_left(c)) {
+			/* Its budget, its address's or the turn's is spent: it keeps its place. */
+			*wait_end = c;
+			wait_end = &c->bl_next;
+			continue;
+		}
+		c->in_backlog = false;
+		if (handle_lines(c))
+			conn_backlog_add(c);
+	}
+	*wait_end = NULL;
+	/* Those that waited go first next time; any closed meanwhile leave the list. */
+	struct conn *front = NULL, **fe = &front, *last = NULL;
+	for (struct conn *c = wait, *n; c; c = n) {
+		n = c->bl_next;
+		if (c->closing) {
+			c->in_backlog = false;
+			continue;
+		}
+		*fe = c;
+		fe = &c->bl_next;
+		last = c;
+	}
+	if (last) {
+		last->bl_next = srv->backlog;
+		if (!srv->backlog)
+			srv->backlog_tail = last;
+		srv->backlog = front;
+	}
+	if (!srv->backlog)
+		uv_idle_stop(&srv->idle);
+}
+
+/* ---- idle timeout ---- */
+
+/* Slowloris: close connections that hold an unfinished line (or are inside an over-long
+ * one) and sent no complete line for idle_timeout_s. Quiet connections with nothing pending
+ * are kept: a player may think for hours. */
+static void on_sweep(uv_timer_t *t)
+{
+	struct server *srv = t->data;
+	uint64_t now = uv_now(srv->loop), limit = (uint64_t)srv->set.idle_timeout_s * 1000;
+	for (struct conn *c = srv->conns, *n; c; c = n) {
+		n = c->next;
+		if (!c->closing && (c->fr.partial > 0 || c->fr.discarding) &&
+		    now - c->last_line_ms >= limit)
+			conn_close(c, "idle timeout: partial line");
+	}
+}
+
+void conn_sweep_start(struct server *srv)
+{
+	if (srv->set.idle_timeout_s)
+		uv_timer_start(&srv->sweep, on_sweep, SERVER_IDLE_SWEEP_MS, SERVER_IDLE_SWEEP_MS);
+}

@@ -1,0 +1,52 @@
+/* conn: a connection's life in the server, whatever transport carries it: the per-address
+ * counters, the queue of output bytes (server_send_raw and the other server_send and
+ * server_reply functions, declared in server.h), sessions (server_session_add), the backlog of connections with
+ * lines to handle within the turn's budgets (server.h, SERVER_CONN_UNITS...), references held
+ * by async jobs, closing, and the idle-timeout sweep. The transport (transport/tcp.c) makes
+ * connections with conn_add, feeds their framing and calls conn_lines; the lines go to the
+ * line sink main.c set (server_set_line). */
+#ifndef TENGEN_CONN_H
+#define TENGEN_CONN_H
+
+#include "server.h"
+
+/* Initialise a new connection c (zeroed, in the transport's own structure) of srv with `ops`
+ * and peer address `addr` (no port): one reference (the transport's), framing, a serial, the
+ * time of its start. Does not count it anywhere yet (conn_add). */
+void conn_init(struct conn *c, struct server *srv, const struct conn_ops *ops, const char *addr);
+/* Count c as open: on srv's list and its address's counters. Returns NULL, or why it must be
+ * refused ("too many connections..."; it is counted all the same, so conn_close undoes it),
+ * or "out of memory" (not counted: the caller frees it through its ops). */
+const char *conn_add(struct conn *c);
+/* Give c (its srv and addr set) the counters of its address and count it as open there, as
+ * conn_add does (for drivers that build connections themselves, e.g. the fuzzer). Returns 0,
+ * or -1 when out of memory. */
+int conn_host_attach(struct conn *c);
+
+/* One more reference to c (an async job); conn_unref drops it. */
+void conn_ref(struct conn *c);
+/* Drop one reference; frees the connection (ops->free) when the last one goes. */
+void conn_unref(struct conn *c);
+/* Close a connection (idempotent): leave its session, its lists, then ops->close. `why` goes
+ * to the log. */
+void conn_close(struct conn *c, const char *why);
+/* After c's outlen or inflight changed: its address's count of unsent bytes follows. */
+void conn_acct(struct conn *c);
+
+/* Handle c's buffered lines while the turn's budgets last, then put it on the backlog if
+ * lines remain (bytes were just fed to c->fr). */
+void conn_lines(struct conn *c);
+/* Put a connection with buffered lines (or one whose async job ended) on the backlog. */
+void conn_backlog_add(struct conn *c);
+/* An async job that held c's turn (c->busy) is done: its next lines may run. */
+void conn_resume(struct conn *c);
+/* Handle backlogged lines while the turn's budgets last (server.h, SERVER_CONN_UNITS...);
+ * connections left waiting keep their place at the front. */
+void conn_run_backlog(struct server *srv);
+
+/* Start the idle-timeout sweep (server.h, SERVER_IDLE_SWEEP_MS) if set.idle_timeout_s. */
+void conn_sweep_start(struct server *srv);
+/* After every connection is freed: the per-address table. */
+void conn_free_hosts(struct server *srv);
+
+#endif

@@ -1,0 +1,273 @@
+/* tour: a tournament's state document and its event. See tour.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "panic.h"
+#include "pairing.h"
+#include "rating.h"
+#include "standings.h"
+#include "tour.h"
+
+const char *const tour_systems[TOUR_SYSTEMS] = {"round_robin", "double_round_robin", "swiss",
+	"mcmahon", "knockout"};
+
+/* ---- the state document ---- */
+
+void tour_clear(struct tour *t)
+{
+	store_tournament_clear(&t->row);
+	json_decref(t->state);
+	t->state = NULL;
+}
+
+/* Load tournament `field` of the request; replies and returns -1 if there is none. */
+int tour_load(struct conn *c, const struct proto_request *req, const char *field,
+	      struct tour *t)
+{
+	struct proto_error err;
+	int64_t id;
+	memset(t, 0, sizeof *t);
+	if (proto_get_id(req->root, field, true, &id, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return -1;
+	}
+	if (store_tournament_get(c->srv->store, id, &t->row) != STORE_OK ||
+	    !(t->state = json_loads(t->row.state, 0, NULL))) {
+		store_tournament_clear(&t->row);
+		return server_reply_error(c, req->id, PROTO_ERR_NOT_FOUND, "no tournament %lld", (long long)id);
+	}
+	for (int i = 0; i < 5; i++)
+		if (strcmp(t->row.system, tour_systems[i]) == 0)
+			t->system = (enum event_system)i;
+	return 0;
+}
+
+void tour_save(struct server *srv, struct tour *t)
+{
+	char *text = json_dumps(t->state, JSON_COMPACT);
+	server_txn(srv);
+	/* Nothing was reported yet: a failed write stops the server (panic.h). */
+	if (!text || store_tournament_update(srv->store, t->row.id, text) != STORE_OK)
+		CORE_PANIC(text ? srv->store : NULL, "what=tournament_save tournament=%lld",
+			   (long long)t->row.id);
+	free(text);
+}
+
+json_t *tour_settings(const struct tour *t)
+{
+	return json_object_get(t->state, "settings");
+}
+
+int tour_setting_int(const struct tour *t, const char *key, int dflt)
+{
+	json_t *v = json_object_get(tour_settings(t), key);
+	return json_is_integer(v) ? (int)json_integer_value(v) : dflt;
+}
+
+int tour_round(const struct tour *t)
+{
+	return (int)json_integer_value(json_object_get(t->state, "round"));
+}
+
+/* The game settings of every pairing. */
+int tour_game_settings(const struct tour *t, struct game_settings *gs)
+{
+	struct proto_error err;
+	json_t *s = tour_settings(t);
+	memset(gs, 0, sizeof *gs);
+	gs->size = tour_setting_int(t, "size", RULES_DEFAULT_SIZE);
+	gs->komi = json_number_value(json_object_get(s, "komi"));
+	json_t *hk = json_object_get(s, "handicap_komi"); /* absent in events created before it */
+	gs->handicap_komi = json_is_number(hk) ? json_number_value(hk) : TOURNAMENT_HANDICAP_KOMI_DEFAULT;
+	gs->rated = json_is_true(json_object_get(s, "rated"));
+	gs->lateness_limit_s = tour_setting_int(t, "lateness_limit_s", GAMES_LATENESS_LIMIT_DEFAULT_S);
+	rules_default(&gs->rules);
+	if (proto_get_rules(s, "rules", false, &gs->rules, &err) < 0 ||
+	    proto_get_time(s, "time", false, &gs->time, &err) < 0)
+		return -1;
+	return 0;
+}
+
+/* The most handicap a pairing may give on a board of `size`: the director's `handicap_max`
+ * (0..PAIRING_HANDICAP_CAP) capped at what the board can hold (board_handicap_max: 9, 4, or 1
+ * below 7x7, where a handicap is Black moving first); 0 for a size no board has. */
+int tour_handicap_cap(int configured, int size)
+{
+	int board = board_handicap_max(size);
+	if (board < 0)
+		board = 0;
+	if (configured < 0 || configured > PAIRING_HANDICAP_CAP)
+		configured = PAIRING_HANDICAP_CAP;
+	return configured < board ? configured : board;
+}
+
+/* ---- the event as pairing and standings see it ---- */
+
+void tour_ev_free(struct ev_build *b)
+{
+	for (int i = 0; b->names && i < b->ev.nplayers; i++)
+		free(b->names[i]);
+	free(b->names);
+	free(b->ev.players);
+	free(b->ev.games);
+	free(b->ev.byes);
+	free(b->game_ids);
+	memset(b, 0, sizeof *b);
+}
+
+int tour_player_index(const struct event *ev, int64_t id)
+{
+	for (int i = 0; i < ev->nplayers; i++)
+		if (ev->players[i].id == id)
+			return i;
+	return -1;
+}
+
+/* A stored result as the standings see it. Forfeits: an "F" result not decided at the board
+ * (lateness, a director's forfeit, a withdrawal). */
+enum event_result tour_result_of(const struct store_game *g)
+{
+	if (strcmp(g->phase, "ended") != 0 || strcmp(g->reason, "declined") == 0)
+		return RESULT_NONE;
+	const char *r = g->result;
+	if (strcmp(r, "0") == 0)
+		return RESULT_DRAW;
+	if (strcmp(r, "Void") == 0 || !r[0])
+		return strcmp(g->reason, "double_forfeit") == 0 ? RESULT_DOUBLE_LOSS : RESULT_VOID;
+	bool forfeit = strcmp(r + 1, "+F") == 0 && strcmp(g->reason, "warnings") != 0 &&
+		       strcmp(g->reason, "illegal") != 0;
+	if (r[0] == 'B')
+		return forfeit ? RESULT_BLACK_FORFEIT_WIN : RESULT_BLACK_WIN;
+	return forfeit ? RESULT_WHITE_FORFEIT_WIN : RESULT_WHITE_WIN;
+}
+
+static int collect_game(void *ctx, const struct store_game *g)
+{
+	struct ev_build *b = ctx;
+	int bi = tour_player_index(&b->ev, g->black_id), wi = tour_player_index(&b->ev, g->white_id);
+	if (bi < 0 || wi < 0 || g->round < 1 || strcmp(g->reason, "declined") == 0)
+		return 0;
+	struct event_game *eg = &b->ev.games[b->ev.ngames];
+	b->game_ids[b->ev.ngames++] = g->id;
+	*eg = (struct event_game){.round = g->round, .black = bi, .white = wi,
+				  .handicap = g->handicap, .result = tour_result_of(g),
+				  .black_warnings = g->warnings_b, .white_warnings = g->warnings_w};
+	return 0;
+}
+
+static int count_game(void *ctx, const struct store_game *g)
+{
+	(void)g;
+	(*(int *)ctx)++;
+	return 0;
+}
+
+/* Seed order: declared or rating rank, then rating, then registration (Art. 26 seeding). */
+static const struct event_player *seed_base;
+static int seed_cmp(const void *a, const void *b)
+{
+	const struct event_player *x = &seed_base[*(const int *)a], *y = &seed_base[*(const int *)b];
+	if (x->rank != y->rank)
+		return y->rank - x->rank;
+	if (x->rating != y->rating)
+		return y->rating > x->rating ? 1 : -1;
+	return *(const int *)a - *(const int *)b;
+}
+
+int tour_ev_build(struct server *srv, const struct tour *t, struct ev_build *b)
+{
+	memset(b, 0, sizeof *b);
+	json_t *players = json_object_get(t->state, "players"), *byes = json_object_get(t->state, "byes");
+	size_t np = json_array_size(players), nb = json_array_size(byes);
+	struct store_games_filter f = {.tournament_id = t->row.id};
+	int ngames = 0;
+	store_games_list(srv->store, &f, count_game, &ngames);
+	b->ev.players = calloc(np ? np : 1, sizeof *b->ev.players);
+	b->names = calloc(np ? np : 1, sizeof *b->names);
+	b->ev.games = calloc(ngames ? (size_t)ngames : 1, sizeof *b->ev.games);
+	b->game_ids = calloc(ngames ? (size_t)ngames : 1, sizeof *b->game_ids);
+	b->ev.byes = calloc(nb ? nb : 1, sizeof *b->ev.byes);
+	if (!b->ev.players || !b->names || !b->ev.games || !b->game_ids || !b->ev.byes) {
+		tour_ev_free(b);
+		return -1;
+	}
+	b->ev.system = t->system;
+	for (size_t i = 0; i < np; i++) {
+		json_t *p = json_array_get(players, i);
+		struct event_player *ep = &b->ev.players[i];
+		b->names[i] = strdup(json_string_value(json_object_get(p, "name")));
+		ep->id = (int)json_integer_value(json_object_get(p, "id"));
+		ep->name = b->names[i];
+		ep->rank = (int)json_integer_value(json_object_get(p, "rank"));
+		ep->rating = json_number_value(json_object_get(p, "rating"));
+		ep->withdrawn_after = (int)json_integer_value(json_object_get(p, "withdrawn_after"));
+		ep->withdrawn_before_start = json_is_true(json_object_get(p, "withdrawn_before_start"));
+	}
+	b->ev.nplayers = (int)np;
+	int order[EVENT_MAX_PLAYERS];
+	for (int i = 0; i < (int)np; i++)
+		order[i] = i;
+	seed_base = b->ev.players;
+	qsort(order, np, sizeof *order, seed_cmp);
+	for (int i = 0; i < (int)np; i++)
+		b->ev.players[order[i]].seed = i;
+	store_games_list(srv->store, &f, collect_game, b);
+	for (size_t i = 0; i < nb; i++) {
+		json_t *y = json_array_get(byes, i);
+		b->ev.byes[b->ev.nbyes++] = (struct event_bye){
+			(int)json_integer_value(json_object_get(y, "round")),
+			(int)json_integer_value(json_object_get(y, "player"))};
+	}
+	int rounds = tour_setting_int(t, "rounds", TOURNAMENT_ROUNDS_DEFAULT);
+	int active = 0;
+	for (int i = 0; i < (int)np; i++)
+		active += !b->ev.players[i].withdrawn_before_start;
+	if (t->system == SYSTEM_ROUND_ROBIN && active >= 2)
+		rounds = pairing_berger_rounds(active);
+	else if (t->system == SYSTEM_DOUBLE_ROUND_ROBIN && active >= 2)
+		rounds = 2 * pairing_berger_rounds(active);
+	b->ev.rounds_planned = rounds;
+	b->ev.rounds_played = tour_round(t);
+	b->ev.bye_points = tour_setting_int(t, "bye", 2);
+	b->ev.mcmahon_bar = tour_setting_int(t, "mcmahon_bar", 0);
+	b->ev.mcmahon_floor = tour_setting_int(t, "mcmahon_floor", -20);
+	b->ev.mms_bye = 1.0;
+	b->ev.mms_absent = 0.5;
+	b->ev.handicap = json_is_true(json_object_get(tour_settings(t), "handicap"));
+	b->ev.handicap_correction = tour_setting_int(t, "handicap_correction", 1);
+	b->ev.handicap_max = tour_handicap_cap(tour_setting_int(t, "handicap_max", PAIRING_HANDICAP_CAP),
+					  tour_setting_int(t, "size", RULES_DEFAULT_SIZE));
+	b->ev.handicap_none_above = tour_setting_int(t, "handicap_none_above", RANK_MAX);
+	b->ev.double_elimination = json_is_true(json_object_get(tour_settings(t), "double_elimination"));
+	return 0;
+}
+
+/* Load the request's tournament and build its event; replies and returns -1 on failure. */
+int tour_event(struct conn *c, const struct proto_request *req, struct tour *t,
+	       struct ev_build *b)
+{
+	if (tour_load(c, req, "tournament", t) < 0)
+		return -1;
+	if (tour_ev_build(c->srv, t, b) < 0) {
+		tour_clear(t);
+		return server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not read the tournament");
+	}
+	return 0;
+}
+
+/* The tie-break names of t (its own list, or the system's default). */
+int tour_tiebreak_names(const struct tour *t, const char **names)
+{
+	json_t *tb = json_object_get(tour_settings(t), "tiebreaks");
+	int n = 0;
+	if (json_array_size(tb) > 0) {
+		for (size_t i = 0; i < json_array_size(tb) && n < STANDINGS_MAX_TIEBREAKS; i++)
+			names[n++] = json_string_value(json_array_get(tb, i));
+		return n;
+	}
+	const char *const *dflt;
+	n = standings_default_tiebreaks(t->system, &dflt);
+	for (int i = 0; i < n && i < STANDINGS_MAX_TIEBREAKS; i++)
+		names[i] = dflt[i];
+	return n < 0 ? 0 : n;
+}

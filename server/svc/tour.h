@@ -1,0 +1,74 @@
+/* tour: a tournament's state document and the event built from it, shared by the tournament
+ * service (svc/tournaments.c) and its read-only commands (cmd/tournament_views.c).
+ *
+ * A tournament's settings, field, byes and withdrawals are one JSON document in the store
+ * (tournaments.state: {settings, players, byes, round, director}); its games are ordinary
+ * games with tournament_id and round. Pairing and standings are computed by common/pairing.c
+ * and common/standings.c from a struct event built from those two sources (tour_ev_build).
+ */
+#ifndef TENGEN_TOUR_H
+#define TENGEN_TOUR_H
+
+#include "event.h"
+#include "games.h"
+#include "server.h"
+
+#define TOURNAMENT_ROUNDS_DEFAULT 5   /* Swiss and McMahon rounds unless set */
+#define TOURNAMENT_START_AT_MAX 1e11  /* Unix seconds: a sanity bound on start_at */
+#define TOURNAMENT_LIST_MAX 1000      /* tournaments in a listing or a profile, at most */
+#define TOURNAMENT_HANDICAP_KOMI_DEFAULT 0.5 /* points: usual practice in handicap games */
+
+#define TOUR_SYSTEMS 5
+/* The systems' names, in enum event_system order. */
+extern const char *const tour_systems[TOUR_SYSTEMS];
+
+/* A tournament as loaded: its row and its state document (owned). */
+struct tour {
+	struct store_tournament row;
+	json_t *state;                 /* {settings, players, byes, round} */
+	enum event_system system;
+};
+
+/* The event as pairing and standings see it, with what maps it back to the store. */
+struct ev_build {
+	struct event ev;
+	int64_t *game_ids;        /* per ev.games entry */
+	char **names;
+};
+
+/* Free what t holds (t can be loaded again). */
+void tour_clear(struct tour *t);
+/* Load tournament `field` (an id) of the request into *t; replies (bad request, not found) and
+ * returns -1 if there is none. */
+int tour_load(struct conn *c, const struct proto_request *req, const char *field,
+	      struct tour *t);
+/* Write t's state document in the iteration's transaction; a failed write stops the server
+ * (panic.h). */
+void tour_save(struct server *srv, struct tour *t);
+/* t's settings object (borrowed), one integer setting (or dflt), its current round (0: not
+ * started). */
+json_t *tour_settings(const struct tour *t);
+int tour_setting_int(const struct tour *t, const char *key, int dflt);
+int tour_round(const struct tour *t);
+/* The game settings of every pairing of t into *gs. Returns 0, or -1 for stored rules or time
+ * that do not parse. */
+int tour_game_settings(const struct tour *t, struct game_settings *gs);
+/* The most handicap a pairing may give on a board of `size` (see tour.c). */
+int tour_handicap_cap(int configured, int size);
+/* Build t's event into *b (players seeded, games and byes from the store). Returns 0, or -1
+ * when out of memory (b freed). */
+int tour_ev_build(struct server *srv, const struct tour *t, struct ev_build *b);
+/* Free *b. */
+void tour_ev_free(struct ev_build *b);
+/* The index of player `id` in ev's players, or -1. */
+int tour_player_index(const struct event *ev, int64_t id);
+/* A stored game's result as the standings see it. */
+enum event_result tour_result_of(const struct store_game *g);
+/* Load the request's "tournament" and build its event; replies and returns -1 on failure. */
+int tour_event(struct conn *c, const struct proto_request *req, struct tour *t,
+	       struct ev_build *b);
+/* The tie-break names of t (its own list, or the system's default) into names (at most
+ * STANDINGS_MAX_TIEBREAKS); returns how many. */
+int tour_tiebreak_names(const struct tour *t, const char **names);
+
+#endif

@@ -1,0 +1,463 @@
+/* tcp: connections on libuv. See tcp.h. */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include "conn.h"
+#include "games.h"
+#include "log.h"
+#include "tcp.h"
+#include "writer.h"
+
+static char read_buffer[SERVER_READ_BUFFER]; /* one loop thread: fed to framing at once */
+
+/* A TCP connection: the server's connection and its socket. */
+struct tcp_conn {
+	struct conn c;            /* first: conn_unref frees the tcp_conn through ops->free */
+	uv_tcp_t tcp;
+	bool in_writer;           /* bytes of it are with the writer thread */
+	bool close_deferred;      /* closed while in_writer: the handle closes when they return */
+};
+
+struct write_req {
+	uv_write_t req;
+	struct conn *c;
+	char *data;
+	size_t len;
+};
+
+static struct tcp_conn *tcp_of(struct conn *c)
+{
+	return (struct tcp_conn *)((char *)c - offsetof(struct tcp_conn, c));
+}
+
+static void on_close(uv_handle_t *h)
+{
+	conn_unref(&((struct tcp_conn *)h->data)->c);
+}
+
+/* ---- the conn_ops of a TCP connection ---- */
+
+static void op_close(struct conn *c)
+{
+	struct tcp_conn *tc = tcp_of(c);
+	if (tc->in_writer) {
+		/* The writer thread may be writing to its descriptor: close once it is done. */
+		uv_read_stop((uv_stream_t *)&tc->tcp);
+		tc->close_deferred = true;
+		return;
+	}
+	uv_close((uv_handle_t *)&tc->tcp, on_close);
+}
+
+static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf);
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf);
+
+static void op_reading(struct conn *c, bool on)
+{
+	if (on)
+		uv_read_start((uv_stream_t *)&tcp_of(c)->tcp, on_alloc, on_read);
+	else
+		uv_read_stop((uv_stream_t *)&tcp_of(c)->tcp);
+}
+
+/* The kernel's smoothed round-trip time of the connection (issue 4: our own measure, never
+ * the client's word), in whole milliseconds; -1 if it cannot be read. */
+static int64_t op_rtt_ms(struct conn *c)
+{
+	uv_os_fd_t fd;
+	struct tcp_info ti;
+	socklen_t len = sizeof ti;
+	if (uv_fileno((uv_handle_t *)&tcp_of(c)->tcp, &fd) != 0 ||
+	    getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0)
+		return -1;
+	return ti.tcpi_rtt / 1000;
+}
+
+static void op_free(struct conn *c)
+{
+	free(tcp_of(c));
+}
+
+static const struct conn_ops tcp_ops = {
+	.close = op_close, .reading = op_reading, .rtt_ms = op_rtt_ms, .free = op_free,
+};
+
+/* ---- output ---- */
+
+static void on_write(uv_write_t *req, int status)
+{
+	struct write_req *w = (struct write_req *)req;
+	w->c->inflight -= w->len;
+	conn_acct(w->c);
+	if (status < 0 && status != UV_ECANCELED && !w->c->closing)
+		conn_close(w->c, uv_strerror(status));
+	conn_unref(w->c);
+	free(w->data);
+	free(w);
+}
+
+/* Hand `len` bytes at the start of buf (malloc'd) to uv_write, behind whatever of c it holds. */
+static void queue_rest(struct conn *c, char *buf, size_t len)
+{
+	struct write_req *w = malloc(sizeof *w);
+	if (!w) {
+		free(buf);
+		conn_close(c, "out of memory");
+		return;
+	}
+	w->c = c;
+	w->data = buf;
+	w->len = len;
+	c->inflight += len;
+	conn_acct(c);
+	c->refs++;
+	uv_buf_t b = uv_buf_init(buf, (unsigned)len);
+	int r = uv_write(&w->req, (uv_stream_t *)&tcp_of(c)->tcp, &b, 1, on_write);
+	if (r < 0) {
+		c->inflight -= len;
+		conn_acct(c);
+		free(buf);
+		free(w);
+		conn_unref(c);
+		conn_close(c, uv_strerror(r));
+	}
+}
+
+/* After c's buffer was emptied: a big reply's buffer is not kept. */
+static void trim_out(struct conn *c)
+{
+	if (c->outcap > SERVER_OUT_KEEP) {
+		free(c->out);
+		c->out = NULL;
+		c->outcap = 0;
+	}
+}
+
+static void write_out(struct conn *c)
+{
+	if (!c->outlen || c->closing)
+		return;
+	size_t off = 0;
+	if (!c->inflight) {
+		/* Nothing of c is queued in libuv, so a direct write keeps the order. Most complete
+		 * at once: no write request, no copy, no epoll change, and the buffer is kept. */
+		uv_buf_t tb = uv_buf_init(c->out, (unsigned)c->outlen);
+		int n = uv_try_write((uv_stream_t *)&tcp_of(c)->tcp, &tb, 1);
+		if (n < 0 && n != UV_EAGAIN) {
+			conn_close(c, uv_strerror(n));
+			return;
+		}
+		off = n > 0 ? (size_t)n : 0;
+		if (off == c->outlen) {
+			c->outlen = 0;
+			conn_acct(c);
+			trim_out(c);
+			return;
+		}
+	}
+	/* The rest goes to uv_write, which keeps it in order behind earlier writes. */
+	size_t len = c->outlen - off;
+	char *buf;
+	if (off) {
+		if (!(buf = malloc(len))) {
+			conn_close(c, "out of memory");
+			return;
+		}
+		memcpy(buf, c->out + off, len);
+		c->outlen = 0;
+		trim_out(c);
+	} else {
+		buf = c->out;
+		c->out = NULL;
+		c->outlen = c->outcap = 0;
+	}
+	conn_acct(c);
+	queue_rest(c, buf, len);
+}
+
+/* A batch is back from the writer thread (loop thread). */
+static void on_written(void *ctx, struct writer_item *items, size_t n)
+{
+	(void)ctx;
+	for (size_t i = 0; i < n; i++) {
+		struct writer_item *it = &items[i];
+		struct conn *c = it->ctx;
+		struct tcp_conn *tc = tcp_of(c);
+		tc->in_writer = false;
+		c->inflight -= it->len;
+		conn_acct(c);
+		if (tc->close_deferred) { /* closed while with the writer (op_close) */
+			tc->close_deferred = false;
+			free(it->buf);
+			uv_close((uv_handle_t *)&tc->tcp, on_close);
+		} else if (it->err && it->err != EAGAIN && it->err != EWOULDBLOCK) {
+			free(it->buf);
+			conn_close(c, strerror(it->err));
+		} else if (it->done < it->len) {
+			/* The socket was full: the rest waits in libuv, ahead of anything newer. */
+			memmove(it->buf, it->buf + it->done, it->len - it->done);
+			queue_rest(c, it->buf, it->len - it->done);
+		} else if (!c->out && it->cap <= SERVER_OUT_KEEP) {
+			c->out = it->buf; /* reused for the next replies */
+			c->outcap = it->cap;
+		} else {
+			free(it->buf);
+		}
+		conn_unref(c);
+	}
+}
+
+/* The writer's batch is in flight (maybe a flood's big replies) and goes on; connections with
+ * nothing in it are written here, so their replies do not wait for it. Those with bytes in it
+ * stay dirty for the next iteration (their order is kept). */
+static void flush_beside_writer(struct server *srv)
+{
+	struct conn *keep = NULL;
+	while (srv->dirty) {
+		struct conn *c = srv->dirty;
+		srv->dirty = c->dnext;
+		if (tcp_of(c)->in_writer) {
+			c->dnext = keep;
+			keep = c;
+			continue;
+		}
+		c->dirty = false;
+		write_out(c);
+	}
+	srv->dirty = keep;
+}
+
+void tcp_flush(void *ctx)
+{
+	struct tcp_server *t = ctx;
+	struct server *srv = t->srv;
+	struct writer *wr = t->writer;
+	if (wr && writer_busy(wr)) {
+		flush_beside_writer(srv);
+		return;
+	}
+	size_t n = 0;
+	for (struct conn *c = srv->dirty; c; c = c->dnext)
+		n++;
+	struct writer_item *items = wr && n >= srv->set.writer_min ? writer_items(wr, n) : NULL;
+	size_t k = 0;
+	while (srv->dirty) {
+		struct conn *c = srv->dirty;
+		struct tcp_conn *tc = tcp_of(c);
+		srv->dirty = c->dnext;
+		c->dirty = false;
+		int fd;
+		/* Many connections: the writer thread takes those with nothing queued in libuv. */
+		if (items && k < n && c->outlen && !c->closing && !c->inflight &&
+		    uv_fileno((uv_handle_t *)&tc->tcp, &fd) == 0) {
+			items[k++] = (struct writer_item){ .ctx = c, .fd = fd, .buf = c->out,
+							   .len = c->outlen, .cap = c->outcap };
+			c->inflight += c->outlen;
+			c->out = NULL;
+			c->outlen = c->outcap = 0;
+			tc->in_writer = true;
+			c->refs++;
+			continue;
+		}
+		write_out(c);
+	}
+	if (k)
+		writer_submit(wr, k);
+}
+
+/* ---- input ---- */
+
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+	buf->base = read_buffer;
+	buf->len = sizeof read_buffer;
+}
+
+static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
+{
+	struct conn *c = &((struct tcp_conn *)s->data)->c;
+	if (nread < 0) {
+		conn_close(c, nread == UV_EOF ? "closed by peer" : uv_strerror((int)nread));
+		return;
+	}
+	if (nread == 0 || c->closing)
+		return;
+	c->read_ms = fairclock_fair_ms(c->srv); /* the time a move arrived, stalls not counted */
+	if (framing_feed(&c->fr, buf->base, (size_t)nread) < 0) {
+		conn_close(c, "out of memory");
+		return;
+	}
+	conn_lines(c);
+	/* Bound what one client can make us buffer: stop reading until its lines are handled. */
+	if (!c->closing && !c->paused && framing_pending(&c->fr) > FRAMING_MAX_LINE) {
+		c->paused = true;
+		uv_read_stop(s);
+	}
+}
+
+/* The peer's address of tc, no port, or "?" (the `peer` of a connection). */
+static void peer_name(struct tcp_conn *tc, char *addr, size_t n)
+{
+	struct sockaddr_storage ss;
+	int sl = sizeof ss;
+	snprintf(addr, n, "?");
+	if (uv_tcp_getpeername(&tc->tcp, (struct sockaddr *)&ss, &sl) == 0) {
+		if (ss.ss_family == AF_INET6)
+			uv_ip6_name((struct sockaddr_in6 *)&ss, addr, n);
+		else
+			uv_ip4_name((struct sockaddr_in *)&ss, addr, n);
+	}
+}
+
+static void on_connection(uv_stream_t *l, int status)
+{
+	struct tcp_server *t = l->data;
+	struct server *srv = t->srv;
+	if (status < 0 || srv->stopping)
+		return;
+	struct tcp_conn *tc = calloc(1, sizeof *tc);
+	if (!tc)
+		return;
+	struct conn *c = &tc->c;
+	conn_init(c, srv, &tcp_ops, "?");
+	uv_tcp_init(srv->loop, &tc->tcp);
+	tc->tcp.data = tc;
+	if (uv_accept(l, (uv_stream_t *)&tc->tcp) < 0) {
+		c->closing = true;
+		uv_close((uv_handle_t *)&tc->tcp, on_close);
+		return;
+	}
+	peer_name(tc, c->addr, sizeof c->addr);
+	uv_tcp_nodelay(&tc->tcp, 1);
+	const char *refuse = conn_add(c);
+	if (refuse && !c->host) { /* out of memory: not counted */
+		c->closing = true;
+		uv_close((uv_handle_t *)&tc->tcp, on_close);
+		return;
+	}
+	log_msg(LOGL_DEBUG, "connect", "conn=%llu addr=%s", (unsigned long long)c->serial, c->addr);
+	if (refuse) {
+		/* Say why, then hang up once the line is written. */
+		server_reply_error(c, NULL, PROTO_ERR_RATE_LIMITED, "%s", refuse);
+		write_out(c);
+		conn_close(c, refuse);
+		return;
+	}
+	uv_read_start((uv_stream_t *)&tc->tcp, on_alloc, on_read);
+}
+
+/* ---- listening and stopping ---- */
+
+/* Write the bound port to set.port_file (through a renamed temporary). Returns 0 or -1. */
+static int write_port_file(const char *path, int port)
+{
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	if (!f || fprintf(f, "%d\n", port) < 0 || fclose(f) != 0 || rename(tmp, path) < 0) {
+		log_msg(LOGL_ERROR, "port_file", "path=%s", path);
+		return -1;
+	}
+	return 0;
+}
+
+int tcp_listen(struct tcp_server *t, struct server *srv)
+{
+	struct sockaddr_storage addr;
+	int r;
+	t->srv = srv;
+	if (strchr(srv->set.host, ':'))
+		r = uv_ip6_addr(srv->set.host, srv->set.port, (struct sockaddr_in6 *)&addr);
+	else
+		r = uv_ip4_addr(srv->set.host, srv->set.port, (struct sockaddr_in *)&addr);
+	if (r < 0) {
+		log_msg(LOGL_ERROR, "listen", "host=%s error=\"%s\"", srv->set.host, uv_strerror(r));
+		t->srv = NULL; /* nothing opened: tcp_stop has nothing to close */
+		return -1;
+	}
+	uv_tcp_init(srv->loop, &t->listener);
+	t->listener.data = t;
+	if ((r = uv_tcp_bind(&t->listener, (struct sockaddr *)&addr, 0)) < 0 ||
+	    (r = uv_listen((uv_stream_t *)&t->listener, 511, on_connection)) < 0) {
+		log_msg(LOGL_ERROR, "listen", "host=%s port=%d error=\"%s\"", srv->set.host,
+			srv->set.port, uv_strerror(r));
+		return -1;
+	}
+	struct sockaddr_storage bound;
+	int bl = sizeof bound;
+	uv_tcp_getsockname(&t->listener, (struct sockaddr *)&bound, &bl);
+	int port = ntohs(bound.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&bound)->sin6_port
+						   : ((struct sockaddr_in *)&bound)->sin_port);
+	log_msg(LOGL_INFO, "listening", "host=%s port=%d", srv->set.host, port);
+	t->writer = srv->set.writer_min ? writer_start(srv->loop, on_written, t) : NULL;
+	if (srv->set.writer_min && !t->writer)
+		log_msg(LOGL_WARN, "writer", "error=\"no output thread: writing on the loop\"");
+	if (srv->set.port_file && write_port_file(srv->set.port_file, port) < 0)
+		return -1;
+	return 0;
+}
+
+static void on_shutdown(uv_shutdown_t *req, int status)
+{
+	struct conn *c = req->data;
+	free(req);
+	conn_close(c, "server stopping");
+	conn_unref(c);
+}
+
+/* The grace period after a stop is over: hang up on clients whose replies did not drain. */
+static void on_grace(uv_timer_t *timer)
+{
+	struct tcp_server *t = timer->data;
+	for (struct conn *c = t->srv->conns, *n; c; c = n) {
+		n = c->next;
+		conn_close(c, "server stopping: output not drained");
+	}
+	uv_close((uv_handle_t *)timer, NULL);
+}
+
+bool tcp_after_loop(struct tcp_server *t)
+{
+	if (!t->grace.loop || uv_is_closing((uv_handle_t *)&t->grace))
+		return false;
+	uv_close((uv_handle_t *)&t->grace, NULL);
+	return true;
+}
+
+void tcp_stop(void *ctx)
+{
+	struct tcp_server *t = ctx;
+	struct server *srv = t->srv;
+	if (!srv)
+		return;
+	if (t->writer) {
+		/* Its last batch comes back (and any deferred close happens) before the rest. */
+		writer_stop(t->writer);
+		t->writer = NULL;
+	}
+	uv_close((uv_handle_t *)&t->listener, NULL);
+	uv_timer_init(srv->loop, &t->grace);
+	t->grace.data = t;
+	uv_timer_start(&t->grace, on_grace, SERVER_SHUTDOWN_GRACE_MS, 0);
+	uv_unref((uv_handle_t *)&t->grace); /* the loop may end before it fires */
+	for (struct conn *c = srv->conns, *n; c; c = n) {
+		n = c->next;
+		uv_read_stop((uv_stream_t *)&tcp_of(c)->tcp); /* no request is handled after a stop */
+		write_out(c);
+		uv_shutdown_t *req = malloc(sizeof *req);
+		if (req) {
+			req->data = c;
+			c->refs++;
+			if (uv_shutdown(req, (uv_stream_t *)&tcp_of(c)->tcp, on_shutdown) == 0)
+				continue;
+			free(req);
+			c->refs--;
+		}
+		conn_close(c, "server stopping");
+	}
+}
