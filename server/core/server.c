@@ -7,6 +7,7 @@
 #include "conn.h"
 #include "log.h"
 #include "panic.h"
+#include "upkeep.h"
 #include "server.h"
 
 double server_now(void)
@@ -25,82 +26,6 @@ int server_txn(struct server *srv)
 		CORE_PANIC(srv->store, "what=store_begin");
 	srv->txn = true;
 	return 0;
-}
-
-/* The worker thread: a passive checkpoint on the second connection (its fsyncs happen here,
- * not on the loop). */
-static void ckpt_work(uv_work_t *w)
-{
-	struct server *srv = w->data;
-	srv->ckpt_rc = store_ckpt_run(srv->ckpt, NULL, NULL);
-}
-
-static void ckpt_done(uv_work_t *w, int status)
-{
-	struct server *srv = w->data;
-	srv->ckpt_busy = false;
-	if (status == 0 && srv->ckpt_rc != STORE_OK)
-		log_msg(LOGL_WARN, "checkpoint", "error=\"%s\"", store_ckpt_errmsg(srv->ckpt));
-}
-
-/* After a commit: start a checkpoint off the loop once SERVER_CKPT_FRAMES frames were added
- * since the last one. A passive checkpoint beside steady commits rarely copies the whole WAL,
- * which only then starts over from its beginning: past SERVER_WAL_MAX_FRAMES the loop copies
- * the rest itself (one stall, instead of one every 1000 pages). */
-static void maybe_checkpoint(struct server *srv)
-{
-	int frames = store_wal_frames(srv->store);
-	if (frames < srv->ckpt_from)
-		srv->ckpt_from = 0; /* the WAL started over */
-	if (srv->ckpt_busy || srv->stopping)
-		return;
-	if (frames >= SERVER_WAL_MAX_FRAMES) {
-		int copied = 0;
-		if (store_checkpoint(srv->store, NULL, &copied) != STORE_OK)
-			log_msg(LOGL_WARN, "checkpoint", "error=\"%s\"", store_errmsg(srv->store));
-		else
-			log_msg(LOGL_INFO, "checkpoint", "on_loop=1 frames=%d copied=%d", frames, copied);
-		srv->ckpt_from = frames;
-		return;
-	}
-	if (frames - srv->ckpt_from < SERVER_CKPT_FRAMES)
-		return;
-	srv->ckpt_from = frames;
-	srv->ckpt_work.data = srv;
-	if (uv_queue_work(srv->loop, &srv->ckpt_work, ckpt_work, ckpt_done) == 0)
-		srv->ckpt_busy = true;
-}
-
-/* After the iteration's commit and flush: fold the move journal into moves (store.h,
- * store_journal_fold) once it holds --fold-rows moves or its oldest move is SERVER_FOLD_MS
- * old. A fold that fails leaves the moves in the journal, where they are read as well, and is
- * retried after a wait that doubles up to SERVER_FOLD_RETRY_MAX_MS. */
-static void maybe_fold(struct server *srv)
-{
-	size_t rows = store_journal_rows(srv->store);
-	uint64_t now = uv_now(srv->loop);
-	if (!rows) {
-		srv->fold_due = 0;
-		return;
-	}
-	if (!srv->fold_due)
-		srv->fold_due = now + SERVER_FOLD_MS;
-	if (srv->txn || srv->stopping || now < srv->fold_retry_at ||
-	    (rows < srv->set.fold_rows && now < srv->fold_due))
-		return;
-	uint64_t t0 = uv_hrtime();
-	int folded = 0;
-	if (store_journal_fold(srv->store, &folded) != STORE_OK) {
-		srv->fold_backoff = srv->fold_backoff ? 2 * srv->fold_backoff : SERVER_FOLD_MS;
-		if (srv->fold_backoff > SERVER_FOLD_RETRY_MAX_MS)
-			srv->fold_backoff = SERVER_FOLD_RETRY_MAX_MS;
-		srv->fold_retry_at = now + srv->fold_backoff;
-		log_msg(LOGL_WARN, "fold", "moves=%zu retry_ms=%llu error=\"%s\"", rows,
-			(unsigned long long)srv->fold_backoff, store_errmsg(srv->store));
-		return;
-	}
-	srv->fold_due = srv->fold_retry_at = srv->fold_backoff = 0;
-	log_msg(LOGL_DEBUG, "fold", "moves=%d ms=%.1f", folded, (double)(uv_hrtime() - t0) / 1e6);
 }
 
 /* The database's files deleted or replaced under the daemon: what it commits would go to a
@@ -131,14 +56,13 @@ static void on_prepare(uv_prepare_t *h)
 		 * at once: a restart rebuilds every game from what did commit. */
 		if (store_commit(srv->store) != STORE_OK)
 			CORE_PANIC(srv->store, "what=store_commit");
-		if (srv->ckpt)
-			maybe_checkpoint(srv);
+		upkeep_after_commit(&srv->upkeep, srv->stopping);
 	}
 	srv->turn++; /* the turn ends with its commit and its replies: new budgets */
 	srv->turn_used = 0;
 	if (srv->flush.fn)
 		srv->flush.fn(srv->flush.ctx);
-	maybe_fold(srv);
+	upkeep_fold(&srv->upkeep, srv->txn || srv->stopping);
 }
 
 static void on_signal(uv_signal_t *h, int signum)
@@ -185,13 +109,8 @@ int server_open(struct server *srv, uv_loop_t *loop, const struct server_setting
 
 void server_start(struct server *srv)
 {
-	char err[STORE_ERR_MAX];
 	uv_loop_t *loop = srv->loop;
-	/* Checkpoints off the loop; without the second connection SQLite's own ones stay on. */
-	if (store_ckpt_open(srv->store, &srv->ckpt, err, sizeof err) == STORE_OK)
-		store_wal_manual(srv->store);
-	else
-		log_msg(LOGL_INFO, "checkpoint", "mode=automatic reason=\"%s\"", err);
+	upkeep_start(&srv->upkeep, loop, srv->store, srv->set.fold_rows);
 	uv_prepare_init(loop, &srv->prepare);
 	srv->prepare.data = srv;
 	uv_prepare_start(&srv->prepare, on_prepare);
@@ -269,12 +188,8 @@ void server_free(struct server *srv)
 {
 	idmap_free(&srv->sessions);
 	conn_free_hosts(srv);
-	store_ckpt_close(srv->ckpt);
-	srv->ckpt = NULL;
 	/* Leave the moves folded (a restart would fold them too); not after a failed start. */
-	if (srv->started && srv->store && store_journal_rows(srv->store) &&
-	    store_journal_fold(srv->store, NULL) != STORE_OK)
-		log_msg(LOGL_WARN, "fold", "error=\"%s\"", store_errmsg(srv->store));
+	upkeep_close(&srv->upkeep, srv->started);
 	store_close(srv->store);
 	srv->store = NULL;
 }

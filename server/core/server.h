@@ -26,6 +26,7 @@
 #include "idmap.h"
 #include "proto.h"
 #include "store.h"
+#include "upkeep.h"
 
 #define SERVER_VERSION PACKAGE_VERSION
 #define SERVER_DEFAULT_HOST "127.0.0.1"
@@ -222,15 +223,7 @@ struct server {
 	uint64_t turn;            /* loop turns so far: one per commit and flush (on_prepare) */
 	unsigned turn_used;       /* units used in this turn, all connections */
 	uint64_t data_gen;        /* bumped by server_txn: a change may follow, cached replies go */
-	/* WAL checkpoints off the loop (store.h): a worker thread on a second connection. */
-	struct store_ckpt *ckpt;  /* NULL: SQLite's automatic checkpoints (in-memory database) */
-	uv_work_t ckpt_work;
-	bool ckpt_busy;           /* ckpt_work is queued or running */
-	int ckpt_rc;              /* its store_ckpt_run result */
-	int ckpt_from;            /* WAL frames when the last checkpoint was started */
-	uint64_t fold_due;        /* loop time (ms) the journal is due to be folded; 0: empty */
-	uint64_t fold_retry_at;   /* after a failed fold, no other before this loop time (ms) */
-	uint64_t fold_backoff;    /* the last wait after a failure (ms); 0: the last fold worked */
+	struct upkeep upkeep;     /* checkpoints and journal folds (upkeep.c) */
 };
 
 /* Open the store at set->db_path for a server on `loop` (fills in the settings' defaults,
