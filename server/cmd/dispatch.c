@@ -1,6 +1,7 @@
 /* dispatch: request lines to handlers. See dispatch.h. */
 #include <stdlib.h>
 #include <string.h>
+#include "account_cmds.h"
 #include "accounts.h"
 #include "cmd_games.h"
 #include "dispatch.h"

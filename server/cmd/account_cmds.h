@@ -1,0 +1,17 @@
+/* account_cmds: hello, ping, logout and the player queries (players, player): parse, call
+ * the services (ratings, tournaments), reply. Errors are replies. */
+#ifndef TENGEN_ACCOUNT_CMDS_H
+#define TENGEN_ACCOUNT_CMDS_H
+
+#include "server.h"
+
+void accounts_hello(struct conn *c, const struct proto_request *req);
+void accounts_ping(struct conn *c, const struct proto_request *req);
+void accounts_logout(struct conn *c, const struct proto_request *req);
+/* The leaderboard (ratings_leaderboard): `limit` 1..1000 (default SERVER_GAMES_LIMIT), `sort`
+ * rating, name, games or last_played. */
+void accounts_players(struct conn *c, const struct proto_request *req);
+/* A player's profile: accounts_player_json, ratings_profile and tournaments_of_player. */
+void accounts_player(struct conn *c, const struct proto_request *req);
+
+#endif

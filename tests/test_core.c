@@ -1,0 +1,254 @@
+/* Tests for server/core without a socket: connections behind a fake transport (conn_ops),
+ * lines through framing to the line sink within the turn's budgets, sending and sessions,
+ * closing and freeing through the ops, the dispatcher (cmd/dispatch.c) on an in-memory
+ * store, and CORE_PANIC's exit. Each test has its own loop and server. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "conn.h"
+#include "dispatch.h"
+#include "log.h"
+#include "panic.h"
+#include "server.h"
+
+#define LINES_MAX 64
+
+static uv_loop_t loop;
+static struct server srv;
+
+/* What the fake transport and the hooks saw. */
+static int closes, frees, gone, lines;
+static char seen[LINES_MAX][64];
+static bool reading_on;
+
+static void fake_close(struct conn *c)
+{
+	(void)c;
+	closes++;
+}
+
+static void fake_reading(struct conn *c, bool on)
+{
+	(void)c;
+	reading_on = on;
+}
+
+static int64_t fake_rtt(struct conn *c)
+{
+	(void)c;
+	return 42;
+}
+
+static void fake_free(struct conn *c)
+{
+	frees++;
+	free(c);
+}
+
+static const struct conn_ops fake_ops = {
+	.close = fake_close, .reading = fake_reading, .rtt_ms = fake_rtt, .free = fake_free,
+};
+
+static void sink(void *ctx, struct conn *c, const char *line, size_t len)
+{
+	(void)ctx;
+	(void)c;
+	if (lines < LINES_MAX)
+		snprintf(seen[lines], sizeof seen[lines], "%.*s", (int)len, line);
+	lines++;
+}
+
+static void on_gone(struct server *s, struct conn *c)
+{
+	(void)s;
+	(void)c;
+	gone++;
+}
+
+static void setup(void)
+{
+	char err[STORE_ERR_MAX] = "";
+	log_set_level(LOGL_ERROR);
+	ck_assert_int_eq(uv_loop_init(&loop), 0);
+	memset(&srv, 0, sizeof srv);
+	srv.loop = &loop;
+	srv.set.max_connections = SERVER_MAX_CONNECTIONS;
+	srv.set.max_per_address = SERVER_MAX_PER_ADDRESS;
+	srv.set.max_queued = SERVER_MAX_QUEUED_BYTES;
+	server_settings_defaults(&srv.set);
+	ck_assert_msg(store_open(":memory:", &srv.store, err, sizeof err) == STORE_OK, "%s", err);
+	uv_idle_init(&loop, &srv.idle);
+	srv.idle.data = &srv;
+	server_set_line(&srv, sink, NULL);
+	server_set_conn_gone(&srv, on_gone);
+	closes = frees = gone = lines = 0;
+	reading_on = false;
+}
+
+static void teardown(void)
+{
+	uv_close((uv_handle_t *)&srv.idle, NULL);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	server_free(&srv);
+	ck_assert_int_eq(uv_loop_close(&loop), 0);
+}
+
+static struct conn *fake_conn(const char *addr)
+{
+	struct conn *c = calloc(1, sizeof *c);
+	ck_assert_ptr_nonnull(c);
+	conn_init(c, &srv, &fake_ops, addr);
+	ck_assert_ptr_null(conn_add(c));
+	return c;
+}
+
+/* Feed bytes as a transport does after a read. */
+static void feed(struct conn *c, const char *bytes)
+{
+	ck_assert_int_eq(framing_feed(&c->fr, bytes, strlen(bytes)), 0);
+	conn_lines(c);
+}
+
+START_TEST(test_lines_to_sink)
+{
+	struct conn *c = fake_conn("10.0.0.1");
+	feed(c, "one\n\ntwo\r\nthr");
+	ck_assert_int_eq(lines, 2); /* the blank line is not a request */
+	ck_assert_str_eq(seen[0], "one");
+	ck_assert_str_eq(seen[1], "two");
+	feed(c, "ee\n");
+	ck_assert_int_eq(lines, 3);
+	ck_assert_str_eq(seen[2], "three");
+	ck_assert_int_eq(conn_rtt_ms(c), 42);
+	conn_close(c, "test");
+	ck_assert_int_eq(closes, 1);
+	ck_assert_int_eq(gone, 1);
+	conn_close(c, "again"); /* idempotent */
+	ck_assert_int_eq(closes, 1);
+	ck_assert_int_eq(frees, 0);
+	conn_unref(c); /* the transport's reference */
+	ck_assert_int_eq(frees, 1);
+}
+END_TEST
+
+START_TEST(test_budget_backlog)
+{
+	struct conn *c = fake_conn("10.0.0.2");
+	char buf[SERVER_CONN_UNITS * 4 + 64] = "";
+	for (int i = 0; i < SERVER_CONN_UNITS + 3; i++)
+		strcat(buf, "x\n");
+	feed(c, buf);
+	/* One unit a line at least: the connection's budget for the turn stops it. */
+	ck_assert_int_le(lines, SERVER_CONN_UNITS);
+	ck_assert(c->in_backlog);
+	srv.turn++; /* the next turn (on_prepare does this after the commit) */
+	conn_run_backlog(&srv);
+	ck_assert_int_eq(lines, SERVER_CONN_UNITS + 3);
+	ck_assert(!c->in_backlog);
+	conn_close(c, "test");
+	conn_unref(c);
+}
+END_TEST
+
+START_TEST(test_send_and_sessions)
+{
+	struct conn *a = fake_conn("10.0.0.3"), *b = fake_conn("10.0.0.3");
+	ck_assert_ptr_eq(a->host, b->host);
+	ck_assert_uint_eq(a->host->nconns, 2);
+	a->player_id = b->player_id = 7;
+	server_session_add(&srv, a);
+	server_session_add(&srv, b);
+	json_t *m = json_pack("{s:s}", "event", "x");
+	server_send_player(&srv, 7, m);
+	json_decref(m);
+	ck_assert_uint_eq(a->outlen, strlen("{\"event\":\"x\"}\n"));
+	ck_assert_uint_eq(b->outlen, a->outlen);
+	ck_assert_uint_eq(a->host->queued, 2 * a->outlen);
+	ck_assert(srv.dirty != NULL);
+	conn_ref(a); /* an async job */
+	conn_close(a, "test");
+	ck_assert_int_eq(a->player_id, 0);
+	ck_assert_ptr_eq(idmap_get(&srv.sessions, 7), b);
+	ck_assert_uint_eq(b->host->nconns, 1);
+	conn_unref(a);
+	ck_assert_int_eq(frees, 0);
+	conn_unref(a);
+	ck_assert_int_eq(frees, 1);
+	ck_assert_uint_eq(b->host->queued, b->outlen);
+	conn_close(b, "test");
+	conn_unref(b);
+	ck_assert(srv.dirty == NULL);
+}
+END_TEST
+
+START_TEST(test_slow_reader_cut_off)
+{
+	struct conn *c = fake_conn("10.0.0.4");
+	srv.set.max_queued = 10;
+	server_send_raw(c, "0123456789A", 11);
+	ck_assert(c->closing);
+	ck_assert_int_eq(closes, 1);
+	ck_assert_uint_eq(c->outlen, 0);
+	conn_unref(c);
+}
+END_TEST
+
+START_TEST(test_dispatch_ping)
+{
+	struct dispatch d = {0};
+	struct conn *c = fake_conn("10.0.0.5");
+	server_set_line(&srv, dispatch_line, &d);
+	feed(c, "{\"cmd\":\"ping\",\"id\":3}\n{\"cmd\":\"nonsense\",\"id\":\"x\"}\n");
+	while (c->in_backlog) { /* a slow build may spend the turn's budget on the first line */
+		srv.turn++;
+		conn_run_backlog(&srv);
+	}
+	ck_assert_ptr_nonnull(c->out);
+	char *nl = memchr(c->out, '\n', c->outlen);
+	ck_assert_ptr_nonnull(nl);
+	json_t *r1 = json_loadb(c->out, (size_t)(nl - c->out), 0, NULL);
+	json_t *r2 = json_loadb(nl + 1, c->outlen - (size_t)(nl + 1 - c->out) - 1, 0, NULL);
+	ck_assert_ptr_nonnull(r1);
+	ck_assert_ptr_nonnull(r2);
+	ck_assert_int_eq(json_integer_value(json_object_get(r1, "id")), 3);
+	ck_assert(json_is_true(json_object_get(r1, "ok")));
+	ck_assert_str_eq(json_string_value(json_object_get(r2, "id")), "x");
+	ck_assert(json_is_false(json_object_get(r2, "ok")));
+	json_decref(r1);
+	json_decref(r2);
+	conn_close(c, "test");
+	conn_unref(c);
+	dispatch_free(&d);
+}
+END_TEST
+
+START_TEST(test_panic_exits)
+{
+	CORE_PANIC(NULL, "what=test");
+}
+END_TEST
+
+static Suite *core_suite(void)
+{
+	Suite *s = suite_create("core");
+	TCase *tc = tcase_create("core");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_lines_to_sink);
+	tcase_add_test(tc, test_budget_backlog);
+	tcase_add_test(tc, test_send_and_sessions);
+	tcase_add_test(tc, test_slow_reader_cut_off);
+	tcase_add_test(tc, test_dispatch_ping);
+	tcase_add_exit_test(tc, test_panic_exits, 1);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(core_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
