@@ -12,6 +12,7 @@
 #include "dispatch.h"
 #include "games.h"
 #include "log.h"
+#include "ratings.h"
 #include "server.h"
 #include "tcp.h"
 
@@ -354,6 +355,7 @@ int main(int argc, char **argv)
 	static struct tcp_server tcp;
 	static struct dispatch disp;
 	int rc = 0;
+	games_set_hooks(&(struct games_hooks){ratings_game_ended, ratings_player_brief});
 	if (run_start(&srv, &loop, &set, &tcp, &disp) < 0)
 		rc = 1;
 	else if (store_lock_inode(set.db_path, err, sizeof err) != STORE_OK) {

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "account_cmds.h"
 #include "accounts.h"
+#include "cmd_games.h"
 #include "dispatch.h"
 #include "games.h"
 #include "jsonout.h"

@@ -118,7 +118,7 @@ struct host {
 	uint64_t turn;            /* the turn `used` counts */
 	unsigned used;            /* units used in that turn */
 };
-struct games_stall;
+struct fairclock_stall;
 
 /* One client connection, whatever carries it (the transport embeds it and sets ops). */
 struct conn {
@@ -141,7 +141,7 @@ struct conn {
 	bool in_backlog;
 	bool dirty;               /* on the server's list of connections with queued bytes */
 	uint64_t last_line_ms;    /* uv_now of the connection's start or its last complete line */
-	uint64_t read_ms;         /* games_fair_ms at the connection's last read: a move is
+	uint64_t read_ms;         /* fairclock_fair_ms at the connection's last read: a move is
 	                             judged by when it arrived (games.c) */
 	struct conn *dnext;
 	struct conn *next, *prev;           /* all connections */
@@ -215,8 +215,8 @@ struct server {
 	server_conn_fn conn_gone; /* a connection leaves its session */
 	struct idmap sessions;    /* player id -> first struct conn of that player */
 	struct idmap games;       /* game id -> struct game (live games) */
-	struct games_stall *stall; /* the loop's stall meter: stalls are not a player's time
-	                              (games.c) */
+	struct fairclock_stall *stall; /* the loop's stall meter: stalls are not a player's
+	                              time (fairclock.c) */
 	bool txn;                 /* a store transaction is open */
 	bool stopping;
 	struct host **hosts;      /* per-address counters, SERVER_HOST_BUCKETS chains (conn.c) */

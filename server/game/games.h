@@ -1,24 +1,12 @@
-/* games: live games in memory (struct game, one referee each), their commands and events, and
- * their rebuilding from the store after a restart. Every change is written to the store in the
- * iteration's transaction before its reply and events are queued. */
+/* games: live games in memory (struct game, one referee each, game.h), their clocks and events,
+ * and their rebuilding from the store after a restart. Every change is written to the store in
+ * the iteration's transaction before its reply and events are queued. The commands are in
+ * cmd/cmd_games.h, the director's actions in svc/director.h. */
 #ifndef TENGEN_GAMES_H
 #define TENGEN_GAMES_H
 
+#include "fairclock.h" /* the game clocks' time, for those that include this (net.c) */
 #include "server.h"
-
-/* The loop's stall meter (issue 20): a poll that overruns its timeout, or a turn of the loop
- * that runs long (not right after another long one: that is sustained load, and the clocks
- * run), by more than GAMES_STALL_MIN_MS is a stall (the daemon stopped, a disk stalled, a
- * long turn of work); every running clock is credited with it, as the lag
- * allowance is, so a stall of the server is never a player's time (Chinese Rules 2002,
- * Art. 14: no clock runs while play cannot go on). A timer wakes the loop at least every
- * GAMES_STALL_TICK_MS, so a stall is seen even when nothing else is due. */
-#define GAMES_STALL_TICK_MS 100
-#define GAMES_STALL_MIN_MS 50
-
-/* Monotonic milliseconds less every stall of the loop so far (the one under way included):
- * the time the game clocks run on. Any thread-safety: the loop thread only. */
-uint64_t games_fair_ms(struct server *srv);
 
 /* Load every unfinished game from the store (restart) and start the stall meter. Returns 0
  * or -1. */
@@ -43,24 +31,25 @@ void games_player_login(struct conn *c);
 #define GAMES_LOGIN_CHALLENGES 10
 #define GAMES_CHALLENGES_LIST_MAX 100
 
-void games_challenge(struct conn *c, const struct proto_request *req);
-/* `challenges {offset?, limit?}`: the player's pending challenges, sent and received. */
-void games_challenges(struct conn *c, const struct proto_request *req);
-void games_accept(struct conn *c, const struct proto_request *req);
-void games_decline(struct conn *c, const struct proto_request *req);
-void games_play(struct conn *c, const struct proto_request *req);
-void games_join(struct conn *c, const struct proto_request *req);
-void games_pause(struct conn *c, const struct proto_request *req);
-void games_resume(struct conn *c, const struct proto_request *req);
 /* Close every game's timer and the stall meter (the server is stopping). */
 void games_stop(struct server *srv);
-void games_resign(struct conn *c, const struct proto_request *req);
-void games_dead(struct conn *c, const struct proto_request *req);
-void games_game(struct conn *c, const struct proto_request *req);
-void games_games(struct conn *c, const struct proto_request *req);
-void games_sgf(struct conn *c, const struct proto_request *req);
-void games_observe(struct conn *c, const struct proto_request *req);
-void games_unobserve(struct conn *c, const struct proto_request *req);
+
+/* What the game layer asks of the layers above it (set once, before games_load; any member may
+ * be NULL). ended: a rated game has just ended, its row written in the open transaction; add
+ * what the ratings say to `end_event` (game.end); returns 0, or -1 on a store error (the
+ * server stops). player_brief: {name, rating, rd, rank} of a player for game.start, a new
+ * reference, or NULL. server/main.c wires them to ratings_game_ended and ratings_player_brief
+ * (svc/ratings.h). */
+struct games_hooks {
+	int (*ended)(struct server *srv, int64_t game_id, json_t *end_event);
+	json_t *(*player_brief)(struct server *srv, int64_t player_id);
+};
+void games_set_hooks(const struct games_hooks *hooks);
+
+/* Fire the timer of every live game that is due by fairclock_fair_ms (as the loop would):
+ * for tests on a fake time source (fairclock_set_source), which never run the loop. Returns
+ * the number of timers fired, or -1 when memory runs out. */
+int games_fire_due(struct server *srv);
 
 #define GAMES_KOMI_MAX 1000.0              /* |komi| in points */
 #define GAMES_HANDICAP_MAX 9               /* stones: GTP's fixed placements go to 9 */
@@ -95,16 +84,6 @@ int games_schedule_check(const struct game_settings *set, int handicap, const ch
 int64_t games_create_scheduled(struct server *srv, int64_t black_id, int64_t white_id,
 			       const struct game_settings *set, int handicap, int64_t tournament_id,
 			       int round, double start_at);
-/* A director sets or overrides game `id`'s result (SGF form, e.g. "B+R", "0", "Void") with a
- * reason (default "adjudicated"): a live game ends now; an ended game's result is replaced and
- * ratings are recomputed. `unrated`: a forfeit without play (withdrawal, absence) that must not
- * move ratings. Returns 0, -1 (no such game) or -2 (bad result or reason). */
-int games_set_result(struct server *srv, int64_t id, const char *result, const char *reason,
-		     bool unrated);
 /* Is `t` a time control the clocks accept? Returns 0, or -1 with *why. */
 int games_time_check(const struct proto_time *t, const char **why);
-/* A director warns `c` in live game `id` (Art. 23; docs/rules.md §3: a second warning loses).
- * Returns 0, -1 (no such live game). */
-int games_warn(struct server *srv, int64_t id, enum color c, const char *reason);
-
 #endif

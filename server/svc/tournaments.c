@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include "director.h"
 #include "event.h"
 #include "games.h"
 #include "log.h"

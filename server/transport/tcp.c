@@ -287,7 +287,7 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 	}
 	if (nread == 0 || c->closing)
 		return;
-	c->read_ms = games_fair_ms(c->srv); /* the time a move arrived, stalls not counted */
+	c->read_ms = fairclock_fair_ms(c->srv); /* the time a move arrived, stalls not counted */
 	if (framing_feed(&c->fr, buf->base, (size_t)nread) < 0) {
 		conn_close(c, "out of memory");
 		return;

@@ -32,6 +32,7 @@
 #include "games.h"
 #include "log.h"
 #include "proto.h"
+#include "ratings.h"
 #include "server.h"
 #include "store.h"
 
@@ -215,6 +216,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	srv.set.pwhash_fast = true;
 	srv.set.lag_allowance_ms = SERVER_LAG_ALLOWANCE_MS;
 	REQUIRE(store_open(":memory:", &srv.store, err, sizeof err) == STORE_OK);
+	games_set_hooks(&(struct games_hooks){ratings_game_ended, ratings_player_brief});
 	REQUIRE(games_load(&srv) == 0);
 	uv_idle_init(&loop, &srv.idle);
 	srv.idle.data = &srv;

@@ -1,0 +1,549 @@
+/* cmd_games: the game commands (docs/protocol.md): parse the request, act on the game layer
+ * (game.h), reply. See cmd_games.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd_games.h"
+#include "game.h"
+#include "log.h"
+#include "vertex.h"
+
+
+/* Lag credit for a move from c (issue 4): the kernel's smoothed round-trip time of c's TCP
+ * connection, our own measure, never the client's word; at most `allowance_ms`. */
+static int64_t lag_credit(struct conn *c, int64_t allowance_ms)
+{
+	int64_t rtt = conn_rtt_ms(c); /* the transport's measure (conn_ops.rtt_ms) */
+	if (rtt < 0)
+		return 0;
+	return rtt < allowance_ms ? rtt : allowance_ms;
+}
+
+struct game *cmd_game_find(struct conn *c, const struct proto_request *req, bool *owned)
+{
+	struct proto_error err;
+	int64_t id;
+	*owned = false;
+	if (proto_get_id(req->root, "game", true, &id, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return NULL;
+	}
+	struct game *g = game_get(c->srv, id, owned);
+	if (!g)
+		server_reply_error(c, req->id, PROTO_ERR_NOT_FOUND, "no game %lld", (long long)id);
+	return g;
+}
+
+/* The live game `game` in which c plays, in one of the phases wanted; replies and returns
+ * NULL otherwise. */
+static struct game *my_game(struct conn *c, const struct proto_request *req, enum color *color)
+{
+	bool owned;
+	struct game *g = cmd_game_find(c, req, &owned);
+	if (!g)
+		return NULL;
+	if (owned) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is over", (long long)g->id);
+		game_free(g);
+		return NULL;
+	}
+	*color = game_color_of(g, c->player_id);
+	if (*color == EMPTY) {
+		server_reply_error(c, req->id, PROTO_ERR_FORBIDDEN, "you do not play in game %lld",
+				   (long long)g->id);
+		return NULL;
+	}
+	return g;
+}
+
+/* ---- commands ---- */
+
+static const char *const color_choices[] = {"nigiri", "black", "white"};
+
+void games_challenge(struct conn *c, const struct proto_request *req)
+{
+	struct server *srv = c->srv;
+	struct proto_error err;
+	const char *opponent;
+	int64_t size = RULES_DEFAULT_SIZE, handicap = 0;
+	double komi = RULES_DEFAULT_KOMI;
+	bool rated = true;
+	int choice = 0;
+	int64_t expires_s = GAMES_CHALLENGE_TTL_S;
+	struct game_challenge_spec s = {0};
+	rules_default(&s.rules);
+	if (proto_get_name(req->root, "opponent", true, &opponent, &err) < 0 ||
+	    proto_get_int(req->root, "size", false, BOARD_MIN_SIZE, BOARD_MAX_SIZE, &size, &err) < 0 ||
+	    proto_get_number(req->root, "komi", false, -GAMES_KOMI_MAX, GAMES_KOMI_MAX, &komi, &err) < 0 ||
+	    proto_get_int(req->root, "handicap", false, 0, GAMES_HANDICAP_MAX, &handicap, &err) < 0 ||
+	    proto_get_time(req->root, "time", false, &s.time, &err) < 0 ||
+	    proto_get_bool(req->root, "rated", false, &rated, &err) < 0 ||
+	    proto_get_choice(req->root, "color", false, color_choices, 3, &choice, &err) < 0 ||
+	    proto_get_rules(req->root, "rules", false, &s.rules, &err) < 0 ||
+	    proto_get_int(req->root, "expires_s", false, 1, GAMES_CHALLENGE_TTL_S, &expires_s, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	if (komi * 2 != floor(komi * 2)) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
+				   "field 'komi': must be a whole or half number of points");
+		return;
+	}
+	int pts[9];
+	if (handicap == 1 || (handicap > 1 && board_fixed_handicap((int)size, (int)handicap, pts, (int)size + 2) < 0)) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
+				   "field 'handicap': %lld %s cannot be placed on %lldx%lld (0, or 2 to 9 "
+				   "on the GTP fixed points)", (long long)handicap,
+				   handicap == 1 ? "stone" : "stones", (long long)size, (long long)size);
+		return;
+	}
+	struct store_player opp;
+	if (store_player_by_name(srv->store, opponent, &opp) != STORE_OK) {
+		server_reply_error(c, req->id, PROTO_ERR_NOT_FOUND, "no player named '%s'", opponent);
+		return;
+	}
+	if (opp.id == c->player_id) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'opponent': you cannot challenge yourself");
+		return;
+	}
+	size_t out_n = game_pending_count(srv, c->player_id, true), in_n = game_pending_count(srv, opp.id, false);
+	if (out_n >= GAMES_CHALLENGES_OUT_MAX) {
+		server_reply_error(c, req->id, PROTO_ERR_RATE_LIMITED, "you have %d pending challenges, "
+				   "the most allowed: wait for answers or withdraw some (decline)",
+				   GAMES_CHALLENGES_OUT_MAX);
+		return;
+	}
+	if (in_n >= GAMES_CHALLENGES_IN_MAX) {
+		server_reply_error(c, req->id, PROTO_ERR_RATE_LIMITED, "'%s' has %d pending challenges, "
+				   "the most allowed: try again later", opp.name, GAMES_CHALLENGES_IN_MAX);
+		return;
+	}
+	const char *why;
+	if (games_time_check(&s.time, &why) < 0) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'time': %s", why);
+		return;
+	}
+	s.challenger_id = c->player_id;
+	s.opponent_id = opp.id;
+	s.challenger = c->name;
+	s.opponent = opp.name;
+	s.size = (int)size;
+	s.komi = komi;
+	s.handicap = (int)handicap;
+	s.rated = rated;
+	s.color_choice = color_choices[choice];
+	s.expires_s = expires_s;
+	struct game *g = game_challenge_new(srv, &s, &why);
+	if (!g) {
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "%s", why);
+		return;
+	}
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "game", json_integer(g->id));
+	server_reply(c, r);
+	game_send_challenge(srv, g, c->name, opp.id);
+}
+
+/* Is g in phase `want`? Replies conflict if not. */
+static bool is_live(struct conn *c, const struct proto_request *req, struct game *g, enum game_phase want)
+{
+	if (g->ref.phase != want) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is %s, not %s",
+				   (long long)g->id, g->row.phase, referee_phase_name(want));
+		return false;
+	}
+	return true;
+}
+
+void games_accept(struct conn *c, const struct proto_request *req)
+{
+	struct server *srv = c->srv;
+	enum color me;
+	struct game *g = my_game(c, req, &me);
+	if (!g || !is_live(c, req, g, PHASE_PENDING))
+		return;
+	if (g->row.challenger_id == c->player_id) {
+		server_reply_error(c, req->id, PROTO_ERR_FORBIDDEN, "only the challenged player may accept");
+		return;
+	}
+	game_accept(srv, g, c->player_id, c->name);
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "game", json_integer(g->id));
+	json_object_set_new(r, "color", json_string(game_color_name(game_color_of(g, c->player_id))));
+	server_reply(c, r);
+	game_send_start(srv, g);
+}
+
+void games_decline(struct conn *c, const struct proto_request *req)
+{
+	struct server *srv = c->srv;
+	enum color me;
+	struct game *g = my_game(c, req, &me);
+	if (!g || !is_live(c, req, g, PHASE_PENDING))
+		return;
+	/* Either side may call a challenge off: the challenged declines, the challenger withdraws. */
+	referee_end(&g->ref, "", END_DECLINED, false);
+	if (server_txn(srv) < 0)
+		game_persist_failed(srv, "decline");
+	game_save(srv, g);
+	server_reply(c, proto_reply_ok(req->id));
+	json_t *e = proto_event("challenge.declined");
+	json_object_set_new(e, "game", json_integer(g->id));
+	json_object_set_new(e, "by", json_string(c->name));
+	server_send_player(srv, g->row.black_id, e);
+	server_send_player(srv, g->row.white_id, e);
+	json_decref(e);
+	game_retire(srv, g);
+}
+
+void games_play(struct conn *c, const struct proto_request *req)
+{
+	struct server *srv = c->srv;
+	struct proto_error err;
+	const char *vtx;
+	int64_t number = 0;
+	enum color me;
+	struct game *g = my_game(c, req, &me);
+	if (!g || !is_live(c, req, g, PHASE_PLAYING))
+		return;
+	int x, y;
+	if (proto_get_vertex(req->root, "vertex", true, &vtx, &err) < 0 ||
+	    proto_vertex_check("vertex", vtx, g->row.size, &x, &y, &err) < 0 ||
+	    proto_get_int(req->root, "number", false, 1, INT32_MAX, &number, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	int next = (int)board_moves(&g->ref.board) + 1;
+	if (number && number != next) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT,
+				   "field 'number': the next move is number %d, not %lld", next, (long long)number);
+		return;
+	}
+	if (g->paused) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is paused", (long long)g->id);
+		return;
+	}
+	if (server_txn(srv) < 0) {
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "storage unavailable");
+		return;
+	}
+	int64_t lag = game_move_charges(g, me) ? lag_credit(c, srv->set.lag_allowance_ms) : 0;
+	int64_t id = g->id;
+	struct referee_move m;
+	enum game_move_rc rc = game_move(srv, g, me, vertex_parse(&g->ref.board, vtx), c->read_ms, lag, &m);
+	if (rc != GAME_MOVE_PLAYED) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "your time ran out in game %lld%s",
+				   (long long)id, rc == GAME_MOVE_FLAG_ENDED ? "" : ": the turn was forfeited");
+		return;
+	}
+
+	/* The reply. */
+	if (m.offence == OFFENCE_NONE) {
+		size_t len;
+		char *line = game_move_reply_line(g, me, &m, req->id, &len);
+		if (line)
+			server_send_raw(c, line, len);
+		else
+			server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
+		free(line);
+	} else {
+		json_t *r = proto_reply_error(req->id, PROTO_ERR_ILLEGAL_MOVE, "");
+		json_t *e = json_object_get(r, "error");
+		char msg[192];
+		snprintf(msg, sizeof msg, "%s at %s: %s%s%s", game_offence_text(m.offence), vtx,
+			 m.lost ? "the game is lost" : m.voided ? "the game is void (Art. 20.3)" :
+			 m.forfeit_turn ? "the turn is forfeited (Art. 19)" : "the move is void (Art. 17.2)",
+			 m.warning && !m.lost ? ", and a warning is given: " : "",
+			 m.warning && !m.lost ? (g->ref.warnings[me] == 1 ? "1 of 2, a second one loses" : "2") : "");
+		json_object_set_new(e, "message", json_string(msg));
+		json_object_set_new(e, "reason", json_string(referee_offence_name(m.offence)));
+		json_object_set_new(e, "penalty", json_pack("{s:b, s:b, s:i, s:b}", "forfeit_turn",
+			m.forfeit_turn, "warning", m.warning, "warnings", g->ref.warnings[me], "lost", m.lost));
+		server_reply(c, r);
+	}
+	game_announce_move(srv, g, me, &m, NULL);
+}
+
+void games_join(struct conn *c, const struct proto_request *req)
+{
+	struct server *srv = c->srv;
+	enum color me;
+	struct game *g = my_game(c, req, &me);
+	if (!g)
+		return;
+	if (g->ref.phase != PHASE_SCHEDULED && g->ref.phase != PHASE_PLAYING) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is %s: nothing to join",
+				   (long long)g->id, referee_phase_name(g->ref.phase));
+		return;
+	}
+	bool was = g->present[me];
+	if (server_txn(srv) < 0)
+		game_persist_failed(srv, "join");
+	int64_t late_ms = game_mark_present(g, me);
+	game_save(srv, g);
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "game", json_integer(g->id));
+	json_object_set_new(r, "color", json_string(game_color_name(me)));
+	json_object_set_new(r, "late_ms", json_integer(late_ms));
+	json_object_set_new(r, "clocks", game_clocks_json(g, true));
+	server_reply(c, r);
+	if (!was) {
+		json_t *e = proto_event("game.join");
+		json_object_set_new(e, "game", json_integer(g->id));
+		json_object_set_new(e, "color", json_string(game_color_name(me)));
+		json_object_set_new(e, "late_ms", json_integer(late_ms));
+		game_send(srv, g, e);
+		json_decref(e);
+	}
+	game_arm(g);
+}
+
+/* Art. 14: a director pauses or resumes a game; no clock runs while paused. */
+static void pause_resume(struct conn *c, const struct proto_request *req, bool pause)
+{
+	struct server *srv = c->srv;
+	bool owned;
+	struct game *g = cmd_game_find(c, req, &owned);
+	if (!g)
+		return;
+	if (owned || (g->ref.phase != PHASE_PLAYING && g->ref.phase != PHASE_COUNTING &&
+		      g->ref.phase != PHASE_SCHEDULED)) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is not live", (long long)g->id);
+		if (owned)
+			game_free(g);
+		return;
+	}
+	if (g->paused == pause) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is %s", (long long)g->id,
+				   pause ? "paused already" : "not paused");
+		return;
+	}
+	game_pause(srv, g, pause, c->name);
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "clocks", game_clocks_json(g, true));
+	server_reply(c, r);
+	game_announce_pause(srv, g, pause, c->name);
+}
+
+void games_pause(struct conn *c, const struct proto_request *req)
+{
+	pause_resume(c, req, true);
+}
+
+void games_resume(struct conn *c, const struct proto_request *req)
+{
+	pause_resume(c, req, false);
+}
+
+void games_resign(struct conn *c, const struct proto_request *req)
+{
+	struct server *srv = c->srv;
+	enum color me;
+	struct game *g = my_game(c, req, &me);
+	if (!g)
+		return;
+	if (referee_resign(&g->ref, me) < 0) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is %s: nothing to resign",
+				   (long long)g->id, g->row.phase);
+		return;
+	}
+	if (server_txn(srv) < 0)
+		game_persist_failed(srv, "resign");
+	if (g->ref.board.to_move == me && game_clock_running(g))
+		clock_peek(&g->cc, &g->clk[me], game_turn_elapsed(g), &g->clk[me]);
+	game_save(srv, g);
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "result", json_string(g->ref.result));
+	server_reply(c, r);
+	game_send_end(srv, g);
+	game_retire(srv, g);
+}
+
+void games_dead(struct conn *c, const struct proto_request *req)
+{
+	struct server *srv = c->srv;
+	struct proto_error err;
+	const json_t *stones;
+	enum color me;
+	struct game *g = my_game(c, req, &me);
+	if (!g || !is_live(c, req, g, PHASE_COUNTING))
+		return;
+	if (proto_get_vertices(req->root, "stones", true, PROTO_VERTICES_MAX, &stones, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	int pts[PROTO_VERTICES_MAX], n = 0;
+	size_t i;
+	json_t *v;
+	json_array_foreach(stones, i, v) {
+		const char *s = json_string_value(v);
+		if (proto_vertex_check("stones", s, g->row.size, NULL, NULL, &err) <= 0) {
+			if (err.code == PROTO_OK || proto_vertex_check("stones", s, g->row.size, NULL, NULL, &err) == 0)
+				proto_error_set(&err, PROTO_ERR_BAD_REQUEST, "field 'stones': 'pass' is not a stone");
+			server_reply(c, proto_reply_error_from(req->id, &err));
+			return;
+		}
+		pts[n++] = vertex_parse(&g->ref.board, s);
+	}
+	bool ended, resumed;
+	int bad = referee_dead(&g->ref, me, pts, n, &ended, &resumed);
+	if (bad) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'stones': %s is not a stone",
+				   json_string_value(json_array_get(stones, (size_t)bad - 1)));
+		return;
+	}
+	if (server_txn(srv) < 0)
+		game_persist_failed(srv, "dead");
+	game_save(srv, g);
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "ended", json_boolean(ended));
+	json_object_set_new(r, "resumed", json_boolean(resumed));
+	server_reply(c, r);
+	json_t *e = proto_event("game.dead");
+	json_object_set_new(e, "game", json_integer(g->id));
+	json_object_set_new(e, "color", json_string(game_color_name(me)));
+	json_object_set_new(e, "stones", game_claims_json(g, me));
+	game_send(srv, g, e);
+	json_decref(e);
+	if (resumed) {
+		e = proto_event("game.resume");
+		json_object_set_new(e, "game", json_integer(g->id));
+		json_object_set_new(e, "to_move", json_string(game_color_name(g->ref.board.to_move)));
+		game_send(srv, g, e);
+		json_decref(e);
+		game_turn_restart(g);
+		game_arm(g);
+	}
+	if (ended) {
+		game_send_end(srv, g);
+		game_retire(srv, g);
+	}
+}
+
+void games_game(struct conn *c, const struct proto_request *req)
+{
+	bool owned;
+	struct game *g = cmd_game_find(c, req, &owned);
+	if (!g)
+		return;
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "game", game_json(g));
+	server_reply(c, r);
+	if (owned)
+		game_free(g);
+}
+
+struct list_ctx {
+	struct server *srv;
+	json_t *arr;
+};
+
+static int list_cb(void *ctx, const struct store_game *row)
+{
+	struct list_ctx *l = ctx;
+	struct store_player b, w;
+	const char *bn = store_player_by_id(l->srv->store, row->black_id, &b) == STORE_OK ? b.name : "?";
+	const char *wn = store_player_by_id(l->srv->store, row->white_id, &w) == STORE_OK ? w.name : "?";
+	json_t *o = json_pack("{s:I, s:s, s:s, s:i, s:f, s:i, s:s, s:b}", "id", (json_int_t)row->id,
+			      "black", bn, "white", wn, "size", row->size, "komi", row->komi, "handicap",
+			      row->handicap, "phase", row->phase, "rated", row->rated);
+	json_object_set_new(o, "result", row->result[0] ? json_string(row->result) : json_null());
+	json_object_set_new(o, "reason", row->reason[0] ? json_string(row->reason) : json_null());
+	json_object_set_new(o, "tournament", row->tournament_id ? json_integer(row->tournament_id) : json_null());
+	json_object_set_new(o, "round", row->round ? json_integer(row->round) : json_null());
+	json_array_append_new(l->arr, o);
+	return 0;
+}
+
+static const char *const phase_choices[] = {"pending", "scheduled", "playing", "counting", "ended"};
+
+void games_games(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	int phase = -1;
+	const char *player = NULL;
+	int64_t tournament = 0, limit = SERVER_GAMES_LIMIT;
+	if (proto_get_choice(req->root, "phase", false, phase_choices, 5, &phase, &err) < 0 ||
+	    proto_get_name(req->root, "player", false, &player, &err) < 0 ||
+	    proto_get_id(req->root, "tournament", false, &tournament, &err) < 0 ||
+	    proto_get_int(req->root, "limit", false, 1, SERVER_GAMES_LIMIT_MAX, &limit, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	struct store_games_filter f = {.phase = phase >= 0 ? phase_choices[phase] : NULL,
+				       .tournament_id = tournament, .limit = (int)limit};
+	if (player) {
+		struct store_player p;
+		if (store_player_by_name(c->srv->store, player, &p) != STORE_OK) {
+			server_reply_error(c, req->id, PROTO_ERR_NOT_FOUND, "no player named '%s'", player);
+			return;
+		}
+		f.player_id = p.id;
+	}
+	struct list_ctx l = {c->srv, json_array()};
+	store_games_list(c->srv->store, &f, list_cb, &l);
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "games", l.arr);
+	server_reply(c, r);
+}
+
+void games_observe(struct conn *c, const struct proto_request *req)
+{
+	bool owned;
+	struct game *g = cmd_game_find(c, req, &owned);
+	if (!g)
+		return;
+	if (owned) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is over", (long long)g->id);
+		game_free(g);
+		return;
+	}
+	if (game_observer_add(g, c) < 0) {
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
+		return;
+	}
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "game", game_json(g));
+	server_reply(c, r);
+}
+
+void games_unobserve(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	int64_t id;
+	if (proto_get_id(req->root, "game", true, &id, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	game_unobserve(c->srv, c, id);
+	server_reply(c, proto_reply_ok(req->id));
+}
+
+void games_challenges(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	int64_t offset = 0, limit = GAMES_CHALLENGES_LIST_MAX;
+	if (proto_get_int(req->root, "offset", false, 0, INT32_MAX, &offset, &err) < 0 ||
+	    proto_get_int(req->root, "limit", false, 1, GAMES_CHALLENGES_LIST_MAX, &limit, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	size_t n;
+	struct game **p = game_pending_of(c->srv, c->player_id, &n);
+	json_t *a = json_array();
+	for (size_t i = (size_t)offset; i < n && i < (size_t)(offset + limit); i++) {
+		const struct game *g = p[i];
+		bool mine = g->row.challenger_id == c->player_id;
+		json_array_append_new(a, json_pack("{s:I, s:s, s:s, s:s, s:o, s:f, s:I}", "game",
+			(json_int_t)g->id, "direction", mine ? "sent" : "received", "from", g->black,
+			"to", g->white, "settings", game_settings_json(g), "created_at", g->row.created_at,
+			"expires_at", (json_int_t)g->expires_at));
+	}
+	free(p);
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "total", json_integer((json_int_t)n));
+	json_object_set_new(r, "offset", json_integer(offset));
+	json_object_set_new(r, "challenges", a);
+	server_reply(c, r);
+}

@@ -1,0 +1,197 @@
+/* cmd_sgf: `sgf {game}`, a game's record in SGF (FF[4]) from the store. See cmd_games.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "cmd_games.h"
+#include "game.h"
+#include "sgf.h"
+#include "vertex.h"
+
+
+struct sgf_ctx {
+	struct sgf_game *s;
+	int size;
+	const struct clock_control *cc;
+};
+
+static int sgf_move_cb(void *ctx, const struct store_move *m)
+{
+	struct sgf_ctx *x = ctx;
+	struct sgf_game *s = x->s;
+	if (s->nmoves == s->capmoves) {
+		size_t n = s->capmoves ? s->capmoves * 2 : 64;
+		struct sgf_move *nm = realloc(s->moves, n * sizeof *nm);
+		if (!nm)
+			return 1;
+		s->moves = nm;
+		s->capmoves = n;
+	}
+	struct sgf_move *sm = &s->moves[s->nmoves++];
+	memset(sm, 0, sizeof *sm);
+	sm->color = m->color == 'B' ? SGF_BLACK : SGF_WHITE;
+	sm->time_left_ms = -1;
+	sm->periods_left = -1;
+	int xx, yy;
+	if (!m->forfeit[0] && vertex_parse_xy(x->size, m->vertex, &xx, &yy) == 1) {
+		sm->x = (int16_t)xx;
+		sm->y = (int16_t)yy;
+	} else {
+		sm->x = sm->y = -1;
+	}
+	if (m->clocks && x->cc->system != CLOCK_NONE) {
+		/* BL/WL, OB/OW: the mover's clock after the move (FF[4]). */
+		json_t *cj = json_loads(m->clocks, 0, NULL);
+		struct clock_state st = {0};
+		game_clock_state_from(json_object_get(cj, m->color == 'B' ? "B" : "W"), &st);
+		json_decref(cj);
+		int64_t left;
+		int count;
+		clock_sgf_left(x->cc, &st, &left, &count);
+		sm->time_left_ms = left > INT32_MAX ? INT32_MAX : (int32_t)left;
+		sm->periods_left = (int16_t)count;
+	}
+	if (m->forfeit[0]) {
+		char buf[96];
+		enum offence o;
+		if (strcmp(m->forfeit, "time") == 0)
+			snprintf(buf, sizeof buf, "Turn forfeited: the last byo-yomi period ran out "
+				 "(Chinese Rules 2002, Art. 22.5)");
+		else
+			snprintf(buf, sizeof buf, "Turn forfeited: %s (Chinese Rules 2002, Art. 19)",
+				 referee_offence_parse(m->forfeit, &o) == 0 ? game_offence_text(o) : m->forfeit);
+		sm->comment = strdup(buf);
+	}
+	return 0;
+}
+
+static int sgf_warning_cb(void *ctx, const struct store_warning *w)
+{
+	struct sgf_game *s = ((struct sgf_ctx *)ctx)->s;
+	char buf[STORE_WARNING_REASON_SIZE + 64];
+	enum offence o;
+	const char *why = referee_offence_parse(w->reason, &o) == 0 ? game_offence_text(o) : w->reason;
+	snprintf(buf, sizeof buf, "Warning to %s: %s", w->color == 'B' ? "Black" : "White", why);
+	char **target = w->number > 0 && (size_t)w->number <= s->nmoves ? &s->moves[w->number - 1].comment
+									 : &s->comment;
+	if (*target) {
+		size_t l = strlen(*target) + strlen(buf) + 2;
+		char *n = malloc(l);
+		if (!n)
+			return 1;
+		snprintf(n, l, "%s\n%s", *target, buf);
+		free(*target);
+		*target = n;
+	} else {
+		*target = strdup(buf);
+	}
+	return 0;
+}
+
+/* The count in the record, so that any reader can reproduce RE: for a game counted, the
+ * territory of the final position with the agreed dead stones in the territory of the side
+ * that surrounds them (SGF FF4 TB/TW; Art. 8, 9); and, for a game with warnings, WN[b:w] and a
+ * root comment saying how they moved the count (Art. 24.1). Returns 0, or -1 when memory runs
+ * out. */
+static int sgf_count(const struct game *g, struct sgf_game *s)
+{
+	const struct referee *r = &g->ref;
+	if (!g->started)
+		return 0;
+	s->warnings_black = r->warnings[BLACK] > SGF_MAX_WARNINGS ? SGF_MAX_WARNINGS : r->warnings[BLACK];
+	s->warnings_white = r->warnings[WHITE] > SGF_MAX_WARNINGS ? SGF_MAX_WARNINGS : r->warnings[WHITE];
+	if (r->scored && (s->warnings_black || s->warnings_white)) {
+		char buf[256];
+		snprintf(buf, sizeof buf, "Warnings: Black %d, White %d. Each moved one point of the "
+			 "count to the opponent (Chinese Rules 2002, Art. 24.1); RE includes them "
+			 "(WN[%d:%d]).", s->warnings_black, s->warnings_white, s->warnings_black,
+			 s->warnings_white);
+		if (s->comment) {
+			size_t l = strlen(s->comment) + strlen(buf) + 2;
+			char *n = malloc(l);
+			if (!n)
+				return -1;
+			snprintf(n, l, "%s\n%s", s->comment, buf);
+			free(s->comment);
+			s->comment = n;
+		} else if (!(s->comment = strdup(buf))) {
+			return -1;
+		}
+	}
+	if (!r->scored || r->phase != PHASE_ENDED)
+		return 0;
+	const struct board *b = &r->board;
+	const bool *dead = r->claimed[BLACK] && r->claimed[WHITE] ? r->dead[BLACK] : NULL;
+	unsigned char owner[BOARD_POINTS_MAX];
+	score_territory(b, dead, owner);
+	for (int y = b->size - 1; y >= 0; y--)
+		for (int x = 0; x < b->size; x++) {
+			unsigned char o = owner[board_pt(b, x, y)];
+			if (o != EMPTY &&
+			    sgf_game_add_territory(s, o == BLACK ? SGF_BLACK : SGF_WHITE, x, y) != SGF_OK)
+				return -1;
+		}
+	return 0;
+}
+
+void games_sgf(struct conn *c, const struct proto_request *req)
+{
+	bool owned;
+	struct game *g = cmd_game_find(c, req, &owned);
+	if (!g)
+		return;
+	struct sgf_game s;
+	sgf_game_init(&s);
+	s.size = g->row.size;
+	s.komi = score_effective_komi(g->row.komi, g->row.handicap); /* the komi counted with */
+	s.handicap = g->row.handicap;
+	if (strcmp(g->row.reason, "double_forfeit") == 0) /* SGF has no double loss: RE[Void] */
+		s.comment = strdup(GAMES_DOUBLE_LOSS_COMMENT);
+	s.black = strdup(g->black);
+	s.white = strdup(g->white);
+	s.rules = strdup("Chinese");
+	if (g->row.result[0])
+		s.result = strdup(g->row.result);
+	char date[16];
+	time_t t = (time_t)g->row.created_at;
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(date, sizeof date, "%Y-%m-%d", &tm);
+	s.date = strdup(date);
+	if (g->started && g->ref.board.nsetup) {
+		s.setup_black = calloc(g->ref.board.nsetup, sizeof *s.setup_black);
+		for (size_t i = 0; s.setup_black && i < g->ref.board.nsetup; i++) {
+			int p = g->ref.board.setup[i].pt;
+			s.setup_black[s.nsetup_black++] = (struct sgf_point){
+				(int16_t)board_x(&g->ref.board, p), (int16_t)board_y(&g->ref.board, p)};
+		}
+	}
+	if (g->cc.system != CLOCK_NONE) {
+		char ot[CLOCK_OT_MAX];
+		s.time_limit_s = clock_sgf_tm(&g->cc);
+		if (clock_sgf_ot(&g->cc, ot)[0])
+			s.overtime = strdup(ot);
+	}
+	struct sgf_ctx x = {&s, g->row.size, &g->cc};
+	store_moves_get(c->srv->store, g->id, sgf_move_cb, &x);
+	store_warnings_get(c->srv->store, g->id, sgf_warning_cb, &x);
+	if (sgf_count(g, &s) < 0) {
+		sgf_game_free(&s);
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
+		if (owned)
+			game_free(g);
+		return;
+	}
+	char *text = sgf_write(&s);
+	sgf_game_free(&s);
+	if (!text) {
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not write the record");
+	} else {
+		json_t *r = proto_reply_ok(req->id);
+		json_object_set_new(r, "sgf", json_string(text));
+		server_reply(c, r);
+		free(text);
+	}
+	if (owned)
+		game_free(g);
+}

@@ -1,0 +1,223 @@
+/* game: one game's state below everything else of the game layer: freeing it, colours and
+ * offences as players read them, the clocks' arithmetic and their JSON, a score and claims as
+ * JSON, the pending challenges among the live games. See game.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "game.h"
+#include "log.h"
+#include "panic.h"
+#include "vertex.h"
+
+void game_release(struct game *g)
+{
+	if (g->started)
+		referee_free(&g->ref);
+	store_game_clear(&g->row);
+	free(g->obs);
+	free(g);
+}
+
+static void on_timer_closed(uv_handle_t *h)
+{
+	game_release(h->data);
+}
+
+/* Free a game; one with a timer goes once the timer's handle has closed. */
+void game_free(struct game *g)
+{
+	if (!g)
+		return;
+	if (g->has_timer) {
+		g->has_timer = false;
+		uv_close((uv_handle_t *)&g->timer, on_timer_closed);
+	} else {
+		game_release(g);
+	}
+}
+
+/* A store write failed inside the iteration's transaction: memory is ahead of the database
+ * and nothing has been reported yet. Stop; a restart rebuilds every game from what committed. */
+void game_persist_failed(struct server *srv, const char *what)
+{
+	CORE_PANIC(srv->store, "what=%s", what);
+}
+
+enum color game_color_of(const struct game *g, int64_t player_id)
+{
+	return player_id == g->row.black_id ? BLACK : player_id == g->row.white_id ? WHITE : EMPTY;
+}
+
+const char *game_color_name(enum color c)
+{
+	return c == BLACK ? "B" : "W";
+}
+
+/* An offence as players say it (messages and SGF comments; the wire `reason` keeps the code). */
+const char *game_offence_text(enum offence o)
+{
+	switch (o) {
+	case OFFENCE_OCCUPIED: return "the point is occupied";
+	case OFFENCE_SUICIDE: return "suicide";
+	case OFFENCE_SUPERKO: return "the move repeats a position (ko)";
+	case OFFENCE_NOT_YOUR_TURN: return "a move out of turn";
+	default: return "illegal";
+	}
+}
+
+/* Pending challenges player `id` made (`sent`) or received. O(live games). */
+size_t game_pending_count(struct server *srv, int64_t id, bool sent)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < srv->games.cap; i++) {
+		const struct game *g = srv->games.slots[i].val;
+		if (g && g->ref.phase == PHASE_PENDING &&
+		    (sent ? g->row.challenger_id == id
+			  : g->row.challenger_id != id && game_color_of(g, id) != EMPTY))
+			n++;
+	}
+	return n;
+}
+
+static int game_id_cmp(const void *a, const void *b)
+{
+	int64_t x = (*(struct game *const *)a)->id, y = (*(struct game *const *)b)->id;
+	return x < y ? -1 : x > y;
+}
+
+/* The pending challenges of player `id`, sent and received, oldest first: a malloc'd array
+ * (NULL when there are none or memory runs out) of *n games. */
+struct game **game_pending_of(struct server *srv, int64_t id, size_t *n)
+{
+	size_t k = 0, cap = 0;
+	struct game **a = NULL;
+	*n = 0;
+	for (size_t i = 0; i < srv->games.cap; i++) {
+		struct game *g = srv->games.slots[i].val;
+		if (!g || g->ref.phase != PHASE_PENDING || game_color_of(g, id) == EMPTY)
+			continue;
+		if (k == cap) {
+			cap = cap ? cap * 2 : 16;
+			struct game **na = realloc(a, cap * sizeof *na);
+			if (!na) {
+				free(a);
+				return NULL;
+			}
+			a = na;
+		}
+		a[k++] = g;
+	}
+	if (k)
+		qsort(a, k, sizeof *a, game_id_cmp);
+	*n = k;
+	return a;
+}
+
+/* ---- clocks ---- */
+
+bool game_clock_running(const struct game *g)
+{
+	return g->started && g->ref.phase == PHASE_PLAYING && !g->paused && g->cc.system != CLOCK_NONE;
+}
+
+/* ms the player to move had used this turn at `at` (fairclock_fair_ms time: the loop's stalls
+ * are not counted); a time before the turn started counts as its start. */
+int64_t game_turn_elapsed_at(const struct game *g, uint64_t at)
+{
+	return g->turn_used + (game_clock_running(g) && at > g->turn_start ? (int64_t)(at - g->turn_start) : 0);
+}
+
+/* ms the player to move has used this turn. */
+int64_t game_turn_elapsed(const struct game *g)
+{
+	return game_turn_elapsed_at(g, fairclock_fair_ms(g->srv));
+}
+
+/* The player to move's clock starts (again) now. */
+void game_turn_restart(struct game *g)
+{
+	g->turn_start = fairclock_fair_ms(g->srv);
+	g->turn_used = 0;
+}
+
+void game_control_from_time(const struct proto_time *t, struct clock_control *cc)
+{
+	static const enum clock_system sys[] = {
+		[PROTO_TIME_NONE] = CLOCK_NONE, [PROTO_TIME_ABSOLUTE] = CLOCK_ABSOLUTE,
+		[PROTO_TIME_BYOYOMI] = CLOCK_BYOYOMI, [PROTO_TIME_CANADIAN] = CLOCK_CANADIAN,
+		[PROTO_TIME_FISCHER] = CLOCK_FISCHER};
+	memset(cc, 0, sizeof *cc);
+	cc->system = sys[t->system];
+	cc->main_ms = t->main_ms;
+	cc->periods = t->periods;
+	cc->period_ms = t->period_ms;
+	cc->stones = t->stones;
+	cc->carry = t->carry;
+	cc->increment_ms = t->increment_ms;
+	cc->max_ms = t->max_ms;
+}
+
+static json_t *clock_state_json(const struct clock_control *cc, const struct clock_state *s)
+{
+	unsigned f = clock_fields(cc->system);
+	json_t *o = json_object();
+	if (f & CLOCK_F_MAIN)
+		json_object_set_new(o, "main_ms", json_integer(s->main_ms));
+	if (f & CLOCK_F_PERIODS)
+		json_object_set_new(o, "periods", json_integer(s->periods));
+	if (f & CLOCK_F_PERIOD)
+		json_object_set_new(o, "period_ms", json_integer(s->period_ms));
+	if (f & CLOCK_F_STONES)
+		json_object_set_new(o, "stones", json_integer(s->stones));
+	return o;
+}
+
+void game_clock_state_from(const json_t *o, struct clock_state *s)
+{
+	json_t *v;
+	if ((v = json_object_get(o, "main_ms")))
+		s->main_ms = json_integer_value(v);
+	if ((v = json_object_get(o, "periods")))
+		s->periods = (int)json_integer_value(v);
+	if ((v = json_object_get(o, "period_ms")))
+		s->period_ms = json_integer_value(v);
+	if ((v = json_object_get(o, "stones")))
+		s->stones = (int)json_integer_value(v);
+}
+
+/* {"B": clock, "W": clock}: as committed, or (live) with the running clock as of now. NULL
+ * for a game without clocks. */
+json_t *game_clocks_json(const struct game *g, bool live)
+{
+	if (g->cc.system == CLOCK_NONE)
+		return json_null();
+	json_t *o = json_object();
+	for (int c = BLACK; c <= WHITE; c++) {
+		struct clock_state st = g->clk[c];
+		/* The player to move's clock as of now; while paused, as of the pause. */
+		if (live && g->started && g->ref.phase == PHASE_PLAYING &&
+		    g->ref.board.to_move == (enum color)c)
+			clock_peek(&g->cc, &g->clk[c], game_turn_elapsed(g), &st);
+		json_object_set_new(o, c == BLACK ? "B" : "W", clock_state_json(&g->cc, &st));
+	}
+	return o;
+}
+
+/* ---- JSON views ---- */
+
+json_t *game_score_json(const struct score *s)
+{
+	return json_pack("{s:f, s:f, s:f}", "black", s->black, "white", s->white, "komi", s->komi);
+}
+
+json_t *game_claims_json(const struct game *g, enum color c)
+{
+	json_t *a = json_array();
+	char v[VERTEX_MAX_LEN];
+	const struct board *b = &g->ref.board;
+	for (int p = 0; p < b->stride * b->stride; p++)
+		if (g->ref.dead[c][p])
+			json_array_append_new(a, json_string(vertex_format(b, p, v)));
+	return a;
+}

@@ -1,0 +1,229 @@
+/* game: one live game inside the game layer (struct game) and the functions the game layer's
+ * files share with the layers above it (cmd/ handlers, svc/director.c). games.h is the part the
+ * rest of the server uses.
+ *
+ * Files, each using only those before it: game.c (a game's state: freeing, colours, the
+ * clocks' arithmetic and JSON, pending challenges), game_codec.c (the row's clocks and extra
+ * text, written and read back in one place, and the replay of stored moves after a restart),
+ * game_view.c (JSON views), game_audience.c (who receives which event, observers),
+ * game_live.c (live games: loading, the timer, flag fall, lateness, scheduled starts, lapsing
+ * challenges, recording moves, ending), game_play.c (a challenge made and accepted, a move
+ * charged and played, a pause). Time comes from fairclock.h, never from the system. */
+#ifndef TENGEN_GAME_H
+#define TENGEN_GAME_H
+
+#include "clock.h"
+#include "games.h"
+#include "jsonout.h"
+#include "referee.h"
+
+/* What a game row's extra text says, but the move it is current as of (game_save_as): equal
+ * keys, equal texts. */
+struct extra_key {
+	bool valid;              /* the row was written from this key */
+	bool complex;            /* claims or a score: never compared */
+	int passes;
+	enum color first_passer;
+	enum color to_move;      /* EMPTY: not written */
+	bool paused;
+	int64_t turn_used;
+	bool present[2];
+	int lateness_limit_s;
+};
+
+struct game {
+	int64_t id;
+	struct store_game row;   /* the persisted row; its JSON strings are owned */
+	struct referee ref;      /* valid once started (playing, counting, ended) */
+	bool started;
+	struct rules rules;
+	struct proto_time time;
+	char black[PROTO_NAME_MAX + 1], white[PROTO_NAME_MAX + 1];
+	struct conn **obs;       /* observers */
+	size_t nobs, capobs;
+	/* Clocks (docs/rules.md §2). clk[] are the clocks as of the last committed move; the clock
+	 * of the player to move has run turn_used ms before turn_start, and since then. */
+	struct server *srv;
+	struct clock_control cc;
+	struct clock_state clk[3];
+	uint64_t turn_start;     /* ms (fairclock_fair_ms) the running turn was last (re)started */
+	int64_t turn_used;       /* ms of the running turn before turn_start (pauses) */
+	bool paused;             /* Art. 14: a director's pause */
+	bool present[3];         /* scheduled games: the player has joined (Art. 22) */
+	int lateness_limit_s;    /* Art. 22.1 */
+	int64_t expires_at;      /* a pending challenge lapses then (Unix seconds) */
+	enum color replay_to_move; /* the turn that replaying the stored moves gives */
+	struct extra_key saved;  /* what the row's extra was written from (game_save_as) */
+	uv_timer_t timer;        /* due at the next flag fall, start or lateness limit */
+	bool has_timer;
+	bool due;                /* the timer is armed ... */
+	uint64_t due_at;         /* ... for this fairclock_fair_ms time (games_fire_due) */
+};
+
+/* ---- game.c ---- */
+
+/* Free a game at once (no timer); game_free: one with a timer goes once its handle closed. */
+void game_release(struct game *g);
+void game_free(struct game *g);
+/* A store write failed inside the iteration's transaction: log it and exit(1) (a restart
+ * rebuilds every game from what committed). Never returns. */
+void game_persist_failed(struct server *srv, const char *what) __attribute__((noreturn));
+/* BLACK or WHITE if player_id plays in g, else EMPTY. */
+enum color game_color_of(const struct game *g, int64_t player_id);
+/* "B" or "W". */
+const char *game_color_name(enum color c);
+/* An offence as players say it (messages and SGF comments; the wire `reason` keeps the code). */
+const char *game_offence_text(enum offence o);
+/* Pending challenges player `id` made (`sent`) or received. O(live games). */
+size_t game_pending_count(struct server *srv, int64_t id, bool sent);
+/* The pending challenges of player `id`, sent and received, oldest first: a malloc'd array
+ * (NULL when there are none or memory runs out) of *n games. */
+struct game **game_pending_of(struct server *srv, int64_t id, size_t *n);
+/* Does the player to move's clock run (playing, not paused, a time control)? */
+bool game_clock_running(const struct game *g);
+/* ms the player to move had used this turn at `at` (fairclock_fair_ms time); a time before
+ * the turn started counts as its start. */
+int64_t game_turn_elapsed_at(const struct game *g, uint64_t at);
+/* ms the player to move has used this turn. */
+int64_t game_turn_elapsed(const struct game *g);
+/* The player to move's clock starts (again) now. */
+void game_turn_restart(struct game *g);
+/* The clock rules (common/clock.h) of a wire time control. */
+void game_control_from_time(const struct proto_time *t, struct clock_control *cc);
+/* {"B": clock, "W": clock}: as committed, or (live) with the running clock as of now. JSON
+ * null for a game without clocks. New reference. */
+json_t *game_clocks_json(const struct game *g, bool live);
+/* Read a clock object ({main_ms?, periods?, period_ms?, stones?}) into *s. */
+void game_clock_state_from(const json_t *o, struct clock_state *s);
+json_t *game_score_json(const struct score *s);
+/* Player c's claimed dead stones, as vertices. */
+json_t *game_claims_json(const struct game *g, enum color c);
+
+/* ---- game_codec.c ---- */
+
+/* g->rules, g->time, g->cc and the default lateness limit from the row's JSON texts. Returns
+ * 0, or -1 for a text proto refuses. */
+int game_parse_settings(struct game *g);
+/* g->black and g->white from the store. Returns 0, or -1 (no such player). */
+int game_names_of(struct server *srv, struct game *g);
+/* Set up g's referee (and both clocks) from the row. Returns 0, or -1 (referee_init). */
+int game_start_referee(struct game *g);
+/* The row's extra text (see game_codec.c), current as of move `at_move`; `to_move` only where
+ * replaying would not give the turn. malloc'd; NULL when memory runs out. */
+char *game_extra_text(const struct game *g, int at_move, const char *to_move);
+/* Copy the referee's state into the row and write it (see game_codec.c); `move`: a move row
+ * with the clocks follows. A store failure exits (game_persist_failed). */
+void game_save_as(struct server *srv, struct game *g, bool move);
+void game_save(struct server *srv, struct game *g);
+/* A struct game for row `row` (copied; its strings are taken over), with the referee rebuilt
+ * from `moves` (or from the store when moves is NULL) and the row's extra text read back.
+ * NULL on a broken record (logged). */
+struct game *game_build(struct server *srv, struct store_game *row,
+			const struct store_move *moves, size_t nmoves);
+
+/* ---- game_view.c ---- */
+
+/* The settings object of a challenge (docs/protocol.md). */
+json_t *game_settings_json(const struct game *g);
+/* The `game` query's object (docs/protocol.md). */
+json_t *game_json(const struct game *g);
+
+/* ---- game_audience.c ---- */
+
+/* One line (len bytes with its "\n") / one message to both players and every observer. */
+void game_send_line(struct server *srv, struct game *g, const char *line, size_t len);
+void game_send(struct server *srv, struct game *g, const json_t *msg);
+/* game.end to both players and observers (with the ratings of a rated game: the `ended`
+ * hook). */
+void game_send_end(struct server *srv, struct game *g);
+/* The `challenge` event of pending g, from player `from` to player to_id. */
+void game_send_challenge(struct server *srv, const struct game *g, const char *from, int64_t to_id);
+/* game.start to each player (with the `player_brief` hook's players). */
+void game_send_start(struct server *srv, struct game *g);
+/* A game that ended leaves memory (g is gone); queries read it back from the store. */
+void game_retire(struct server *srv, struct game *g);
+/* game.move for a recorded move (game_record_move first: its clocks are the row's), `forfeit`
+ * overriding the forfeit reason, to both players and every observer. */
+void game_send_move(struct server *srv, struct game *g, enum color me,
+		    const struct referee_move *m, const char *forfeit);
+/* The move reply line {"id":…,"ok":true,"move":{…}} and "\n"; NULL when memory runs out. */
+char *game_move_reply_line(const struct game *g, enum color me, const struct referee_move *m,
+			   const json_t *id, size_t *len);
+/* c observes g. Returns 0, or -1 when memory runs out (nothing changed for g). */
+int game_observer_add(struct game *g, struct conn *c);
+/* c no longer observes game `id`. */
+void game_unobserve(struct server *srv, struct conn *c, int64_t id);
+
+/* ---- game_live.c ---- */
+
+/* Make g live: in srv->games, its timer, the running clock starting now (after a restart too:
+ * no clock runs while the server is down, Art. 14). */
+void game_go_live(struct server *srv, struct game *g);
+/* Game `id`: the live one, or one read back from the store (*owned: the caller frees it with
+ * game_free). NULL if there is none or its record is broken (logged). */
+struct game *game_get(struct server *srv, int64_t id, bool *owned);
+/* Write a referee move of `me` (m) to the store: the move row with the clocks after it, a
+ * warning, the game row. `forfeit` overrides the forfeit reason (e.g. "time"). */
+void game_record_move(struct server *srv, struct game *g, enum color me,
+		      const struct referee_move *m, const char *forfeit);
+/* End the game now with `result` (time, lateness, double forfeit, adjudication): stored,
+ * game.end sent, the game retired (g is gone). */
+void game_end(struct server *srv, struct game *g, const char *result, enum end_reason why);
+/* (Re)arm g's timer for the next thing due: a challenge lapsing, a scheduled start, the
+ * lateness limit (Art. 22.1), the flag of the player to move (Art. 12). */
+void game_arm(struct game *g);
+/* The flag of the player to move fell (Art. 12): lost on time, or with `last_period: pass`
+ * under byo-yomi the turn is forfeited as a pass (Art. 22.5). Returns true if the game ended
+ * (g is gone). */
+bool game_flag_fall(struct server *srv, struct game *g);
+/* A player reports present at a scheduled game (or moves in it): Art. 22.2, twice the
+ * lateness from main time. Returns the lateness in ms (0 if present already). */
+int64_t game_mark_present(struct game *g, enum color c);
+/* Send the events of a recorded referee move; retires the game if it ended. Returns true if it
+ * did (g is gone). */
+bool game_announce_move(struct server *srv, struct game *g, enum color me,
+			const struct referee_move *m, const char *forfeit);
+
+/* ---- game_play.c ---- */
+
+/* A challenge, as the `challenge` command checked it (docs/protocol.md). */
+struct game_challenge_spec {
+	int64_t challenger_id, opponent_id;
+	const char *challenger, *opponent;   /* names */
+	int size;
+	double komi;                         /* points */
+	int handicap;                        /* stones: 0 or 2-9 */
+	bool rated;
+	const char *color_choice;            /* "nigiri", "black", "white" */
+	struct proto_time time;              /* games_time_check accepts it */
+	struct rules rules;
+	int64_t expires_s;                   /* it lapses this long after it is made */
+};
+/* Create, store and make live a pending challenge (the challenger listed as Black until
+ * accept). Returns the game, or NULL with *why ("out of memory", "could not set up the
+ * board"; nothing stored). A store failure exits (game_persist_failed). */
+struct game *game_challenge_new(struct server *srv, const struct game_challenge_spec *s,
+				const char **why);
+/* Player by_id (by_name) accepts pending challenge g: colours by the challenger's choice or
+ * nigiri (Art. 10), play starts, Black's clock runs. The caller replies, then game_send_start. */
+void game_accept(struct server *srv, struct game *g, int64_t by_id, const char *by_name);
+/* Would a move of `me` now be charged to its clock (me to move, the clock running)? */
+bool game_move_charges(const struct game *g, enum color me);
+enum game_move_rc {
+	GAME_MOVE_PLAYED,     /* *m is the referee's verdict, recorded (it may be an offence) */
+	GAME_MOVE_FLAG,       /* the flag fell first: the turn was forfeited (Art. 22.5) */
+	GAME_MOVE_FLAG_ENDED, /* the flag fell first: the game is lost on time (g is gone) */
+};
+/* A move of `me` at point pt (BOARD_PASS for a pass) in a playing, unpaused game, in the
+ * iteration's open transaction: the mover is marked present (Art. 22.2); the mover's clock is
+ * charged up to read_ms (fairclock_fair_ms time the request was read; 0 or later than now:
+ * now) less lag_ms; then the referee judges the move and it is recorded. The caller replies,
+ * then game_announce_move. */
+enum game_move_rc game_move(struct server *srv, struct game *g, enum color me, int pt,
+			    uint64_t read_ms, int64_t lag_ms, struct referee_move *m);
+/* A director (`by`) pauses or resumes a live game (Art. 14: no clock runs while paused); the
+ * caller replies, then game_announce_pause (the event and the timer). */
+void game_pause(struct server *srv, struct game *g, bool pause, const char *by);
+void game_announce_pause(struct server *srv, struct game *g, bool pause, const char *by);
+
+#endif

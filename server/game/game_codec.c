@@ -1,0 +1,340 @@
+/* game_codec: what a game row holds besides its plain columns, written and read back in this
+ * one file: the clocks text (as of the last committed move), the extra text (the referee's
+ * counting state, a pause, presence, the lateness limit, a challenge's lapse time, and the move
+ * it is current as of), and the replay of the stored moves that rebuilds a game after a
+ * restart (game_build). See game.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "game.h"
+#include "log.h"
+#include "vertex.h"
+
+/* Copy NUL-terminated src into dst[size], cut to fit (snprintf "%s" without the format). */
+static void copy_str(char *dst, size_t size, const char *src)
+{
+	size_t n = strlen(src);
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* The row written from *a says what *b would (claims and scores are never compared). */
+static bool extra_key_same(const struct extra_key *a, const struct extra_key *b)
+{
+	return a->valid && b->valid && !a->complex && !b->complex && a->passes == b->passes &&
+	       a->first_passer == b->first_passer && a->to_move == b->to_move &&
+	       a->paused == b->paused && a->turn_used == b->turn_used &&
+	       a->present[0] == b->present[0] && a->present[1] == b->present[1] &&
+	       a->lateness_limit_s == b->lateness_limit_s;
+}
+
+/* The row's clocks text from the game's clocks (NULL without a time control). */
+static void row_clocks(struct game *g)
+{
+	free(g->row.clocks);
+	g->row.clocks = NULL;
+	if (g->cc.system != CLOCK_NONE) {
+		json_t *cj = game_clocks_json(g, false);
+		g->row.clocks = jsonout_dumps(cj, 0, NULL);
+		json_decref(cj);
+	}
+}
+
+/* `,"key":` and v (consumed), if v. */
+static void put_owned(struct jsonout *o, const char *key, json_t *v)
+{
+	if (!v)
+		return;
+	jsonout_lit(o, ",\"");
+	jsonout_raw(o, key, strlen(key));
+	jsonout_lit(o, "\":");
+	jsonout_value(o, v);
+	json_decref(v);
+}
+
+/* The row's extra: what restore_state reads back besides the row's columns, current as of
+ * move `at_move`; `to_move` only where replaying would not give the turn. NULL when memory
+ * runs out. */
+char *game_extra_text(const struct game *g, int at_move, const char *to_move)
+{
+	const struct referee *r = &g->ref;
+	struct jsonout o;
+	if (jsonout_init(&o) < 0)
+		return NULL;
+	jsonout_lit(&o, "{\"at_move\":");
+	jsonout_int(&o, at_move);
+	jsonout_lit(&o, ",\"passes\":");
+	jsonout_int(&o, r->passes);
+	jsonout_lit(&o, ",\"first_passer\":");
+	jsonout_str(&o, r->first_passer == WHITE ? "W" : "B");
+	if (to_move) {
+		jsonout_lit(&o, ",\"to_move\":");
+		jsonout_str(&o, to_move);
+	}
+	put_owned(&o, "claim_B", r->claimed[BLACK] ? game_claims_json(g, BLACK) : NULL);
+	put_owned(&o, "claim_W", r->claimed[WHITE] ? game_claims_json(g, WHITE) : NULL);
+	put_owned(&o, "score", r->scored ? game_score_json(&r->score) : NULL);
+	jsonout_lit(&o, ",\"paused\":");
+	jsonout_bool(&o, g->paused);
+	if (g->paused) { /* the part of the turn used before the pause survives a restart */
+		jsonout_lit(&o, ",\"turn_used_ms\":");
+		jsonout_int(&o, g->turn_used);
+	}
+	jsonout_lit(&o, ",\"present_B\":");
+	jsonout_bool(&o, g->present[BLACK]);
+	jsonout_lit(&o, ",\"present_W\":");
+	jsonout_bool(&o, g->present[WHITE]);
+	jsonout_lit(&o, ",\"lateness_limit_s\":");
+	jsonout_int(&o, g->lateness_limit_s);
+	if (r->phase == PHASE_PENDING && g->expires_at > 0) {
+		jsonout_lit(&o, ",\"expires_at\":");
+		jsonout_int(&o, g->expires_at);
+	}
+	jsonout_lit(&o, "}");
+	return jsonout_finish(&o, 0, NULL);
+}
+
+/* Copy the referee's state into the row (phase, result, warnings, counting state) and write
+ * it. `move`: a move row with the clocks follows (game_record_move). Then unless the phase changes
+ * only the per-move state is written, and if nothing of the row but the clocks and the turn
+ * changed (an ordinary move) the row is not written at all: its extra names the move it is
+ * current as of ("at_move"), and restore_state takes the clocks and the turn of later moves
+ * from the moves themselves. */
+void game_save_as(struct server *srv, struct game *g, bool move)
+{
+	bool state_only = false;
+	if (g->started) {
+		const struct referee *r = &g->ref;
+		const char *phase = referee_phase_name(r->phase);
+		const char *reason = referee_reason_name(r->reason);
+		state_only = move && strcmp(g->row.phase, phase) == 0;
+		bool same = state_only && strcmp(g->row.result, r->result) == 0 &&
+			strcmp(g->row.reason, reason) == 0 && g->row.warnings_b == r->warnings[BLACK] &&
+			g->row.warnings_w == r->warnings[WHITE];
+		copy_str(g->row.phase, sizeof g->row.phase, phase);
+		copy_str(g->row.result, sizeof g->row.result, r->result);
+		copy_str(g->row.reason, sizeof g->row.reason, reason);
+		g->row.warnings_b = r->warnings[BLACK];
+		g->row.warnings_w = r->warnings[WHITE];
+		int at_move = (int)board_moves(&r->board);
+		/* The turn is written only where replaying the moves would not give it (play resumed
+		 * after a dispute, Art. 21.4). */
+		const char *to_move = r->board.to_move != g->replay_to_move ? game_color_name(r->board.to_move) : NULL;
+		struct extra_key key = {
+			.valid = true, .complex = r->claimed[BLACK] || r->claimed[WHITE] || r->scored,
+			.passes = r->passes, .first_passer = r->first_passer,
+			.to_move = to_move ? r->board.to_move : EMPTY, .paused = g->paused,
+			.turn_used = g->paused ? g->turn_used : 0,
+			.present = {g->present[BLACK], g->present[WHITE]},
+			.lateness_limit_s = g->lateness_limit_s,
+		};
+		if (same && extra_key_same(&g->saved, &key)) {
+			/* An ordinary move: the row stays as written; the move row has the clocks. */
+			row_clocks(g);
+			return;
+		}
+		char *extra = game_extra_text(g, at_move, to_move);
+		free(g->row.extra);
+		g->row.extra = extra;
+		g->saved = key;
+		if (r->phase == PHASE_ENDED && !g->row.ended_at) {
+			g->row.ended_at = fairclock_wall_s();
+			state_only = false;
+		}
+		row_clocks(g);
+	}
+	if ((state_only ? store_game_update_state(srv->store, &g->row)
+			: store_game_update(srv->store, &g->row)) != STORE_OK)
+		game_persist_failed(srv, "game");
+}
+
+void game_save(struct server *srv, struct game *g)
+{
+	game_save_as(srv, g, false);
+}
+
+struct replay_ctx {
+	struct game *g;
+	int bad;
+	int last;            /* number of the last move replayed */
+	char *last_clocks;   /* its clocks (malloc'd), NULL if none */
+};
+
+/* Replay one stored move onto the board (no penalties: they are in the row already). */
+static int replay_move(struct replay_ctx *x, const struct store_move *m)
+{
+	struct board *b = &x->g->ref.board;
+	enum color c = m->color == 'B' ? BLACK : WHITE;
+	int pt = m->forfeit[0] ? BOARD_PASS : vertex_parse(b, m->vertex);
+	if (pt < 0 || board_play(b, c, pt, NULL, NULL) != BOARD_OK) {
+		x->bad = m->number;
+		return 1;
+	}
+	x->last = m->number;
+	free(x->last_clocks);
+	x->last_clocks = m->clocks ? strdup(m->clocks) : NULL;
+	return 0;
+}
+
+static int replay_cb(void *ctx, const struct store_move *m)
+{
+	return replay_move(ctx, m);
+}
+
+static void restore_claim(struct game *g, json_t *x, const char *key, enum color c)
+{
+	json_t *a = json_object_get(x, key);
+	size_t i;
+	json_t *v;
+	if (!a)
+		return;
+	g->ref.claimed[c] = true;
+	json_array_foreach(a, i, v) {
+		int pt = vertex_parse(&g->ref.board, json_string_value(v));
+		if (pt > 0)
+			g->ref.dead[c][pt] = true;
+	}
+}
+
+/* Rebuild a game's referee from its row and replayed moves (restart, queries of ended games). */
+static void restore_state(struct game *g, const struct replay_ctx *rx)
+{
+	struct referee *r = &g->ref;
+	json_t *x = g->row.extra ? json_loads(g->row.extra, 0, NULL) : NULL;
+	/* Moves after the one the row is current as of (game_save_as) bring their clocks and
+	 * turn; a row without at_move was written at every move. */
+	json_t *at = x ? json_object_get(x, "at_move") : NULL;
+	bool later = json_is_integer(at) && rx->last > json_integer_value(at);
+	const char *clocks = later ? rx->last_clocks : g->row.clocks;
+	json_t *cj = clocks ? json_loads(clocks, 0, NULL) : NULL;
+	if (cj) {
+		/* Art. 14: the clocks resume as they were at the last committed move. */
+		game_clock_state_from(json_object_get(cj, "B"), &g->clk[BLACK]);
+		game_clock_state_from(json_object_get(cj, "W"), &g->clk[WHITE]);
+		json_decref(cj);
+	}
+	referee_phase_parse(g->row.phase, &r->phase);
+	snprintf(r->result, sizeof r->result, "%s", g->row.result);
+	referee_reason_parse(g->row.reason, &r->reason);
+	r->warnings[BLACK] = g->row.warnings_b;
+	r->warnings[WHITE] = g->row.warnings_w;
+	if (x) {
+		r->passes = (int)json_integer_value(json_object_get(x, "passes"));
+		const char *fp = json_string_value(json_object_get(x, "first_passer"));
+		r->first_passer = fp && strcmp(fp, "W") == 0 ? WHITE : BLACK;
+		restore_claim(g, x, "claim_B", BLACK);
+		restore_claim(g, x, "claim_W", WHITE);
+		json_t *s = json_object_get(x, "score");
+		if (s) {
+			r->scored = true;
+			r->score.black = json_number_value(json_object_get(s, "black"));
+			r->score.white = json_number_value(json_object_get(s, "white"));
+			r->score.komi = json_number_value(json_object_get(s, "komi"));
+		}
+		g->paused = json_is_true(json_object_get(x, "paused"));
+		if (g->paused)
+			g->turn_used = json_integer_value(json_object_get(x, "turn_used_ms"));
+		g->present[BLACK] = json_is_true(json_object_get(x, "present_B"));
+		g->present[WHITE] = json_is_true(json_object_get(x, "present_W"));
+		if (json_integer_value(json_object_get(x, "lateness_limit_s")) > 0)
+			g->lateness_limit_s = (int)json_integer_value(json_object_get(x, "lateness_limit_s"));
+		g->expires_at = json_integer_value(json_object_get(x, "expires_at"));
+		const char *tm = json_string_value(json_object_get(x, "to_move"));
+		if (tm && !later)
+			board_set_to_move(&r->board, strcmp(tm, "W") == 0 ? WHITE : BLACK);
+		json_decref(x);
+	}
+}
+
+/* A challenge stored without its lapse time (an older tengend) lapses a full
+ * GAMES_CHALLENGE_TTL_S after it was made. */
+static void default_expiry(struct game *g)
+{
+	if (g->ref.phase == PHASE_PENDING && g->expires_at <= 0)
+		g->expires_at = (int64_t)g->row.created_at + GAMES_CHALLENGE_TTL_S;
+}
+
+/* A struct game for row `row` (copied; its strings are taken over), with the referee rebuilt
+ * from `moves` (or from the store when moves is NULL). NULL on a broken record (logged). */
+struct game *game_build(struct server *srv, struct store_game *row,
+			const struct store_move *moves, size_t nmoves)
+{
+	struct game *g = calloc(1, sizeof *g);
+	if (!g)
+		return NULL;
+	g->id = row->id;
+	g->row = *row;
+	memset(row, 0, sizeof *row);
+	if (game_parse_settings(g) < 0 || game_names_of(srv, g) < 0)
+		goto bad;
+	if (game_start_referee(g) < 0)
+		goto bad;
+	struct replay_ctx x = {g, 0, 0, NULL};
+	if (moves) {
+		for (size_t i = 0; i < nmoves && !x.bad; i++)
+			replay_move(&x, &moves[i]);
+	} else {
+		store_moves_get(srv->store, g->id, replay_cb, &x);
+	}
+	if (x.bad) {
+		log_msg(LOGL_ERROR, "game_replay", "game=%lld move=%d", (long long)g->id, x.bad);
+		free(x.last_clocks);
+		goto bad;
+	}
+	g->replay_to_move = g->ref.board.to_move;
+	restore_state(g, &x);
+	default_expiry(g);
+	free(x.last_clocks);
+	return g;
+bad:
+	log_msg(LOGL_ERROR, "game_load", "game=%lld", (long long)g->id);
+	game_free(g);
+	return NULL;
+}
+
+/* ---- building games ---- */
+
+int game_parse_settings(struct game *g)
+{
+	struct proto_error err;
+	rules_default(&g->rules);
+	memset(&g->time, 0, sizeof g->time);
+	json_t *w = json_object();
+	if (g->row.rules)
+		json_object_set_new(w, "rules", json_loads(g->row.rules, 0, NULL));
+	if (g->row.time_control)
+		json_object_set_new(w, "time", json_loads(g->row.time_control, 0, NULL));
+	int r = proto_get_rules(w, "rules", false, &g->rules, &err) < 0 ||
+		proto_get_time(w, "time", false, &g->time, &err) < 0 ? -1 : 0;
+	json_decref(w);
+	game_control_from_time(&g->time, &g->cc);
+	g->lateness_limit_s = GAMES_LATENESS_LIMIT_DEFAULT_S;
+	return r;
+}
+
+int game_names_of(struct server *srv, struct game *g)
+{
+	struct store_player p;
+	if (store_player_by_id(srv->store, g->row.black_id, &p) != STORE_OK)
+		return -1;
+	snprintf(g->black, sizeof g->black, "%s", p.name);
+	if (store_player_by_id(srv->store, g->row.white_id, &p) != STORE_OK)
+		return -1;
+	snprintf(g->white, sizeof g->white, "%s", p.name);
+	return 0;
+}
+
+int game_start_referee(struct game *g)
+{
+	if (referee_init(&g->ref, g->row.size, g->row.komi, g->row.handicap, &g->rules) < 0)
+		return -1;
+	g->started = true;
+	g->replay_to_move = g->ref.board.to_move;
+	if (g->cc.system != CLOCK_NONE) {
+		clock_init(&g->cc, &g->clk[BLACK]);
+		clock_init(&g->cc, &g->clk[WHITE]);
+	}
+	return 0;
+}

@@ -1,0 +1,399 @@
+/* game_live: live games and their timer: loading them (restart), making them live, the flag
+ * falling, lateness and scheduled starts (docs/rules.md §2; Chinese Rules 2002, Art. 12, 14,
+ * 22), lapsing challenges, recording moves and ending games; tournament games scheduled. Time
+ * is fairclock's (fairclock.h): the monotonic clock less the loop's stalls for the game clocks,
+ * Unix seconds for start times, lateness and lapses. See game.h and games.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "game.h"
+#include "log.h"
+#include "vertex.h"
+
+/* The flag of the player to move fell (Art. 12): the game is lost on time, or with
+ * `last_period: pass` under byo-yomi the turn is forfeited as a pass and the last period
+ * starts again (Art. 22.5). Returns true if the game ended (g is gone). */
+bool game_flag_fall(struct server *srv, struct game *g)
+{
+	enum color c = g->ref.board.to_move;
+	log_msg(LOGL_INFO, "flag", "game=%lld color=%s", (long long)g->id, game_color_name(c));
+	if (g->cc.system == CLOCK_BYOYOMI && g->rules.last_period == LAST_PERIOD_PASS) {
+		struct referee_move m;
+		if (server_txn(srv) < 0)
+			game_persist_failed(srv, "flag");
+		referee_play(&g->ref, c, BOARD_PASS, &m);
+		clock_forfeit_period(&g->cc, &g->clk[c]);
+		game_turn_restart(g);
+		game_record_move(srv, g, c, &m, "time");
+		return game_announce_move(srv, g, c, &m, "time");
+	}
+	clock_peek(&g->cc, &g->clk[c], game_turn_elapsed(g), &g->clk[c]);
+	game_end(srv, g, c == BLACK ? "W+T" : "B+T", END_TIME);
+	return true;
+}
+
+/* A player reports present at a scheduled game (or moves in it): Art. 22.2, a player less
+ * late than the limit loses twice the lateness from main time. Black's clock has run since
+ * the start time already, so Black is charged the rest: 2 x lateness in all, as White. */
+int64_t game_mark_present(struct game *g, enum color c)
+{
+	if (g->present[c])
+		return 0;
+	g->present[c] = true;
+	int64_t late_ms = 0;
+	if (g->row.start_at > 0) {
+		double late = fairclock_wall_s() - g->row.start_at;
+		late_ms = late > 0 ? (int64_t)(late * 1000) : 0;
+		int64_t ran = c == g->ref.board.to_move && g->ref.phase == PHASE_PLAYING &&
+			      g->cc.system != CLOCK_NONE ? game_turn_elapsed(g) : 0;
+		int64_t extra = 2 * late_ms - (ran < late_ms ? ran : late_ms);
+		if (extra > 0 && g->cc.system != CLOCK_NONE)
+			clock_lateness(&g->cc, &g->clk[c], (extra + 1) / 2);
+	}
+	return late_ms;
+}
+
+/* A pending challenge lapsed: it ends as declined, both players hear challenge.expired. */
+static void expire_challenge(struct server *srv, struct game *g)
+{
+	referee_end(&g->ref, "", END_DECLINED, false);
+	if (server_txn(srv) < 0)
+		game_persist_failed(srv, "expire");
+	game_save(srv, g);
+	log_msg(LOGL_INFO, "challenge_expired", "game=%lld", (long long)g->id);
+	json_t *e = proto_event("challenge.expired");
+	json_object_set_new(e, "game", json_integer(g->id));
+	server_send_player(srv, g->row.black_id, e);
+	server_send_player(srv, g->row.white_id, e);
+	json_decref(e);
+	game_retire(srv, g);
+}
+
+static void on_timer(uv_timer_t *t)
+{
+	struct game *g = t->data;
+	struct server *srv = g->srv;
+	double wall = fairclock_wall_s();
+	if (g->ref.phase == PHASE_PENDING && g->expires_at > 0 && wall >= (double)g->expires_at) {
+		expire_challenge(srv, g);
+		return;
+	}
+	if (g->ref.phase == PHASE_SCHEDULED && wall >= g->row.start_at) {
+		/* Art. 22: at the start time Black's clock starts, whoever is there. */
+		if (server_txn(srv) < 0)
+			game_persist_failed(srv, "start");
+		g->ref.phase = PHASE_PLAYING;
+		game_turn_restart(g);
+		game_save(srv, g);
+		json_t *e = proto_event("game.begin");
+		json_object_set_new(e, "game", json_integer(g->id));
+		json_object_set_new(e, "clocks", game_clocks_json(g, true));
+		game_send(srv, g, e);
+		json_decref(e);
+	}
+	if (g->ref.phase == PHASE_PLAYING && g->row.start_at > 0 &&
+	    (!g->present[BLACK] || !g->present[WHITE]) &&
+	    wall >= g->row.start_at + g->lateness_limit_s) {
+		/* Art. 22.1: absent past the limit loses by forfeit; both absent, both lose. */
+		if (!g->present[BLACK] && !g->present[WHITE])
+			game_end(srv, g, "Void", END_DOUBLE_FORFEIT);
+		else
+			game_end(srv, g, g->present[BLACK] ? "B+F" : "W+F", END_LATENESS);
+		return;
+	}
+	if (game_clock_running(g)) {
+		enum color c = g->ref.board.to_move;
+		struct clock_state st;
+		if (clock_peek(&g->cc, &g->clk[c], game_turn_elapsed(g), &st) == CLOCK_FLAG) {
+			game_flag_fall(srv, g);
+			return;
+		}
+	}
+	game_arm(g);
+}
+
+void game_arm(struct game *g)
+{
+	if (!g->has_timer)
+		return;
+	double wall = fairclock_wall_s();
+	int64_t due = -1;
+	if (g->ref.phase == PHASE_PENDING && g->expires_at > 0) {
+		due = llround(fmax(0, ((double)g->expires_at - wall) * 1000));
+	} else if (g->ref.phase == PHASE_SCHEDULED && g->row.start_at > 0) {
+		/* A start time already passed (start_at in the past, a restart): begin now. */
+		due = llround(fmax(0, (g->row.start_at - wall) * 1000));
+	} else if (g->ref.phase == PHASE_PLAYING && !g->paused) {
+		if (g->row.start_at > 0 && (!g->present[BLACK] || !g->present[WHITE]))
+			due = llround(fmax(0, (g->row.start_at + g->lateness_limit_s - wall) * 1000));
+		if (game_clock_running(g)) {
+			int64_t rem = clock_remaining(&g->cc, &g->clk[g->ref.board.to_move]);
+			if (rem != CLOCK_UNLIMITED && rem >= 0) {
+				rem -= game_turn_elapsed(g);
+				if (rem < 0)
+					rem = 0; /* overdue: fire now */
+				if (due < 0 || rem < due)
+					due = rem;
+			}
+		}
+	}
+	if (due < 0) { /* nothing due (a bad clock never spins the loop) */
+		g->due = false;
+		uv_timer_stop(&g->timer);
+		return;
+	}
+	g->due = true;
+	g->due_at = fairclock_fair_ms(g->srv) + (uint64_t)(due > 0 ? due : 0);
+	uv_timer_start(&g->timer, on_timer, (uint64_t)(due > 0 ? due : 0), 0);
+}
+
+int games_fire_due(struct server *srv)
+{
+	uint64_t now = fairclock_fair_ms(srv);
+	size_t n = 0;
+	int64_t *ids = malloc((srv->games.n + 1) * sizeof *ids);
+	if (!ids)
+		return -1;
+	for (size_t i = 0; i < srv->games.cap; i++) {
+		const struct game *g = srv->games.slots[i].val;
+		if (g && g->has_timer && g->due && g->due_at <= now)
+			ids[n++] = g->id;
+	}
+	/* A timer may end its game or others' state: each is looked up again. */
+	int fired = 0;
+	for (size_t k = 0; k < n; k++) {
+		struct game *g = idmap_get(&srv->games, ids[k]);
+		if (!g || !g->has_timer || !g->due || g->due_at > now)
+			continue;
+		g->due = false;
+		uv_timer_stop(&g->timer);
+		on_timer(&g->timer);
+		fired++;
+	}
+	free(ids);
+	return fired;
+}
+
+/* Make g a live game: its timer, and the running clock starting now (after a restart too:
+ * no clock runs while the server is down, Art. 14). */
+void game_go_live(struct server *srv, struct game *g)
+{
+	g->srv = srv;
+	if (!g->has_timer) {
+		uv_timer_init(srv->loop, &g->timer);
+		g->timer.data = g;
+		g->has_timer = true;
+	}
+	g->turn_start = fairclock_fair_ms(srv); /* turn_used: 0, or what a paused turn had used */
+	idmap_put(&srv->games, g->id, g);
+	game_arm(g);
+}
+
+static int load_cb(void *ctx, const struct store_game *row, const struct store_move *moves, size_t n)
+{
+	struct server *srv = ctx;
+	struct store_game copy = *row;
+	/* The row's strings belong to the listing: duplicate them for the game. */
+	copy.time_control = row->time_control ? strdup(row->time_control) : NULL;
+	copy.rules = row->rules ? strdup(row->rules) : NULL;
+	copy.clocks = row->clocks ? strdup(row->clocks) : NULL;
+	copy.extra = row->extra ? strdup(row->extra) : NULL;
+	struct game *g = game_build(srv, &copy, moves, n);
+	if (g)
+		game_go_live(srv, g);
+	return 0;
+}
+
+int games_load(struct server *srv)
+{
+	if (!srv->stall && fairclock_start(srv) < 0) {
+		log_msg(LOGL_ERROR, "games_load", "error=\"out of memory\"");
+		return -1;
+	}
+	if (store_games_unfinished(srv->store, load_cb, srv) != STORE_OK) {
+		log_msg(LOGL_ERROR, "games_load", "error=\"%s\"", store_errmsg(srv->store));
+		return -1;
+	}
+	log_msg(LOGL_INFO, "games_loaded", "live=%zu", srv->games.n);
+	return 0;
+}
+
+void games_free(struct server *srv)
+{
+	for (size_t i = 0; i < srv->games.cap; i++)
+		if (srv->games.slots[i].key)
+			game_free(srv->games.slots[i].val);
+	idmap_free(&srv->games);
+}
+
+struct game *game_get(struct server *srv, int64_t id, bool *owned)
+{
+	*owned = false;
+	struct game *g = idmap_get(&srv->games, id);
+	if (g)
+		return g;
+	struct store_game row = {0};
+	if (store_game_get(srv->store, id, &row) == STORE_OK &&
+	    (g = game_build(srv, &row, NULL, 0)) != NULL) {
+		*owned = true;
+		return g;
+	}
+	store_game_clear(&row);
+	return NULL;
+}
+
+/* Write a referee move of `me` (m) to the store: the move row with the clocks after it, a
+ * warning, the game row. `forfeit` overrides the forfeit reason (e.g. "time"). */
+void game_record_move(struct server *srv, struct game *g, enum color me,
+		      const struct referee_move *m, const char *forfeit)
+{
+	double now = fairclock_wall_s();
+	if (m->number) /* replaying the move row (board_play) passes the turn */
+		g->replay_to_move = color_other(me);
+	game_save_as(srv, g, m->number != 0); /* first: its clocks text is the move row's too */
+	if (m->number) {
+		struct store_move sm = {.number = m->number, .color = game_color_name(me)[0], .at = now,
+					.clocks = g->row.clocks};
+		vertex_format(&g->ref.board, m->pt, sm.vertex);
+		if (forfeit || m->forfeit_turn)
+			snprintf(sm.forfeit, sizeof sm.forfeit, "%s",
+				 forfeit ? forfeit : referee_offence_name(m->offence));
+		if (store_move_add(srv->store, g->id, &sm) != STORE_OK)
+			game_persist_failed(srv, "move");
+	}
+	if (m->warning) {
+		/* A warning for a void move belongs to the last move made. */
+		struct store_warning w = {.color = game_color_name(me)[0], .at = now,
+			.number = m->number ? m->number : (int)board_moves(&g->ref.board)};
+		snprintf(w.reason, sizeof w.reason, "%s", referee_offence_name(m->offence));
+		if (store_warning_add(srv->store, g->id, &w, NULL) != STORE_OK)
+			game_persist_failed(srv, "warning");
+	}
+}
+
+/* End the game now with `result` (time, lateness, double forfeit, adjudication). */
+void game_end(struct server *srv, struct game *g, const char *result, enum end_reason why)
+{
+	if (server_txn(srv) < 0)
+		game_persist_failed(srv, "end");
+	if (game_clock_running(g)) /* the stored clocks as they stand at the end */
+		clock_peek(&g->cc, &g->clk[g->ref.board.to_move], game_turn_elapsed(g),
+			   &g->clk[g->ref.board.to_move]);
+	referee_end(&g->ref, result, why, g->ref.phase == PHASE_ENDED);
+	game_save(srv, g);
+	game_send_end(srv, g);
+	game_retire(srv, g);
+}
+
+void games_stop(struct server *srv)
+{
+	fairclock_stop(srv);
+	for (size_t i = 0; i < srv->games.cap; i++) {
+		struct game *g = srv->games.slots[i].val;
+		if (g && g->has_timer) {
+			g->has_timer = false;
+			uv_close((uv_handle_t *)&g->timer, NULL);
+		}
+	}
+}
+
+int games_time_check(const struct proto_time *t, const char **why)
+{
+	struct clock_control cc;
+	game_control_from_time(t, &cc);
+	return cc.system == CLOCK_NONE ? 0 : clock_control_check(&cc, why);
+}
+
+int games_schedule_check(const struct game_settings *set, int handicap, const char **why)
+{
+	*why = NULL;
+	if (set->size < BOARD_MIN_SIZE || set->size > BOARD_MAX_SIZE)
+		*why = "the board size is out of range";
+	else if (handicap < 0 || handicap > GAMES_HANDICAP_MAX)
+		*why = "the handicap is out of range";
+	else if (referee_check(set->size, handicap) < 0)
+		*why = "the board cannot hold that handicap";
+	return *why ? -1 : 0;
+}
+
+int64_t games_create_scheduled(struct server *srv, int64_t black_id, int64_t white_id,
+			       const struct game_settings *set, int handicap, int64_t tournament_id,
+			       int round, double start_at)
+{
+	const char *why;
+	if (games_schedule_check(set, handicap, &why) < 0) {
+		log_msg(LOGL_ERROR, "schedule", "black=%lld white=%lld size=%d handicap=%d: %s",
+			(long long)black_id, (long long)white_id, set->size, handicap, why);
+		return -1;
+	}
+	struct game *g = calloc(1, sizeof *g);
+	if (!g)
+		return -1;
+	g->rules = set->rules;
+	g->time = set->time;
+	game_control_from_time(&g->time, &g->cc);
+	g->lateness_limit_s = set->lateness_limit_s > 0 ? set->lateness_limit_s : GAMES_LATENESS_LIMIT_DEFAULT_S;
+	g->row.black_id = black_id;
+	g->row.white_id = white_id;
+	g->row.size = set->size;
+	g->row.komi = handicap >= 1 ? set->handicap_komi : set->komi;
+	g->row.handicap = handicap;
+	g->row.rated = set->rated;
+	g->row.tournament_id = tournament_id;
+	g->row.round = round;
+	g->row.start_at = start_at;
+	g->row.created_at = fairclock_wall_s();
+	snprintf(g->row.phase, sizeof g->row.phase, "scheduled");
+	json_t *tj = proto_time_to_json(&g->time), *rj = proto_rules_to_json(&g->rules);
+	g->row.time_control = json_dumps(tj, JSON_COMPACT);
+	g->row.rules = json_dumps(rj, JSON_COMPACT);
+	json_decref(tj);
+	json_decref(rj);
+	if (game_names_of(srv, g) < 0 || game_start_referee(g) < 0) {
+		log_msg(LOGL_ERROR, "schedule", "black=%lld white=%lld", (long long)black_id, (long long)white_id);
+		game_release(g);
+		return -1;
+	}
+	g->ref.phase = PHASE_SCHEDULED;
+	if (server_txn(srv) < 0 || store_game_create(srv->store, &g->row, &g->id) != STORE_OK)
+		game_persist_failed(srv, "schedule");
+	g->row.id = g->id;
+	game_save(srv, g); /* the extra state (lateness limit, presence) */
+	game_go_live(srv, g);
+	game_send_start(srv, g);
+	log_msg(LOGL_INFO, "game_scheduled", "game=%lld black=%s white=%s tournament=%lld round=%d",
+		(long long)g->id, g->black, g->white, (long long)tournament_id, round);
+	return g->id;
+}
+
+/* Send the events of a recorded referee move (game_record_move first: its clocks are the row's);
+ * retires the game if it ended. Returns true if it did (g is gone). */
+bool game_announce_move(struct server *srv, struct game *g, enum color me,
+			const struct referee_move *m, const char *forfeit)
+{
+	if (m->number)
+		game_send_move(srv, g, me, m, forfeit);
+	if (m->warning) {
+		json_t *e = proto_event("game.warning");
+		json_object_set_new(e, "game", json_integer(g->id));
+		json_object_set_new(e, "color", json_string(game_color_name(me)));
+		json_object_set_new(e, "reason", json_string(referee_offence_name(m->offence)));
+		json_object_set_new(e, "warnings", json_integer(g->ref.warnings[me]));
+		game_send(srv, g, e);
+		json_decref(e);
+	}
+	if (m->counting) {
+		json_t *e = proto_event("game.counting");
+		json_object_set_new(e, "game", json_integer(g->id));
+		game_send(srv, g, e);
+		json_decref(e);
+	}
+	if (g->ref.phase == PHASE_ENDED) {
+		game_send_end(srv, g);
+		game_retire(srv, g);
+		return true;
+	}
+	game_arm(g);
+	return false;
+}

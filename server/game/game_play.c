@@ -1,0 +1,141 @@
+/* game_play: what the players do to a live game, below the commands that ask for it
+ * (cmd/cmd_games.c parses and replies): a challenge made, accepted; a move charged to the
+ * clock and played; a director's pause. Each writes the store in the iteration's transaction;
+ * the events that follow are sent by the caller after its reply (the requester hears the
+ * reply first). See game.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sodium.h>
+#include "game.h"
+#include "log.h"
+
+struct game *game_challenge_new(struct server *srv, const struct game_challenge_spec *s,
+				const char **why)
+{
+	struct game *g = calloc(1, sizeof *g);
+	*why = "out of memory";
+	if (!g)
+		return NULL;
+	g->time = s->time;
+	g->rules = s->rules;
+	/* Colours are settled at accept; until then the challenger is listed as Black. */
+	g->row.black_id = s->challenger_id;
+	g->row.white_id = s->opponent_id;
+	g->row.challenger_id = s->challenger_id;
+	g->row.size = s->size;
+	g->row.komi = s->komi;
+	g->row.handicap = s->handicap;
+	g->row.rated = s->rated;
+	snprintf(g->row.color_choice, sizeof g->row.color_choice, "%s", s->color_choice);
+	snprintf(g->row.phase, sizeof g->row.phase, "pending");
+	g->row.created_at = fairclock_wall_s();
+	json_t *tj = proto_time_to_json(&g->time), *rj = proto_rules_to_json(&g->rules);
+	g->row.time_control = json_dumps(tj, JSON_COMPACT);
+	g->row.rules = json_dumps(rj, JSON_COMPACT);
+	json_decref(tj);
+	json_decref(rj);
+	snprintf(g->black, sizeof g->black, "%s", s->challenger);
+	snprintf(g->white, sizeof g->white, "%s", s->opponent);
+	game_control_from_time(&g->time, &g->cc);
+	g->lateness_limit_s = GAMES_LATENESS_LIMIT_DEFAULT_S;
+	if (game_start_referee(g) < 0) {
+		*why = "could not set up the board";
+		goto bad;
+	}
+	g->ref.phase = PHASE_PENDING;
+	g->expires_at = (int64_t)ceil(g->row.created_at) + s->expires_s;
+	if (!(g->row.extra = game_extra_text(g, 0, NULL)))
+		goto bad;
+	if (server_txn(srv) < 0 || store_game_create(srv->store, &g->row, &g->id) != STORE_OK)
+		game_persist_failed(srv, "challenge");
+	g->row.id = g->id;
+	game_go_live(srv, g);
+	log_msg(LOGL_INFO, "challenge", "game=%lld from=%s to=%s", (long long)g->id, s->challenger,
+		s->opponent);
+	*why = NULL;
+	return g;
+bad:
+	game_free(g);
+	return NULL;
+}
+
+void game_accept(struct server *srv, struct game *g, int64_t by_id, const char *by_name)
+{
+	/* Art. 10: colours by the challenger's choice, or by nigiri. */
+	bool challenger_black = strcmp(g->row.color_choice, "black") == 0 ||
+		(strcmp(g->row.color_choice, "nigiri") == 0 && randombytes_uniform(2) == 0);
+	int64_t challenger = g->row.challenger_id, other = by_id;
+	char cn[PROTO_NAME_MAX + 1];
+	snprintf(cn, sizeof cn, "%s", g->black); /* challenger's name, listed as Black so far */
+	g->row.black_id = challenger_black ? challenger : other;
+	g->row.white_id = challenger_black ? other : challenger;
+	snprintf(g->black, sizeof g->black, "%s", challenger_black ? cn : by_name);
+	snprintf(g->white, sizeof g->white, "%s", challenger_black ? by_name : cn);
+	g->ref.phase = PHASE_PLAYING;
+	g->present[BLACK] = g->present[WHITE] = true;
+	if (server_txn(srv) < 0)
+		game_persist_failed(srv, "accept");
+	game_save(srv, g);
+	game_turn_restart(g);
+	game_arm(g);
+	log_msg(LOGL_INFO, "game_start", "game=%lld black=%s white=%s", (long long)g->id, g->black, g->white);
+}
+
+bool game_move_charges(const struct game *g, enum color me)
+{
+	return me == g->ref.board.to_move && game_clock_running(g);
+}
+
+enum game_move_rc game_move(struct server *srv, struct game *g, enum color me, int pt,
+			    uint64_t read_ms, int64_t lag_ms, struct referee_move *m)
+{
+	game_mark_present(g, me);
+	/* Charge the mover's clock (less our measure of the connection's lag) before the move
+	 * counts: a move after the flag fell is too late. */
+	struct clock_state charged = g->clk[me];
+	bool my_turn = me == g->ref.board.to_move;
+	if (my_turn && game_clock_running(g)) {
+		/* Judged by when the move arrived (the read), not when its turn in the loop came. */
+		uint64_t now = fairclock_fair_ms(srv);
+		int64_t used = game_turn_elapsed_at(g, read_ms && read_ms < now ? read_ms : now) - lag_ms;
+		if (clock_move(&g->cc, &charged, used > 0 ? used : 0) == CLOCK_FLAG)
+			return game_flag_fall(srv, g) ? GAME_MOVE_FLAG_ENDED : GAME_MOVE_FLAG;
+	}
+	referee_play(&g->ref, me, pt, m);
+	if (m->number && my_turn) {
+		g->clk[me] = charged;
+		game_turn_restart(g); /* the opponent's clock starts as the move commits */
+	}
+	game_record_move(srv, g, me, m, NULL);
+	return GAME_MOVE_PLAYED;
+}
+
+void game_pause(struct server *srv, struct game *g, bool pause, const char *by)
+{
+	if (pause) {
+		g->turn_used = game_turn_elapsed(g);
+		g->paused = true;
+	} else {
+		g->paused = false;
+		g->turn_start = fairclock_fair_ms(srv);
+	}
+	if (server_txn(srv) < 0)
+		game_persist_failed(srv, "pause");
+	game_save(srv, g);
+	log_msg(LOGL_INFO, pause ? "pause" : "resume", "game=%lld by=%s", (long long)g->id, by);
+}
+
+void game_announce_pause(struct server *srv, struct game *g, bool pause, const char *by)
+{
+	json_t *e = proto_event(pause ? "game.paused" : "game.resume");
+	json_object_set_new(e, "game", json_integer(g->id));
+	json_object_set_new(e, "by", json_string(by));
+	if (!pause)
+		json_object_set_new(e, "to_move", json_string(game_color_name(g->ref.board.to_move)));
+	json_object_set_new(e, "clocks", game_clocks_json(g, true));
+	game_send(srv, g, e);
+	json_decref(e);
+	game_arm(g);
+}

@@ -1,0 +1,76 @@
+/* game_view: the JSON views of a game (docs/protocol.md): the `game` object, a challenge's
+ * settings, a score, claimed dead stones. See game.h. */
+#include <string.h>
+#include "game.h"
+#include "vertex.h"
+
+json_t *game_settings_json(const struct game *g)
+{
+	return json_pack("{s:i, s:f, s:i, s:o, s:b, s:s, s:o}", "size", g->row.size, "komi",
+			 g->row.komi, "handicap", g->row.handicap, "time", proto_time_to_json(&g->time),
+			 "rated", g->row.rated, "color", g->row.color_choice, "rules",
+			 proto_rules_to_json(&g->rules));
+}
+
+/* The dead stones both players agreed on (Art. 8), the chains in full, as counted: the
+ * claims of an ended game counted by agreement; [] for one counted all alive; NULL if the game
+ * was not counted. */
+static json_t *agreed_dead_json(const struct game *g)
+{
+	const struct referee *r = &g->ref;
+	if (!g->started || !r->scored || r->phase != PHASE_ENDED)
+		return NULL;
+	return r->claimed[BLACK] && r->claimed[WHITE] ? game_claims_json(g, BLACK) : json_array();
+}
+
+/* The `game` query's object (docs/protocol.md). */
+json_t *game_json(const struct game *g)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "id", json_integer(g->id));
+	json_object_set_new(o, "size", json_integer(g->row.size));
+	json_object_set_new(o, "komi", json_real(g->row.komi));
+	json_object_set_new(o, "handicap", json_integer(g->row.handicap));
+	json_object_set_new(o, "black", json_string(g->black));
+	json_object_set_new(o, "white", json_string(g->white));
+	json_object_set_new(o, "phase", json_string(g->row.phase));
+	json_object_set_new(o, "rated", json_boolean(g->row.rated));
+	json_object_set_new(o, "time", proto_time_to_json(&g->time));
+	json_object_set_new(o, "rules", proto_rules_to_json(&g->rules));
+	json_t *moves = json_array(), *board = json_array();
+	const char *to_move = NULL;
+	if (g->started) {
+		const struct board *b = &g->ref.board;
+		char v[VERTEX_MAX_LEN];
+		for (size_t i = 1; i < b->nhist; i++) {
+			const struct board_hist *h = &b->hist[i];
+			json_array_append_new(moves, json_pack("{s:I, s:s, s:s}", "number", (json_int_t)i,
+				"color", game_color_name((enum color)h->color), "vertex",
+				vertex_format(b, h->pt, v)));
+		}
+		char diag[BOARD_MAX_SIZE * (BOARD_MAX_SIZE + 1) + 1];
+		board_diagram(b, diag);
+		for (char *line = strtok(diag, "\n"); line; line = strtok(NULL, "\n"))
+			json_array_append_new(board, json_string(line));
+		if (g->ref.phase == PHASE_PLAYING)
+			to_move = game_color_name(b->to_move);
+	}
+	json_object_set_new(o, "to_move", to_move ? json_string(to_move) : json_null());
+	json_object_set_new(o, "moves", moves);
+	json_object_set_new(o, "board", board);
+	json_object_set_new(o, "clocks", g->started ? game_clocks_json(g, true) : json_null());
+	json_object_set_new(o, "paused", json_boolean(g->paused));
+	if (g->row.start_at)
+		json_object_set_new(o, "start_at", json_real(g->row.start_at));
+	json_object_set_new(o, "warnings", json_pack("{s:i, s:i}", "B", g->row.warnings_b, "W",
+						     g->row.warnings_w));
+	json_object_set_new(o, "result", g->row.result[0] ? json_string(g->row.result) : json_null());
+	json_object_set_new(o, "reason", g->row.reason[0] ? json_string(g->row.reason) : json_null());
+	if (g->started && g->ref.scored)
+		json_object_set_new(o, "score", game_score_json(&g->ref.score));
+	json_t *dead = agreed_dead_json(g);
+	json_object_set_new(o, "dead", dead ? dead : json_null());
+	json_object_set_new(o, "tournament", g->row.tournament_id ? json_integer(g->row.tournament_id) : json_null());
+	json_object_set_new(o, "round", g->row.round ? json_integer(g->row.round) : json_null());
+	return o;
+}

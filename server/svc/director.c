@@ -1,0 +1,108 @@
+/* director: a tournament director's actions on games (docs/rules.md §3, §4): set or override a
+ * result (ratings recomputed), warn a player. See director.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "director.h"
+#include "game.h"
+#include "log.h"
+#include "ratings.h"
+
+
+/* Accept "B+R", "W+3.5", "B+T", "W+F", "0", "Void" and the like. */
+static bool result_valid(const char *r)
+{
+	if (strcmp(r, "0") == 0 || strcmp(r, "Void") == 0 || strcmp(r, "Draw") == 0)
+		return true;
+	if ((r[0] != 'B' && r[0] != 'W') || r[1] != '+')
+		return false;
+	const char *t = r + 2;
+	if (strcmp(t, "R") == 0 || strcmp(t, "T") == 0 || strcmp(t, "F") == 0 || *t == '\0')
+		return true;
+	char *end;
+	double v = strtod(t, &end);
+	return *end == '\0' && v > 0 && v < 1e4;
+}
+
+int games_set_result(struct server *srv, int64_t id, const char *result, const char *reason,
+		     bool unrated)
+{
+	enum end_reason why = END_ADJUDICATED;
+	if (!result_valid(result) || (reason && referee_reason_parse(reason, &why) < 0) ||
+	    why == END_NONE || why == END_DECLINED)
+		return -2;
+	/* One stored form of a double loss: Void with reason double_forfeit (docs/rules.md §4) */
+	if (why == END_DOUBLE_FORFEIT && strcmp(result, "Void") != 0)
+		return -2;
+	if (strcmp(result, "Draw") == 0)
+		result = "0";
+	struct game *g = idmap_get(&srv->games, id);
+	if (g) {
+		if (unrated) /* a forfeit without play moves no rating (issue 7) */
+			g->row.rated = false;
+		game_end(srv, g, result, why);
+		return 0;
+	}
+	struct store_game row = {0};
+	if (store_game_get(srv->store, id, &row) != STORE_OK) {
+		store_game_clear(&row);
+		return -1;
+	}
+	if (server_txn(srv) < 0)
+		game_persist_failed(srv, "result");
+	snprintf(row.result, sizeof row.result, "%s", result);
+	snprintf(row.reason, sizeof row.reason, "%s", referee_reason_name(why));
+	snprintf(row.phase, sizeof row.phase, "ended");
+	if (!row.ended_at)
+		row.ended_at = fairclock_wall_s();
+	bool was_rated = row.rated;
+	if (unrated)
+		row.rated = false;
+	if (store_game_update(srv->store, &row) != STORE_OK)
+		game_persist_failed(srv, "result");
+	log_msg(LOGL_INFO, "result_override", "game=%lld result=%s reason=%s", (long long)id, result,
+		referee_reason_name(why));
+	if (was_rated && ratings_recompute(srv, id) < 0)
+		game_persist_failed(srv, "ratings");
+	json_t *e = proto_event("game.end");
+	json_object_set_new(e, "game", json_integer(id));
+	json_object_set_new(e, "result", json_string(result));
+	json_object_set_new(e, "reason", json_string(referee_reason_name(why)));
+	json_object_set_new(e, "override", json_true());
+	server_send_player(srv, row.black_id, e);
+	server_send_player(srv, row.white_id, e);
+	json_decref(e);
+	store_game_clear(&row);
+	return 0;
+}
+
+int games_warn(struct server *srv, int64_t id, enum color c, const char *reason)
+{
+	struct game *g = idmap_get(&srv->games, id);
+	if (!g || (g->ref.phase != PHASE_PLAYING && g->ref.phase != PHASE_COUNTING &&
+		   g->ref.phase != PHASE_SCHEDULED))
+		return -1;
+	if (server_txn(srv) < 0)
+		game_persist_failed(srv, "warn");
+	int n = ++g->ref.warnings[c];
+	struct store_warning w = {.color = game_color_name(c)[0], .number = (int)board_moves(&g->ref.board),
+				  .at = fairclock_wall_s()};
+	snprintf(w.reason, sizeof w.reason, "%s", reason);
+	if (store_warning_add(srv->store, g->id, &w, NULL) != STORE_OK)
+		game_persist_failed(srv, "warning");
+	json_t *e = proto_event("game.warning");
+	json_object_set_new(e, "game", json_integer(g->id));
+	json_object_set_new(e, "color", json_string(game_color_name(c)));
+	json_object_set_new(e, "reason", json_string(reason));
+	json_object_set_new(e, "warnings", json_integer(n));
+	json_object_set_new(e, "by_director", json_true());
+	game_send(srv, g, e);
+	json_decref(e);
+	if (n >= 2) {
+		/* Art. 24.2: a second warning loses the game. */
+		game_end(srv, g, c == BLACK ? "W+F" : "B+F", END_WARNINGS);
+		return 0;
+	}
+	game_save(srv, g);
+	return 0;
+}

@@ -1,0 +1,19 @@
+/* director: a tournament director's actions on games (docs/rules.md §3, §4), above the game
+ * layer because a changed result moves ratings (svc/ratings.h). They keep the names they had in
+ * games.c (tournaments.c calls them). */
+#ifndef TENGEN_DIRECTOR_H
+#define TENGEN_DIRECTOR_H
+
+#include "games.h"
+
+/* A director sets or overrides game `id`'s result (SGF form, e.g. "B+R", "0", "Void") with a
+ * reason (default "adjudicated"): a live game ends now; an ended game's result is replaced and
+ * ratings are recomputed. `unrated`: a forfeit without play (withdrawal, absence) that must not
+ * move ratings. Returns 0, -1 (no such game) or -2 (bad result or reason). */
+int games_set_result(struct server *srv, int64_t id, const char *result, const char *reason,
+		     bool unrated);
+/* A director warns `c` in live game `id` (Art. 23; docs/rules.md §3: a second warning loses).
+ * Returns 0, -1 (no such live game). */
+int games_warn(struct server *srv, int64_t id, enum color c, const char *reason);
+
+#endif
