@@ -151,7 +151,7 @@ static inline size_t board_moves(const struct board *b) { return b->nhist - 1; }
  * (2 on boards under 13x13), in GTP's order (D4 Q16 D16 Q4, then the centre and side points).
  * Sizes 7x7 and up; 5 or more stones need an odd size of at least 9x9 (a centre line).
  * Writes `n` points to `out` and returns n, or -1 if there is no such placement. Checked
- * against GNU Go's fixed_handicap by tests/test_oracle.c. */
+ * against GNU Go's fixed_handicap by tests/unit/test_oracle.c. */
 int board_fixed_handicap(int size, int n, int *out, int stride);
 
 /* The most handicap a board of `size` can hold (Art. 2; GTP 2 §4.1.1 fixed placements, as

@@ -4,7 +4,7 @@
  * keys in insertion order, "," and ":" without spaces, strings as UTF-8 with only '"', '\\' and
  * control characters escaped (\b \f \n \r \t, else \u00XX), integers in decimal, reals as
  * "%.17g" with ".0" added to an integral value and the exponent's '+' and leading zeros
- * removed. tests/test_proto checks the equality on random values. What it leaves out is
+ * removed. tests/unit/test_wire checks the equality on random values. What it leaves out is
  * jansson's cycle detection (a snprintf, a hash insert and an allocation per object or array
  * dumped, most of the cost of a small message): a value nested deeper than JSONOUT_MAX_DEPTH,
  * which any cycle is, is refused instead.

@@ -9,7 +9,7 @@
  * queued bytes written (the flush hook the transport set), so no reply or event reports a
  * change before it is durable.
  *
- * Calls only point down (tests/layering.sh); what core needs from the layers above (the line
+ * Calls only point down (tests/unit/layering.sh); what core needs from the layers above (the line
  * sink, the flush, what a stop must close, a connection leaving its session) goes through
  * hooks that main.c sets.
  */

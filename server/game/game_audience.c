@@ -151,7 +151,7 @@ static void put_move_fields(struct jsonout *o, const struct game *g, enum color 
 /* A move's reply and event are written as text straight from the referee's move: every move
  * sends them, and building them as jansson values to serialise and free was most of a move's
  * own work. The bytes are those proto_serialize gives for the objects of docs/protocol.md, in
- * that key order (tests/test_server compares them). */
+ * that key order (tests/integration/test_play compares them). */
 
 /* {"event":"game.move","game":…,"number":…,…} and "\n"; NULL when memory runs out. */
 static char *move_event_line(const struct game *g, enum color me, const struct referee_move *m,

@@ -7,7 +7,7 @@
  * Quality, summed over the event (docs/pairing.md): rematches; the total |score difference|
  * of the pairs (wins; a bye counts its player's score above the field's lowest) against
  * the exact minimum of each round given the same history (a matching on every pair that
- * has not met, tests/pairmin.c); pairs across score groups against
+ * has not met, tests/support/pairmin.c); pairs across score groups against
  * the fewest possible among the pairings of that minimum; whether the last round's two leaders (the only two at the top
  * score, not yet met) were paired; the largest |Whites - Blacks| of any player at the end.
  *
@@ -21,7 +21,7 @@
 #include <time.h>
 
 #include "pairing.h"
-#include "../pairmin.h"
+#include "pairmin.h"
 
 #define BENCH_ROUNDS_DEFAULT 7
 #define BENCH_SEED 20240601u

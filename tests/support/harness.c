@@ -1,4 +1,4 @@
-/* tests/harness: see harness.h. */
+/* tests/support/harness: see harness.h. */
 #include "config.h"
 
 #include <arpa/inet.h>

@@ -853,11 +853,11 @@ static char *read_example(size_t *len)
 		/* TENGEN_TESTDATA is <srcdir>/tests/data */
 		snprintf(path, sizeof path, "%s/../../examples/game.sgf", data);
 	} else {
-		/* this file is <srcdir>/tests/test_sgf.c */
+		/* this file is <srcdir>/tests/unit/test_sgf.c */
 		const char *f = __FILE__;
 		const char *slash = strrchr(f, '/');
 		int dir = slash ? (int)(slash - f) : 0;
-		snprintf(path, sizeof path, "%.*s%s../examples/game.sgf", dir, f, slash ? "/" : "");
+		snprintf(path, sizeof path, "%.*s%s../../examples/game.sgf", dir, f, slash ? "/" : "");
 	}
 	FILE *fp = fopen(path, "rb");
 	ck_assert_msg(fp != NULL, "cannot open %s", path);

@@ -1,6 +1,6 @@
 /* Tests for server/store: opening and migrations, players, ratings, tournaments (games,
  * moves, warnings and transactions: test_store_games.c). Each test works on a fresh database
- * in its own mkdtemp directory (tests/store_fixture.c). */
+ * in its own mkdtemp directory (tests/support/store_fixture.c). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>

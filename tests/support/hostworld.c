@@ -1,4 +1,4 @@
-/* tests/hostworld: the hostile tests' daemon and bystander game (hostworld.h says what each
+/* tests/support/hostworld: the hostile tests' daemon and bystander game (hostworld.h says what each
  * helper does). */
 #include "config.h"
 

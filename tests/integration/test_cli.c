@@ -1,5 +1,5 @@
 /* Integration tests of the command-line client `tengen` (issue 6): a real tengend started by
- * tests/harness (temporary database, --pwhash-cost fast), and the built `tengen` binary
+ * tests/support/harness (temporary database, --pwhash-cost fast), and the built `tengen` binary
  * ($TENGEN, else ./client/tengen) run as a subprocess, its standard output, standard error and
  * exit status checked. Players registered through the client use the harness's passwords
  * (NAME HARNESS_PASSWORD_SUFFIX) so that harness connections can log in as them too.

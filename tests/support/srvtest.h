@@ -1,4 +1,4 @@
-/* tests/srvtest: what the integration tests of tengend share on top of tests/harness: the
+/* tests/support/srvtest: what the integration tests of tengend share on top of tests/support/harness: the
  * assertions on a reply (OK, ERR, ERR_FIELD), a daemon started and stopped under assertions,
  * clients logged in, and games driven move by move with every reply and event checked against
  * the contract (docs/protocol.md) and the rules (docs/rules.md).
@@ -7,8 +7,8 @@
  *         test reads as the story it checks. Boards are 9x9 unless said otherwise; vertices
  *         are GTP ("D4", no I column); timeouts are T (HARNESS_TIMEOUT_MS) unless said.
  *
- * Linked by test_session, test_play, test_persist (from tests/test_server.c), the tournament
- * tests (through tests/tourtest) and the hostile tests (through tests/hostworld).
+ * Linked by test_session, test_play, test_persist (from tests/integration/test_play.c), the tournament
+ * tests (through tests/support/tourtest) and the hostile tests (through tests/support/hostworld).
  */
 #ifndef TENGEN_TESTS_SRVTEST_H
 #define TENGEN_TESTS_SRVTEST_H

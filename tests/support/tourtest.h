@@ -1,5 +1,5 @@
-/* tests/tourtest: what the tournament integration tests (tests/test_tournament_systems.c,
- * tests/test_tournament_games.c) share on top of tests/srvtest: the fixture's daemon, players
+/* tests/support/tourtest: what the tournament integration tests (tests/integration/test_tournament_systems.c,
+ * tests/integration/test_tournament_games.c) share on top of tests/support/srvtest: the fixture's daemon, players
  * and directors, and an event as the test keeps it: its rounds started and checked, its games
  * played out to a chosen result, and its standings, pairings and exports checked against the
  * test's own computation from the games it played. Rules: Chinese Weiqi Rules 2002,

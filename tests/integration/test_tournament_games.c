@@ -1,5 +1,5 @@
 /* Integration tests of how a tournament's games are made and ended, against a real tengend
- * (TENGEND, else ./server/tengend), driven over TCP through tests/harness and tests/tourtest:
+ * (TENGEND, else ./server/tengend), driven over TCP through tests/support/harness and tests/support/tourtest:
  * regressions from review (a refused time control, a withdrawal's forfeit, a drawn knockout
  * game replayed) and issue 15: a handicap McMahon (handicap 1, handicaps capped by small
  * boards), the handicap komi counted as recorded (checked by tengen score and GNU Go), a round

@@ -1,4 +1,4 @@
-/* Game clocks in process on a fake clock (tests/inproc.h): the same rules tests/test_clocks.c
+/* Game clocks in process on a fake clock (tests/support/inproc.h): the same rules tests/integration/test_live_clocks.c
  * checks over TCP with real sleeps, here exact to the millisecond and without sleeping.
  * Byo-yomi: a period kept by moving within it, periods used up by one long move, the last
  * period running out loses (Art. 12.3) or, with `last_period: pass`, forfeits the turn

@@ -1,4 +1,4 @@
-/* tests/harness: what the integration tests (tests/test_session.c and the others that start a
+/* tests/support/harness: what the integration tests (tests/integration/test_session.c and the others that start a
  * real tengend) need to drive it.
  *
  *   hd_*  the daemon: start it in a fresh mkdtemp directory (database, port file and its stderr
@@ -66,7 +66,7 @@ int hd_restart(struct hd *d);
  * could not run or had not exited in time (then it is killed). For start-up refusals. */
 int hd_run(const char *const *args, const char *const *env, char *out, size_t outlen,
 	   int timeout_ms);
-/* The path of the test shim tests/fsfault.so ($TENGEN_FSFAULT, set by `make check`), or NULL. */
+/* The path of the test shim tests/support/fsfault.so ($TENGEN_FSFAULT, set by `make check`), or NULL. */
 const char *hd_fsfault(void);
 /* SIGTERM and wait for the exit. Returns the exit status (0 for a clean stop), 128 + signal if
  * it died of a signal, -1 if it did not exit within HARNESS_START_TIMEOUT_MS (then it is

@@ -1,10 +1,10 @@
 /* Hostile load against a real tengend (TENGEND, else ./server/tengend), driven through
- * tests/harness: 100 connections at once from one address, login guessing and lock-out, a
+ * tests/support/harness: 100 connections at once from one address, login guessing and lock-out, a
  * client that never reads, challenge spam, and fairness under floods (issue 20): a flood of
  * expensive listings, connections that never read their replies, a flood of registrations.
  *
  * Each test runs in its own process (Check's fork mode) with its own daemon and a bystander
- * game between two other players (19x19, no clock), tests/hostworld. Each hostile step gets a
+ * game between two other players (19x19, no clock), tests/support/hostworld. Each hostile step gets a
  * clear error or a clean disconnect, and the bystander game keeps working during it:
  * hw_bystander_step plays the next move and checks the reply and the opponent's game.move
  * event arrive in time. At the end of each test the daemon's log holds no sanitizer report

@@ -1,4 +1,4 @@
-/* store_fixture: the store tests' shared fixture (tests/store_fixture.c). */
+/* store_fixture: the store tests' shared fixture (tests/support/store_fixture.c). */
 #ifndef TENGEN_STORE_FIXTURE_H
 #define TENGEN_STORE_FIXTURE_H
 

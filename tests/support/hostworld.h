@@ -1,5 +1,5 @@
-/* tests/hostworld: the world of the hostile-client tests (tests/test_hostile_input.c,
- * tests/test_hostile_load.c): a daemon and a bystander game between two other players (19x19,
+/* tests/support/hostworld: the world of the hostile-client tests (tests/integration/test_hostile_input.c,
+ * tests/integration/test_hostile_load.c): a daemon and a bystander game between two other players (19x19,
  * no clock) that must keep working while a hostile client does its worst.
  *
  *   hw_*  hw_world_start starts it, hw_bystander_step plays the next move and checks the

@@ -1,5 +1,5 @@
 /* Integration tests of the tournament systems (issue 5) against a real tengend (TENGEND, else
- * ./server/tengend), driven over TCP through tests/harness and tests/tourtest: a 6-player
+ * ./server/tengend), driven over TCP through tests/support/harness and tests/support/tourtest: a 6-player
  * round robin, a 7-player 3-round Swiss and a 5-player knockout, each run by a director with
  * the players' clients playing their games out (resignations, games counted by agreement after
  * a few moves, a draw counted on the board with komi 0, a director's forfeit and a director's

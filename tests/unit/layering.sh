@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/layering.sh: the daemon's layers, checked from its object files (issue 14).
+# tests/unit/layering.sh: the daemon's layers, checked from its object files (issue 14).
 #
 # A symbol defined in one object file of server/ and used by another is a dependency of the
 # second on the first. Two rules (docs/architecture.md):
@@ -9,7 +9,7 @@
 #      a file may use a file of its own folder or of a lower layer, nothing else (transport
 #      and cmd share a rank but not each other: lines reach cmd through a callback main.c
 #      sets). Upward needs (a game ended, a player logged in) go through hooks main.c wires.
-# Usage: tests/layering.sh [BUILDDIR] (default: $abs_top_builddir, or .). Exit 0 or 1.
+# Usage: tests/unit/layering.sh [BUILDDIR] (default: $abs_top_builddir, or .). Exit 0 or 1.
 set -u
 build=${1:-${abs_top_builddir:-.}}
 # The objects of the daemon's library (as archived now: a stale object of a removed file in the

@@ -1,4 +1,4 @@
-/* tests/srvtest: the helpers of tengend's integration tests (srvtest.h says what each does). */
+/* tests/support/srvtest: the helpers of tengend's integration tests (srvtest.h says what each does). */
 #include "config.h"
 
 #include <check.h>

@@ -1,10 +1,10 @@
 /* Hostile input against a real tengend (TENGEND, else ./server/tengend), driven through
- * tests/harness: a 10 MB line with no newline, a partial line held open (slowloris), deeply
+ * tests/support/harness: a 10 MB line with no newline, a partial line held open (slowloris), deeply
  * nested JSON, invalid UTF-8 and NUL bytes, numbers out of range or of the wrong type, names
  * with SQL and control characters, and every td/admin command tried by a player.
  *
  * Each test runs in its own process (Check's fork mode) with its own daemon and a bystander
- * game between two other players (19x19, no clock), tests/hostworld. Each hostile step gets a
+ * game between two other players (19x19, no clock), tests/support/hostworld. Each hostile step gets a
  * clear error or a clean disconnect, and the bystander game keeps working during it:
  * hw_bystander_step plays the next move and checks the reply and the opponent's game.move
  * event arrive in time. At the end of each test the daemon's log holds no sanitizer report

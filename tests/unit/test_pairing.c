@@ -562,7 +562,7 @@ END_TEST
 
 /* Properties over random events of 8 to 1,000 players, 3 to 10 rounds, with byes,
  * withdrawals and (McMahon) handicaps: no rematch; each round's total score difference is
- * the exact minimum (tests/pairmin.c); the last round's two leaders, if not yet met, are
+ * the exact minimum (tests/support/pairmin.c); the last round's two leaders, if not yet met, are
  * paired; nobody has a second bye while someone in the field has none; a handicap game's
  * Black is the weaker player, with at most handicap_max stones; nobody's colour balance
  * (even games) goes beyond +-2. */

@@ -1,5 +1,5 @@
 /* Integration tests of the game clocks (issue 4) against a real tengend (TENGEND, else
- * ./server/tengend), driven over TCP through tests/harness: the flag falling with no client
+ * ./server/tengend), driven over TCP through tests/support/harness: the flag falling with no client
  * message, byo-yomi periods (kept, used up several at once, the last one as a pass), the
  * Canadian block, the Fischer increment, lateness in scheduled tournament games (twice the
  * delay, the no-show forfeit, the double forfeit, a start time in the past), a director's

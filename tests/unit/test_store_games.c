@@ -1,6 +1,6 @@
 /* Tests for server/store: games, moves and the move journal, warnings, the unfinished games
  * a restart reloads, transactions (group commit, rollback). Each test works on a fresh
- * database in its own mkdtemp directory (tests/store_fixture.c). */
+ * database in its own mkdtemp directory (tests/support/store_fixture.c). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* pairmin: the exact minimum of a Swiss/McMahon round's score difference, as a reference for
- * common/pairing (tests/test_pairing.c, tests/bench/pair_bench.c). Independent of the
+ * common/pairing (tests/unit/test_pairing.c, tests/bench/pair_bench.c). Independent of the
  * pairing's own weights: a matching (common/match) on every pair of the round's field that
  * has not met, with costs of score difference only, proven optimal by its dual certificate. */
 #ifndef TENGEN_PAIRMIN_H

@@ -1,7 +1,7 @@
 /* The game row codec (server/game/game_codec.c) round trip: what a live game writes to its row
  * (clocks text, extra text) and its moves, read back by game_build as after a restart, gives
  * the same game, and writing the rebuilt game gives the same text. In process, on an
- * in-memory store (tests/inproc.h). */
+ * in-memory store (tests/support/inproc.h). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>

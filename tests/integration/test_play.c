@@ -1,5 +1,5 @@
 /* Integration tests of play with tengend (TENGEND, else ./server/tengend), driven over TCP
- * through tests/harness and tests/srvtest, against the contract (docs/protocol.md) and the
+ * through tests/support/harness and tests/support/srvtest, against the contract (docs/protocol.md) and the
  * rules (docs/rules.md): a full game to the count, a disputed count, the referee's penalties,
  * a move's number, resignation, and who hears a game: a player's two connections, an observer,
  * the bytes of a move's reply and events.

@@ -1,8 +1,8 @@
-/* tests/soak: many clients doing random valid and invalid things against a real tengend
+/* tests/integration/soak: many clients doing random valid and invalid things against a real tengend
  * (TENGEND, else ./server/tengend) while the daemon is killed with SIGKILL and restarted at
  * random moments.
  *
- *   tests/soak [--seconds N] [--clients K] [--seed S]     (defaults 20 s, 8 clients, time)
+ *   tests/integration/soak [--seconds N] [--clients K] [--seed S]     (defaults 20 s, 8 clients, time)
  *
  * The clients (K players, paired into K/2 games on 9x9 with an absolute clock) play random
  * moves (mostly on empty points, some on occupied ones, passes), resign now and then, send
@@ -441,7 +441,7 @@ int main(int argc, char **argv)
 		case 'c': opt_clients = atoi(optarg); break;
 		case 'r': opt_seed = (unsigned)strtoul(optarg, NULL, 10); break;
 		default:
-			fprintf(stderr, "usage: tests/soak [--seconds N] [--clients K] [--seed S]\n");
+			fprintf(stderr, "usage: tests/integration/soak [--seconds N] [--clients K] [--seed S]\n");
 			return 2;
 		}
 	}

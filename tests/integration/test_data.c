@@ -1,6 +1,6 @@
 /* Data: what tengend promises about its database (issue 20, items 1-4; docs/deploy.md, "What
  * the server promises: data"), each against a real tengend (TENGEND, else ./server/tengend)
- * on loopback with a temporary database, through tests/harness:
+ * on loopback with a temporary database, through tests/support/harness:
  *
  *   - an acknowledged move is on the disk: the daemon fsyncs about once per acknowledged move
  *     (one commit per loop iteration) by default, and not with --sync lose-on-power-cut;
@@ -11,7 +11,7 @@
  *     --create (and the refusal says how);
  *   - a read-only database, a full disk or too little free space is refused at start.
  *
- * Files are observed and broken with tests/fsfault.so (LD_PRELOAD; $TENGEN_FSFAULT, set by
+ * Files are observed and broken with tests/support/fsfault.so (LD_PRELOAD; $TENGEN_FSFAULT, set by
  * `make check`): the tests run as root, whom file permissions do not stop. Without the shim
  * the tests that need it fail (it is built by `make check`).
  */
@@ -43,7 +43,7 @@
 static const char *shim(void)
 {
 	const char *p = hd_fsfault();
-	ck_assert_msg(p != NULL, "tests/fsfault.so not found ($TENGEN_FSFAULT); run `make check`");
+	ck_assert_msg(p != NULL, "tests/support/fsfault.so not found ($TENGEN_FSFAULT); run `make check`");
 	return p;
 }
 

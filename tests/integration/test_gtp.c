@@ -1,4 +1,4 @@
-/* test_gtp: `tengen gtp`, the GTP bridge, against a real tengend (tests/harness.h).
+/* test_gtp: `tengen gtp`, the GTP bridge, against a real tengend (tests/support/harness.h).
  *
  *   e2e        GNU Go bots (lowest level, 7x7, short byo-yomi) play a whole round robin
  *              directed through the protocol; every game gets a result and the standings
@@ -87,12 +87,12 @@ static void fake_engine_path(char *out, size_t n)
 		snprintf(out, n, "%s/fake_engine.py", d);
 		return;
 	}
-	const char *src = __FILE__; /* .../tests/test_gtp.c */
+	const char *src = __FILE__; /* .../tests/integration/test_gtp.c */
 	const char *slash = strrchr(src, '/');
 	if (slash)
-		snprintf(out, n, "%.*s/data/fake_engine.py", (int)(slash - src), src);
+		snprintf(out, n, "%.*s/../data/fake_engine.py", (int)(slash - src), src);
 	else
-		snprintf(out, n, "data/fake_engine.py");
+		snprintf(out, n, "../data/fake_engine.py");
 }
 
 static long long now_ms(void)

@@ -1,5 +1,5 @@
 /* Integration tests of a session with tengend (TENGEND, else ./server/tengend), driven over TCP
- * through tests/harness and tests/srvtest, against the contract (docs/protocol.md): hello and
+ * through tests/support/harness and tests/support/srvtest, against the contract (docs/protocol.md): hello and
  * ping, accounts, the login rate limits, bad input of every kind (framing, UTF-8, types, ids,
  * line length, settings, vertices), the per-address connection limit and a reader too slow for
  * its games' events.

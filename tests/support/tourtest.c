@@ -1,4 +1,4 @@
-/* tests/tourtest: the tournament integration tests' daemon, players and event as the test
+/* tests/support/tourtest: the tournament integration tests' daemon, players and event as the test
  * keeps it (tourtest.h says what each helper does). */
 #include "config.h"
 

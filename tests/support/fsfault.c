@@ -1,4 +1,4 @@
-/* tests/fsfault: an LD_PRELOAD shim that lets the tests (tests/test_data.c) see and break what
+/* tests/support/fsfault: an LD_PRELOAD shim that lets the tests (tests/integration/test_data.c) see and break what
  * a real tengend does with its files, as root, on any file system:
  *
  *   TENGEN_FSFAULT_COUNT=FILE   count fsync(2) and fdatasync(2) calls; after each, FILE holds
@@ -17,7 +17,7 @@
  *   TENGEN_FSFAULT_FREE_BYTES=N statvfs/fstatvfs report N bytes free (available and free).
  *
  * Built as a plain shared object without sanitizers (Makefile.am); a sanitizer build of
- * tengend takes it with ASAN_OPTIONS=verify_asan_link_order=0 (tests/harness.c does that).
+ * tengend takes it with ASAN_OPTIONS=verify_asan_link_order=0 (tests/support/harness.c does that).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>

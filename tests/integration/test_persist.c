@@ -1,5 +1,5 @@
 /* Integration tests of what tengend (TENGEND, else ./server/tengend) keeps, driven over TCP
- * through tests/harness and tests/srvtest: games across kill -9 and SIGTERM (the turn, the
+ * through tests/support/harness and tests/support/srvtest: games across kill -9 and SIGTERM (the turn, the
  * penalties, a claim in the count, a resumed dispute, a pending challenge), the agreed count in
  * the game's record (docs/rules.md), and a fold of the move journal that fails and is retried.
  *
