@@ -66,8 +66,9 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 	struct server *srv = c->srv;
 	struct proto_error err;
 	const char *opponent;
+	const struct ruleset *rs = ruleset_default(); /* a challenge names no other yet */
 	int64_t size = RULES_DEFAULT_SIZE, handicap = 0;
-	double komi = RULES_DEFAULT_KOMI;
+	double komi = rs->default_komi;
 	bool rated = true;
 	int choice = 0;
 	int64_t expires_s = GAMES_CHALLENGE_TTL_S;
@@ -91,7 +92,7 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	int pts[9];
-	if (handicap == 1 || (handicap > 1 && board_fixed_handicap((int)size, (int)handicap, pts, (int)size + 2) < 0)) {
+	if (handicap == 1 || (handicap > 1 && rs->opening((int)size, (int)handicap, pts, (int)size + 2) < 0)) {
 		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
 				   "field 'handicap': %lld %s cannot be placed on %lldx%lld (0, or 2 to 9 "
 				   "on the GTP fixed points)", (long long)handicap,

@@ -143,13 +143,18 @@ void games_sgf(struct conn *c, const struct proto_request *req)
 	struct sgf_game s;
 	sgf_game_init(&s);
 	s.size = g->row.size;
-	s.komi = score_effective_komi(g->row.komi, g->row.handicap); /* the komi counted with */
-	s.handicap = g->row.handicap;
+	/* KM (the komi counted with), HA, RU and PL from the game's ruleset */
+	if (ruleset_sgf_info(g->rs, g->row.komi, g->row.handicap, &s) != SGF_OK) {
+		sgf_game_free(&s);
+		if (owned)
+			game_free(g);
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
+		return;
+	}
 	if (strcmp(g->row.reason, "double_forfeit") == 0) /* SGF has no double loss: RE[Void] */
 		s.comment = strdup(GAMES_DOUBLE_LOSS_COMMENT);
 	s.black = strdup(g->black);
 	s.white = strdup(g->white);
-	s.rules = strdup("Chinese");
 	if (g->row.result[0])
 		s.result = strdup(g->row.result);
 	char date[16];

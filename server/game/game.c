@@ -25,6 +25,14 @@ static void on_timer_closed(uv_handle_t *h)
 }
 
 /* Free a game; one with a timer goes once the timer's handle has closed. */
+struct game *game_alloc(void)
+{
+	struct game *g = calloc(1, sizeof *g);
+	if (g)
+		g->rs = ruleset_default();
+	return g;
+}
+
 void game_free(struct game *g)
 {
 	if (!g)

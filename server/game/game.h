@@ -16,6 +16,7 @@
 #include "games.h"
 #include "jsonout.h"
 #include "referee.h"
+#include "ruleset.h"
 
 /* What a game row's extra text says, but the move it is current as of (game_save_as): equal
  * keys, equal texts. */
@@ -36,6 +37,9 @@ struct game {
 	struct store_game row;   /* the persisted row; its JSON strings are owned */
 	struct referee ref;      /* valid once started (playing, counting, ended) */
 	bool started;
+	const struct ruleset *rs; /* what differs between rulesets: first move, opening, komi,
+	                             result texts (common/ruleset.h); every game has
+	                             ruleset_default() until games name one */
 	struct rules rules;
 	struct proto_time time;
 	char black[PROTO_NAME_MAX + 1], white[PROTO_NAME_MAX + 1];
@@ -64,6 +68,9 @@ struct game {
 
 /* Free a game at once (no timer); game_free: one with a timer goes once its handle closed. */
 void game_release(struct game *g);
+/* A new zeroed game under the default ruleset (games name no other yet: ruleset_default()).
+ * NULL when out of memory. Free with game_free. */
+struct game *game_alloc(void);
 void game_free(struct game *g);
 /* A store write failed inside the iteration's transaction: log it and exit(1) (a restart
  * rebuilds every game from what committed). Never returns. */
@@ -196,6 +203,9 @@ struct game_challenge_spec {
 	bool rated;
 	const char *color_choice;            /* "nigiri", "black", "white" */
 	struct proto_time time;              /* games_time_check accepts it */
+	const struct ruleset *rs; /* what differs between rulesets: first move, opening, komi,
+	                             result texts (common/ruleset.h); every game has
+	                             ruleset_default() until games name one */
 	struct rules rules;
 	int64_t expires_s;                   /* it lapses this long after it is made */
 };

@@ -261,7 +261,7 @@ static void default_expiry(struct game *g)
 struct game *game_build(struct server *srv, struct store_game *row,
 			const struct store_move *moves, size_t nmoves)
 {
-	struct game *g = calloc(1, sizeof *g);
+	struct game *g = game_alloc();
 	if (!g)
 		return NULL;
 	g->id = row->id;
@@ -328,7 +328,8 @@ int game_names_of(struct server *srv, struct game *g)
 
 int game_start_referee(struct game *g)
 {
-	if (referee_init(&g->ref, g->row.size, g->row.komi, g->row.handicap, &g->rules) < 0)
+	if (referee_init_ruleset(&g->ref, g->rs, g->row.size, g->row.komi, g->row.handicap,
+				 &g->rules) < 0)
 		return -1;
 	g->started = true;
 	g->replay_to_move = g->ref.board.to_move;

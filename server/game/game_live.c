@@ -29,7 +29,7 @@ bool game_flag_fall(struct server *srv, struct game *g)
 		return game_announce_move(srv, g, c, &m, "time");
 	}
 	clock_peek(&g->cc, &g->clk[c], game_turn_elapsed(g), &g->clk[c]);
-	game_end(srv, g, c == BLACK ? "W+T" : "B+T", END_TIME);
+	game_end(srv, g, g->rs->result_win(color_other(c), RULESET_WIN_TIME), END_TIME);
 	return true;
 }
 
@@ -97,9 +97,10 @@ static void on_timer(uv_timer_t *t)
 	    wall >= g->row.start_at + g->lateness_limit_s) {
 		/* Art. 22.1: absent past the limit loses by forfeit; both absent, both lose. */
 		if (!g->present[BLACK] && !g->present[WHITE])
-			game_end(srv, g, "Void", END_DOUBLE_FORFEIT);
+			game_end(srv, g, g->rs->result_void, END_DOUBLE_FORFEIT);
 		else
-			game_end(srv, g, g->present[BLACK] ? "B+F" : "W+F", END_LATENESS);
+			game_end(srv, g, g->rs->result_win(g->present[BLACK] ? BLACK : WHITE,
+							 RULESET_WIN_FORFEIT), END_LATENESS);
 		return;
 	}
 	if (game_clock_running(g)) {
@@ -327,7 +328,7 @@ int64_t games_create_scheduled(struct server *srv, int64_t black_id, int64_t whi
 			(long long)black_id, (long long)white_id, set->size, handicap, why);
 		return -1;
 	}
-	struct game *g = calloc(1, sizeof *g);
+	struct game *g = game_alloc();
 	if (!g)
 		return -1;
 	g->rules = set->rules;

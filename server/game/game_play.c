@@ -14,7 +14,7 @@
 struct game *game_challenge_new(struct server *srv, const struct game_challenge_spec *s,
 				const char **why)
 {
-	struct game *g = calloc(1, sizeof *g);
+	struct game *g = game_alloc();
 	*why = "out of memory";
 	if (!g)
 		return NULL;

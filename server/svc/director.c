@@ -9,30 +9,24 @@
 #include "ratings.h"
 
 
-/* Accept "B+R", "W+3.5", "B+T", "W+F", "0", "Void" and the like. */
-static bool result_valid(const char *r)
+/* Accept "B+R", "W+3.5", "B+T", "W+F", "0", "Void" and the like: a result text of the
+ * ruleset (its result_parse). */
+static bool result_valid(const struct ruleset *rs, const char *r)
 {
-	if (strcmp(r, "0") == 0 || strcmp(r, "Void") == 0 || strcmp(r, "Draw") == 0)
-		return true;
-	if ((r[0] != 'B' && r[0] != 'W') || r[1] != '+')
-		return false;
-	const char *t = r + 2;
-	if (strcmp(t, "R") == 0 || strcmp(t, "T") == 0 || strcmp(t, "F") == 0 || *t == '\0')
-		return true;
-	char *end;
-	double v = strtod(t, &end);
-	return *end == '\0' && v > 0 && v < 1e4;
+	struct ruleset_result x;
+	return rs->result_parse(r, &x) == 0;
 }
 
 int games_set_result(struct server *srv, int64_t id, const char *result, const char *reason,
 		     bool unrated)
 {
 	enum end_reason why = END_ADJUDICATED;
-	if (!result_valid(result) || (reason && referee_reason_parse(reason, &why) < 0) ||
+	const struct ruleset *rs = ruleset_default(); /* games name no other yet */
+	if (!result_valid(rs, result) || (reason && referee_reason_parse(reason, &why) < 0) ||
 	    why == END_NONE || why == END_DECLINED)
 		return -2;
 	/* One stored form of a double loss: Void with reason double_forfeit (docs/rules.md §4) */
-	if (why == END_DOUBLE_FORFEIT && strcmp(result, "Void") != 0)
+	if (why == END_DOUBLE_FORFEIT && strcmp(result, rs->result_void) != 0)
 		return -2;
 	if (strcmp(result, "Draw") == 0)
 		result = "0";
@@ -98,9 +92,9 @@ int games_warn(struct server *srv, int64_t id, enum color c, const char *reason)
 	json_object_set_new(e, "by_director", json_true());
 	game_send(srv, g, e);
 	json_decref(e);
-	if (n >= 2) {
+	if (n >= g->rs->warnings_lose) {
 		/* Art. 24.2: a second warning loses the game. */
-		game_end(srv, g, c == BLACK ? "W+F" : "B+F", END_WARNINGS);
+		game_end(srv, g, g->rs->result_win(color_other(c), RULESET_WIN_FORFEIT), END_WARNINGS);
 		return 0;
 	}
 	game_save(srv, g);

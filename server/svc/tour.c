@@ -5,6 +5,7 @@
 #include "panic.h"
 #include "pairing.h"
 #include "rating.h"
+#include "ruleset.h"
 #include "standings.h"
 #include "tour.h"
 
@@ -78,7 +79,8 @@ int tour_game_settings(const struct tour *t, struct game_settings *gs)
 	gs->size = tour_setting_int(t, "size", RULES_DEFAULT_SIZE);
 	gs->komi = json_number_value(json_object_get(s, "komi"));
 	json_t *hk = json_object_get(s, "handicap_komi"); /* absent in events created before it */
-	gs->handicap_komi = json_is_number(hk) ? json_number_value(hk) : TOURNAMENT_HANDICAP_KOMI_DEFAULT;
+	gs->handicap_komi = json_is_number(hk) ? json_number_value(hk) :
+						   ruleset_default()->default_handicap_komi;
 	gs->rated = json_is_true(json_object_get(s, "rated"));
 	gs->lateness_limit_s = tour_setting_int(t, "lateness_limit_s", GAMES_LATENESS_LIMIT_DEFAULT_S);
 	rules_default(&gs->rules);

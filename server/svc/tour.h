@@ -16,7 +16,6 @@
 #define TOURNAMENT_ROUNDS_DEFAULT 5   /* Swiss and McMahon rounds unless set */
 #define TOURNAMENT_START_AT_MAX 1e11  /* Unix seconds: a sanity bound on start_at */
 #define TOURNAMENT_LIST_MAX 1000      /* tournaments in a listing or a profile, at most */
-#define TOURNAMENT_HANDICAP_KOMI_DEFAULT 0.5 /* points: usual practice in handicap games */
 
 #define TOUR_SYSTEMS 5
 /* The systems' names, in enum event_system order. */

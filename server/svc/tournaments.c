@@ -12,6 +12,7 @@
 #include "panic.h"
 #include "pairing.h"
 #include "rating.h"
+#include "ruleset.h"
 #include "standings.h"
 #include "tour.h"
 #include "tournaments.h"
@@ -27,7 +28,8 @@ void tournaments_create(struct conn *c, const struct proto_request *req)
 	int64_t rounds = TOURNAMENT_ROUNDS_DEFAULT, size = RULES_DEFAULT_SIZE,
 		lateness = GAMES_LATENESS_LIMIT_DEFAULT_S, bye = STANDINGS_WIN_POINTS;
 	int64_t bar = 0, floor_ = -20, hmax = PAIRING_HANDICAP_CAP;
-	double komi = RULES_DEFAULT_KOMI, hkomi = TOURNAMENT_HANDICAP_KOMI_DEFAULT;
+	const struct ruleset *rs = ruleset_default(); /* events name no other yet */
+	double komi = rs->default_komi, hkomi = rs->default_handicap_komi;
 	bool rated = true, handicap = false, double_elim = false;
 	struct proto_time time = {0};
 	struct rules rules;
@@ -223,7 +225,10 @@ void tournaments_withdraw(struct conn *c, const struct proto_request *req)
 			for (int k = 0; k < b.ev.ngames; k++) {
 				struct event_game *g = &b.ev.games[k];
 				if (g->result == RESULT_NONE && (g->black == pi || g->white == pi))
-					games_set_result(srv, b.game_ids[k], g->black == pi ? "W+F" : "B+F", "adjudicated", true);
+					games_set_result(srv, b.game_ids[k],
+							 ruleset_default()->result_win(g->black == pi ? WHITE : BLACK,
+										       RULESET_WIN_FORFEIT),
+							 "adjudicated", true);
 			}
 			tour_ev_free(&b);
 		}
@@ -404,8 +409,10 @@ static json_t *create_round_games(struct conn *c, const struct proto_request *re
 		/* A withdrawn player's game: a forfeit; both withdrawn: a double loss, stored as
 		 * Void with reason double_forfeit (Art. 17.5, 23.1; games_set_result). */
 		if (p->black_absent || p->white_absent)
-			games_set_result(srv, gid, p->black_absent && p->white_absent ? "Void" :
-					 p->black_absent ? "W+F" : "B+F",
+			games_set_result(srv, gid, p->black_absent && p->white_absent ?
+					 ruleset_default()->result_void :
+					 ruleset_default()->result_win(p->black_absent ? WHITE : BLACK,
+								       RULESET_WIN_FORFEIT),
 					 p->black_absent && p->white_absent ? "double_forfeit" : "adjudicated",
 					 true);
 		json_t *pj = json_pack("{s:I, s:s, s:s, s:i}", "game", (json_int_t)gid, "black",
