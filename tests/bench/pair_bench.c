@@ -81,29 +81,22 @@ static bool black_wins(int r, int a, int b, int ra, int rb)
 	return (int)(x % 100) >= pw;
 }
 
-static int run(int n, int rounds, enum event_system sys, bool seed_wins, bool quality,
-	       bool print_rounds, struct totals *T)
+/* Set up the event of n players and its buffers: ranks from the seed (or falling with the
+ * index when the better seed wins), seeds by rank. Returns non-zero if out of memory. */
+static int sim_init(struct sim *S, int n, int rounds, enum event_system sys, bool seed_wins)
 {
-	struct sim S;
-	memset(&S, 0, sizeof S);
-	memset(T, 0, sizeof *T);
-	struct event *ev = &S.ev;
-	S.n = n;
+	struct event *ev = &S->ev;
+	S->n = n;
 	ev->system = sys;
 	ev->nplayers = n;
 	ev->players = calloc((size_t)n, sizeof *ev->players);
 	ev->games = calloc((size_t)n * (size_t)rounds, sizeof *ev->games);
 	ev->byes = calloc((size_t)rounds + 1, sizeof *ev->byes);
-	S.score = calloc((size_t)n, sizeof *S.score);
-	S.wb = calloc((size_t)n, sizeof *S.wb);
-	S.met = calloc((size_t)n * (size_t)n, 1);
-	struct pairing_out *out = malloc(sizeof *out);
-	int *seen = calloc((size_t)n, sizeof *seen);
-	if (!ev->players || !ev->games || !ev->byes || !out || !seen || !S.score ||
-	    !S.wb || !S.met) {
-		fprintf(stderr, "out of memory\n");
+	S->score = calloc((size_t)n, sizeof *S->score);
+	S->wb = calloc((size_t)n, sizeof *S->wb);
+	S->met = calloc((size_t)n * (size_t)n, 1);
+	if (!ev->players || !ev->games || !ev->byes || !S->score || !S->wb || !S->met)
 		return 1;
-	}
 	ev->rounds_planned = rounds;
 	ev->bye_points = 2;
 	ev->mcmahon_bar = 2;
@@ -124,102 +117,157 @@ static int run(int n, int rounds, enum event_system sys, bool seed_wins, bool qu
 				s++;
 		ev->players[i].seed = s;
 	}
+	return 0;
+}
+
+static void sim_free(struct sim *S)
+{
+	free(S->ev.players);
+	free(S->ev.games);
+	free(S->ev.byes);
+	free(S->score);
+	free(S->wb);
+	free(S->met);
+}
+
+/* Scores before round r, as the pairing sees them (half wins). Returns non-zero on failure. */
+static int sim_scores(struct sim *S, int r)
+{
+	for (int i = 0; i < S->n; i++) {
+		double sc;
+		if (pairing_score(&S->ev, r, i, &sc)) {
+			fprintf(stderr, "pairing_score failed\n");
+			return 1;
+		}
+		S->score[i] = (int)((S->ev.system == SYSTEM_MCMAHON ? 2 : 1) * sc + 0.5);
+	}
+	return 0;
+}
+
+/* The last round's leaders: the only two at the top score, not met; were they paired? */
+static void count_leaders(const struct sim *S, const struct pairing_out *out, struct totals *T)
+{
+	int n = S->n;
+	int top = -1, ntop = 0, l[2] = { -1, -1 };
+	for (int i = 0; i < n; i++) {
+		if (S->score[i] > top) {
+			top = S->score[i];
+			ntop = 0;
+		}
+		if (S->score[i] == top && ntop < 2)
+			l[ntop] = i;
+		ntop += S->score[i] == top;
+	}
+	if (ntop == 2 && !S->met[(size_t)l[0] * n + l[1]]) {
+		T->leaders_cases++;
+		for (int p = 0; p < out->npairs; p++)
+			T->leaders_paired += (out->pairs[p].black == l[0] && out->pairs[p].white == l[1]) ||
+					     (out->pairs[p].black == l[1] && out->pairs[p].white == l[0]);
+	}
+}
+
+/* Play round r's draw: byes and games (with their results) into the event, colours and
+ * meetings into the state; each player must appear once. Returns non-zero if not. */
+static int sim_play(struct sim *S, int r, const struct pairing_out *out, bool seed_wins,
+		    int *seen)
+{
+	struct event *ev = &S->ev;
+	int n = S->n;
+	for (int i = 0; i < n; i++)
+		seen[i] = 0;
+	for (int b = 0; b < out->nbyes; b++) {
+		seen[out->byes[b]]++;
+		ev->byes[ev->nbyes++] = (struct event_bye){ r, out->byes[b] };
+	}
+	for (int p = 0; p < out->npairs; p++) {
+		const struct pairing_pair *q = &out->pairs[p];
+		seen[q->black]++;
+		seen[q->white]++;
+		S->met[(size_t)q->black * n + q->white] = S->met[(size_t)q->white * n + q->black] = 1;
+		if (q->handicap == 0) {
+			S->wb[q->white]++;
+			S->wb[q->black]--;
+		}
+		bool bw = black_wins(r, q->black, q->white, ev->players[q->black].rank,
+				     ev->players[q->white].rank);
+		if (seed_wins)
+			bw = ev->players[q->black].seed < ev->players[q->white].seed;
+		ev->games[ev->ngames++] = (struct event_game){
+			.round = r, .black = q->black, .white = q->white,
+			.handicap = q->handicap,
+			.result = bw ? RESULT_BLACK_WIN : RESULT_WHITE_WIN };
+	}
+	for (int i = 0; i < n; i++)
+		if (seen[i] != 1) {
+			fprintf(stderr, "n=%d round %d: player %d paired %d times\n", n, r, i,
+				seen[i]);
+			return 1;
+		}
+	return 0;
+}
+
+/* Pair round r (timed) and add its quality, and the minimum's, to the totals. Returns
+ * non-zero if the pairing fails. */
+static int pair_round(struct sim *S, int r, bool quality, struct pairing_out *out,
+		      double *dt, struct totals *T)
+{
+	struct event *ev = &S->ev;
+	if (quality) {
+		long d, c;
+		if (pairmin_round(ev, r, &d, &c)) {
+			T->min_ok = false;
+		} else {
+			T->diff_min += d;
+			T->cross_min += c;
+		}
+	}
+	double t0 = now();
+	int e = pairing_round(ev, r, out);
+	*dt = now() - t0;
+	if (e) {
+		fprintf(stderr, "n=%d round %d: %s\n", S->n, r, pairing_strerror(e));
+		return 1;
+	}
+	T->time += *dt;
+	if (*dt > T->worst)
+		T->worst = *dt;
+	T->rematches += out->quality.rematches;
+	T->diff += out->quality.score_diff + out->quality.bye_score_diff;
+	T->cross += out->quality.cross_group + (out->quality.bye_score_diff != 0);
+	return 0;
+}
+
+static int run(int n, int rounds, enum event_system sys, bool seed_wins, bool quality,
+	       bool print_rounds, struct totals *T)
+{
+	struct sim S;
+	memset(&S, 0, sizeof S);
+	memset(T, 0, sizeof *T);
+	int e = sim_init(&S, n, rounds, sys, seed_wins);
+	struct pairing_out *out = malloc(sizeof *out);
+	int *seen = calloc((size_t)n, sizeof *seen);
+	if (e || !out || !seen) {
+		fprintf(stderr, "out of memory\n");
+		return 1;
+	}
 	T->min_ok = quality;
 	const char *name = sys == SYSTEM_SWISS ? "swiss" : "mcmahon";
 	for (int r = 1; r <= rounds; r++) {
-		/* scores before the round, as the pairing sees them (half wins) */
-		for (int i = 0; i < n; i++) {
-			double sc;
-			if (pairing_score(ev, r, i, &sc)) {
-				fprintf(stderr, "pairing_score failed\n");
-				return 1;
-			}
-			S.score[i] = (int)((sys == SYSTEM_MCMAHON ? 2 : 1) * sc + 0.5);
-		}
-		if (quality) {
-			long d, c;
-			if (pairmin_round(ev, r, &d, &c)) {
-				T->min_ok = false;
-			} else {
-				T->diff_min += d;
-				T->cross_min += c;
-			}
-		}
-		double t0 = now();
-		int e = pairing_round(ev, r, out);
-		double dt = now() - t0;
-		if (e) {
-			fprintf(stderr, "n=%d round %d: %s\n", n, r, pairing_strerror(e));
+		double dt;
+		if (sim_scores(&S, r) || pair_round(&S, r, quality, out, &dt, T))
 			return 1;
-		}
-		T->time += dt;
-		if (dt > T->worst)
-			T->worst = dt;
-		T->rematches += out->quality.rematches;
-		T->diff += out->quality.score_diff + out->quality.bye_score_diff;
-		T->cross += out->quality.cross_group + (out->quality.bye_score_diff != 0);
-		/* the last round's leaders: the only two at the top score, not met */
-		if (r == rounds) {
-			int top = -1, ntop = 0, l[2] = { -1, -1 };
-			for (int i = 0; i < n; i++) {
-				if (S.score[i] > top) {
-					top = S.score[i];
-					ntop = 0;
-				}
-				if (S.score[i] == top && ntop < 2)
-					l[ntop] = i;
-				ntop += S.score[i] == top;
-			}
-			if (ntop == 2 && !S.met[(size_t)l[0] * n + l[1]]) {
-				T->leaders_cases++;
-				for (int p = 0; p < out->npairs; p++)
-					T->leaders_paired += (out->pairs[p].black == l[0] && out->pairs[p].white == l[1]) ||
-							     (out->pairs[p].black == l[1] && out->pairs[p].white == l[0]);
-			}
-		}
-		for (int i = 0; i < n; i++)
-			seen[i] = 0;
-		for (int b = 0; b < out->nbyes; b++) {
-			seen[out->byes[b]]++;
-			ev->byes[ev->nbyes++] = (struct event_bye){ r, out->byes[b] };
-		}
-		for (int p = 0; p < out->npairs; p++) {
-			struct pairing_pair *q = &out->pairs[p];
-			seen[q->black]++;
-			seen[q->white]++;
-			S.met[(size_t)q->black * n + q->white] = S.met[(size_t)q->white * n + q->black] = 1;
-			if (q->handicap == 0) {
-				S.wb[q->white]++;
-				S.wb[q->black]--;
-			}
-			bool bw = black_wins(r, q->black, q->white, ev->players[q->black].rank,
-					     ev->players[q->white].rank);
-			if (seed_wins)
-				bw = ev->players[q->black].seed < ev->players[q->white].seed;
-			ev->games[ev->ngames++] = (struct event_game){
-				.round = r, .black = q->black, .white = q->white,
-				.handicap = q->handicap,
-				.result = bw ? RESULT_BLACK_WIN : RESULT_WHITE_WIN };
-		}
-		for (int i = 0; i < n; i++)
-			if (seen[i] != 1) {
-				fprintf(stderr, "n=%d round %d: player %d paired %d times\n", n, r, i,
-					seen[i]);
-				return 1;
-			}
-		ev->rounds_played = r;
+		if (r == rounds)
+			count_leaders(&S, out, T);
+		if (sim_play(&S, r, out, seed_wins, seen))
+			return 1;
+		S.ev.rounds_played = r;
 		if (print_rounds)
 			printf("  %-8s n=%-5d round %d: %8.3f s\n", name, n, r, dt);
 	}
 	for (int i = 0; i < n; i++)
 		if (abs(S.wb[i]) > T->max_imbalance)
 			T->max_imbalance = abs(S.wb[i]);
-	free(ev->players);
-	free(ev->games);
-	free(ev->byes);
-	free(S.score);
-	free(S.wb);
-	free(S.met);
+	sim_free(&S);
 	free(out);
 	free(seen);
 	return 0;
