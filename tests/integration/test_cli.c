@@ -451,20 +451,11 @@ START_TEST(test_call)
 }
 END_TEST
 
-START_TEST(test_tournament)
+/* test_tournament, step 1: `td create` with every setting; returns the tournament's id,
+ * after checking that the settings arrived as given. */
+static long long tour_create(const char *td)
 {
 	struct run r;
-	cli_register("alice");
-	cli_register("bob");
-	cli_register("carol");
-	/* A declared rank. */
-	run(&r, pw_of("dave"), NULL, "register", "--user", "dave", "--rank", "3k", NULL);
-	EXPECT_STATUS(r, 0);
-	EXPECT_OUT(r, "3k");
-	run_free(&r);
-	grant("carol", "td");
-	const char *td = pw_of("carol");
-
 	run(&r, td, NULL, "--user", "carol", "td", "create", "Spring Cup", "--system", "swiss",
 	    "--rounds", "3", "--size", "9", "--komi", "7.5", "--time", "byoyomi:60/3x10",
 	    "--lateness", "300", "--tiebreaks", "SOS,SOSOS", "--rated", "no", "--bye", "1", NULL);
@@ -472,8 +463,6 @@ START_TEST(test_tournament)
 	long long t = atoll(r.out);
 	ck_assert_msg(t > 0, "td create printed '%s'", r.out);
 	run_free(&r);
-	char ts[32];
-	snprintf(ts, sizeof ts, "%lld", t);
 
 	/* The settings arrived as given. */
 	struct hc *c = hc_open(D.port);
@@ -491,7 +480,14 @@ START_TEST(test_tournament)
 	ck_assert(hj_has_str(g, "tournament.settings.tiebreaks", "SOSOS"));
 	json_decref(g);
 	hc_close(c);
+	return t;
+}
 
+/* test_tournament, step 2: register alice and bob, start round 1; returns the id of its
+ * one game (scheduled, as `games` shows it, as a table and as JSON). */
+static long long tour_start(const char *td, const char *ts)
+{
+	struct run r;
 	run(&r, td, NULL, "--user", "carol", "td", "register", ts, "alice", "bob", NULL);
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "registered alice");
@@ -524,9 +520,14 @@ START_TEST(test_tournament)
 	ck_assert_int_gt(game, 0);
 	json_decref(lines);
 	run_free(&r);
-	char gs[32];
-	snprintf(gs, sizeof gs, "%lld", game);
+	return game;
+}
 
+/* test_tournament, step 3: the pairings, the game's SGF, a director's result and the
+ * standings. */
+static void tour_result(const char *td, const char *ts, const char *gs)
+{
+	struct run r;
 	run(&r, NULL, NULL, "pairings", ts, "1", NULL);
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, gs);
@@ -552,14 +553,19 @@ START_TEST(test_tournament)
 	run_free(&r);
 	run(&r, NULL, NULL, "standings", ts, "--round", "1", "--json", NULL);
 	EXPECT_STATUS(r, 0);
-	lines = json_lines(r.out);
+	json_t *lines = json_lines(r.out);
 	json_t *st = json_array_get(lines, 0);
 	ck_assert(hj_ok(st));
 	ck_assert_int_eq(json_array_size(hj_get(st, "standings")), 2);
 	ck_assert_int_eq(hj_int(st, "standings.0.rank"), 1);
 	json_decref(lines);
 	run_free(&r);
+}
 
+/* test_tournament, step 4: export, list, show, withdraw. */
+static void tour_export(const char *td, const char *ts)
+{
+	struct run r;
 	/* Export, list, show. */
 	char out_file[HARNESS_PATH_MAX];
 	snprintf(out_file, sizeof out_file, "%s/export.csv", D.dir);
@@ -588,6 +594,30 @@ START_TEST(test_tournament)
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "withdrew bob");
 	run_free(&r);
+}
+
+START_TEST(test_tournament)
+{
+	struct run r;
+	cli_register("alice");
+	cli_register("bob");
+	cli_register("carol");
+	/* A declared rank. */
+	run(&r, pw_of("dave"), NULL, "register", "--user", "dave", "--rank", "3k", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "3k");
+	run_free(&r);
+	grant("carol", "td");
+	const char *td = pw_of("carol");
+
+	long long t = tour_create(td);
+	char ts[32];
+	snprintf(ts, sizeof ts, "%lld", t);
+	long long game = tour_start(td, ts);
+	char gs[32];
+	snprintf(gs, sizeof gs, "%lld", game);
+	tour_result(td, ts, gs);
+	tour_export(td, ts);
 }
 END_TEST
 
