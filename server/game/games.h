@@ -5,7 +5,7 @@
 #ifndef TENGEN_GAMES_H
 #define TENGEN_GAMES_H
 
-#include "fairclock.h" /* the game clocks' time, for those that include this (net.c) */
+#include "fairclock.h" /* the game clocks' time, for those that include this (transport/tcp.c) */
 #include "server.h"
 
 /* Load every unfinished game from the store (restart) and start the stall meter. Returns 0

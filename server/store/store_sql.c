@@ -45,7 +45,7 @@
 	"AND (h.at < :at OR (h.at = :at AND h.game_id < :game_id)) " \
 	"ORDER BY h.at DESC, h.game_id DESC LIMIT 1)"
 
-/* Reasons of a game decided on the board (leaderboard's last_played; server/ratings.c rates
+/* Reasons of a game decided on the board (leaderboard's last_played; server/svc/ratings.c rates
  * the same set). */
 #define BOARD_REASONS "('resignation', 'time', 'score', 'warnings', 'illegal', 'adjudicated')"
 
