@@ -189,46 +189,198 @@ static void bf_visit_best(const int *mate, struct bf_cost cost, void *vctx)
 	}
 }
 
+/* run_swiss's event: n players with random ranks, seeded by rank, and sometimes one who
+ * withdraws after round 1, 2 or 3. */
+static void swiss_setup(struct sim *s, enum event_system sys, int n, int rounds, uint64_t seed)
+{
+	rng_seed(seed);
+	sim_init(s, sys, n);
+	s->ev.rounds_planned = rounds;
+	for (int i = 0; i < n; i++)
+		s->players[i].rank = 6 - (int)(rng() % 30);
+	/* seed by rank */
+	for (int i = 0; i < n; i++) {
+		int sd = 0;
+		for (int j = 0; j < n; j++)
+			sd += s->players[j].rank > s->players[i].rank ||
+			      (s->players[j].rank == s->players[i].rank && j < i);
+		s->players[i].seed = sd;
+	}
+	if (rng() % 4 == 0 && n > 4)
+		s->players[rng() % (unsigned)n].withdrawn_after = 1 + (int)(rng() % 3);
+}
+
+/* determinism: the same state, and a copy of it, give the same draw */
+static void check_same_draw(const struct sim *s, int r, const struct pairing_out *o)
+{
+	static struct sim s2;
+	static struct pairing_out o2;
+	memcpy(&s2, s, sizeof *s);
+	s2.ev.players = s2.players;
+	s2.ev.games = s2.games;
+	s2.ev.byes = s2.byes;
+	ck_assert_int_eq(pairing_round(&s2.ev, r, &o2), 0);
+	ck_assert_int_eq(o->npairs, o2.npairs);
+	ck_assert_int_eq(o->nbyes, o2.nbyes);
+	for (int p = 0; p < o->npairs; p++) {
+		ck_assert_int_eq(o->pairs[p].black, o2.pairs[p].black);
+		ck_assert_int_eq(o->pairs[p].white, o2.pairs[p].white);
+		ck_assert_int_eq(o->pairs[p].handicap, o2.pairs[p].handicap);
+	}
+	for (int b = 0; b < o->nbyes; b++)
+		ck_assert_int_eq(o->byes[b], o2.byes[b]);
+}
+
+/* The brute force's view of round r: the field (the players in, seen[i] == 0), their
+ * scores (half wins) and byes, the lowest of each, the dummy for an odd field, who met. */
+static void bf_load(const struct sim *s, enum event_system sys, int n, int r, const int *seen)
+{
+	double sc[SIM_MAX_PLAYERS];
+	for (int i = 0; i < n; i++)
+		ck_assert_int_eq(pairing_score(&s->ev, r, i, &sc[i]), 0);
+	bf_nf = 0;
+	bf_minbyes = 1 << 20;
+	bf_minscore = 1 << 20;
+	for (int i = 0; i < n; i++)
+		if (seen[i] == 0) {
+			bf_field[bf_nf++] = i;
+			/* half wins: Swiss points are 2 a win, MMS 1 a win */
+			bf_score[i] = (int)((sys == SYSTEM_MCMAHON ? 2 : 1) * sc[i] + 0.5);
+			bf_byes[i] = count_byes(s, i, r);
+			if (bf_byes[i] < bf_minbyes)
+				bf_minbyes = bf_byes[i];
+			if (bf_score[i] < bf_minscore)
+				bf_minscore = bf_score[i];
+		}
+	bf_nv = bf_nf;
+	if (bf_nf % 2)
+		bf_field[bf_nv++] = BF_DUMMY;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			bf_met[i][j] = i != j && have_met(s, i, j, r);
+}
+
+/* mate[] (field positions) of the draw o; pos[] maps a player to its field position. */
+static void draw_mates(const struct pairing_out *o, const int *pos, int *mate)
+{
+	for (int i = 0; i < bf_nv; i++)
+		mate[i] = -1;
+	for (int b = 0; b < o->nbyes; b++) {
+		mate[pos[o->byes[b]]] = bf_nv - 1;
+		mate[bf_nv - 1] = pos[o->byes[b]];
+	}
+	for (int p = 0; p < o->npairs; p++) {
+		mate[pos[o->pairs[p].black]] = pos[o->pairs[p].white];
+		mate[pos[o->pairs[p].white]] = pos[o->pairs[p].black];
+	}
+}
+
+/* The cost of the draw o of round r, its pairs counted in seen[] and their colours
+ * checked; *cross is set if a pair crosses score groups. */
+static struct bf_cost draw_cost(const struct sim *s, int r, const struct pairing_out *o,
+				int *seen, bool *cross)
+{
+	struct bf_cost got = { 0, 0, 0 };
+	for (int b = 0; b < o->nbyes; b++) {
+		struct bf_cost c = pair_cost(o->byes[b], BF_DUMMY);
+		got.score += c.score;
+		got.sq += c.sq;
+	}
+	for (int p = 0; p < o->npairs; p++) {
+		const struct pairing_pair *q = &o->pairs[p];
+		seen[q->black]++;
+		seen[q->white]++;
+		struct bf_cost c = pair_cost(q->black, q->white);
+		got.rematch += c.rematch;
+		got.score += c.score;
+		got.sq += c.sq;
+		*cross |= bf_score[q->black] != bf_score[q->white];
+		/* colours (docs/pairing.md): a player due a colour by balance gets it unless the
+		 * opponent is due it more strongly, or as strongly and the better seed */
+		int wbb = balance(s, q->black, r), wbw = balance(s, q->white, r);
+		ck_assert_int_ge(wbb, wbw);
+		if (q->handicap == 0 && wbb == wbw && wbb > 0) /* both due Black */
+			ck_assert_int_lt(s->players[q->black].seed, s->players[q->white].seed);
+		if (q->handicap == 0 && wbb == wbw && wbb < 0) /* both due White */
+			ck_assert_int_lt(s->players[q->white].seed, s->players[q->black].seed);
+	}
+	return got;
+}
+
+/* optimality on small fields: nothing cheaper that leaves the event completable;
+ * on larger ones, no rematch (avoidable there). Returns whether the draw paid for
+ * completability (cost more than the cheapest). */
+static bool check_optimal(const struct sim *s, int n, int r, int rounds,
+			  const struct pairing_out *o, struct bf_cost got, int *brute_checks,
+			  int *paid_rounds)
+{
+	bool paid = false;
+	int mate[SIM_MAX_PLAYERS + 1], pos[SIM_MAX_PLAYERS];
+	for (int i = 0; i < bf_nv; i++) {
+		mate[i] = -1;
+		if (bf_field[i] != BF_DUMMY)
+			pos[bf_field[i]] = i;
+	}
+	if (bf_nv <= 12) {
+		struct bf_ctx x = { .s = s, .round = r, .left = rounds - r,
+				    .best = { 1 << 20, 0, 0 },
+				    .best_completable = { 1 << 20, 0, 0 },
+				    .got = got };
+		bf_enum(mate, (struct bf_cost){ 0, 0, 0 }, bf_visit_best, &x);
+		ck_assert_msg(cost_cmp(got, x.best) >= 0, "n=%d round %d: better than best?", n, r);
+		ck_assert_msg(!x.any_completable,
+			      "n=%d round %d: cost %d/%ld/%ld, a completable pairing costs %d/%ld/%ld",
+			      n, r, got.rematch, got.score, got.sq, x.best_completable.rematch,
+			      x.best_completable.score, x.best_completable.sq);
+		if (cost_cmp(got, x.best) != 0) {
+			paid = true;
+			(*paid_rounds)++;
+			/* the pairing paid for completability: it must have bought it */
+			draw_mates(o, pos, mate);
+			ck_assert_msg(bf_completable(s, r, rounds - r, mate),
+				      "n=%d round %d: worse than the best and not completable", n, r);
+		}
+		(*brute_checks)++;
+	} else if (r <= 7) {
+		ck_assert_int_eq(got.rematch, 0);
+	}
+	return paid;
+}
+
+/* score groups: is every group even and conflict-free (so that no pair should cross)? */
+static bool groups_even(void)
+{
+	bool all_even = true;
+	for (int i = 0; i < bf_nf && all_even; i++) {
+		/* the dummy counts in the lowest group, if it gives the bye there */
+		int sz = bf_nv > bf_nf && bf_score[bf_field[i]] == bf_minscore &&
+			 bf_byes[bf_field[i]] == bf_minbyes;
+		for (int j = 0; j < bf_nf; j++) {
+			int a = bf_field[i], b = bf_field[j];
+			if (bf_score[a] != bf_score[b])
+				continue;
+			sz++;
+			if (a != b && bf_met[a][b])
+				all_even = false;
+		}
+		if (sz % 2)
+			all_even = false;
+	}
+	return all_even;
+}
+
 /* Run a random Swiss (or McMahon) event and check each round's properties. Returns the
  * number of rounds where the "all groups even and conflict-free" property applied. */
 static int run_swiss(enum event_system sys, int n, int rounds, uint64_t seed, int *brute_checks,
 		     int *paid_rounds)
 {
-	static struct sim s, s2;
-	static struct pairing_out o, o2;
+	static struct sim s;
+	static struct pairing_out o;
 	int applied = 0;
-	rng_seed(seed);
-	sim_init(&s, sys, n);
-	s.ev.rounds_planned = rounds;
-	for (int i = 0; i < n; i++)
-		s.players[i].rank = 6 - (int)(rng() % 30);
-	/* seed by rank */
-	for (int i = 0; i < n; i++) {
-		int sd = 0;
-		for (int j = 0; j < n; j++)
-			sd += s.players[j].rank > s.players[i].rank ||
-			      (s.players[j].rank == s.players[i].rank && j < i);
-		s.players[i].seed = sd;
-	}
-	if (rng() % 4 == 0 && n > 4)
-		s.players[rng() % (unsigned)n].withdrawn_after = 1 + (int)(rng() % 3);
+	swiss_setup(&s, sys, n, rounds, seed);
 	for (int r = 1; r <= rounds; r++) {
 		ck_assert_int_eq(pairing_round(&s.ev, r, &o), 0);
-		/* determinism: the same state, and a copy of it, give the same draw */
-		memcpy(&s2, &s, sizeof s);
-		s2.ev.players = s2.players;
-		s2.ev.games = s2.games;
-		s2.ev.byes = s2.byes;
-		ck_assert_int_eq(pairing_round(&s2.ev, r, &o2), 0);
-		ck_assert_int_eq(o.npairs, o2.npairs);
-		ck_assert_int_eq(o.nbyes, o2.nbyes);
-		for (int p = 0; p < o.npairs; p++) {
-			ck_assert_int_eq(o.pairs[p].black, o2.pairs[p].black);
-			ck_assert_int_eq(o.pairs[p].white, o2.pairs[p].white);
-			ck_assert_int_eq(o.pairs[p].handicap, o2.pairs[p].handicap);
-		}
-		for (int b = 0; b < o.nbyes; b++)
-			ck_assert_int_eq(o.byes[b], o2.byes[b]);
+		check_same_draw(&s, r, &o);
 
 		int seen[SIM_MAX_PLAYERS] = { 0 }, active = 0;
 		for (int i = 0; i < n; i++) {
@@ -238,29 +390,7 @@ static int run_swiss(enum event_system sys, int n, int rounds, uint64_t seed, in
 				seen[i] = -100; /* a withdrawn player must not appear */
 		}
 		ck_assert_int_eq(o.nbyes, active % 2);
-		double sc[SIM_MAX_PLAYERS];
-		for (int i = 0; i < n; i++)
-			ck_assert_int_eq(pairing_score(&s.ev, r, i, &sc[i]), 0);
-		bf_nf = 0;
-		bf_minbyes = 1 << 20;
-		bf_minscore = 1 << 20;
-		for (int i = 0; i < n; i++)
-			if (seen[i] == 0) {
-				bf_field[bf_nf++] = i;
-				/* half wins: Swiss points are 2 a win, MMS 1 a win */
-				bf_score[i] = (int)((sys == SYSTEM_MCMAHON ? 2 : 1) * sc[i] + 0.5);
-				bf_byes[i] = count_byes(&s, i, r);
-				if (bf_byes[i] < bf_minbyes)
-					bf_minbyes = bf_byes[i];
-				if (bf_score[i] < bf_minscore)
-					bf_minscore = bf_score[i];
-			}
-		bf_nv = bf_nf;
-		if (bf_nf % 2)
-			bf_field[bf_nv++] = BF_DUMMY;
-		for (int i = 0; i < n; i++)
-			for (int j = 0; j < n; j++)
-				bf_met[i][j] = i != j && have_met(&s, i, j, r);
+		bf_load(&s, sys, n, r, seen);
 		for (int b = 0; b < o.nbyes; b++) {
 			int p = o.byes[b];
 			seen[p]++;
@@ -269,98 +399,14 @@ static int run_swiss(enum event_system sys, int n, int rounds, uint64_t seed, in
 			if (r <= active / 2)
 				ck_assert_int_eq(bf_byes[p], 0);
 		}
-		struct bf_cost got = { 0, 0, 0 };
-		bool cross = false, paid = false;
-		int mate[SIM_MAX_PLAYERS + 1], pos[SIM_MAX_PLAYERS];
-		for (int i = 0; i < bf_nv; i++) {
-			mate[i] = -1;
-			if (bf_field[i] != BF_DUMMY)
-				pos[bf_field[i]] = i;
-		}
-		for (int b = 0; b < o.nbyes; b++) {
-			struct bf_cost c = pair_cost(o.byes[b], BF_DUMMY);
-			got.score += c.score;
-			got.sq += c.sq;
-			mate[pos[o.byes[b]]] = bf_nv - 1;
-			mate[bf_nv - 1] = pos[o.byes[b]];
-		}
-		for (int p = 0; p < o.npairs; p++) {
-			const struct pairing_pair *q = &o.pairs[p];
-			seen[q->black]++;
-			seen[q->white]++;
-			mate[pos[q->black]] = pos[q->white];
-			mate[pos[q->white]] = pos[q->black];
-			struct bf_cost c = pair_cost(q->black, q->white);
-			got.rematch += c.rematch;
-			got.score += c.score;
-			got.sq += c.sq;
-			cross |= bf_score[q->black] != bf_score[q->white];
-			/* colours (docs/pairing.md): a player due a colour by balance gets it unless the
-			 * opponent is due it more strongly, or as strongly and the better seed */
-			int wbb = balance(&s, q->black, r), wbw = balance(&s, q->white, r);
-			ck_assert_int_ge(wbb, wbw);
-			if (q->handicap == 0 && wbb == wbw && wbb > 0) /* both due Black */
-				ck_assert_int_lt(s.players[q->black].seed, s.players[q->white].seed);
-			if (q->handicap == 0 && wbb == wbw && wbb < 0) /* both due White */
-				ck_assert_int_lt(s.players[q->white].seed, s.players[q->black].seed);
-		}
+		bool cross = false;
+		struct bf_cost got = draw_cost(&s, r, &o, seen, &cross);
 		for (int i = 0; i < n; i++)
 			ck_assert_msg(seen[i] == 1 || seen[i] == -100, "round %d player %d seen %d", r,
 				      i, seen[i]);
-		/* optimality on small fields: nothing cheaper that leaves the event completable;
-		 * on larger ones, no rematch (avoidable there) */
-		if (bf_nv <= 12) {
-			struct bf_ctx x = { .s = &s, .round = r, .left = rounds - r,
-					    .best = { 1 << 20, 0, 0 },
-					    .best_completable = { 1 << 20, 0, 0 },
-					    .got = got };
-			for (int i = 0; i < bf_nv; i++)
-				mate[i] = -1;
-			bf_enum(mate, (struct bf_cost){ 0, 0, 0 }, bf_visit_best, &x);
-			ck_assert_msg(cost_cmp(got, x.best) >= 0, "n=%d round %d: better than best?", n, r);
-			ck_assert_msg(!x.any_completable,
-				      "n=%d round %d: cost %d/%ld/%ld, a completable pairing costs %d/%ld/%ld",
-				      n, r, got.rematch, got.score, got.sq, x.best_completable.rematch,
-				      x.best_completable.score, x.best_completable.sq);
-			if (cost_cmp(got, x.best) != 0) {
-				paid = true;
-				(*paid_rounds)++;
-				/* the pairing paid for completability: it must have bought it */
-				for (int i = 0; i < bf_nv; i++)
-					mate[i] = -1;
-				for (int b = 0; b < o.nbyes; b++) {
-					mate[pos[o.byes[b]]] = bf_nv - 1;
-					mate[bf_nv - 1] = pos[o.byes[b]];
-				}
-				for (int p = 0; p < o.npairs; p++) {
-					mate[pos[o.pairs[p].black]] = pos[o.pairs[p].white];
-					mate[pos[o.pairs[p].white]] = pos[o.pairs[p].black];
-				}
-				ck_assert_msg(bf_completable(&s, r, rounds - r, mate),
-					      "n=%d round %d: worse than the best and not completable", n, r);
-			}
-			(*brute_checks)++;
-		} else if (r <= 7) {
-			ck_assert_int_eq(got.rematch, 0);
-		}
+		bool paid = check_optimal(&s, n, r, rounds, &o, got, brute_checks, paid_rounds);
 		/* score groups: when every group is even and conflict-free, no pair crosses */
-		bool all_even = !paid;
-		for (int i = 0; i < bf_nf && all_even; i++) {
-			/* the dummy counts in the lowest group, if it gives the bye there */
-			int sz = bf_nv > bf_nf && bf_score[bf_field[i]] == bf_minscore &&
-				 bf_byes[bf_field[i]] == bf_minbyes;
-			for (int j = 0; j < bf_nf; j++) {
-				int a = bf_field[i], b = bf_field[j];
-				if (bf_score[a] != bf_score[b])
-					continue;
-				sz++;
-				if (a != b && bf_met[a][b])
-					all_even = false;
-			}
-			if (sz % 2)
-				all_even = false;
-		}
-		if (all_even) {
+		if (!paid && groups_even()) {
 			ck_assert_msg(!cross, "n=%d round %d: a pair crosses even score groups", n, r);
 			applied++;
 		}
