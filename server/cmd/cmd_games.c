@@ -185,8 +185,7 @@ void games_decline(struct conn *c, const struct proto_request *req)
 		return;
 	/* Either side may call a challenge off: the challenged declines, the challenger withdraws. */
 	referee_end(&g->ref, "", END_DECLINED, false);
-	if (server_txn(srv) < 0)
-		game_persist_failed(srv, "decline");
+	server_txn(srv);
 	game_save(srv, g);
 	server_reply(c, proto_reply_ok(req->id));
 	json_t *e = proto_event("challenge.declined");
@@ -225,10 +224,7 @@ void games_play(struct conn *c, const struct proto_request *req)
 		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is paused", (long long)g->id);
 		return;
 	}
-	if (server_txn(srv) < 0) {
-		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "storage unavailable");
-		return;
-	}
+	server_txn(srv);
 	int64_t lag = game_move_charges(g, me) ? lag_credit(c, srv->set.lag_allowance_ms) : 0;
 	int64_t id = g->id;
 	struct referee_move m;
@@ -279,8 +275,7 @@ void games_join(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	bool was = g->present[me];
-	if (server_txn(srv) < 0)
-		game_persist_failed(srv, "join");
+	server_txn(srv);
 	int64_t late_ms = game_mark_present(g, me);
 	game_save(srv, g);
 	json_t *r = proto_reply_ok(req->id);
@@ -349,8 +344,7 @@ void games_resign(struct conn *c, const struct proto_request *req)
 				   (long long)g->id, g->row.phase);
 		return;
 	}
-	if (server_txn(srv) < 0)
-		game_persist_failed(srv, "resign");
+	server_txn(srv);
 	if (g->ref.board.to_move == me && game_clock_running(g))
 		clock_peek(&g->cc, &g->clk[me], game_turn_elapsed(g), &g->clk[me]);
 	game_save(srv, g);
@@ -394,8 +388,7 @@ void games_dead(struct conn *c, const struct proto_request *req)
 				   json_string_value(json_array_get(stones, (size_t)bad - 1)));
 		return;
 	}
-	if (server_txn(srv) < 0)
-		game_persist_failed(srv, "dead");
+	server_txn(srv);
 	game_save(srv, g);
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "ended", json_boolean(ended));

@@ -17,15 +17,14 @@ double server_now(void)
 	return (double)tv.tv_sec + tv.tv_usec / 1e6;
 }
 
-int server_txn(struct server *srv)
+void server_txn(struct server *srv)
 {
 	srv->data_gen++; /* every change starts here: cached replies (reply_cached) are stale */
 	if (srv->txn)
-		return 0;
+		return;
 	if (store_begin(srv->store) != STORE_OK)
 		CORE_PANIC(srv->store, "what=store_begin");
 	srv->txn = true;
-	return 0;
 }
 
 /* The database's files deleted or replaced under the daemon: what it commits would go to a

@@ -253,10 +253,10 @@ void server_stop(struct server *srv);
 void server_free(struct server *srv);
 
 /* Open the iteration's transaction if none is open; it commits once per loop iteration
- * (before any reply or event of it is written). Returns 0; a failed begin stops the server
- * (CORE_PANIC, panic.h), so a caller's `< 0` check never holds. Also marks cached replies
- * stale (data_gen). */
-int server_txn(struct server *srv);
+ * (before any reply or event of it is written). A failed begin stops the server (CORE_PANIC,
+ * panic.h): a failed durable write is handled that one way, so there is nothing to check.
+ * Also marks cached replies stale (data_gen). */
+void server_txn(struct server *srv);
 
 /* Sending, replying and sessions (conn.c). */
 

@@ -20,8 +20,7 @@ bool game_flag_fall(struct server *srv, struct game *g)
 	log_msg(LOGL_INFO, "flag", "game=%lld color=%s", (long long)g->id, game_color_name(c));
 	if (g->cc.system == CLOCK_BYOYOMI && g->rules.last_period == LAST_PERIOD_PASS) {
 		struct referee_move m;
-		if (server_txn(srv) < 0)
-			game_persist_failed(srv, "flag");
+		server_txn(srv);
 		referee_play(&g->ref, c, BOARD_PASS, &m);
 		clock_forfeit_period(&g->cc, &g->clk[c]);
 		game_turn_restart(g);
@@ -58,8 +57,7 @@ int64_t game_mark_present(struct game *g, enum color c)
 static void expire_challenge(struct server *srv, struct game *g)
 {
 	referee_end(&g->ref, "", END_DECLINED, false);
-	if (server_txn(srv) < 0)
-		game_persist_failed(srv, "expire");
+	server_txn(srv);
 	game_save(srv, g);
 	log_msg(LOGL_INFO, "challenge_expired", "game=%lld", (long long)g->id);
 	json_t *e = proto_event("challenge.expired");
@@ -81,8 +79,7 @@ static void on_timer(uv_timer_t *t)
 	}
 	if (g->ref.phase == PHASE_SCHEDULED && wall >= g->row.start_at) {
 		/* Art. 22: at the start time Black's clock starts, whoever is there. */
-		if (server_txn(srv) < 0)
-			game_persist_failed(srv, "start");
+		server_txn(srv);
 		g->ref.phase = PHASE_PLAYING;
 		game_turn_restart(g);
 		game_save(srv, g);
@@ -276,8 +273,7 @@ void game_record_move(struct server *srv, struct game *g, enum color me,
 /* End the game now with `result` (time, lateness, double forfeit, adjudication). */
 void game_end(struct server *srv, struct game *g, const char *result, enum end_reason why)
 {
-	if (server_txn(srv) < 0)
-		game_persist_failed(srv, "end");
+	server_txn(srv);
 	if (game_clock_running(g)) /* the stored clocks as they stand at the end */
 		clock_peek(&g->cc, &g->clk[g->ref.board.to_move], game_turn_elapsed(g),
 			   &g->clk[g->ref.board.to_move]);
@@ -357,7 +353,8 @@ int64_t games_create_scheduled(struct server *srv, int64_t black_id, int64_t whi
 		return -1;
 	}
 	g->ref.phase = PHASE_SCHEDULED;
-	if (server_txn(srv) < 0 || store_game_create(srv->store, &g->row, &g->id) != STORE_OK)
+	server_txn(srv);
+	if (store_game_create(srv->store, &g->row, &g->id) != STORE_OK)
 		game_persist_failed(srv, "schedule");
 	g->row.id = g->id;
 	game_save(srv, g); /* the extra state (lateness limit, presence) */

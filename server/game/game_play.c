@@ -48,7 +48,8 @@ struct game *game_challenge_new(struct server *srv, const struct game_challenge_
 	g->expires_at = (int64_t)ceil(g->row.created_at) + s->expires_s;
 	if (!(g->row.extra = game_extra_text(g, 0, NULL)))
 		goto bad;
-	if (server_txn(srv) < 0 || store_game_create(srv->store, &g->row, &g->id) != STORE_OK)
+	server_txn(srv);
+	if (store_game_create(srv->store, &g->row, &g->id) != STORE_OK)
 		game_persist_failed(srv, "challenge");
 	g->row.id = g->id;
 	game_go_live(srv, g);
@@ -75,8 +76,7 @@ void game_accept(struct server *srv, struct game *g, int64_t by_id, const char *
 	snprintf(g->white, sizeof g->white, "%s", challenger_black ? by_name : cn);
 	g->ref.phase = PHASE_PLAYING;
 	g->present[BLACK] = g->present[WHITE] = true;
-	if (server_txn(srv) < 0)
-		game_persist_failed(srv, "accept");
+	server_txn(srv);
 	game_save(srv, g);
 	game_turn_restart(g);
 	game_arm(g);
@@ -121,8 +121,7 @@ void game_pause(struct server *srv, struct game *g, bool pause, const char *by)
 		g->paused = false;
 		g->turn_start = fairclock_fair_ms(srv);
 	}
-	if (server_txn(srv) < 0)
-		game_persist_failed(srv, "pause");
+	server_txn(srv);
 	game_save(srv, g);
 	log_msg(LOGL_INFO, pause ? "pause" : "resume", "game=%lld by=%s", (long long)g->id, by);
 }

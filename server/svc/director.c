@@ -42,8 +42,7 @@ int games_set_result(struct server *srv, int64_t id, const char *result, const c
 		store_game_clear(&row);
 		return -1;
 	}
-	if (server_txn(srv) < 0)
-		game_persist_failed(srv, "result");
+	server_txn(srv);
 	snprintf(row.result, sizeof row.result, "%s", result);
 	snprintf(row.reason, sizeof row.reason, "%s", referee_reason_name(why));
 	snprintf(row.phase, sizeof row.phase, "ended");
@@ -76,8 +75,7 @@ int games_warn(struct server *srv, int64_t id, enum color c, const char *reason)
 	if (!g || (g->ref.phase != PHASE_PLAYING && g->ref.phase != PHASE_COUNTING &&
 		   g->ref.phase != PHASE_SCHEDULED))
 		return -1;
-	if (server_txn(srv) < 0)
-		game_persist_failed(srv, "warn");
+	server_txn(srv);
 	int n = ++g->ref.warnings[c];
 	struct store_warning w = {.color = game_color_name(c)[0], .number = (int)board_moves(&g->ref.board),
 				  .at = fairclock_wall_s()};

@@ -149,7 +149,7 @@ START_TEST(every_field)
 	live->present[WHITE] = false;
 	live->lateness_limit_s = 777;
 	board_set_to_move(&r->board, BLACK);
-	ck_assert_int_eq(server_txn(&IP.srv), 0);
+	server_txn(&IP.srv);
 	game_save(&IP.srv, live);
 	struct game *g = rebuilt(id);
 	assert_same(live, g);
