@@ -36,6 +36,19 @@ static bool agrees(const unsigned char *b, size_t len, const void *sig, size_t n
 	return memcmp(b, sig, len < n ? len : n) == 0;
 }
 
+/* The text of address a (family AF_INET or AF_INET6) into h->addr; an IPv4-mapped IPv6
+ * address as its IPv4 address, so that one client has one set of counters whichever way the
+ * proxy wrote it. */
+static void addr_text(int fam, const unsigned char *a, struct proxy_header *h)
+{
+	static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
+	if (fam == AF_INET6 && memcmp(a, mapped, sizeof mapped) == 0) { /* bytes: a may be unaligned */
+		fam = AF_INET;
+		a += 12;
+	}
+	inet_ntop(fam, a, h->addr, sizeof h->addr);
+}
+
 /* A v1 port: 1 to 5 decimal digits, at most 65535. */
 static bool port_ok(const char *s)
 {
@@ -69,13 +82,12 @@ static enum proxy_rc parse_v1_fields(char *line, struct proxy_header *h)
 	int fam = strcmp(f[0], "TCP4") == 0 ? AF_INET : strcmp(f[0], "TCP6") == 0 ? AF_INET6 : 0;
 	if (!fam)
 		return bad(h, "v1: protocol not TCP4, TCP6 or UNKNOWN");
-	unsigned char src[sizeof(struct in6_addr)], dst[sizeof(struct in6_addr)];
-	if (inet_pton(fam, f[1], src) != 1 || inet_pton(fam, f[2], dst) != 1)
+	struct in6_addr src, dst; /* room for either family */
+	if (inet_pton(fam, f[1], &src) != 1 || inet_pton(fam, f[2], &dst) != 1)
 		return bad(h, "v1: bad address");
 	if (!port_ok(f[3]) || !port_ok(f[4]))
 		return bad(h, "v1: bad port");
-	if (!inet_ntop(fam, src, h->addr, sizeof h->addr))
-		return bad(h, "v1: bad address");
+	addr_text(fam, src.s6_addr, h);
 	return PROXY_DONE;
 }
 
@@ -126,11 +138,11 @@ static enum proxy_rc parse_v2(const unsigned char *b, size_t len, struct proxy_h
 	} else if (b[13] == V2_INET_STREAM) {
 		if (plen < V2_INET_LEN)
 			return bad(h, "v2: address block too short");
-		inet_ntop(AF_INET, a, h->addr, sizeof h->addr);
+		addr_text(AF_INET, a, h);
 	} else if (b[13] == V2_INET6_STREAM) {
 		if (plen < V2_INET6_LEN)
 			return bad(h, "v2: address block too short");
-		inet_ntop(AF_INET6, a, h->addr, sizeof h->addr);
+		addr_text(AF_INET6, a, h);
 	} else {
 		h->local = true; /* UNSPEC, UNIX, DGRAM: the spec lets us keep the real endpoint */
 	}

@@ -41,7 +41,8 @@ struct proxy_header {
 	size_t len;               /* its bytes (the first bytes after it are the client's) */
 	int version;              /* 1 or 2 */
 	bool local;               /* UNKNOWN, LOCAL or no usable address: keep the proxy's */
-	char addr[PROXY_ADDR_MAX]; /* else the client's (source) address, as inet_ntop writes it */
+	char addr[PROXY_ADDR_MAX]; /* else the client's (source) address, as inet_ntop writes it
+	                              (an IPv4-mapped IPv6 address as its IPv4 address) */
 	const char *why;          /* PROXY_BAD: a static text for the log */
 };
 

@@ -67,6 +67,9 @@ START_TEST(test_v1)
 	l = "PROXY TCP6 2001:DB8:0:0:0:0:0:1 ::1 1 65535\r\n";
 	whole(l, strlen(l), &h);
 	ck_assert_str_eq(h.addr, "2001:db8::1"); /* one text per address: one set of counters */
+	l = "PROXY TCP6 ::ffff:10.9.8.7 ::1 1 2\r\n";
+	whole(l, strlen(l), &h);
+	ck_assert_str_eq(h.addr, "10.9.8.7");
 	l = "PROXY UNKNOWN\r\n";
 	whole(l, strlen(l), &h);
 	ck_assert(h.local);
@@ -136,6 +139,10 @@ START_TEST(test_v2)
 	n = v2(b, 0x21, 0x21, a6, sizeof a6);
 	whole(b, n, &h);
 	ck_assert_str_eq(h.addr, "2001:db8::1");
+	unsigned char m6[36] = {[10] = 0xFF, [11] = 0xFF, [12] = 10, [13] = 9, [14] = 8, [15] = 7};
+	n = v2(b, 0x21, 0x21, m6, sizeof m6);
+	whole(b, n, &h);
+	ck_assert_str_eq(h.addr, "10.9.8.7");
 	/* LOCAL (addresses ignored), UNSPEC, UNIX, DGRAM: the proxy's own address. */
 	n = v2(b, 0x20, 0x11, a4, sizeof a4);
 	whole(b, n, &h);
