@@ -12,6 +12,7 @@
 #include "dispatch.h"
 #include "games.h"
 #include "log.h"
+#include "proxy.h"
 #include "ratings.h"
 #include "server.h"
 #include "tcp.h"
@@ -68,6 +69,15 @@ static void usage(FILE *f)
 		SERVER_CONN_UNITS, SERVER_TURN_UNITS, SERVER_REGISTER_WINDOW_S,
 		SERVER_REGISTER_PER_ADDRESS, SERVER_LOGIN_WINDOW_S, SERVER_LOGIN_ADDR_FAILS,
 		SERVER_LOGIN_FAILS);
+	fprintf(f,
+		"behind a TLS-terminating proxy (docs/deploy.md):\n"
+		"  --proxy-protocol       connections from --proxy-from begin with a PROXY protocol header\n"
+		"                         (v1 or v2, HAProxy's spec): the limits per address count the client\n"
+		"                         it names; without a valid one within the timeout they are closed\n"
+		"  --proxy-from ADDR[,ADDR...]  the proxies' addresses (default %s; at most %d); others\n"
+		"                         connect directly\n"
+		"  --proxy-timeout-ms N   a proxy's header arrives within N ms (default %d)\n",
+		PROXY_FROM_DEFAULT, PROXY_FROM_MAX, SERVER_PROXY_TIMEOUT_MS);
 }
 
 static int parse_listen(const char *s, struct server_settings *set, char *host, size_t n)
@@ -186,6 +196,25 @@ static int init(int argc, char **argv)
 	return 0;
 }
 
+/* The PROXY protocol's options (o: --proxy-from 'f', --proxy-timeout-ms 'O') into *set.
+ * Returns -1 to go on, or 2 for a bad value (said on stderr). */
+static int parse_proxy_option(int o, const char *arg, struct server_settings *set)
+{
+	struct proxy_from from;
+	if (o == 'f') {
+		if (proxy_from_parse(arg, &from) < 0) {
+			fprintf(stderr, "tengend: --proxy-from takes up to %d IP addresses separated by "
+				"commas, not '%s'\n", PROXY_FROM_MAX, arg);
+			return 2;
+		}
+		set->proxy_from = arg;
+	} else {
+		set->proxy_timeout_ms = (unsigned)parse_range(arg, "--proxy-timeout-ms", "milliseconds",
+							      1, SERVER_PROXY_TIMEOUT_MAX_MS);
+	}
+	return -1;
+}
+
 /* The daemon's options into *set (`host` of n bytes holds --listen's host). Returns -1 to go
  * on, or the status to exit with (0 after --version or --help, 2 for a bad option). */
 static int parse_options(int argc, char **argv, struct server_settings *set, char *host, size_t n)
@@ -207,9 +236,12 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 		{"address-units", required_argument, NULL, 'U'}, {"turn-units", required_argument, NULL, 'T'},
 		{"register-per-address", required_argument, NULL, 'R'},
 		{"login-fails-per-address", required_argument, NULL, 'X'},
+		{"proxy-protocol", no_argument, NULL, 'P'}, {"proxy-from", required_argument, NULL, 'f'},
+		{"proxy-timeout-ms", required_argument, NULL, 'O'},
 		{"version", no_argument, NULL, 'V'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	int o;
 	enum log_level level;
+	bool proxy_opts = false;
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
 		case 'l':
@@ -270,6 +302,12 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 		case 'T': set->turn_units = (unsigned)parse_range(optarg, "--turn-units", "a count", 1, SERVER_UNITS_MAX); break;
 		case 'R': set->register_per_address = (unsigned)parse_range(optarg, "--register-per-address", "a count", 1, SERVER_UNITS_MAX); break;
 		case 'X': set->login_fails_per_address = (unsigned)parse_range(optarg, "--login-fails-per-address", "a count", 1, SERVER_UNITS_MAX); break;
+		case 'P': set->proxy_protocol = true; break;
+		case 'f': case 'O':
+			if (parse_proxy_option(o, optarg, set) >= 0)
+				return 2;
+			proxy_opts = true;
+			break;
 		case 'V': printf("tengend %s (protocol %d)\n", PACKAGE_VERSION, PROTO_VERSION); return 0;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -277,6 +315,10 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 	}
 	if (optind < argc) {
 		usage(stderr);
+		return 2;
+	}
+	if (proxy_opts && !set->proxy_protocol) {
+		fprintf(stderr, "tengend: --proxy-from and --proxy-timeout-ms need --proxy-protocol\n");
 		return 2;
 	}
 	return -1;
@@ -320,7 +362,7 @@ int main(int argc, char **argv)
 		.max_connections = SERVER_MAX_CONNECTIONS, .max_per_address = SERVER_MAX_PER_ADDRESS,
 		.max_queued = SERVER_MAX_QUEUED_BYTES, .lag_allowance_ms = SERVER_LAG_ALLOWANCE_MS,
 		.idle_timeout_s = SERVER_IDLE_TIMEOUT_S, .writer_min = SERVER_WRITER_MIN,
-		.fold_rows = SERVER_FOLD_ROWS,
+		.fold_rows = SERVER_FOLD_ROWS, .proxy_timeout_ms = SERVER_PROXY_TIMEOUT_MS,
 		.store = {.min_free_bytes = (uint64_t)SERVER_MIN_FREE_MB << 20}};
 	static char host[256];
 	if (sodium_init() < 0) {

@@ -75,6 +75,17 @@ void conn_init(struct conn *c, struct server *srv, const struct conn_ops *ops, c
 	c->last_line_ms = uv_now(srv->loop);
 }
 
+/* Put c (its host set) on srv's list of connections. */
+static void link_conn(struct conn *c)
+{
+	struct server *srv = c->srv;
+	c->next = srv->conns;
+	if (srv->conns)
+		srv->conns->prev = c;
+	srv->conns = c;
+	srv->nconns++;
+}
+
 const char *conn_add(struct conn *c)
 {
 	struct server *srv = c->srv;
@@ -85,12 +96,45 @@ const char *conn_add(struct conn *c)
 		refuse = "too many connections";
 	else if (c->host->nconns >= srv->set.max_per_address)
 		refuse = "too many connections from this address";
-	c->next = srv->conns;
-	if (srv->conns)
-		srv->conns->prev = c;
-	srv->conns = c;
-	srv->nconns++;
+	link_conn(c);
 	c->host->nconns++;
+	return refuse;
+}
+
+const char *conn_add_pending(struct conn *c, unsigned max_pending)
+{
+	struct server *srv = c->srv;
+	if (!(c->host = host_get(srv, c->addr)))
+		return "out of memory";
+	const char *refuse = NULL;
+	if (srv->nconns >= srv->set.max_connections)
+		refuse = "too many connections";
+	else if (c->host->pending >= max_pending)
+		refuse = "too many connections waiting for a PROXY header";
+	link_conn(c);
+	c->host->pending++;
+	c->pending = true;
+	return refuse;
+}
+
+const char *conn_set_addr(struct conn *c, const char *addr)
+{
+	struct server *srv = c->srv;
+	struct host *old = c->host, *h = host_get(srv, addr);
+	if (!h)
+		return "out of memory";
+	const char *refuse = NULL;
+	if (h->nconns >= srv->set.max_per_address)
+		refuse = "too many connections from this address";
+	h->nconns++;
+	old->pending--;
+	c->pending = false;
+	old->queued -= c->acct;
+	h->queued += c->acct;
+	c->host = h;
+	host_put(srv, old);
+	if (addr != c->addr)
+		snprintf(c->addr, sizeof c->addr, "%s", addr);
 	return refuse;
 }
 
@@ -133,7 +177,10 @@ static void unlink_conn(struct conn *c)
 	if (c->next)
 		c->next->prev = c->prev;
 	srv->nconns--;
-	c->host->nconns--;
+	if (c->pending)
+		c->host->pending--;
+	else
+		c->host->nconns--;
 	if (c->in_backlog) {
 		struct conn **pp = &srv->backlog;
 		srv->backlog_tail = NULL;

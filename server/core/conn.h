@@ -18,6 +18,18 @@ void conn_init(struct conn *c, struct server *srv, const struct conn_ops *ops, c
  * refused ("too many connections..."; it is counted all the same, so conn_close undoes it),
  * or "out of memory" (not counted: the caller frees it through its ops). */
 const char *conn_add(struct conn *c);
+/* Count c, a connection from a proxy that must first send a PROXY header (transport/proxy.h),
+ * as open: on srv's list and its (the proxy's) address's `pending` count, not its connections
+ * (--max-per-address); c->pending is set. Returns NULL, or why it must be refused ("too many
+ * connections", or max_pending of that proxy's connections wait already; counted all the
+ * same), or "out of memory" (not counted), as conn_add. */
+const char *conn_add_pending(struct conn *c, unsigned max_pending);
+/* The header of pending c named its client `addr` (or the proxy itself, c->addr): c now
+ * counts on that address's counters (its connections, unsent bytes; the login and
+ * registration limits go by c->addr) and no longer as pending. Returns NULL, or why it must
+ * be refused ("too many connections from this address"; moved all the same, so conn_close
+ * undoes it), or "out of memory" (c unchanged: still pending). */
+const char *conn_set_addr(struct conn *c, const char *addr);
 /* Give c (its srv and addr set) the counters of its address and count it as open there, as
  * conn_add does (for drivers that build connections themselves, e.g. the fuzzer). Returns 0,
  * or -1 when out of memory. */

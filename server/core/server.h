@@ -36,6 +36,13 @@
 /* Settings (defaults; each is a command-line option of tengend). */
 #define SERVER_MAX_CONNECTIONS 20000      /* --max-connections */
 #define SERVER_MAX_PER_ADDRESS 64         /* --max-per-address: connections from one address */
+#define SERVER_PROXY_TIMEOUT_MS 5000      /* --proxy-timeout-ms: a listed proxy's connection
+                                             without its PROXY header after this is closed */
+#define SERVER_PROXY_TIMEOUT_MAX_MS 600000 /* ... at most */
+#define SERVER_PROXY_PENDING_MAX 1024     /* a proxy's connections waiting for their header, at
+                                             most (they are not in its --max-per-address count:
+                                             a burst of clients reconnecting through it) */
+#define SERVER_PROXY_SWEEP_MS 250         /* how often those are checked for the timeout */
 #define SERVER_MAX_QUEUED_BYTES (8u << 20) /* --max-queued: unsent bytes before a cut-off */
 #define SERVER_MAX_QUEUED_PER_ADDRESS (32u << 20) /* --max-queued-per-address: unsent bytes of
                                              all connections from one address; past it the
@@ -113,6 +120,8 @@ struct host {
 	char addr[64];
 	struct host *hnext;       /* hash chain */
 	unsigned nconns;          /* open connections (the --max-per-address limit) */
+	unsigned pending;         /* a proxy's connections still waiting for their PROXY header
+	                             (not in nconns; conn_add_pending) */
 	unsigned refs;            /* connection structures alive (open or closing) */
 	size_t queued;            /* unsent bytes of its connections */
 	uint64_t turn;            /* the turn `used` counts */
@@ -140,6 +149,8 @@ struct conn {
 	bool paused;              /* reading stopped: too much buffered input */
 	bool in_backlog;
 	bool dirty;               /* on the server's list of connections with queued bytes */
+	bool pending;             /* counted in host->pending, not nconns: a proxy's connection
+	                             before its PROXY header (conn_add_pending, conn_set_addr) */
 	uint64_t last_line_ms;    /* uv_now of the connection's start or its last complete line */
 	uint64_t read_ms;         /* fairclock_fair_ms at the connection's last read: a move is
 	                             judged by when it arrived (games.c) */
@@ -168,6 +179,10 @@ struct server_settings {
 	unsigned writer_min;      /* connections with output in one iteration from which the writer
 	                             thread writes them (0: never; default SERVER_WRITER_MIN) */
 	unsigned fold_rows;       /* journal moves that start a fold (default SERVER_FOLD_ROWS) */
+	bool proxy_protocol;      /* connections from proxy_from begin with a PROXY header */
+	const char *proxy_from;   /* those proxies' addresses, comma-separated (transport/proxy.h,
+	                             PROXY_FROM_DEFAULT when NULL) */
+	unsigned proxy_timeout_ms; /* their header's deadline (default SERVER_PROXY_TIMEOUT_MS) */
 	/* 0 for any of these five: the default (server_open fills it in). */
 	size_t max_queued_per_address;    /* SERVER_MAX_QUEUED_PER_ADDRESS */
 	unsigned address_units;           /* SERVER_ADDR_UNITS */

@@ -10,6 +10,7 @@
 #include "conn.h"
 #include "games.h"
 #include "log.h"
+#include "proxy.h"
 #include "tcp.h"
 #include "writer.h"
 
@@ -21,6 +22,14 @@ struct tcp_conn {
 	uv_tcp_t tcp;
 	bool in_writer;           /* bytes of it are with the writer thread */
 	bool close_deferred;      /* closed while in_writer: the handle closes when they return */
+	struct tcp_server *t;
+	/* From a listed proxy (set.proxy_protocol), before its PROXY header (proxy.h): */
+	bool proxy_wait;          /* the header is still to come; on t->waiting */
+	uint64_t proxy_since;     /* uv_now of the accept */
+	char *hdr;                /* the header's bytes so far when it came in pieces
+	                             (PROXY_HEADER_MAX allocated), else NULL */
+	size_t hdrlen;
+	struct tcp_conn *wnext, *wprev; /* t->waiting */
 };
 
 struct write_req {
@@ -40,11 +49,30 @@ static void on_close(uv_handle_t *h)
 	conn_unref(&((struct tcp_conn *)h->data)->c);
 }
 
+/* tc no longer waits for a PROXY header (it came, or tc closes): off t->waiting. */
+static void wait_drop(struct tcp_conn *tc)
+{
+	if (!tc->proxy_wait)
+		return;
+	tc->proxy_wait = false;
+	if (tc->wprev)
+		tc->wprev->wnext = tc->wnext;
+	else
+		tc->t->waiting = tc->wnext;
+	if (tc->wnext)
+		tc->wnext->wprev = tc->wprev;
+	tc->wnext = tc->wprev = NULL;
+	free(tc->hdr);
+	tc->hdr = NULL;
+	tc->hdrlen = 0;
+}
+
 /* ---- the conn_ops of a TCP connection ---- */
 
 static void op_close(struct conn *c)
 {
 	struct tcp_conn *tc = tcp_of(c);
+	wait_drop(tc);
 	if (tc->in_writer) {
 		/* The writer thread may be writing to its descriptor: close once it is done. */
 		uv_read_stop((uv_stream_t *)&tc->tcp);
@@ -80,6 +108,7 @@ static int64_t op_rtt_ms(struct conn *c)
 
 static void op_free(struct conn *c)
 {
+	free(tcp_of(c)->hdr); /* NULL unless never closed through op_close */
 	free(tcp_of(c));
 }
 
@@ -278,9 +307,110 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
 	buf->len = sizeof read_buffer;
 }
 
+/* ---- the PROXY header (proxy.h) ---- */
+
+/* Every SERVER_PROXY_SWEEP_MS while connections wait for their header: close those waiting
+ * longer than set.proxy_timeout_ms. */
+static void on_proxy_sweep(uv_timer_t *timer)
+{
+	struct tcp_server *t = timer->data;
+	uint64_t now = uv_now(t->srv->loop), limit = t->srv->set.proxy_timeout_ms;
+	if (!limit)
+		limit = SERVER_PROXY_TIMEOUT_MS;
+	for (struct tcp_conn *tc = t->waiting, *n; tc; tc = n) {
+		n = tc->wnext;
+		if (now - tc->proxy_since < limit)
+			continue;
+		log_msg(LOGL_WARN, "proxy_header", "conn=%llu addr=%s error=\"none within %llu ms\"",
+			(unsigned long long)tc->c.serial, tc->c.addr, (unsigned long long)limit);
+		conn_close(&tc->c, "no PROXY header in time");
+	}
+	if (!t->waiting)
+		uv_timer_stop(timer);
+}
+
+/* Accepted tc from a listed proxy: wait for its header (the sweep's deadline runs). */
+static void wait_add(struct tcp_server *t, struct tcp_conn *tc)
+{
+	tc->proxy_wait = true;
+	tc->proxy_since = uv_now(t->srv->loop);
+	tc->wprev = NULL;
+	tc->wnext = t->waiting;
+	if (t->waiting)
+		t->waiting->wprev = tc;
+	t->waiting = tc;
+	if (!uv_is_active((uv_handle_t *)&t->proxy_timer))
+		uv_timer_start(&t->proxy_timer, on_proxy_sweep, SERVER_PROXY_SWEEP_MS,
+			       SERVER_PROXY_SWEEP_MS);
+}
+
+/* The header's end is in the bytes of h: tc counts as its client from now (conn_set_addr).
+ * Returns 0, or -1 if tc was refused and closed. */
+static int proxy_done(struct tcp_conn *tc, const struct proxy_header *h)
+{
+	struct conn *c = &tc->c;
+	char proxy[sizeof c->addr];
+	snprintf(proxy, sizeof proxy, "%s", c->addr);
+	wait_drop(tc);
+	const char *refuse = conn_set_addr(c, h->local ? c->addr : h->addr);
+	log_msg(LOGL_DEBUG, "proxy", "conn=%llu proxy=%s addr=%s version=%d",
+		(unsigned long long)c->serial, proxy, c->addr, h->version);
+	if (!refuse)
+		return 0;
+	if (!c->pending) { /* counted on the client's address: say why, as at an accept */
+		server_reply_error(c, NULL, PROTO_ERR_RATE_LIMITED, "%s", refuse);
+		write_out(c);
+	}
+	conn_close(c, refuse);
+	return -1;
+}
+
+/* Waiting tc read the n bytes at *data: take its PROXY header from them (with what came
+ * before, tc->hdr). Returns 1 with *data and *n what follows the header (for the framing), 0
+ * when the header needs more bytes, -1 when tc was closed (a bad header, refused, out of
+ * memory). */
+static int proxy_take(struct tcp_conn *tc, const char **data, size_t *n)
+{
+	struct conn *c = &tc->c;
+	const char *p = *data;
+	size_t len = *n, old = tc->hdrlen;
+	if (old) {
+		size_t add = len < PROXY_HEADER_MAX - old ? len : PROXY_HEADER_MAX - old;
+		memcpy(tc->hdr + old, *data, add);
+		tc->hdrlen += add;
+		p = tc->hdr;
+		len = tc->hdrlen;
+	}
+	struct proxy_header h;
+	enum proxy_rc r = proxy_parse(p, len, &h);
+	if (r == PROXY_MORE && len < PROXY_HEADER_MAX) {
+		if (!old) {
+			if (!(tc->hdr = malloc(PROXY_HEADER_MAX))) {
+				conn_close(c, "out of memory");
+				return -1;
+			}
+			memcpy(tc->hdr, p, len);
+			tc->hdrlen = len;
+		}
+		return 0;
+	}
+	if (r != PROXY_DONE || h.len <= old) { /* the second: cannot be (those bytes were short) */
+		log_msg(LOGL_WARN, "proxy_header", "conn=%llu addr=%s error=\"%s\"",
+			(unsigned long long)c->serial, c->addr, r == PROXY_BAD ? h.why : "too long");
+		conn_close(c, "bad PROXY header");
+		return -1;
+	}
+	*data += h.len - old;
+	*n -= h.len - old;
+	return proxy_done(tc, &h) < 0 ? -1 : 1;
+}
+
+/* ---- reading ---- */
+
 static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 {
-	struct conn *c = &((struct tcp_conn *)s->data)->c;
+	struct tcp_conn *tc = s->data;
+	struct conn *c = &tc->c;
 	if (nread < 0) {
 		conn_close(c, nread == UV_EOF ? "closed by peer" : uv_strerror((int)nread));
 		return;
@@ -288,7 +418,11 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 	if (nread == 0 || c->closing)
 		return;
 	c->read_ms = fairclock_fair_ms(c->srv); /* the time a move arrived, stalls not counted */
-	if (framing_feed(&c->fr, buf->base, (size_t)nread) < 0) {
+	const char *data = buf->base;
+	size_t n = (size_t)nread;
+	if (tc->proxy_wait && (proxy_take(tc, &data, &n) <= 0 || n == 0))
+		return; /* the header's bytes are not the client's lines */
+	if (framing_feed(&c->fr, data, n) < 0) {
 		conn_close(c, "out of memory");
 		return;
 	}
@@ -300,17 +434,20 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 	}
 }
 
-/* The peer's address of tc, no port, or "?" (the `peer` of a connection). */
-static void peer_name(struct tcp_conn *tc, char *addr, size_t n)
+/* The peer's address of tc into *ss (family AF_UNSPEC if unknown) and as text, no port, or
+ * "?" (the `peer` of a connection). */
+static void peer_name(struct tcp_conn *tc, struct sockaddr_storage *ss, char *addr, size_t n)
 {
-	struct sockaddr_storage ss;
-	int sl = sizeof ss;
+	int sl = sizeof *ss;
+	memset(ss, 0, sizeof *ss);
 	snprintf(addr, n, "?");
-	if (uv_tcp_getpeername(&tc->tcp, (struct sockaddr *)&ss, &sl) == 0) {
-		if (ss.ss_family == AF_INET6)
-			uv_ip6_name((struct sockaddr_in6 *)&ss, addr, n);
+	if (uv_tcp_getpeername(&tc->tcp, (struct sockaddr *)ss, &sl) == 0) {
+		if (ss->ss_family == AF_INET6)
+			uv_ip6_name((struct sockaddr_in6 *)ss, addr, n);
 		else
-			uv_ip4_name((struct sockaddr_in *)&ss, addr, n);
+			uv_ip4_name((struct sockaddr_in *)ss, addr, n);
+	} else {
+		ss->ss_family = AF_UNSPEC;
 	}
 }
 
@@ -327,14 +464,18 @@ static void on_connection(uv_stream_t *l, int status)
 	conn_init(c, srv, &tcp_ops, "?");
 	uv_tcp_init(srv->loop, &tc->tcp);
 	tc->tcp.data = tc;
+	tc->t = t;
 	if (uv_accept(l, (uv_stream_t *)&tc->tcp) < 0) {
 		c->closing = true;
 		uv_close((uv_handle_t *)&tc->tcp, on_close);
 		return;
 	}
-	peer_name(tc, c->addr, sizeof c->addr);
+	struct sockaddr_storage ss;
+	peer_name(tc, &ss, c->addr, sizeof c->addr);
 	uv_tcp_nodelay(&tc->tcp, 1);
-	const char *refuse = conn_add(c);
+	/* A listed proxy's connection counts on the client its header names (proxy_done). */
+	bool proxied = srv->set.proxy_protocol && proxy_from_has(&t->from, (struct sockaddr *)&ss);
+	const char *refuse = proxied ? conn_add_pending(c, SERVER_PROXY_PENDING_MAX) : conn_add(c);
 	if (refuse && !c->host) { /* out of memory: not counted */
 		c->closing = true;
 		uv_close((uv_handle_t *)&tc->tcp, on_close);
@@ -348,6 +489,8 @@ static void on_connection(uv_stream_t *l, int status)
 		conn_close(c, refuse);
 		return;
 	}
+	if (proxied)
+		wait_add(t, tc);
 	uv_read_start((uv_stream_t *)&tc->tcp, on_alloc, on_read);
 }
 
@@ -382,6 +525,17 @@ int tcp_listen(struct tcp_server *t, struct server *srv)
 	}
 	uv_tcp_init(srv->loop, &t->listener);
 	t->listener.data = t;
+	if (srv->set.proxy_protocol) {
+		const char *from = srv->set.proxy_from ? srv->set.proxy_from : PROXY_FROM_DEFAULT;
+		uv_timer_init(srv->loop, &t->proxy_timer);
+		t->proxy_timer.data = t;
+		if (proxy_from_parse(from, &t->from) < 0) {
+			log_msg(LOGL_ERROR, "listen", "proxy_from=%s error=\"not a list of addresses\"",
+				from);
+			return -1;
+		}
+		log_msg(LOGL_INFO, "proxy_protocol", "from=%s", from);
+	}
 	if ((r = uv_tcp_bind(&t->listener, (struct sockaddr *)&addr, 0)) < 0 ||
 	    (r = uv_listen((uv_stream_t *)&t->listener, 511, on_connection)) < 0) {
 		log_msg(LOGL_ERROR, "listen", "host=%s port=%d error=\"%s\"", srv->set.host,
@@ -441,6 +595,8 @@ void tcp_stop(void *ctx)
 		t->writer = NULL;
 	}
 	uv_close((uv_handle_t *)&t->listener, NULL);
+	if (t->proxy_timer.loop)
+		uv_close((uv_handle_t *)&t->proxy_timer, NULL);
 	uv_timer_init(srv->loop, &t->grace);
 	t->grace.data = t;
 	uv_timer_start(&t->grace, on_grace, SERVER_SHUTDOWN_GRACE_MS, 0);

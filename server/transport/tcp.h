@@ -2,10 +2,17 @@
  * conn.h, behind conn_ops), reading into line framing, queued output written once per loop
  * iteration (on the loop or by the writer thread, writer.h), the graceful close of every
  * connection at a stop. main.c wires it: tcp_flush as the server's flush hook, tcp_stop as a
- * stop hook. */
+ * stop hook.
+ *
+ * With set.proxy_protocol a connection from an address in set.proxy_from must begin with a
+ * PROXY protocol header (proxy.h): until it is read the connection counts as pending on the
+ * proxy's address (conn_add_pending), then as its client's (conn_set_addr); the header's bytes
+ * never reach the framing, the bytes after it do. A bad header, or none within
+ * set.proxy_timeout_ms, closes the connection (logged). Other addresses connect directly. */
 #ifndef TENGEN_TCP_H
 #define TENGEN_TCP_H
 
+#include "proxy.h"
 #include "server.h"
 
 /* The transport's state (zeroed to start; main.c owns it). */
@@ -14,10 +21,14 @@ struct tcp_server {
 	uv_tcp_t listener;
 	uv_timer_t grace;         /* shutdown: force-close connections that do not drain */
 	struct writer *writer;    /* output thread; NULL: written on the loop */
+	struct proxy_from from;   /* set.proxy_from, parsed (set.proxy_protocol) */
+	uv_timer_t proxy_timer;   /* closes connections whose PROXY header is late */
+	struct tcp_conn *waiting; /* connections from a proxy before their header */
 };
 
 /* Bind and listen on srv->set.host:port (0: any free port); writes the bound port to
- * set.port_file if given; starts the writer thread (set.writer_min). Returns 0 or -1 (logged;
+ * set.port_file if given; starts the writer thread (set.writer_min); with set.proxy_protocol,
+ * reads set.proxy_from (default PROXY_FROM_DEFAULT). Returns 0 or -1 (logged;
  * the caller stops the server, tcp_stop closes what was opened). */
 int tcp_listen(struct tcp_server *t, struct server *srv);
 /* The flush hook (ctx: the struct tcp_server): write every dirty connection's queued bytes

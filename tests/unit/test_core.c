@@ -194,6 +194,69 @@ START_TEST(test_slow_reader_cut_off)
 }
 END_TEST
 
+/* A connection from a proxy before its PROXY header (transport/proxy.h): counted as pending on
+ * the proxy's address, not its connections; then moved to the client's address, with its
+ * unsent bytes, refused there past --max-per-address. */
+static struct conn *pending_conn(const char *addr, unsigned max_pending, const char **refuse)
+{
+	struct conn *c = calloc(1, sizeof *c);
+	ck_assert_ptr_nonnull(c);
+	conn_init(c, &srv, &fake_ops, addr);
+	*refuse = conn_add_pending(c, max_pending);
+	ck_assert(c->pending);
+	return c;
+}
+
+START_TEST(test_proxy_pending)
+{
+	srv.set.max_per_address = 2;
+	struct conn *d1 = fake_conn("10.0.0.9"), *d2 = fake_conn("10.0.0.9");
+	const char *refuse;
+	struct conn *p1 = pending_conn("127.0.0.1", 2, &refuse);
+	ck_assert_ptr_null(refuse);
+	struct conn *p2 = pending_conn("127.0.0.1", 2, &refuse);
+	ck_assert_ptr_null(refuse);
+	struct host *proxy = p1->host;
+	ck_assert_uint_eq(proxy->pending, 2);
+	ck_assert_uint_eq(proxy->nconns, 0);
+	struct conn *p3 = pending_conn("127.0.0.1", 2, &refuse);
+	ck_assert_ptr_nonnull(refuse); /* past max_pending: refused, counted all the same */
+	ck_assert_uint_eq(proxy->pending, 3);
+	conn_close(p3, refuse);
+	ck_assert_uint_eq(proxy->pending, 2);
+	ck_assert_uint_eq(srv.nconns, 4);
+	/* The header names 10.0.0.1: p1 counts there now. */
+	ck_assert_ptr_null(conn_set_addr(p1, "10.0.0.1"));
+	ck_assert(!p1->pending);
+	ck_assert_str_eq(p1->addr, "10.0.0.1");
+	ck_assert_uint_eq(p1->host->nconns, 1);
+	ck_assert_uint_eq(proxy->pending, 1);
+	/* p2 has unsent bytes; its header names 10.0.0.9, which has its two already. */
+	server_send_raw(p2, "hello\n", 6);
+	ck_assert_uint_eq(proxy->queued, 6);
+	refuse = conn_set_addr(p2, "10.0.0.9");
+	ck_assert_ptr_nonnull(refuse);
+	ck_assert_ptr_eq(p2->host, d1->host);
+	ck_assert_uint_eq(d1->host->nconns, 3);
+	ck_assert_uint_eq(d1->host->queued, 6);
+	conn_close(p2, refuse);
+	ck_assert_uint_eq(d1->host->nconns, 2);
+	/* UNKNOWN or LOCAL: the proxy's own address, as a connection of it. */
+	struct conn *p4 = pending_conn("127.0.0.1", 2, &refuse);
+	ck_assert_ptr_null(conn_set_addr(p4, p4->addr));
+	ck_assert_str_eq(p4->addr, "127.0.0.1");
+	ck_assert_uint_eq(p4->host->nconns, 1);
+	ck_assert_uint_eq(p4->host->pending, 0);
+	struct conn *all[] = {d1, d2, p1, p2, p3, p4};
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+		conn_close(all[i], "test");
+		conn_unref(all[i]);
+	}
+	ck_assert_int_eq(frees, 6);
+	ck_assert_uint_eq(srv.nconns, 0);
+}
+END_TEST
+
 START_TEST(test_dispatch_ping)
 {
 	struct dispatch d = {0};
@@ -238,6 +301,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, test_budget_backlog);
 	tcase_add_test(tc, test_send_and_sessions);
 	tcase_add_test(tc, test_slow_reader_cut_off);
+	tcase_add_test(tc, test_proxy_pending);
 	tcase_add_test(tc, test_dispatch_ping);
 	tcase_add_exit_test(tc, test_panic_exits, 1);
 	suite_add_tcase(s, tc);
