@@ -438,11 +438,19 @@ void games_game(struct conn *c, const struct proto_request *req)
 struct list_ctx {
 	struct server *srv;
 	json_t *arr;
+	size_t limit;           /* games on the page; the store is asked for one more */
+	int64_t last;           /* the id of the page's last game */
+	bool more;              /* a game past the page was seen: `last` is the next cursor */
 };
 
 static int list_cb(void *ctx, const struct store_game *row)
 {
 	struct list_ctx *l = ctx;
+	if (json_array_size(l->arr) == l->limit) {
+		l->more = true;
+		return 1;
+	}
+	l->last = row->id;
 	struct store_player b, w;
 	const char *bn = store_player_by_id(l->srv->store, row->black_id, &b) == STORE_OK ? b.name : "?";
 	const char *wn = store_player_by_id(l->srv->store, row->white_id, &w) == STORE_OK ? w.name : "?";
@@ -464,16 +472,19 @@ void games_games(struct conn *c, const struct proto_request *req)
 	struct proto_error err;
 	int phase = -1;
 	const char *player = NULL;
-	int64_t tournament = 0, limit = SERVER_GAMES_LIMIT;
+	int64_t tournament = 0, limit = SERVER_GAMES_LIMIT, before = 0;
 	if (proto_get_choice(req->root, "phase", false, phase_choices, 5, &phase, &err) < 0 ||
 	    proto_get_name(req->root, "player", false, &player, &err) < 0 ||
 	    proto_get_id(req->root, "tournament", false, &tournament, &err) < 0 ||
-	    proto_get_int(req->root, "limit", false, 1, SERVER_GAMES_LIMIT_MAX, &limit, &err) < 0) {
+	    proto_get_int(req->root, "limit", false, 1, SERVER_GAMES_LIMIT_MAX, &limit, &err) < 0 ||
+	    proto_get_id(req->root, "before", false, &before, &err) < 0) {
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
+	/* one game more than the page, to tell whether there is a next page */
 	struct store_games_filter f = {.phase = phase >= 0 ? phase_choices[phase] : NULL,
-				       .tournament_id = tournament, .limit = (int)limit};
+				       .tournament_id = tournament, .limit = (int)limit + 1,
+				       .before = before};
 	if (player) {
 		struct store_player p;
 		if (store_player_by_name(c->srv->store, player, &p) != STORE_OK) {
@@ -482,10 +493,11 @@ void games_games(struct conn *c, const struct proto_request *req)
 		}
 		f.player_id = p.id;
 	}
-	struct list_ctx l = {c->srv, json_array()};
+	struct list_ctx l = {c->srv, json_array(), (size_t)limit, 0, false};
 	store_games_list(c->srv->store, &f, list_cb, &l);
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "games", l.arr);
+	json_object_set_new(r, "next", l.more ? json_integer(l.last) : json_null());
 	server_reply(c, r);
 }
 
