@@ -188,8 +188,10 @@ int cmd_pairings(int argc, char **argv)
 
 static const char games_usage[] =
 	"usage: tengen [GLOBAL OPTIONS] games [--phase pending|scheduled|playing|counting|ended]\n"
-	"                                     [--player NAME] [--tournament T] [--limit N] [--json]\n"
-	"List games, newest first.\n";
+	"                                     [--player NAME] [--tournament T] [--limit N]\n"
+	"                                     [--before ID] [--json]\n"
+	"List games, newest first: a page of N (default 100) with ids below ID (default all);\n"
+	"when more are left, the last line gives the --before of the next page.\n";
 
 static void games_print(struct cli_batch *b, const json_t *req, const json_t *reply)
 {
@@ -214,22 +216,27 @@ static void games_print(struct cli_batch *b, const json_t *req, const json_t *re
 	}
 	if (json_array_size(games) == 0)
 		puts("(no games)");
+	const json_t *next = json_object_get(reply, "next");
+	if (json_is_integer(next))
+		printf("Next page: --before %lld\n", (long long)json_integer_value(next));
 }
 
 int cmd_games(int argc, char **argv)
 {
 	struct cli_opts o = {0};
 	static const struct cli_option opts[] = {{"--phase", true}, {"--player", true},
-						 {"--tournament", true}, {"--limit", true}};
-	const char *values[4] = {NULL, NULL, NULL, NULL};
+						 {"--tournament", true}, {"--limit", true},
+						 {"--before", true}};
+	const char *values[5] = {NULL, NULL, NULL, NULL, NULL};
 	const char *pos[1];
 	int npos;
-	int r = cli_parse_args(argc, argv, &o, games_usage, opts, 4, values, pos, 0, &npos);
+	int r = cli_parse_args(argc, argv, &o, games_usage, opts, 5, values, pos, 0, &npos);
 	if (r != 0)
 		return r > 0 ? CMD_EXIT_OK : CMD_EXIT_USAGE;
-	json_int_t t = 0, limit = 0;
+	json_int_t t = 0, limit = 0, before = 0;
 	if ((values[2] && cli_parse_id("--tournament", values[2], &t) != 0) ||
-	    (values[3] && cli_parse_id("--limit", values[3], &limit) != 0))
+	    (values[3] && cli_parse_id("--limit", values[3], &limit) != 0) ||
+	    (values[4] && cli_parse_id("--before", values[4], &before) != 0))
 		return CMD_EXIT_USAGE;
 	json_t *req = json_pack("{s:s, s:s?, s:s?}", "cmd", "games", "phase", values[0], "player",
 				values[1]);
@@ -237,6 +244,8 @@ int cmd_games(int argc, char **argv)
 		json_object_set_new(req, "tournament", json_integer(t));
 	if (req && limit)
 		json_object_set_new(req, "limit", json_integer(limit));
+	if (req && before)
+		json_object_set_new(req, "before", json_integer(before));
 	return run_query(&o, req, games_print);
 }
 

@@ -428,17 +428,51 @@ void games_game(struct conn *c, const struct proto_request *req)
 		game_free(g);
 }
 
+#define LIST_NAMES 256 /* players' names a listing keeps, by id modulo this */
+
+struct list_name {
+	int64_t id;             /* 0: none */
+	char name[STORE_NAME_MAX + 1];
+};
+
 struct list_ctx {
 	struct server *srv;
 	json_t *arr;
+	size_t limit;           /* games on the page; the store is asked for one more */
+	int64_t last;           /* the id of the page's last game */
+	bool more;              /* a game past the page was seen: `last` is the next cursor */
+	struct list_name names[LIST_NAMES];
 };
+
+/* Copy player `id`'s name ("?" if none) to out: from the names l keeps, else from the store
+ * (a statement and a lock of the database file each, most of a page's cost when every game
+ * asked for its two). */
+static void list_name(struct list_ctx *l, int64_t id, char out[STORE_NAME_MAX + 1])
+{
+	struct list_name *n = &l->names[(uint64_t)id % LIST_NAMES];
+	struct store_player p;
+	if (!id || n->id != id) {
+		if (store_player_by_id(l->srv->store, id, &p) != STORE_OK) {
+			snprintf(out, STORE_NAME_MAX + 1, "?");
+			return;
+		}
+		n->id = id;
+		snprintf(n->name, sizeof n->name, "%s", p.name);
+	}
+	memcpy(out, n->name, sizeof n->name);
+}
 
 static int list_cb(void *ctx, const struct store_game *row)
 {
 	struct list_ctx *l = ctx;
-	struct store_player b, w;
-	const char *bn = store_player_by_id(l->srv->store, row->black_id, &b) == STORE_OK ? b.name : "?";
-	const char *wn = store_player_by_id(l->srv->store, row->white_id, &w) == STORE_OK ? w.name : "?";
+	if (json_array_size(l->arr) == l->limit) {
+		l->more = true;
+		return 1;
+	}
+	l->last = row->id;
+	char bn[STORE_NAME_MAX + 1], wn[STORE_NAME_MAX + 1];
+	list_name(l, row->black_id, bn);
+	list_name(l, row->white_id, wn);
 	json_t *o = json_pack("{s:I, s:s, s:s, s:i, s:f, s:i, s:s, s:b}", "id", (json_int_t)row->id,
 			      "black", bn, "white", wn, "size", row->size, "komi", row->komi, "handicap",
 			      row->handicap, "phase", row->phase, "rated", row->rated);
@@ -457,16 +491,19 @@ void games_games(struct conn *c, const struct proto_request *req)
 	struct proto_error err;
 	int phase = -1;
 	const char *player = NULL;
-	int64_t tournament = 0, limit = SERVER_GAMES_LIMIT;
+	int64_t tournament = 0, limit = SERVER_GAMES_LIMIT, before = 0;
 	if (proto_get_choice(req->root, "phase", false, phase_choices, 5, &phase, &err) < 0 ||
 	    proto_get_name(req->root, "player", false, &player, &err) < 0 ||
 	    proto_get_id(req->root, "tournament", false, &tournament, &err) < 0 ||
-	    proto_get_int(req->root, "limit", false, 1, SERVER_GAMES_LIMIT_MAX, &limit, &err) < 0) {
+	    proto_get_int(req->root, "limit", false, 1, SERVER_GAMES_LIMIT_MAX, &limit, &err) < 0 ||
+	    proto_get_id(req->root, "before", false, &before, &err) < 0) {
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
+	/* one game more than the page, to tell whether there is a next page */
 	struct store_games_filter f = {.phase = phase >= 0 ? phase_choices[phase] : NULL,
-				       .tournament_id = tournament, .limit = (int)limit};
+				       .tournament_id = tournament, .limit = (int)limit + 1,
+				       .before = before};
 	if (player) {
 		struct store_player p;
 		if (store_player_by_name(c->srv->store, player, &p) != STORE_OK) {
@@ -475,10 +512,11 @@ void games_games(struct conn *c, const struct proto_request *req)
 		}
 		f.player_id = p.id;
 	}
-	struct list_ctx l = {c->srv, json_array()};
+	struct list_ctx l = {.srv = c->srv, .arr = json_array(), .limit = (size_t)limit};
 	store_games_list(c->srv->store, &f, list_cb, &l);
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "games", l.arr);
+	json_object_set_new(r, "next", l.more ? json_integer(l.last) : json_null());
 	server_reply(c, r);
 }
 

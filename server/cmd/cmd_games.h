@@ -26,7 +26,9 @@ void games_resume(struct conn *c, const struct proto_request *req);
 void games_resign(struct conn *c, const struct proto_request *req);
 /* `dead {game, stones}`: a player's claim of dead stones in counting (Art. 8). */
 void games_dead(struct conn *c, const struct proto_request *req);
-/* `game {game}`, `games {phase?, player?, tournament?, limit?}`: queries. */
+/* `game {game}`, `games {phase?, player?, tournament?, limit?, before?}`: queries. `games`
+ * pages by keyset (docs/protocol.md, "### games"): `before` a game id, the reply's `next`
+ * the id to pass as `before` for the next page, null on the last page. */
 void games_game(struct conn *c, const struct proto_request *req);
 void games_games(struct conn *c, const struct proto_request *req);
 /* `sgf {game}`: the record (cmd_sgf.c). */

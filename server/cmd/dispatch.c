@@ -13,7 +13,8 @@
 /* ---- cached replies: reading the same listing again costs a copy ---- */
 
 /* The key of a cacheable request (the `games` listing: no live clocks in it, it changes only
- * through a store change): the request without its id, or NULL. */
+ * through a store change): the request without its id, or NULL. Every other field is in the
+ * key, so each page of the listing (its `before` cursor) has its own entry. */
 static char *cache_key(const struct proto_request *req)
 {
 	if (req->cmd->id != PROTO_CMD_GAMES)

@@ -138,6 +138,8 @@ struct store_games_filter {
 	int64_t player_id;              /* black or white; 0: any */
 	int64_t tournament_id;          /* 0: any */
 	int limit;                      /* at most this many games, newest first; 0: all */
+	int64_t before;                 /* only games with a smaller id (a page's keyset
+					 * cursor: the last id of the page before); 0: any */
 };
 
 /* One player's rating change by one rated game (table rating_history). *_before are the
@@ -357,7 +359,10 @@ enum store_rc store_game_update_state(struct store *s, const struct store_game *
 enum store_rc store_game_get(struct store *s, int64_t id, struct store_game *out);
 /* Free the JSON strings of *g and set them to NULL (NULL g is fine). */
 void store_game_clear(struct store_game *g);
-/* The games matching *filter (NULL: all), newest (highest id) first. */
+/* The games matching *filter (NULL: all), newest (highest id) first. Each variant walks an
+ * index from filter->before down (server/store/store_sql.c), so a page of `limit` games reads
+ * about `limit` rows wherever it is, except with a tournament (whose games are sorted: a
+ * tournament's games are few). STORE_ERROR for a negative limit or before. */
 enum store_rc store_games_list(struct store *s, const struct store_games_filter *filter,
 		store_game_cb cb, void *ctx);
 /* Every game whose phase is not "ended", oldest first, each with its moves: what a restart

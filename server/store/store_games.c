@@ -196,15 +196,15 @@ void store_games_each(struct store_vec *l, store_game_cb cb, void *ctx)
 enum store_rc store_games_list(struct store *s, const struct store_games_filter *filter,
 		store_game_cb cb, void *ctx)
 {
-	static const struct store_games_filter all = { NULL, 0, 0, 0 };
+	static const struct store_games_filter all = { NULL, 0, 0, 0, 0 };
 	const struct store_games_filter *f = filter ? filter : &all;
 	enum stmt_id id = f->tournament_id ? ST_GAMES_BY_TOURNAMENT
 		: f->player_id ? ST_GAMES_BY_PLAYER
 		: f->phase ? ST_GAMES_BY_PHASE : ST_GAMES_ANY;
 	struct store_vec l = STORE_VEC_INIT(struct store_game);
 	enum store_rc r;
-	if (f->limit < 0)
-		return store_fail(s, STORE_ERROR, "negative limit");
+	if (f->limit < 0 || f->before < 0)
+		return store_fail(s, STORE_ERROR, "negative limit or before");
 	if ((r = store_check_idle(s, s->st[id], "store_games_list")) != STORE_OK)
 		return r;
 	struct binder b = store_binder(s, id);
@@ -212,6 +212,7 @@ enum store_rc store_games_list(struct store *s, const struct store_games_filter 
 	b_int(&b, P_PLAYER_ID, f->player_id);
 	b_int(&b, P_TOURNAMENT_ID, f->tournament_id);
 	b_int(&b, P_LIMIT, f->limit ? f->limit : -1);
+	b_int(&b, P_BEFORE, f->before ? f->before : INT64_MAX);
 	if (b.rc != SQLITE_OK)
 		return store_bind_fail(s, &b);
 	if ((r = store_collect_games(s, b.st, &l)) == STORE_OK)

@@ -29,13 +29,24 @@
 #define GAME_STATE_SET "result = :result, reason = :reason, clocks = :clocks, " \
 	"warnings_b = :warnings_b, warnings_w = :warnings_w, extra = :extra"
 
-/* The listing filters: :phase or NULL, :player_id or 0, :tournament_id or 0, :limit or -1.
- * Each variant leads with the condition an index serves. */
+/* The listing filters: :phase or NULL, :player_id or 0, :tournament_id or 0, :limit or -1,
+ * :before the id every game listed is below (the page's keyset cursor; INT64_MAX: any).
+ * Each variant leads with the condition an index serves, and with the id bound the index
+ * (which holds the rowid) is walked from :before down, so a page costs the same wherever it
+ * is (EXPLAIN QUERY PLAN: "games_phase (phase=? AND rowid<?)", "INTEGER PRIMARY KEY
+ * (rowid<?)"). */
 #define GAMES_FILTER_PHASE "(:phase IS NULL OR phase = :phase)"
 #define GAMES_FILTER_PLAYER "(:player_id = 0 OR black_id = :player_id " \
 	"OR white_id = :player_id)"
 #define GAMES_FILTER_TOURNAMENT "(:tournament_id = 0 OR tournament_id = :tournament_id)"
-#define GAMES_TAIL " ORDER BY id DESC LIMIT :limit"
+#define GAMES_BEFORE "id < :before"
+#define GAMES_TAIL " AND " GAMES_BEFORE " ORDER BY id DESC LIMIT :limit"
+/* A player's games: the newest :limit as Black and the newest :limit as White, each walked
+ * down its index (games_black, games_white) from :before, merged: a page reads at most twice
+ * :limit rows (plus those the other filters skip), where one query with "black_id = ? OR
+ * white_id = ?" sorts every game of the player (black_id <> white_id: no game twice). */
+#define GAMES_OF_PLAYER(col) "SELECT * FROM (SELECT " GAME_COLS " FROM games WHERE " col \
+	" = :player_id AND " GAMES_FILTER_PHASE " AND " GAMES_FILTER_TOURNAMENT GAMES_TAIL ")"
 
 /* Rating order position: :at (ended_at), :game_id. Rows of rating_history at or after
  * it, and a player's last row before it. */
@@ -81,9 +92,8 @@ const char *const store_stmt_sql[ST_COUNT] = {
 		GAMES_FILTER_PLAYER " AND " GAMES_FILTER_TOURNAMENT GAMES_TAIL,
 	[ST_GAMES_BY_PHASE] = "SELECT " GAME_COLS " FROM games WHERE phase = :phase AND "
 		GAMES_FILTER_PLAYER " AND " GAMES_FILTER_TOURNAMENT GAMES_TAIL,
-	[ST_GAMES_BY_PLAYER] = "SELECT " GAME_COLS " FROM games WHERE "
-		"(black_id = :player_id OR white_id = :player_id) AND " GAMES_FILTER_PHASE " AND "
-		GAMES_FILTER_TOURNAMENT GAMES_TAIL,
+	[ST_GAMES_BY_PLAYER] = GAMES_OF_PLAYER("black_id") " UNION ALL "
+		GAMES_OF_PLAYER("white_id") " ORDER BY id DESC LIMIT :limit",
 	[ST_GAMES_BY_TOURNAMENT] = "SELECT " GAME_COLS " FROM games "
 		"WHERE tournament_id = :tournament_id AND " GAMES_FILTER_PHASE " AND "
 		GAMES_FILTER_PLAYER GAMES_TAIL,
@@ -159,5 +169,5 @@ const char *const store_param_names[P_COUNT] = {
 	[P_COLOR] = ":color", [P_VERTEX] = ":vertex", [P_FORFEIT] = ":forfeit", [P_AT] = ":at",
 	[P_RATING_BEFORE] = ":rating_before", [P_RD_BEFORE] = ":rd_before",
 	[P_VOLATILITY_BEFORE] = ":volatility_before", [P_SYSTEM] = ":system",
-	[P_STATE] = ":state",
+	[P_STATE] = ":state", [P_BEFORE] = ":before",
 };

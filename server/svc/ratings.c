@@ -373,7 +373,7 @@ int ratings_profile(struct server *srv, const struct store_player *p, json_t *pr
 {
 	struct history_ctx h = { json_array(), 0 };
 	struct recent_ctx r = { srv, p->id, json_array(), 0 };
-	struct store_games_filter f = { "ended", p->id, 0, RATINGS_RECENT_GAMES };
+	struct store_games_filter f = { "ended", p->id, 0, RATINGS_RECENT_GAMES, 0 };
 	int rc = 0;
 	if (store_rating_history(srv->store, p->id, add_history, &h) != STORE_OK ||
 	    store_games_list(srv->store, &f, add_recent, &r) != STORE_OK || r.rc < 0) {

@@ -621,6 +621,54 @@ START_TEST(test_tournament)
 }
 END_TEST
 
+/* games pages: --limit and --before, the next page's --before printed while games are left
+ * (and in --json, the reply's `next`). */
+START_TEST(test_games_pages)
+{
+	struct hc *a = hc_login_new(D.port, "alice");
+	struct hc *b = hc_login_new(D.port, "bob");
+	ck_assert(a && b);
+	long long g[3];
+	for (int i = 0; i < 3; i++) {
+		json_t *rep = hc_req(a, "{s:s, s:s, s:i}", "cmd", "challenge", "opponent", "bob",
+				     "size", 9 + 2 * i);
+		ck_assert_msg(hj_ok(rep), "%s", hj_text(rep));
+		g[i] = hj_int(rep, "game");
+		json_decref(rep);
+	}
+	char g1[32], next[64];
+	snprintf(g1, sizeof g1, "%lld", g[1]);
+	snprintf(next, sizeof next, "Next page: --before %lld\n", g[1]);
+	struct run r;
+	run(&r, NULL, NULL, "games", "--limit", "2", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "   13 "); /* g[2]'s size */
+	EXPECT_OUT(r, "   11 ");
+	EXPECT_OUT(r, next);
+	ck_assert_msg(!strstr(r.out, "    9 "), "the first page has the oldest game:\n%s", r.out);
+	run_free(&r);
+	run(&r, NULL, NULL, "games", "--limit", "2", "--before", g1, NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "    9 ");
+	ck_assert_msg(!strstr(r.out, "   11 ") && !strstr(r.out, "Next page"),
+		      "the last page:\n%s", r.out);
+	run_free(&r);
+	run(&r, NULL, NULL, "games", "--limit", "2", "--json", NULL);
+	EXPECT_STATUS(r, 0);
+	json_t *lines = json_lines(r.out);
+	ck_assert_int_eq(json_array_size(hj_get(json_array_get(lines, 0), "games")), 2);
+	ck_assert_int_eq(hj_int(json_array_get(lines, 0), "next"), g[1]);
+	json_decref(lines);
+	run_free(&r);
+	run(&r, NULL, NULL, "games", "--before", "0", NULL);
+	EXPECT_STATUS(r, 2);
+	EXPECT_ERR(r, "--before");
+	run_free(&r);
+	hc_close(a);
+	hc_close(b);
+}
+END_TEST
+
 START_TEST(test_watch)
 {
 	struct hc *a = hc_login_new(D.port, "alice");
@@ -693,6 +741,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_call);
 	tcase_add_test(tc, test_tournament);
 	tcase_add_test(tc, test_watch);
+	tcase_add_test(tc, test_games_pages);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -38,7 +38,7 @@
 /* Fairness under hostile load (issue 20, items 6 and 9). The bounds are liveness bounds with a
  * wide margin for a loaded 2-core machine (the server answers in milliseconds); before the
  * budgets each of them was missed by seconds. */
-#define LISTING_GAMES 1000           /* ended games in the database, so `games` costs ~20 ms */
+#define LISTING_GAMES 1000           /* ended games in the database: `games` builds 1,000 rows (~4 ms) */
 #define LISTING_LINE "{\"cmd\":\"games\",\"limit\":1000}\n"
 #define FLOOD_ADDR "127.0.0.20"      /* the flooding address */
 #define FLOOD_N 48                   /* its connections */

@@ -578,6 +578,88 @@ START_TEST(test_move_lines)
 }
 END_TEST
 
+/* ---- the listing's pages ---- */
+
+/* The `games` reply to `req` (stolen; the cmd is set here) from c: ok, keys in their order,
+ * the ids `want` (n of them, newest first) and `next` (0: null). */
+static void expect_page(struct hc *c, json_t *req, const long long *want, int n, long long next)
+{
+	json_object_set_new(req, "cmd", json_string("games"));
+	char text[256], keys[64];
+	snprintf(text, sizeof text, "%s", hj_text(req));
+	json_t *r = hc_reqj(c, req);
+	OK(r);
+	keys_of(r, keys, sizeof keys);
+	ck_assert_str_eq(keys, "id,ok,games,next");
+	const json_t *games = hj_get(r, "games");
+	ck_assert_msg((int)json_array_size(games) == n, "%s: %s", text, hj_text(r));
+	for (int i = 0; i < n; i++)
+		ck_assert_msg(json_integer_value(json_object_get(json_array_get(games, (size_t)i), "id")) ==
+				      want[i], "%s: game %d of %s", text, i, hj_text(r));
+	if (next)
+		ck_assert_msg(hj_int(r, "next") == next, "%s: next of %s", text, hj_text(r));
+	else
+		ck_assert_msg(json_is_null(hj_get(r, "next")), "%s: next of %s", text, hj_text(r));
+	json_decref(r);
+}
+
+/* **(extension)** `games` pages by keyset: `before` lists the games below an id, `next` is the
+ * cursor of the next page (null on the last); with filters; bad cursors refused naming the
+ * field; the reply cache (server/cmd/dispatch.c) keyed by the whole request, `before`
+ * included. */
+START_TEST(test_games_pages)
+{
+	struct hc *a = st_login(&D, "alice"), *b = st_login(&D, "bob"), *c = st_login(&D, "carol");
+	struct hc *o = st_conn(&D);
+	long long g[5];
+	for (int i = 0; i < 5; i++)
+		g[i] = i < 3 ? st_new_game(a, b) : st_new_game(b, c);
+	for (int i = 1; i < 5; i += 2) {
+		json_t *r = hc_req(b, "{s:s, s:I}", "cmd", "resign", "game", (json_int_t)g[i]);
+		OK(r);
+		json_decref(r);
+	}
+	const long long all[5] = {g[4], g[3], g[2], g[1], g[0]};
+	/* Pages of 2 walk them all once, in order; the same page again comes from the cache. */
+	expect_page(o, json_pack("{s:i}", "limit", 2), all, 2, g[3]);
+	expect_page(o, json_pack("{s:i, s:I}", "limit", 2, "before", (json_int_t)g[3]), all + 2, 2, g[1]);
+	expect_page(o, json_pack("{s:i, s:I}", "limit", 2, "before", (json_int_t)g[1]), all + 4, 1, 0);
+	expect_page(o, json_pack("{s:i, s:I}", "limit", 2, "before", (json_int_t)g[3]), all + 2, 2, g[1]);
+	expect_page(o, json_pack("{s:i}", "limit", 2), all, 2, g[3]);
+	/* Without a cursor: the first page, as before the extension; a full last page. */
+	expect_page(o, json_pack("{}"), all, 5, 0);
+	expect_page(o, json_pack("{s:i}", "limit", 5), all, 5, 0);
+	expect_page(o, json_pack("{s:i}", "limit", 4), all, 4, g[1]);
+	/* Filters with the cursor. */
+	const long long carol[2] = {g[4], g[3]}, ended[2] = {g[3], g[1]}, alice[1] = {g[1]};
+	expect_page(o, json_pack("{s:s, s:i}", "player", "carol", "limit", 1), carol, 1, g[4]);
+	expect_page(o, json_pack("{s:s, s:i, s:I}", "player", "carol", "limit", 1, "before",
+				 (json_int_t)g[4]), carol + 1, 1, 0);
+	expect_page(o, json_pack("{s:s, s:i}", "phase", "ended", "limit", 1), ended, 1, g[3]);
+	expect_page(o, json_pack("{s:s, s:I}", "phase", "ended", "before", (json_int_t)g[3]),
+		    ended + 1, 1, 0);
+	expect_page(o, json_pack("{s:s, s:s, s:I}", "player", "alice", "phase", "ended", "before",
+				 (json_int_t)g[2]), alice, 1, 0);
+	expect_page(o, json_pack("{s:I}", "before", (json_int_t)1), NULL, 0, 0);
+	/* Bad cursors: refused, naming the field; nothing changes. */
+	json_t *bad[] = {json_pack("{s:s, s:i}", "cmd", "games", "before", 0),
+			 json_pack("{s:s, s:i}", "cmd", "games", "before", -1),
+			 json_pack("{s:s, s:s}", "cmd", "games", "before", "x"),
+			 json_pack("{s:s, s:f}", "cmd", "games", "before", 2.5)};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		json_t *r = hc_reqj(o, bad[i]);
+		ERR_FIELD(r, "bad_request", "before");
+		json_decref(r);
+	}
+	expect_page(o, json_pack("{}"), all, 5, 0);
+	expect_page(o, json_pack("{s:n}", "before"), all, 5, 0); /* null counts as absent */
+	hc_close(o);
+	hc_close(a);
+	hc_close(b);
+	hc_close(c);
+}
+END_TEST
+
 static Suite *play_suite(void)
 {
 	Suite *s = suite_create("play");
@@ -595,6 +677,7 @@ static Suite *play_suite(void)
 	tcase_add_test(tc, test_two_logins);
 	tcase_add_test(tc, test_observer);
 	tcase_add_test(tc, test_move_lines);
+	tcase_add_test(tc, test_games_pages);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -163,12 +163,38 @@ static int on_game(void *ctx, const struct store_game *g)
 	return 0;
 }
 
-static struct ids list(const char *phase, int64_t player_id, int64_t tournament_id, int limit)
+static struct ids list_before(const char *phase, int64_t player_id, int64_t tournament_id,
+			      int limit, int64_t before)
 {
-	struct store_games_filter f = { phase, player_id, tournament_id, limit };
+	struct store_games_filter f = { phase, player_id, tournament_id, limit, before };
 	struct ids ids = { 0 };
 	ck_assert_int_eq(store_games_list(s, &f, on_game, &ids), STORE_OK);
 	return ids;
+}
+
+static struct ids list(const char *phase, int64_t player_id, int64_t tournament_id, int limit)
+{
+	return list_before(phase, player_id, tournament_id, limit, 0);
+}
+
+/* Pages of `limit` games of a filter, each from below the last id of the one before, walk the
+ * whole list (limit 0) once, in order, and end with a short or empty page. */
+static void walk_pages(const char *phase, int64_t player_id, int64_t tournament_id, int limit)
+{
+	struct ids all = list(phase, player_id, tournament_id, 0), page;
+	int seen = 0;
+	int64_t before = 0;
+	do {
+		page = list_before(phase, player_id, tournament_id, limit, before);
+		ck_assert_int_le(page.n, limit);
+		for (int i = 0; i < page.n; i++, seen++) {
+			ck_assert_int_lt(seen, all.n);
+			ck_assert_int_eq(page.id[i], all.id[seen]);
+		}
+		if (page.n)
+			before = page.id[page.n - 1];
+	} while (page.n == limit);
+	ck_assert_int_eq(seen, all.n);
 }
 
 START_TEST(test_games_list)
@@ -217,6 +243,49 @@ START_TEST(test_games_list)
 	ids = list("playing", a, 0, 1);
 	ck_assert_int_eq(ids.n, 1);
 	ck_assert_int_eq(ids.id[0], g4);
+}
+END_TEST
+
+/* The keyset cursor `before`, in each statement variant (any, phase, player, tournament). */
+START_TEST(test_games_pages)
+{
+	open_store();
+	int64_t a = player("alice"), b = player("bob"), c = player("carol");
+	int64_t g[9];
+	static const char *const phase[] = { "playing", "ended", "ended" };
+	for (int i = 0; i < 9; i++)
+		g[i] = i % 4 == 3 ? game_new(c, b, phase[i % 3]) : game_new(i % 2 ? a : b,
+									  i % 2 ? b : a, phase[i % 3]);
+	struct ids ids = list_before(NULL, 0, 0, 3, g[5]);
+	ck_assert_int_eq(ids.n, 3);
+	ck_assert_int_eq(ids.id[0], g[4]);
+	ck_assert_int_eq(ids.id[2], g[2]);
+	ids = list_before(NULL, a, 0, 0, g[5]); /* a plays g0, g1, g2, g4 below g5 */
+	ck_assert_int_eq(ids.n, 4);
+	ck_assert_int_eq(ids.id[0], g[4]);
+	ck_assert_int_eq(ids.id[3], g[0]);
+	ids = list_before("ended", b, 0, 1, g[5]);
+	ck_assert_int_eq(ids.n, 1);
+	ck_assert_int_eq(ids.id[0], g[4]);
+	ids = list_before(NULL, c, 7, 0, g[7]);
+	ck_assert_int_eq(ids.n, 1);
+	ck_assert_int_eq(ids.id[0], g[3]);
+	ck_assert_int_eq(list_before(NULL, 0, 0, 0, g[0]).n, 0);
+	ck_assert_int_eq(list_before(NULL, b, 0, 5, 1).n, 0);
+	ck_assert_int_eq(list_before(NULL, 0, 0, 0, g[8] + 100).n, 9);
+	for (int limit = 1; limit <= 4; limit++) {
+		walk_pages(NULL, 0, 0, limit);
+		walk_pages("ended", 0, 0, limit);
+		walk_pages(NULL, a, 0, limit);
+		walk_pages(NULL, b, 0, limit);
+		walk_pages("ended", b, 0, limit);
+		walk_pages(NULL, 0, 7, limit);
+		walk_pages("playing", a, 7, limit);
+	}
+	struct store_games_filter f = { NULL, 0, 0, 0, -1 };
+	ids.n = 0;
+	ck_assert_int_eq(store_games_list(s, &f, on_game, &ids), STORE_ERROR);
+	ck_assert_int_eq(ids.n, 0);
 }
 END_TEST
 
@@ -668,6 +737,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, test_game_update_state);
 	tcase_add_test(tc, test_game_invalid);
 	tcase_add_test(tc, test_games_list);
+	tcase_add_test(tc, test_games_pages);
 	tcase_add_test(tc, test_moves);
 	tcase_add_test(tc, test_moves_callbacks);
 	tcase_add_test(tc, test_warnings);
