@@ -344,7 +344,7 @@ static int run_start(struct server *srv, uv_loop_t *loop, const struct server_se
 	}
 	server_set_line(srv, dispatch_line, disp);
 	server_set_conn_gone(srv, games_conn_gone);
-	server_set_flush(srv, tcp_flush, tcp);
+	server_add_flush(srv, tcp_flush, tcp);
 	server_add_stop(srv, tcp_stop, tcp);
 	server_add_stop(srv, stop_games, srv);
 	server_start(srv);

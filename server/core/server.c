@@ -59,8 +59,8 @@ static void on_prepare(uv_prepare_t *h)
 	}
 	srv->turn++; /* the turn ends with its commit and its replies: new budgets */
 	srv->turn_used = 0;
-	if (srv->flush.fn)
-		srv->flush.fn(srv->flush.ctx);
+	for (unsigned i = 0; i < srv->nflush; i++)
+		srv->flush[i].fn(srv->flush[i].ctx);
 	upkeep_fold(&srv->upkeep, srv->txn || srv->stopping);
 }
 
@@ -135,9 +135,12 @@ void server_set_line(struct server *srv, server_line_fn line, void *ctx)
 	srv->line_ctx = ctx;
 }
 
-void server_set_flush(struct server *srv, server_hook_fn flush, void *ctx)
+int server_add_flush(struct server *srv, server_hook_fn flush, void *ctx)
 {
-	srv->flush = (struct server_hook){flush, ctx};
+	if (srv->nflush >= SERVER_FLUSH_HOOKS)
+		return -1;
+	srv->flush[srv->nflush++] = (struct server_hook){flush, ctx};
+	return 0;
 }
 
 int server_add_stop(struct server *srv, server_hook_fn stop, void *ctx)

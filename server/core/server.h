@@ -200,6 +200,7 @@ typedef void (*server_hook_fn)(void *ctx);
 typedef void (*server_conn_fn)(struct server *srv, struct conn *c);
 
 #define SERVER_STOP_HOOKS 4       /* hooks server_stop calls, at most */
+#define SERVER_FLUSH_HOOKS 4      /* transports flushing after each commit, at most */
 
 struct server_hook {
 	server_hook_fn fn;
@@ -224,7 +225,9 @@ struct server {
 	/* Hooks main.c sets (the layers above core). */
 	server_line_fn line;      /* complete request lines go here */
 	void *line_ctx;
-	struct server_hook flush; /* after the commit: write out the dirty connections */
+	struct server_hook flush[SERVER_FLUSH_HOOKS]; /* after the commit, in order: each
+	                             transport writes out its dirty connections */
+	unsigned nflush;
 	struct server_hook stop[SERVER_STOP_HOOKS]; /* server_stop, in order */
 	unsigned nstop;
 	server_conn_fn conn_gone; /* a connection leaves its session */
@@ -251,12 +254,16 @@ void server_settings_defaults(struct server_settings *set);
 /* Start the loop's work: checkpoints off the loop, the per-iteration commit and flush, the
  * database check, the idle-timeout sweep, SIGINT/SIGTERM (a graceful stop). */
 void server_start(struct server *srv);
-/* Hooks (main.c wires them; each replaces the one before, stop hooks add up). `line` gets
- * every complete request line; `flush` writes out srv->dirty after each commit; `stop` hooks
- * run in the order added when server_stop begins (at most SERVER_STOP_HOOKS; returns -1 past
- * that); `gone` when a connection leaves its session. */
+/* Hooks (main.c wires them; `line` and `gone` replace the one before, flush and stop hooks
+ * add up). `line` gets every complete request line, whatever transport read it; a `flush`
+ * hook runs after each commit, in the order added (at most SERVER_FLUSH_HOOKS; returns -1
+ * past that): each transport writes out the connections of srv->dirty that are its own
+ * (c->ops is its conn_ops) and leaves the others there, so several transports share the
+ * loop; `stop` hooks run in the order added when server_stop begins (at most
+ * SERVER_STOP_HOOKS; returns -1 past that), each transport closing only its own
+ * connections; `gone` when a connection leaves its session. */
 void server_set_line(struct server *srv, server_line_fn line, void *ctx);
-void server_set_flush(struct server *srv, server_hook_fn flush, void *ctx);
+int server_add_flush(struct server *srv, server_hook_fn flush, void *ctx);
 int server_add_stop(struct server *srv, server_hook_fn stop, void *ctx);
 void server_set_conn_gone(struct server *srv, server_conn_fn gone);
 /* Begin a graceful stop: commit, run the stop hooks (the transport flushes and closes its

@@ -116,6 +116,42 @@ static const struct conn_ops tcp_ops = {
 	.close = op_close, .reading = op_reading, .rtt_ms = op_rtt_ms, .free = op_free,
 };
 
+/* Is c one of this transport's connections? Another transport's (srv->conns and srv->dirty
+ * hold every transport's) is never cast to a tcp_conn. */
+static bool tcp_owns(const struct conn *c)
+{
+	return c->ops == &tcp_ops;
+}
+
+/* Take this transport's connections off srv->dirty, in their order; the others stay there
+ * for their own transport's flush. */
+static struct conn *take_dirty(struct server *srv)
+{
+	struct conn *mine = NULL, **mt = &mine, **rest = &srv->dirty;
+	for (struct conn *c = srv->dirty, *n; c; c = n) {
+		n = c->dnext;
+		if (tcp_owns(c)) {
+			*mt = c;
+			mt = &c->dnext;
+		} else {
+			*rest = c;
+			rest = &c->dnext;
+		}
+	}
+	*mt = NULL;
+	*rest = NULL;
+	return mine;
+}
+
+/* Put back on srv->dirty what this flush kept for the next iteration. */
+static void keep_dirty(struct server *srv, struct conn *keep)
+{
+	struct conn **end = &srv->dirty;
+	while (*end)
+		end = &(*end)->dnext;
+	*end = keep;
+}
+
 /* ---- output ---- */
 
 static void on_write(uv_write_t *req, int status)
@@ -244,12 +280,11 @@ static void on_written(void *ctx, struct writer_item *items, size_t n)
 /* The writer's batch is in flight (maybe a flood's big replies) and goes on; connections with
  * nothing in it are written here, so their replies do not wait for it. Those with bytes in it
  * stay dirty for the next iteration (their order is kept). */
-static void flush_beside_writer(struct server *srv)
+static struct conn *write_beside_writer(struct conn *mine, struct conn *keep)
 {
-	struct conn *keep = NULL;
-	while (srv->dirty) {
-		struct conn *c = srv->dirty;
-		srv->dirty = c->dnext;
+	while (mine) {
+		struct conn *c = mine;
+		mine = c->dnext;
 		if (tcp_of(c)->in_writer) {
 			c->dnext = keep;
 			keep = c;
@@ -258,7 +293,7 @@ static void flush_beside_writer(struct server *srv)
 		c->dirty = false;
 		write_out(c);
 	}
-	srv->dirty = keep;
+	return keep;
 }
 
 void tcp_flush(void *ctx)
@@ -266,19 +301,20 @@ void tcp_flush(void *ctx)
 	struct tcp_server *t = ctx;
 	struct server *srv = t->srv;
 	struct writer *wr = t->writer;
+	struct conn *mine = take_dirty(srv), *keep = NULL;
 	if (wr && writer_busy(wr)) {
-		flush_beside_writer(srv);
-		return;
+		keep = write_beside_writer(mine, NULL);
+		mine = NULL;
 	}
 	size_t n = 0;
-	for (struct conn *c = srv->dirty; c; c = c->dnext)
+	for (struct conn *c = mine; c; c = c->dnext)
 		n++;
-	struct writer_item *items = wr && n >= srv->set.writer_min ? writer_items(wr, n) : NULL;
+	struct writer_item *items = wr && n && n >= srv->set.writer_min ? writer_items(wr, n) : NULL;
 	size_t k = 0;
-	while (srv->dirty) {
-		struct conn *c = srv->dirty;
+	while (mine) {
+		struct conn *c = mine;
 		struct tcp_conn *tc = tcp_of(c);
-		srv->dirty = c->dnext;
+		mine = c->dnext;
 		c->dirty = false;
 		int fd;
 		/* Many connections: the writer thread takes those with nothing queued in libuv. */
@@ -297,6 +333,10 @@ void tcp_flush(void *ctx)
 	}
 	if (k)
 		writer_submit(wr, k);
+	/* A connection closed above may have queued bytes for others (a game's observers). */
+	while ((mine = take_dirty(srv)) != NULL)
+		keep = write_beside_writer(mine, keep);
+	keep_dirty(srv, keep);
 }
 
 /* ---- input ---- */
@@ -570,7 +610,8 @@ static void on_grace(uv_timer_t *timer)
 	struct tcp_server *t = timer->data;
 	for (struct conn *c = t->srv->conns, *n; c; c = n) {
 		n = c->next;
-		conn_close(c, "server stopping: output not drained");
+		if (tcp_owns(c))
+			conn_close(c, "server stopping: output not drained");
 	}
 	uv_close((uv_handle_t *)timer, NULL);
 }
@@ -603,6 +644,8 @@ void tcp_stop(void *ctx)
 	uv_unref((uv_handle_t *)&t->grace); /* the loop may end before it fires */
 	for (struct conn *c = srv->conns, *n; c; c = n) {
 		n = c->next;
+		if (!tcp_owns(c))
+			continue; /* another transport's: its own stop hook closes it */
 		uv_read_stop((uv_stream_t *)&tcp_of(c)->tcp); /* no request is handled after a stop */
 		write_out(c);
 		uv_shutdown_t *req = malloc(sizeof *req);
