@@ -189,13 +189,21 @@ static void batch_reply(struct session *s, json_t *reply, void *arg)
 	(void)s;
 	if (!reply)
 		return;
+	const json_t *req = json_array_get(b->reqs, b->next - 1);
+	if (b->print_error && !c->opt->json && !json_is_true(json_object_get(reply, "ok"))) {
+		uv_timer_stop(&c->timer);
+		b->failed = true;
+		b->print_error(b, req, reply);
+		batch_send_next(c);
+		return;
+	}
 	bool ok = cli_reply_ok(c, reply);
 	if (!ok)
 		b->failed = true;
 	if (c->opt->json)
 		cli_print_json(reply);
 	else if (ok)
-		b->print(b, json_array_get(b->reqs, b->next - 1), reply);
+		b->print(b, req, reply);
 	batch_send_next(c);
 }
 
@@ -214,11 +222,18 @@ static void batch_send_next(struct cli *c)
 int cli_run_batch(const struct cli_opts *o, bool login, json_t *reqs, cli_print_fn print,
 		  void *ctx)
 {
+	return cli_run_batch_each(o, login, reqs, print, NULL, ctx);
+}
+
+int cli_run_batch_each(const struct cli_opts *o, bool login, json_t *reqs, cli_print_fn print,
+		       cli_print_fn print_error, void *ctx)
+{
 	if (!reqs) {
 		cli_errorf("out of memory");
 		return CMD_EXIT_FAILURE;
 	}
-	struct cli_batch b = {.opt = o, .reqs = reqs, .print = print, .ctx = ctx};
+	struct cli_batch b = {.opt = o, .reqs = reqs, .print = print, .print_error = print_error,
+			      .ctx = ctx};
 	int status = cli_run(o, login, batch_send_next, NULL, &b);
 	json_decref(reqs);
 	return status;

@@ -62,6 +62,7 @@ struct cli_batch {
 	json_t *reqs;        /* the requests (a JSON array), sent in order */
 	size_t next;         /* the next one to send */
 	cli_print_fn print;
+	cli_print_fn print_error; /* NULL: an error reply is reported by cli_reply_ok */
 	void *ctx;           /* the printer's own state */
 	bool failed;         /* an error reply came (or a printer set it): exit status 1 */
 };
@@ -72,6 +73,11 @@ struct cli_batch {
  * Logs in first when `login` (see cli_run). */
 int cli_run_batch(const struct cli_opts *o, bool login, json_t *reqs, cli_print_fn print,
 		  void *ctx);
+/* cli_run_batch, but an error reply (without --json) is given to print_error, which reports
+ * it on stderr in its own words (naming the request: "line 3: game 12: ..."); the exit status
+ * is still 1. */
+int cli_run_batch_each(const struct cli_opts *o, bool login, json_t *reqs, cli_print_fn print,
+		       cli_print_fn print_error, void *ctx);
 /* A batch of one request (consumed; NULL: NULL), for cli_run_batch. */
 json_t *cli_batch_of(json_t *req);
 

@@ -21,6 +21,7 @@
 
 #define TD_MAX_POS 64       /* positional arguments of a td subcommand (td register) */
 #define TD_TIME_SPEC_MAX 64 /* bytes of a --time value */
+#define TD_WHAT_MAX 4352    /* bytes of "td results: FILE line N: GAME" (FILE a path) */
 
 static const char td_usage[] =
 	"usage: tengen [--server HOST:PORT] --user NAME [--password-file F] td COMMAND [ARGS] [--json]\n"
@@ -37,7 +38,13 @@ static const char td_usage[] =
 	"  td withdraw T PLAYER                  withdraw a player (Art. 28)\n"
 	"  td start T [--at UNIXTIME | --in SECONDS]\n"
 	"                                        pair and start the next round; prints the pairings\n"
-	"  td result GAME RESULT [--reason R]    set or override a result (B+R, W+3.5, 0, Void, ...)\n"
+	"  td result GAME RESULT [--reason R]    set or override a result of a tournament game:\n"
+	"                                        B+R, W+3.5, B+T, W+F, 0 (jigo, draw), Void,\n"
+	"                                        double_loss; any case (b+r)\n"
+	"  td result GAME --double-loss          both players lose (stored as Void)\n"
+	"  td results FILE|-                     a round's results, one \"GAME RESULT\" a line\n"
+	"                                        (blank lines, # comments skipped); a line per\n"
+	"                                        reply, exit status 1 if any was refused\n"
 	"  td warn GAME B|W REASON               a director's warning (a second one loses)\n"
 	"  td pause GAME | td resume GAME        stop or restart a game's clocks (Art. 14)\n"
 	"  td export T --format h9|csv|json [-o FILE]\n"
@@ -50,6 +57,8 @@ struct td_ctx {
 	json_t *reqs;         /* the requests, sent in order */
 	cli_print_fn print;   /* each ok reply's printer (b->ctx is this struct) */
 	const char *out_file; /* export -o */
+	cli_print_fn print_error; /* NULL: the usual report of an error reply */
+	json_t *lines;        /* td results: each request's line in the file */
 };
 
 /* Make a batch of one request (consumed). */
@@ -523,23 +532,116 @@ static int td_start(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 
 static int td_result(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 {
-	static const struct cli_option opts[] = {{"--reason", true}};
-	const char *v[1] = {0};
+	static const struct cli_option opts[] = {{"--reason", true}, {"--double-loss", false}};
+	const char *v[2] = {0};
 	const char *pos[2];
 	int npos;
-	int r = cli_parse_args(argc, argv, o, td_usage, opts, 1, v, pos, 2, &npos);
+	int r = cli_parse_args(argc, argv, o, td_usage, opts, 2, v, pos, 2, &npos);
 	if (r != 0)
 		return r;
 	json_int_t g;
-	if (npos != 2) {
-		cli_errorf("td result: give the GAME and the RESULT (B+R, W+3.5, 0, Void, ...)");
+	if (npos != (v[1] ? 1 : 2)) {
+		cli_errorf(v[1] ? "td result: give the GAME and --double-loss, no RESULT"
+				: "td result: give the GAME and the RESULT (B+R, W+3.5, 0, Void, ...)");
 		return -1;
 	}
 	if (cli_parse_id("GAME", pos[0], &g) != 0)
 		return -1;
+	/* The text goes as typed: the server reads it (case, jigo, double_loss). */
 	return td_one(x, json_pack("{s:s, s:I, s:s, s:s?}", "cmd", "tournament.result", "game", g,
-				   "result", pos[1], "reason", v[0]),
+				   "result", v[1] ? "double_loss" : pos[1], "reason", v[0]),
 		      print_result_set);
+}
+
+/* One line of a results file into a tournament.result request appended to reqs, its line
+ * number to lines: "GAME RESULT", blanks and "#" comments skipped. Returns 0 (appended or
+ * skipped) or -1 (a usage error, printed). */
+static int results_line(char *s, int lineno, const char *file, json_t *reqs, json_t *lines)
+{
+	static const char blank[] = " \t\r\n";
+	char *save = NULL, *game = strtok_r(s, blank, &save);
+	if (!game || game[0] == '#')
+		return 0;
+	char *result = strtok_r(NULL, blank, &save), *more = strtok_r(NULL, blank, &save);
+	json_int_t g;
+	if (!result || (more && more[0] != '#')) {
+		cli_errorf("td results: %s line %d: give GAME RESULT", file, lineno);
+		return -1;
+	}
+	char what[TD_WHAT_MAX];
+	snprintf(what, sizeof what, "td results: %s line %d: GAME", file, lineno);
+	if (cli_parse_id(what, game, &g) != 0)
+		return -1;
+	if (json_array_append_new(reqs, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.result",
+						  "game", g, "result", result)) < 0 ||
+	    json_array_append_new(lines, json_integer(lineno)) < 0) {
+		cli_errorf("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* The line of the file the batch's request now answered came from (td_ctx.lines). */
+static long long results_lineno(const struct cli_batch *b)
+{
+	const struct td_ctx *x = b->ctx;
+	return json_integer_value(json_array_get(x->lines, b->next - 1));
+}
+
+static void print_result_line(struct cli_batch *b, const json_t *req, const json_t *reply)
+{
+	printf("line %lld: ", results_lineno(b));
+	print_result_set(b, req, reply);
+}
+
+static void print_result_refused(struct cli_batch *b, const json_t *req, const json_t *reply)
+{
+	const json_t *err = json_object_get(reply, "error");
+	cli_errorf("line %lld: game %lld: %s (%s)", results_lineno(b),
+		   (long long)json_integer_value(json_object_get(req, "game")),
+		   cli_str_or(err, "message", "(no message)"), cli_str_or(err, "code", "internal"));
+}
+
+/* td results FILE|-: every result of the file, each its own tournament.result; a malformed
+ * line refuses the whole file before anything is sent. */
+static int td_results(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
+{
+	const char *pos[1];
+	int npos;
+	int r = cli_parse_args(argc, argv, o, td_usage, NULL, 0, NULL, pos, 1, &npos);
+	if (r != 0)
+		return r;
+	if (npos != 1) {
+		cli_errorf("td results: give the FILE of results (- for stdin)");
+		return -1;
+	}
+	bool std_in = strcmp(pos[0], "-") == 0;
+	FILE *f = std_in ? stdin : fopen(pos[0], "r");
+	if (!f) {
+		cli_errorf("td results: %s: %s", pos[0], strerror(errno));
+		return -1;
+	}
+	x->reqs = json_array();
+	x->lines = json_array();
+	x->print = print_result_line;
+	x->print_error = print_result_refused;
+	char *line = NULL;
+	size_t cap = 0;
+	int lineno = 0, rc = x->reqs && x->lines ? 0 : -1;
+	while (rc == 0 && getline(&line, &cap, f) >= 0)
+		rc = results_line(line, ++lineno, std_in ? "stdin" : pos[0], x->reqs, x->lines);
+	if (rc == 0 && ferror(f)) {
+		cli_errorf("td results: %s: %s", pos[0], strerror(errno));
+		rc = -1;
+	}
+	free(line);
+	if (!std_in)
+		fclose(f);
+	if (rc == 0 && json_array_size(x->reqs) == 0) {
+		cli_errorf("td results: no results in %s", std_in ? "stdin" : pos[0]);
+		rc = -1;
+	}
+	return rc;
 }
 
 static int td_warn(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
@@ -655,7 +757,8 @@ static const struct {
 	int (*parse)(int argc, char **argv, struct cli_opts *o, struct td_ctx *x);
 } td_commands[] = {
 	{"create", td_create}, {"register", td_enter}, {"withdraw", td_withdraw},
-	{"start", td_start}, {"result", td_result}, {"warn", td_warn}, {"pause", td_pause},
+	{"start", td_start}, {"result", td_result}, {"results", td_results},
+	{"warn", td_warn}, {"pause", td_pause},
 	{"resume", td_resume}, {"export", td_export}, {"list", td_list}, {"show", td_show},
 };
 
@@ -686,9 +789,12 @@ int cmd_td(int argc, char **argv)
 		int r = td_commands[k].parse(argc - a.at, argv + a.at, &o, &x);
 		if (r != 0) {
 			json_decref(x.reqs);
+			json_decref(x.lines);
 			return r > 0 ? CMD_EXIT_OK : CMD_EXIT_USAGE;
 		}
-		return cli_run_batch(&o, true, x.reqs, x.print, &x);
+		r = cli_run_batch_each(&o, true, x.reqs, x.print, x.print_error, &x);
+		json_decref(x.lines);
+		return r;
 	}
 	cli_errorf("td: unknown command '%s'", sub);
 	fputs(td_usage, stderr);

@@ -1,6 +1,8 @@
 /* ruleset: the rulesets and their lookup. See ruleset.h. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "rules.h"
 #include "ruleset.h"
@@ -104,6 +106,36 @@ const struct ruleset *ruleset_find(const char *name)
 		if (strcmp(name, rulesets[i]->name) == 0)
 			return rulesets[i];
 	return NULL;
+}
+
+/* ---- results as typed ---- */
+
+int ruleset_result_normalise(const struct ruleset *rs, const char *in, char *out, size_t size,
+			     bool *double_loss)
+{
+	*double_loss = false;
+	if (size > 0)
+		out[0] = '\0';
+	if (!in)
+		return -1;
+	const char *word = NULL;
+	if (strcasecmp(in, "0") == 0 || strcasecmp(in, "jigo") == 0 || strcasecmp(in, "draw") == 0)
+		word = "0";
+	else if (strcasecmp(in, "void") == 0)
+		word = rs->result_void;
+	else if (strcasecmp(in, "double_loss") == 0) {
+		word = rs->result_void;
+		*double_loss = true;
+	}
+	const char *src = word ? word : in;
+	size_t n = strlen(src);
+	if (n >= size) {
+		*double_loss = false;
+		return -1;
+	}
+	for (size_t i = 0; i <= n; i++) /* SGF results are upper case: "B+R", "W+3.5" */
+		out[i] = word ? src[i] : (char)toupper((unsigned char)src[i]);
+	return 0;
 }
 
 /* ---- records ---- */

@@ -109,6 +109,16 @@ const struct ruleset *ruleset_default(void);
 /* The ruleset called `name` (exact match), or NULL. */
 const struct ruleset *ruleset_find(const char *name);
 
+/* A result as a director types it, in the form results are stored in (docs/protocol.md,
+ * tournament.result): case does not matter ("b+r" -> "B+R", "w+3.5" -> "W+3.5", "void" ->
+ * rs->result_void); "jigo" and "draw" (any case) are "0"; "double_loss" (any case) is
+ * rs->result_void with *double_loss set (a double loss is stored as Void with reason
+ * double_forfeit, docs/rules.md §4), else *double_loss is cleared. The text is not checked:
+ * rs->result_parse does that on out. out[size]. Returns 0, or -1 if in is NULL or out too
+ * short (out then empty when size > 0). */
+int ruleset_result_normalise(const struct ruleset *rs, const char *in, char *out, size_t size,
+			     bool *double_loss);
+
 /* Fill the game information a record of a game under rs takes from the ruleset: KM (the
  * effective komi of `komi` and `handicap`), HA, RU, and PL when the first player is not the one
  * SGF implies (White when Black has stones before the first move, else Black). s->size must be

@@ -22,12 +22,14 @@ int games_set_result(struct server *srv, int64_t id, const char *result, const c
 {
 	enum end_reason why = END_ADJUDICATED;
 	const struct ruleset *rs = ruleset_default(); /* games name no other yet */
-	if (!result_valid(rs, result) || (reason && referee_reason_parse(reason, &why) < 0) ||
-	    why == END_NONE || why == END_DECLINED)
+	if (!result_valid(rs, result))
 		return -2;
+	if ((reason && referee_reason_parse(reason, &why) < 0) || why == END_NONE ||
+	    why == END_DECLINED)
+		return -3;
 	/* One stored form of a double loss: Void with reason double_forfeit (docs/rules.md §4) */
 	if (why == END_DOUBLE_FORFEIT && strcmp(result, rs->result_void) != 0)
-		return -2;
+		return -3;
 	if (strcmp(result, "Draw") == 0)
 		result = "0";
 	struct game *g = idmap_get(&srv->games, id);
@@ -67,6 +69,20 @@ int games_set_result(struct server *srv, int64_t id, const char *result, const c
 	json_decref(e);
 	store_game_clear(&row);
 	return 0;
+}
+
+int games_tournament_of(struct server *srv, int64_t id, int64_t *tournament_id)
+{
+	struct game *g = idmap_get(&srv->games, id);
+	if (g) {
+		*tournament_id = g->row.tournament_id;
+		return 0;
+	}
+	struct store_game row = {0};
+	int rc = store_game_get(srv->store, id, &row) == STORE_OK ? 0 : -1;
+	*tournament_id = rc == 0 ? row.tournament_id : 0;
+	store_game_clear(&row);
+	return rc;
 }
 
 int games_warn(struct server *srv, int64_t id, enum color c, const char *reason)

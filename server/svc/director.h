@@ -9,9 +9,16 @@
 /* A director sets or overrides game `id`'s result (SGF form, e.g. "B+R", "0", "Void") with a
  * reason (default "adjudicated"): a live game ends now; an ended game's result is replaced and
  * ratings are recomputed. `unrated`: a forfeit without play (withdrawal, absence) that must not
- * move ratings. Returns 0, -1 (no such game) or -2 (bad result or reason). */
+ * move ratings. Returns 0, -1 (no such game), -2 (not a result of the ruleset: give
+ * ruleset_result_normalise's form) or -3 (not a reason a director may give: none of
+ * referee_reason_name's but "declined", or "double_forfeit" with a result other than Void,
+ * docs/rules.md §4). */
 int games_set_result(struct server *srv, int64_t id, const char *result, const char *reason,
 		     bool unrated);
+/* The tournament game `id` belongs to: *tournament_id, 0 for a casual game (a director may set
+ * only a tournament's results; an admin any, docs/protocol.md tournament.result). Returns 0, or
+ * -1 (no such game). */
+int games_tournament_of(struct server *srv, int64_t id, int64_t *tournament_id);
 /* A director warns `c` in live game `id` (Art. 23; docs/rules.md §3: a second warning loses).
  * Returns 0, -1 (no such live game). */
 int games_warn(struct server *srv, int64_t id, enum color c, const char *reason);

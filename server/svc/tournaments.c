@@ -496,15 +496,62 @@ out:
 	tour_clear(&t);
 }
 
+/* The reply to games_set_result's refusal (-2, -3) of `given` (the result as typed) with
+ * `reason` (NULL: none given, so none is spoken of). */
+static void result_refused(struct conn *c, const struct proto_request *req, int rc,
+			   const char *given, const char *stored, const char *reason)
+{
+	if (rc == -2)
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
+				   "field 'result': '%s' is not a result (B+R, W+3.5, B+T, W+F, "
+				   "0/jigo/draw, Void, double_loss)", given);
+	else if (reason && strcmp(reason, "double_forfeit") == 0)
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
+				   "field 'reason': double_forfeit (a double loss) goes with result Void "
+				   "or double_loss, not '%s'", stored);
+	else
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
+				   "field 'reason': '%s' is not a reason (resignation, time, score, "
+				   "warnings, illegal, lateness, double_forfeit, adjudicated, cycle)",
+				   reason ? reason : "");
+}
+
 void tournaments_result(struct conn *c, const struct proto_request *req)
 {
 	struct proto_error err;
-	int64_t game;
-	const char *result, *reason = NULL;
+	int64_t game, tid = 0;
+	const char *given, *reason = NULL;
+	char result[STORE_RESULT_SIZE];
+	bool double_loss;
 	if (proto_get_id(req->root, "game", true, &game, &err) < 0 ||
-	    proto_get_string(req->root, "result", true, STORE_RESULT_SIZE - 1, &result, &err) < 0 ||
+	    proto_get_string(req->root, "result", true, STORE_RESULT_SIZE - 1, &given, &err) < 0 ||
 	    proto_get_string(req->root, "reason", false, STORE_REASON_SIZE - 1, &reason, &err) < 0) {
 		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	/* Case-insensitive, jigo/draw = 0, a double loss stored as Void with reason
+	 * double_forfeit (docs/rules.md §4; docs/protocol.md tournament.result). */
+	if (ruleset_result_normalise(ruleset_default(), given, result, sizeof result,
+				     &double_loss) < 0) {
+		result_refused(c, req, -2, given, given, reason);
+		return;
+	}
+	if (double_loss && reason && strcmp(reason, "double_forfeit") != 0) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
+				   "field 'reason': a double loss has reason double_forfeit, not '%s'",
+				   reason);
+		return;
+	}
+	if (double_loss)
+		reason = "double_forfeit";
+	if (games_tournament_of(c->srv, game, &tid) < 0) {
+		server_reply_error(c, req->id, PROTO_ERR_NOT_FOUND, "no game %lld", (long long)game);
+		return;
+	}
+	/* A director sets a tournament's results only; an admin any game's, logged. */
+	if (tid == 0 && c->role < PROTO_ROLE_ADMIN) {
+		server_reply_error(c, req->id, PROTO_ERR_FORBIDDEN, "game %lld is not a tournament game",
+				   (long long)game);
 		return;
 	}
 	int rc = games_set_result(c->srv, game, result, reason, false);
@@ -512,12 +559,13 @@ void tournaments_result(struct conn *c, const struct proto_request *req)
 		server_reply_error(c, req->id, PROTO_ERR_NOT_FOUND, "no game %lld", (long long)game);
 		return;
 	}
-	if (rc == -2) {
-		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
-				   "field 'result': '%s' is not a result (B+R, W+3.5, B+T, W+F, 0, Void), or "
-				   "'reason' is not a reason", result);
+	if (rc < 0) {
+		result_refused(c, req, rc, given, result, reason);
 		return;
 	}
+	if (tid == 0)
+		log_msg(LOGL_INFO, "result_admin", "by=%s game=%lld result=%s reason=%s casual=1",
+			c->name, (long long)game, result, reason ? reason : "adjudicated");
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "game", json_integer(game));
 	json_object_set_new(r, "result", json_string(result));

@@ -523,6 +523,70 @@ static long long tour_start(const char *td, const char *ts)
 	return game;
 }
 
+/* test_tournament, step 3b: td result as typed (the server reads it), --double-loss, and a
+ * round's results from stdin and from a file: a line per reply, status 1 if any was refused,
+ * a malformed file refused before anything is sent. Leaves the game at B+R. */
+static void tour_results_file(const char *td, const char *gs)
+{
+	struct run r;
+	run(&r, td, NULL, "--user", "carol", "td", "result", gs, "w+3.5", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "result W+3.5");
+	run_free(&r);
+	run(&r, td, NULL, "--user", "carol", "td", "result", gs, "--double-loss", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "result Void");
+	run_free(&r);
+	run(&r, td, NULL, "--user", "carol", "td", "result", gs, "B+R", "--double-loss", NULL);
+	EXPECT_STATUS(r, 2);
+	run_free(&r);
+
+	char in[256], want[128];
+	snprintf(in, sizeof in, "# round 1\n\n%s b+r\n  %s jigo   # agreed\n999999 W+R\n%s x+1\n",
+		 gs, gs, gs);
+	run(&r, td, in, "--user", "carol", "td", "results", "-", NULL);
+	EXPECT_STATUS(r, 1);
+	snprintf(want, sizeof want, "line 3: game %s: result B+R", gs);
+	EXPECT_OUT(r, want);
+	snprintf(want, sizeof want, "line 4: game %s: result 0", gs);
+	EXPECT_OUT(r, want);
+	EXPECT_ERR(r, "line 5: game 999999: no game 999999 (not_found)");
+	snprintf(want, sizeof want, "line 6: game %s: field 'result': 'x+1' is not a result", gs);
+	EXPECT_ERR(r, want);
+	run_free(&r);
+
+	char file[HARNESS_PATH_MAX];
+	snprintf(file, sizeof file, "%s/results.txt", D.dir);
+	FILE *f = fopen(file, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "%s W+R extra\n", gs); /* malformed: nothing is sent */
+	fclose(f);
+	run(&r, td, NULL, "--user", "carol", "td", "results", file, NULL);
+	EXPECT_STATUS(r, 2);
+	EXPECT_ERR(r, "line 1: give GAME RESULT");
+	run_free(&r);
+	char arg[64];
+	snprintf(arg, sizeof arg, "game=%s", gs);
+	run(&r, NULL, NULL, "call", "game", arg, NULL);
+	EXPECT_STATUS(r, 0);
+	json_t *lines = json_lines(r.out);
+	ck_assert_pstr_eq(hj_str(json_array_get(lines, 0), "game.result"), "0");
+	json_decref(lines);
+	run_free(&r);
+	f = fopen(file, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "%s double_loss\n%s B+R\n", gs, gs);
+	fclose(f);
+	run(&r, td, NULL, "--user", "carol", "td", "results", file, NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "line 1: game");
+	EXPECT_OUT(r, "result Void");
+	EXPECT_OUT(r, "line 2: game");
+	EXPECT_OUT(r, "result B+R");
+	run_free(&r);
+	unlink(file);
+}
+
 /* test_tournament, step 3: the pairings, the game's SGF, a director's result and the
  * standings. */
 static void tour_result(const char *td, const char *ts, const char *gs)
@@ -545,6 +609,7 @@ static void tour_result(const char *td, const char *ts, const char *gs)
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "B+R");
 	run_free(&r);
+	tour_results_file(td, gs);
 	run(&r, NULL, NULL, "standings", ts, NULL);
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "alice");

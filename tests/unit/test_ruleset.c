@@ -140,6 +140,41 @@ END_TEST
  * board, White after stones, as SGF implies. */
 #define ROOT "(;GM[1]FF[4]CA[UTF-8]AP[" SGF_APPLICATION "]SZ[9]"
 
+/* A result as typed, in its stored form: case, jigo/draw, double_loss; too long refused. */
+START_TEST(test_result_normalise)
+{
+	const struct ruleset *rs = ruleset_default();
+	static const char *const cases[][2] = {
+		{"b+r", "B+R"}, {"W+3.5", "W+3.5"}, {"w+3.5", "W+3.5"}, {"b+t", "B+T"}, {"W+f", "W+F"},
+		{"void", "Void"}, {"VOID", "Void"}, {"Void", "Void"}, {"jigo", "0"}, {"Jigo", "0"},
+		{"DRAW", "0"}, {"Draw", "0"}, {"0", "0"}, {"b+", "B+"}, {"x+1", "X+1"}, {"", ""},
+	};
+	char out[16];
+	bool dl = true;
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		ck_assert_int_eq(ruleset_result_normalise(rs, cases[i][0], out, sizeof out, &dl), 0);
+		ck_assert_str_eq(out, cases[i][1]);
+		ck_assert(!dl);
+	}
+	ck_assert_int_eq(ruleset_result_normalise(rs, "Double_Loss", out, sizeof out, &dl), 0);
+	ck_assert_str_eq(out, "Void");
+	ck_assert(dl);
+	ck_assert_int_eq(ruleset_result_normalise(rs, "double_loss", out, 4, &dl), -1);
+	ck_assert(!dl);
+	ck_assert_int_eq(ruleset_result_normalise(rs, "W+3.5", out, 5, &dl), -1);
+	ck_assert_str_eq(out, "");
+	ck_assert_int_eq(ruleset_result_normalise(rs, "W+3.5", out, 6, &dl), 0);
+	ck_assert_int_eq(ruleset_result_normalise(rs, NULL, out, sizeof out, &dl), -1);
+	/* What the normaliser makes of the accepted forms, result_parse accepts. */
+	struct ruleset_result x;
+	const char *ok[] = {"b+r", "w+3.5", "B+t", "w+f", "jigo", "draw", "void", "double_loss"};
+	for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+		ck_assert_int_eq(ruleset_result_normalise(rs, ok[i], out, sizeof out, &dl), 0);
+		ck_assert_msg(rs->result_parse(out, &x) == 0, "%s -> %s refused", ok[i], out);
+	}
+}
+END_TEST
+
 START_TEST(test_sgf_info)
 {
 	static const struct {
@@ -302,6 +337,7 @@ static Suite *ruleset_suite(void)
 	tcase_add_test(c, test_effective_komi);
 	tcase_add_test(c, test_results);
 	tcase_add_test(c, test_result_parse);
+	tcase_add_test(c, test_result_normalise);
 	tcase_add_test(c, test_sgf_info);
 	suite_add_tcase(s, c);
 	TCase *r = tcase_create("referee");

@@ -1,0 +1,171 @@
+/* Integration tests of a director's result entry (issue 16 item 4), against a real tengend
+ * (TENGEND, else ./server/tengend), driven over TCP through tests/support/harness and
+ * tests/support/tourtest: tournament.result reads the result case-insensitively ("b+r"),
+ * takes jigo/draw for 0 and double_loss for Void with reason double_forfeit, replies with the
+ * stored form; its errors name only what was given; a td may not touch a casual game, an
+ * admin may (logged). Rules: docs/rules.md §4; wire: docs/protocol.md, tournament.result.
+ *
+ * Each test runs in its own process (Check's fork mode) with its own daemon in a fresh
+ * directory.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "harness.h"
+#include "tourtest.h"
+
+#define TEST_TIMEOUT_S 60 /* per test (Check's own timeout) */
+
+/* tournament.result of `given` (and `reason`, NULL: none) for game g by c: the reply (new
+ * reference). */
+static json_t *set_result(struct hc *c, long long g, const char *given, const char *reason)
+{
+	json_t *req = json_pack("{s:s, s:I, s:s}", "cmd", "tournament.result", "game", (json_int_t)g,
+				"result", given);
+	if (reason)
+		json_object_set_new(req, "reason", json_string(reason));
+	return hc_reqj(c, req);
+}
+
+/* The result `given` is accepted, the reply and the stored game say `stored` with `reason`. */
+static void expect_stored(struct hc *c, long long g, const char *given, const char *reason,
+			  const char *stored, const char *stored_reason)
+{
+	json_t *r = set_result(c, g, given, reason);
+	OK(r);
+	ck_assert_msg(strcmp(hj_str(r, "result"), stored) == 0, "'%s' replied as %s", given,
+		      hj_text(r));
+	json_decref(r);
+	r = hc_req(c, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+	OK(r);
+	ck_assert_pstr_eq(hj_str(r, "game.result"), stored);
+	ck_assert_pstr_eq(hj_str(r, "game.reason"), stored_reason);
+	json_decref(r);
+}
+
+/* A refusal: bad_request whose message holds `has` and not `has_not` (NULL: unchecked). */
+static void expect_refused(struct hc *c, long long g, const char *given, const char *reason,
+			   const char *has, const char *has_not)
+{
+	json_t *r = set_result(c, g, given, reason);
+	ERR(r, "bad_request");
+	const char *m = hj_str(r, "error.message");
+	ck_assert_msg(m && strstr(m, has), "'%s' (reason %s): message without '%s': %s", given,
+		      reason ? reason : "none", has, hj_text(r));
+	ck_assert_msg(!has_not || !strstr(m, has_not), "'%s' (reason %s): message with '%s': %s",
+		      given, reason ? reason : "none", has_not, hj_text(r));
+	json_decref(r);
+}
+
+/* Every accepted form, in any case, stored in its one form; a double loss. */
+START_TEST(test_result_forms)
+{
+	static char names[TT_MAXP][32];
+	struct tt_event e = {0};
+	tt_players(&e, "rf", 2, names);
+	e.td = tt_director("rf_td");
+	e.id = tt_create(e.td, "RF Cup", "swiss", json_pack("{s:i}", "rounds", 1));
+	for (int i = 0; i < e.n; i++)
+		tt_register(&e, i);
+	ck_assert_int_eq(tt_start_round(&e, 1), 1);
+	long long g = e.g[0].id;
+	expect_stored(e.td, g, "b+r", NULL, "B+R", "adjudicated"); /* a live game ends */
+	expect_stored(e.td, g, "w+3.5", NULL, "W+3.5", "adjudicated");
+	expect_stored(e.td, g, "b+t", "time", "B+T", "time");
+	expect_stored(e.td, g, "W+f", NULL, "W+F", "adjudicated");
+	expect_stored(e.td, g, "jigo", NULL, "0", "adjudicated");
+	expect_stored(e.td, g, "B+R", "resignation", "B+R", "resignation");
+	expect_stored(e.td, g, "DRAW", NULL, "0", "adjudicated");
+	expect_stored(e.td, g, "Draw", NULL, "0", "adjudicated");
+	expect_stored(e.td, g, "0", NULL, "0", "adjudicated");
+	expect_stored(e.td, g, "void", NULL, "Void", "adjudicated");
+	expect_stored(e.td, g, "Double_Loss", NULL, "Void", "double_forfeit");
+	expect_stored(e.td, g, "w+r", NULL, "W+R", "adjudicated");
+	expect_stored(e.td, g, "double_loss", "double_forfeit", "Void", "double_forfeit");
+	expect_stored(e.td, g, "Void", "double_forfeit", "Void", "double_forfeit");
+	json_t *r = hc_req(e.td, "{s:s, s:I, s:i}", "cmd", "tournament.pairings", "tournament",
+			   (json_int_t)e.id, "round", 1);
+	OK(r);
+	ck_assert_pstr_eq(hj_str(r, "pairings.0.result"), "double_loss");
+	json_decref(r);
+
+	/* Errors name what was given: the accepted forms for a bad result, no reason unless one
+	 * was given; a bad reason as such; a double loss with another reason. */
+	expect_refused(e.td, g, "X+1", NULL, "B+R, W+3.5, B+T, W+F, 0/jigo/draw, Void, double_loss",
+		       "reason");
+	expect_refused(e.td, g, "x+1", NULL, "'x+1' is not a result", NULL);
+	expect_refused(e.td, g, "tie", "resignation", "'tie' is not a result", "'reason'");
+	expect_refused(e.td, g, "B+R", "nonsense", "field 'reason': 'nonsense' is not a reason",
+		       "is not a result");
+	expect_refused(e.td, g, "B+R", "declined", "'declined' is not a reason", NULL);
+	expect_refused(e.td, g, "b+r", "double_forfeit", "not 'B+R'", "is not a result");
+	expect_refused(e.td, g, "double_loss", "time", "a double loss has reason double_forfeit",
+		       NULL);
+	/* Nothing changed by the refusals. */
+	r = hc_req(e.td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+	ck_assert_pstr_eq(hj_str(r, "game.result"), "Void");
+	json_decref(r);
+	tt_close_all(&e);
+}
+END_TEST
+
+/* A casual game: forbidden to a td (the game goes on), allowed to an admin and logged. */
+START_TEST(test_casual_game)
+{
+	struct hc *td = tt_director("cg_td");
+	struct hc *b = tt_login("cg_b"), *w = tt_login("cg_w");
+	long long g = st_new_game(b, w);
+	json_t *r = set_result(td, g, "B+R", NULL);
+	ERR(r, "forbidden");
+	char want[64];
+	snprintf(want, sizeof want, "game %lld is not a tournament game", g);
+	ck_assert_msg(strstr(hj_str(r, "error.message"), want), "message: %s", hj_text(r));
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+	OK(r);
+	ck_assert_pstr_eq(hj_str(r, "game.phase"), "playing");
+	json_decref(r);
+	r = set_result(td, 999999, "B+R", NULL); /* an unknown game stays not_found */
+	ERR(r, "not_found");
+	json_decref(r);
+
+	hc_close(tt_login("cg_admin"));
+	ck_assert_int_eq(hd_grant(&tt_d, "cg_admin", "admin"), 0);
+	struct hc *admin = tt_login("cg_admin");
+	expect_stored(admin, g, "w+r", NULL, "W+R", "adjudicated");
+	ck_assert(hd_log_has(&tt_d, "result_admin"));
+	ck_assert(hd_log_has(&tt_d, "by=cg_admin game="));
+	expect_stored(admin, g, "jigo", NULL, "0", "adjudicated"); /* an ended game overridden */
+	r = set_result(td, g, "B+R", NULL);
+	ERR(r, "forbidden");
+	json_decref(r);
+	hc_close(admin);
+	hc_close(td);
+	hc_close(b);
+	hc_close(w);
+}
+END_TEST
+
+static Suite *results_suite(void)
+{
+	Suite *s = suite_create("td results");
+	TCase *tc = tcase_create("results");
+	tcase_add_checked_fixture(tc, tt_setup, tt_teardown);
+	tcase_set_timeout(tc, TEST_TIMEOUT_S);
+	tcase_add_test(tc, test_result_forms);
+	tcase_add_test(tc, test_casual_game);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(results_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
