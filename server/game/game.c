@@ -7,7 +7,6 @@
 #include <string.h>
 #include "game.h"
 #include "log.h"
-#include "panic.h"
 #include "vertex.h"
 
 void game_release(struct game *g)
@@ -43,13 +42,6 @@ void game_free(struct game *g)
 	} else {
 		game_release(g);
 	}
-}
-
-/* A store write failed inside the iteration's transaction: memory is ahead of the database
- * and nothing has been reported yet. Stop; a restart rebuilds every game from what committed. */
-void game_persist_failed(struct server *srv, const char *what)
-{
-	CORE_PANIC(srv->store, "what=%s", what);
 }
 
 enum color game_color_of(const struct game *g, int64_t player_id)
