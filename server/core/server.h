@@ -297,7 +297,7 @@ void server_session_del(struct server *srv, struct conn *c);
 /* c's measured round-trip time in milliseconds (conn_ops.rtt_ms), -1 when unknown. */
 int64_t conn_rtt_ms(struct conn *c);
 
-/* Now, Unix epoch seconds. */
+/* Now, Unix epoch seconds: fairclock_wall_s (fairclock.h), so a test's fake clock governs it. */
 double server_now(void);
 
 #endif
