@@ -1,12 +1,10 @@
 /* game: one game's state below everything else of the game layer: freeing it, colours and
  * offences as players read them, the clocks' arithmetic and their JSON, a score and claims as
  * JSON, the pending challenges among the live games. See game.h. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "game.h"
-#include "log.h"
 #include "vertex.h"
 
 void game_release(struct game *g)

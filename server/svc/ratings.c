@@ -1,5 +1,4 @@
 /* ratings: see ratings.h. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ratings.h"
