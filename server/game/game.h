@@ -111,9 +111,6 @@ json_t *game_claims_json(const struct game *g, enum color c);
 
 /* ---- game_codec.c ---- */
 
-/* g->rules, g->time, g->cc and the default lateness limit from the row's JSON texts. Returns
- * 0, or -1 for a text proto refuses. */
-int game_parse_settings(struct game *g);
 /* g->black and g->white from the store. Returns 0, or -1 (no such player). */
 int game_names_of(struct server *srv, struct game *g);
 /* Set up g's referee (and both clocks) from the row. Returns 0, or -1 (referee_init). */
