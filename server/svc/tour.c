@@ -9,8 +9,7 @@
 #include "standings.h"
 #include "tour.h"
 
-const char *const tour_systems[TOUR_SYSTEMS] = {"round_robin", "double_round_robin", "swiss",
-	"mcmahon", "knockout"};
+const char *const *const tour_systems = event_system_names;
 
 /* ---- the state document ---- */
 
@@ -37,9 +36,7 @@ int tour_load(struct conn *c, const struct proto_request *req, const char *field
 		store_tournament_clear(&t->row);
 		return server_reply_error(c, req->id, PROTO_ERR_NOT_FOUND, "no tournament %lld", (long long)id);
 	}
-	for (int i = 0; i < 5; i++)
-		if (strcmp(t->row.system, tour_systems[i]) == 0)
-			t->system = (enum event_system)i;
+	event_system_parse(t->row.system, &t->system); /* none: round_robin, as memset left it */
 	return 0;
 }
 
