@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "gtp.h"
+#include "ruleset.h"
 
 struct bridge *gtp_bridge;
 
@@ -118,8 +119,9 @@ int gtp_push_move(struct move **arr, int *n, int *cap, char color, const char *v
 void gtp_log_result(struct game *g, const char *result, const char *reason)
 {
 	const char *outcome = "";
-	if (result && (result[0] == 'B' || result[0] == 'W') && result[1] == '+')
-		outcome = result[0] == g->color ? ", won" : ", lost";
+	struct ruleset_result res; /* games name no other ruleset yet */
+	if (result && ruleset_default()->result_parse(result, &res) == 0 && res.winner != EMPTY)
+		outcome = (res.winner == BLACK ? 'B' : 'W') == g->color ? ", won" : ", lost";
 	gtp_say(g->br, "game %lld ended: %s (%s) as %s against %s%s", (long long)g->id,
 		result && *result ? result : "no result", reason && *reason ? reason : "?",
 		g->color == 'B' ? "Black" : "White", g->opponent, outcome);

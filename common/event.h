@@ -22,6 +22,15 @@ enum event_system {
 	SYSTEM_MCMAHON,
 	SYSTEM_KNOCKOUT
 };
+#define EVENT_SYSTEMS 5
+
+/* The systems' names as the protocol and the store give them ("round_robin",
+ * "double_round_robin", "swiss", "mcmahon", "knockout"), in enum event_system order (event.c). */
+extern const char *const event_system_names[EVENT_SYSTEMS];
+/* The name of system s, or NULL if s is no enum event_system. */
+const char *event_system_name(enum event_system s);
+/* The system called `name` (exact match): 0 with *out set, or -1 (*out unchanged) if none. */
+int event_system_parse(const char *name, enum event_system *out);
 
 /* Seeding within a score group (Swiss, McMahon; OpenGotha's terms): the top half of the group
  * meets the bottom half, 1st v last (fold, the default), 1st v middle (slip), or in an order

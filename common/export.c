@@ -354,17 +354,6 @@ static int jset(json_t *o, const char *k, json_t *v)
 	return v ? json_object_set_new(o, k, v) : -1;
 }
 
-static const char *system_name(enum event_system s)
-{
-	switch (s) {
-	case SYSTEM_ROUND_ROBIN: return "round_robin";
-	case SYSTEM_DOUBLE_ROUND_ROBIN: return "double_round_robin";
-	case SYSTEM_SWISS: return "swiss";
-	case SYSTEM_MCMAHON: return "mcmahon";
-	default: return "knockout";
-	}
-}
-
 static json_t *json_round(const struct exp *x, int player, int r)
 {
 	struct round_view v = round_view(x, player, r);
@@ -461,7 +450,7 @@ int export_json(const struct event *ev, const struct export_info *info, char **o
 		goto out;
 	if (info && info->name)
 		bad |= jset(root, "event", json_string(info->name));
-	bad |= jset(root, "system", json_string(system_name(ev->system)));
+	bad |= jset(root, "system", json_string(event_system_name(ev->system)));
 	bad |= jset(root, "rounds", json_integer(x.R));
 	bad |= jset(root, "score", json_string(standings_score_name(ev->system)));
 	names = json_array();

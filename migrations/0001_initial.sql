@@ -1,6 +1,6 @@
 -- 0001_initial: players, games, moves, warnings.
 --
--- store_open (server/store.c) runs the pending migrations in order inside ONE transaction and
+-- store_open (server/store/store.c) runs the pending migrations in order inside ONE transaction and
 -- then sets PRAGMA user_version to their count: a migration must not contain BEGIN, COMMIT or
 -- PRAGMA user_version, and is never edited once released (add a new NNNN_name.sql instead).
 -- Foreign keys are enforced while migrations run.
@@ -61,7 +61,7 @@ CREATE INDEX games_white ON games (white_id);
 CREATE INDEX games_tournament ON games (tournament_id, round) WHERE tournament_id IS NOT NULL;
 
 -- Every turn of every game, in order; the primary key is the moves-by-game index. A forfeited
--- turn (RULES.md §3) is vertex 'pass' with `forfeit` naming why: 'occupied', 'suicide',
+-- turn (docs/rules.md §3) is vertex 'pass' with `forfeit` naming why: 'occupied', 'suicide',
 -- 'superko', 'time'.
 CREATE TABLE moves (
 	game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
@@ -74,7 +74,7 @@ CREATE TABLE moves (
 	PRIMARY KEY (game_id, number)
 ) WITHOUT ROWID;
 
--- Referee warnings (RULES.md §3: out of turn, ko retake, a TD's warning for conduct).
+-- Referee warnings (docs/rules.md §3: out of turn, ko retake, a TD's warning for conduct).
 CREATE TABLE warnings (
 	id INTEGER PRIMARY KEY,
 	game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,

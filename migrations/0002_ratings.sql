@@ -7,7 +7,7 @@
 -- games, in rating order (games.ended_at, then games.id), from their starting values: 1500 /
 -- 350 / 0.06, or for a player who declared a rank at registration that rank's rating with a
 -- high RD (common/rating.h, rating_init_rank). The starting values are kept so that a
--- director's change of an old result can replay everything after it (server/ratings.c).
+-- director's change of an old result can replay everything after it (server/svc/ratings.c).
 
 ALTER TABLE players ADD COLUMN rating_start REAL NOT NULL DEFAULT 1500;
 ALTER TABLE players ADD COLUMN rd_start REAL NOT NULL DEFAULT 350;

@@ -1,7 +1,7 @@
 -- 0004_game_row_at_move: no change to the tables; a new meaning of two columns.
 --
 -- From this version on, a move that changes nothing of a game but its clocks and turn does not
--- rewrite the game's row (server/games.c, game_save_as): games.extra holds "at_move", the
+-- rewrite the game's row (server/game/game_codec.c, game_save_as): games.extra holds "at_move", the
 -- number of moves the row is current as of, and the move rows after it carry the clocks (each
 -- move row's clocks are the game's clocks after that move) and, replayed, the turn;
 -- extra.to_move is written only where replaying the moves would not give the turn (play

@@ -6,7 +6,7 @@
 -- order it was written in, so the moves of one commit share a page or two. The daemon folds
 -- the journal into `moves` (one transaction: INSERT ... SELECT in game and number order, then
 -- DELETE) once it holds enough rows or is old enough, when it opens a database, and when it
--- stops; see server/store.c (store_journal_fold). A game's moves are the rows of both tables
+-- stops; see server/store/store_journal.c (store_journal_fold). A game's moves are the rows of both tables
 -- (the store reads them as one list), and a (game_id, number) is in at most one of them: the
 -- store refuses a move whose number the game has in either (STORE_CONFLICT).
 CREATE TABLE move_journal (

@@ -4,7 +4,6 @@
 #include "account_cmds.h"
 #include "accounts.h"
 #include "log.h"
-#include "rating.h"
 #include "ratings.h"
 #include "tournaments.h"
 

@@ -6,7 +6,6 @@
 #include <string.h>
 #include "cmd_games.h"
 #include "game.h"
-#include "log.h"
 #include "vertex.h"
 
 

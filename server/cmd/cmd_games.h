@@ -1,7 +1,7 @@
 /* cmd_games: the handlers of the game commands (docs/protocol.md), called by the dispatch
  * table: each parses its request, acts through the game layer (game.h) and replies on c
  * (errors as proto error replies: bad_request, not_found, forbidden, conflict, ...). They
- * keep the names they had in games.c. */
+ * keep the games_ names they had before the game code was split into layers (issue 14). */
 #ifndef TENGEN_CMD_GAMES_H
 #define TENGEN_CMD_GAMES_H
 

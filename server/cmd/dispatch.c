@@ -5,7 +5,6 @@
 #include "accounts.h"
 #include "cmd_games.h"
 #include "dispatch.h"
-#include "games.h"
 #include "jsonout.h"
 #include "tournament_views.h"
 #include "tournaments.h"

@@ -36,14 +36,6 @@ static struct host *host_get(struct server *srv, const char *addr)
 	return h;
 }
 
-int conn_host_attach(struct conn *c)
-{
-	if (!(c->host = host_get(c->srv, c->addr)))
-		return -1;
-	c->host->nconns++;
-	return 0;
-}
-
 static void host_put(struct server *srv, struct host *h)
 {
 	if (--h->refs > 0)

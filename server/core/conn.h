@@ -30,10 +30,6 @@ const char *conn_add_pending(struct conn *c, unsigned max_pending);
  * be refused ("too many connections from this address"; moved all the same, so conn_close
  * undoes it), or "out of memory" (c unchanged: still pending). */
 const char *conn_set_addr(struct conn *c, const char *addr);
-/* Give c (its srv and addr set) the counters of its address and count it as open there, as
- * conn_add does (for drivers that build connections themselves, e.g. the fuzzer). Returns 0,
- * or -1 when out of memory. */
-int conn_host_attach(struct conn *c);
 
 /* One more reference to c (an async job); conn_unref drops it. */
 void conn_ref(struct conn *c);

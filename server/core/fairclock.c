@@ -33,7 +33,8 @@ void fairclock_set_source(const struct fairclock_source *src)
 	}
 }
 
-uint64_t fairclock_mono_ms(void)
+/* Monotonic ms, from the source. */
+static uint64_t fairclock_mono_ms(void)
 {
 	return source.mono_ms(source.ctx);
 }

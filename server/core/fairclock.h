@@ -34,8 +34,6 @@ struct fairclock_source {
  * tests: with a fake source, timers are fired by hand (games_fire_due), and the stall meter
  * must not run (fairclock_stop after games_load), since no poll ever ends a turn of work. */
 void fairclock_set_source(const struct fairclock_source *src);
-/* Monotonic ms, from the source. */
-uint64_t fairclock_mono_ms(void);
 /* Unix epoch seconds, from the source. */
 double fairclock_wall_s(void);
 
@@ -45,7 +43,7 @@ int fairclock_start(struct server *srv);
 /* Close the stall meter's handles (freed once closed); no-op if it is not running. */
 void fairclock_stop(struct server *srv);
 /* Monotonic milliseconds less every stall of the loop so far (the one under way included):
- * the time the game clocks run on. Without a stall meter: fairclock_mono_ms(). */
+ * the time the game clocks run on. Without a stall meter: the source's mono_ms. */
 uint64_t fairclock_fair_ms(struct server *srv);
 
 #endif

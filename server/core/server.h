@@ -153,7 +153,7 @@ struct conn {
 	                             before its PROXY header (conn_add_pending, conn_set_addr) */
 	uint64_t last_line_ms;    /* uv_now of the connection's start or its last complete line */
 	uint64_t read_ms;         /* fairclock_fair_ms at the connection's last read: a move is
-	                             judged by when it arrived (games.c) */
+	                             judged by when it arrived (game_play.c) */
 	struct conn *dnext;
 	struct conn *next, *prev;           /* all connections */
 	struct conn *bl_next;               /* backlog of connections with lines to handle */
@@ -304,7 +304,7 @@ void server_session_del(struct server *srv, struct conn *c);
 /* c's measured round-trip time in milliseconds (conn_ops.rtt_ms), -1 when unknown. */
 int64_t conn_rtt_ms(struct conn *c);
 
-/* Now, Unix epoch seconds. */
+/* Now, Unix epoch seconds: fairclock_wall_s (fairclock.h), so a test's fake clock governs it. */
 double server_now(void);
 
 #endif

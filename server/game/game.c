@@ -1,13 +1,10 @@
 /* game: one game's state below everything else of the game layer: freeing it, colours and
  * offences as players read them, the clocks' arithmetic and their JSON, a score and claims as
  * JSON, the pending challenges among the live games. See game.h. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "game.h"
-#include "log.h"
-#include "panic.h"
 #include "vertex.h"
 
 void game_release(struct game *g)
@@ -43,13 +40,6 @@ void game_free(struct game *g)
 	} else {
 		game_release(g);
 	}
-}
-
-/* A store write failed inside the iteration's transaction: memory is ahead of the database
- * and nothing has been reported yet. Stop; a restart rebuilds every game from what committed. */
-void game_persist_failed(struct server *srv, const char *what)
-{
-	CORE_PANIC(srv->store, "what=%s", what);
 }
 
 enum color game_color_of(const struct game *g, int64_t player_id)

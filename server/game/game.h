@@ -15,6 +15,7 @@
 #include "clock.h"
 #include "games.h"
 #include "jsonout.h"
+#include "panic.h"
 #include "referee.h"
 #include "ruleset.h"
 
@@ -72,9 +73,11 @@ void game_release(struct game *g);
  * NULL when out of memory. Free with game_free. */
 struct game *game_alloc(void);
 void game_free(struct game *g);
-/* A store write failed inside the iteration's transaction: log it and exit(1) (a restart
- * rebuilds every game from what committed). Never returns. */
-void game_persist_failed(struct server *srv, const char *what) __attribute__((noreturn));
+/* A store write failed inside the iteration's transaction: memory is ahead of the database and
+ * nothing has been reported yet. Log it (CORE_PANIC: the caller's file:line, "what=<what>", the
+ * store's last error) and exit(1); a restart rebuilds every game from what committed. A macro so
+ * the log names the call site. srv: struct server *; what: const char *. Never returns. */
+#define game_persist_failed(srv, what) CORE_PANIC((srv)->store, "what=%s", (what))
 /* BLACK or WHITE if player_id plays in g, else EMPTY. */
 enum color game_color_of(const struct game *g, int64_t player_id);
 /* "B" or "W". */
@@ -108,9 +111,6 @@ json_t *game_claims_json(const struct game *g, enum color c);
 
 /* ---- game_codec.c ---- */
 
-/* g->rules, g->time, g->cc and the default lateness limit from the row's JSON texts. Returns
- * 0, or -1 for a text proto refuses. */
-int game_parse_settings(struct game *g);
 /* g->black and g->white from the store. Returns 0, or -1 (no such player). */
 int game_names_of(struct server *srv, struct game *g);
 /* Set up g's referee (and both clocks) from the row. Returns 0, or -1 (referee_init). */

@@ -256,6 +256,26 @@ static void default_expiry(struct game *g)
 		g->expires_at = (int64_t)g->row.created_at + GAMES_CHALLENGE_TTL_S;
 }
 
+/* g->rules, g->time, g->cc and the default lateness limit from the row's JSON texts. Returns
+ * 0, or -1 for a text proto refuses. */
+static int game_parse_settings(struct game *g)
+{
+	struct proto_error err;
+	rules_default(&g->rules);
+	memset(&g->time, 0, sizeof g->time);
+	json_t *w = json_object();
+	if (g->row.rules)
+		json_object_set_new(w, "rules", json_loads(g->row.rules, 0, NULL));
+	if (g->row.time_control)
+		json_object_set_new(w, "time", json_loads(g->row.time_control, 0, NULL));
+	int r = proto_get_rules(w, "rules", false, &g->rules, &err) < 0 ||
+		proto_get_time(w, "time", false, &g->time, &err) < 0 ? -1 : 0;
+	json_decref(w);
+	game_control_from_time(&g->time, &g->cc);
+	g->lateness_limit_s = GAMES_LATENESS_LIMIT_DEFAULT_S;
+	return r;
+}
+
 /* A struct game for row `row` (copied; its strings are taken over), with the referee rebuilt
  * from `moves` (or from the store when moves is NULL). NULL on a broken record (logged). */
 struct game *game_build(struct server *srv, struct store_game *row,
@@ -295,24 +315,6 @@ bad:
 }
 
 /* ---- building games ---- */
-
-int game_parse_settings(struct game *g)
-{
-	struct proto_error err;
-	rules_default(&g->rules);
-	memset(&g->time, 0, sizeof g->time);
-	json_t *w = json_object();
-	if (g->row.rules)
-		json_object_set_new(w, "rules", json_loads(g->row.rules, 0, NULL));
-	if (g->row.time_control)
-		json_object_set_new(w, "time", json_loads(g->row.time_control, 0, NULL));
-	int r = proto_get_rules(w, "rules", false, &g->rules, &err) < 0 ||
-		proto_get_time(w, "time", false, &g->time, &err) < 0 ? -1 : 0;
-	json_decref(w);
-	game_control_from_time(&g->time, &g->cc);
-	g->lateness_limit_s = GAMES_LATENESS_LIMIT_DEFAULT_S;
-	return r;
-}
 
 int game_names_of(struct server *srv, struct game *g)
 {

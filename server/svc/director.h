@@ -1,6 +1,6 @@
 /* director: a tournament director's actions on games (docs/rules.md §3, §4), above the game
- * layer because a changed result moves ratings (svc/ratings.h). They keep the names they had in
- * games.c (tournaments.c calls them). */
+ * layer because a changed result moves ratings (svc/ratings.h). They keep the games_ names they had
+ * before the game code was split into layers (issue 14; svc/tournaments.c calls them). */
 #ifndef TENGEN_DIRECTOR_H
 #define TENGEN_DIRECTOR_H
 

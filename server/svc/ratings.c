@@ -1,11 +1,11 @@
 /* ratings: see ratings.h. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ratings.h"
 #include "log.h"
 #include "panic.h"
 #include "rating.h"
+#include "ruleset.h"
 
 /* Reasons of a game decided on the board (issue 7). */
 static const char *const board_reasons[] = { "resignation", "time", "score", "warnings",
@@ -27,14 +27,17 @@ bool ratings_game_counts(const struct store_game *g, double *score_black)
 			board = true;
 	if (!board)
 		return false;
-	if (strncmp(g->result, "B+", 2) == 0)
-		score = 1;
-	else if (strncmp(g->result, "W+", 2) == 0)
-		score = 0;
-	else if (strcmp(g->result, "0") == 0)
-		score = 0.5;
-	else
+	struct ruleset_result res; /* games name no other ruleset yet */
+	if (ruleset_default()->result_parse(g->result, &res) < 0)
 		return false;
+	if (res.draw)
+		score = 0.5;
+	else if (res.winner == BLACK)
+		score = 1;
+	else if (res.winner == WHITE)
+		score = 0;
+	else
+		return false; /* "Void" */
 	if (score_black)
 		*score_black = score;
 	return true;

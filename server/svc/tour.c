@@ -9,8 +9,7 @@
 #include "standings.h"
 #include "tour.h"
 
-const char *const tour_systems[TOUR_SYSTEMS] = {"round_robin", "double_round_robin", "swiss",
-	"mcmahon", "knockout"};
+const char *const *const tour_systems = event_system_names;
 
 /* ---- the state document ---- */
 
@@ -37,9 +36,7 @@ int tour_load(struct conn *c, const struct proto_request *req, const char *field
 		store_tournament_clear(&t->row);
 		return server_reply_error(c, req->id, PROTO_ERR_NOT_FOUND, "no tournament %lld", (long long)id);
 	}
-	for (int i = 0; i < 5; i++)
-		if (strcmp(t->row.system, tour_systems[i]) == 0)
-			t->system = (enum event_system)i;
+	event_system_parse(t->row.system, &t->system); /* none: round_robin, as memset left it */
 	return 0;
 }
 
@@ -131,14 +128,16 @@ enum event_result tour_result_of(const struct store_game *g)
 {
 	if (strcmp(g->phase, "ended") != 0 || strcmp(g->reason, "declined") == 0)
 		return RESULT_NONE;
-	const char *r = g->result;
-	if (strcmp(r, "0") == 0)
+	struct ruleset_result res; /* games name no other ruleset yet */
+	if (ruleset_default()->result_parse(g->result, &res) < 0)
+		res = (struct ruleset_result){ .winner = EMPTY }; /* "": no result */
+	if (res.draw)
 		return RESULT_DRAW;
-	if (strcmp(r, "Void") == 0 || !r[0])
+	if (res.winner == EMPTY) /* "Void", or no result */
 		return strcmp(g->reason, "double_forfeit") == 0 ? RESULT_DOUBLE_LOSS : RESULT_VOID;
-	bool forfeit = strcmp(r + 1, "+F") == 0 && strcmp(g->reason, "warnings") != 0 &&
-		       strcmp(g->reason, "illegal") != 0;
-	if (r[0] == 'B')
+	bool forfeit = res.decided_by && res.how == RULESET_WIN_FORFEIT &&
+		       strcmp(g->reason, "warnings") != 0 && strcmp(g->reason, "illegal") != 0;
+	if (res.winner == BLACK)
 		return forfeit ? RESULT_BLACK_FORFEIT_WIN : RESULT_BLACK_WIN;
 	return forfeit ? RESULT_WHITE_FORFEIT_WIN : RESULT_WHITE_WIN;
 }

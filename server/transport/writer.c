@@ -151,7 +151,8 @@ void writer_submit(struct writer *w, size_t n)
 	uv_mutex_unlock(&w->mu);
 }
 
-void writer_drain(struct writer *w)
+/* Wait for the batch in flight, if any, and give it back now. */
+static void writer_drain(struct writer *w)
 {
 	uv_mutex_lock(&w->mu);
 	while (w->state == W_QUEUED)

@@ -35,8 +35,6 @@ bool writer_busy(struct writer *w);
 struct writer_item *writer_items(struct writer *w, size_t n);
 /* Hand over the first n items. */
 void writer_submit(struct writer *w, size_t n);
-/* Wait for the batch in flight, if any, and give it back now. */
-void writer_drain(struct writer *w);
 /* Drain, end the thread and close its handle (w is freed once closed). */
 void writer_stop(struct writer *w);
 

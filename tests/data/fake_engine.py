@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""fake_engine.py: a scripted GTP engine for tests/test_gtp.c.
+"""fake_engine.py: a scripted GTP engine for tests/integration/test_gtp.c.
 
   fake_engine.py [--moves D4,E5,...] [--delay-ms N] [--die-at-genmove K] [--log FILE]
 

@@ -691,7 +691,7 @@ static Suite *hostile_load_suite(void)
 
 int main(void)
 {
-	/* Every flush goes through the writer thread (net.c), closes and restarts included. */
+	/* Every flush goes through the writer thread (server/transport/writer.c), closes and restarts included. */
 	setenv("TENGEN_TEST_WRITER_MIN", "1", 0);
 	SRunner *sr = srunner_create(hostile_load_suite());
 	srunner_run_all(sr, CK_NORMAL);

@@ -363,7 +363,7 @@ static Suite *persist_suite(void)
 
 int main(void)
 {
-	/* Every flush goes through the writer thread (net.c), closes and restarts included. */
+	/* Every flush goes through the writer thread (server/transport/writer.c), closes and restarts included. */
 	setenv("TENGEN_TEST_WRITER_MIN", "1", 0);
 	/* Fold the move journal every few moves: games read from both tables. */
 	setenv("TENGEN_TEST_FOLD_ROWS", "3", 0);

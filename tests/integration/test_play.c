@@ -512,7 +512,7 @@ static void keys_of(const json_t *o, char *out, size_t size)
 }
 
 /* A move's reply and game.move event are written as text without a JSON value behind them
- * (server/games.c): the same form and key order as every other message, to the mover, the
+ * (server/game/game_audience.c): the same form and key order as every other message, to the mover, the
  * opponent and an observer; a capture, a forfeited turn, clocks and ids of every kind. */
 START_TEST(test_move_lines)
 {
@@ -684,7 +684,7 @@ static Suite *play_suite(void)
 
 int main(void)
 {
-	/* Every flush goes through the writer thread (net.c), closes and restarts included. */
+	/* Every flush goes through the writer thread (server/transport/writer.c), closes and restarts included. */
 	setenv("TENGEN_TEST_WRITER_MIN", "1", 0);
 	/* Fold the move journal every few moves: games read from both tables. */
 	setenv("TENGEN_TEST_FOLD_ROWS", "3", 0);

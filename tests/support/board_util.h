@@ -1,4 +1,5 @@
-/* board_util: helpers of the unit tests of common/board (test_board.c, test_board_random.c). */
+/* board_util: helpers of the unit tests of common/board and common/score (test_board.c,
+ * test_board_random.c, test_score.c). */
 #ifndef TENGEN_TESTS_BOARD_UTIL_H
 #define TENGEN_TESTS_BOARD_UTIL_H
 

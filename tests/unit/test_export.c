@@ -278,6 +278,26 @@ START_TEST(test_empty_events)
 }
 END_TEST
 
+/* The pairing systems' names (common/event.h): the JSON export and the server share them. */
+START_TEST(test_event_system_names)
+{
+	static const char *const want[] = {"round_robin", "double_round_robin", "swiss", "mcmahon",
+		"knockout"};
+	enum event_system got;
+	ck_assert_int_eq(EVENT_SYSTEMS, 5);
+	for (int i = 0; i < EVENT_SYSTEMS; i++) {
+		ck_assert_str_eq(event_system_name((enum event_system)i), want[i]);
+		ck_assert_int_eq(event_system_parse(want[i], &got), 0);
+		ck_assert_int_eq(got, i);
+	}
+	ck_assert_ptr_null(event_system_name((enum event_system)EVENT_SYSTEMS));
+	got = SYSTEM_SWISS;
+	ck_assert_int_eq(event_system_parse("Swiss", &got), -1);
+	ck_assert_int_eq(event_system_parse("", &got), -1);
+	ck_assert_int_eq(got, SYSTEM_SWISS);
+}
+END_TEST
+
 static Suite *export_suite(void)
 {
 	Suite *s = suite_create("export");
@@ -291,6 +311,7 @@ static Suite *export_suite(void)
 	tcase_add_test(x, test_export_csv_quoting);
 	tcase_add_test(x, test_export_invalid);
 	tcase_add_test(x, test_empty_events);
+	tcase_add_test(x, test_event_system_names);
 	suite_add_tcase(s, x);
 	return s;
 }

@@ -7,41 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "board.h"
+#include "board_util.h"
 #include "rules.h"
 #include "score.h"
 #include "vertex.h"
 
 /* ================================ helpers ================================ */
-
-/* Set up `b` from a diagram: rows top first, 'X' Black, 'O' White, '.' empty; spaces and
- * newlines are ignored. */
-static void from_diagram(struct board *b, int size, const char *d)
-{
-	ck_assert_int_eq(board_init(b, size, KO_SITUATIONAL), 0);
-	int x = 0, y = size - 1;
-	for (const char *p = d; *p; p++) {
-		if (*p == ' ' || *p == '\n')
-			continue;
-		ck_assert_msg(y >= 0, "diagram has more than %d rows", size);
-		if (*p == 'X' || *p == 'O')
-			ck_assert_msg(board_setup(b, *p == 'X' ? BLACK : WHITE, board_pt(b, x, y)) == 0,
-				      "setup refused at (%d,%d)", x, y);
-		else
-			ck_assert_msg(*p == '.', "bad diagram character '%c'", *p);
-		if (++x == size) {
-			x = 0;
-			y--;
-		}
-	}
-	ck_assert_msg(x == 0 && y == -1, "diagram is not %dx%d", size, size);
-}
-
-static int V(const struct board *b, const char *s)
-{
-	int pt = vertex_parse(b, s);
-	ck_assert_msg(pt > 0, "vertex %s", s);
-	return pt;
-}
 
 #define EPS 1e-9
 #define ck_assert_points(got, want) \
@@ -89,7 +60,7 @@ END_TEST
 START_TEST(test_simple_areas)
 {
 	struct board b;
-	from_diagram(&b, 5,
+	from_diagram(&b, 5, KO_SITUATIONAL,
 		     ". X O . ."
 		     ". X O . ."
 		     ". X O . ."
@@ -106,7 +77,7 @@ END_TEST
 START_TEST(test_dame_split)
 {
 	struct board b;
-	from_diagram(&b, 5,
+	from_diagram(&b, 5, KO_SITUATIONAL,
 		     ". X . O ."
 		     ". X . O ."
 		     ". X . O ."
@@ -117,7 +88,7 @@ START_TEST(test_dame_split)
 	board_free(&b);
 
 	/* One dame point: an odd half. */
-	from_diagram(&b, 5,
+	from_diagram(&b, 5, KO_SITUATIONAL,
 		     "X X X O O"
 		     "X . X O ."
 		     "X X . O O"
@@ -136,7 +107,7 @@ END_TEST
 START_TEST(test_seki)
 {
 	struct board b;
-	from_diagram(&b, 4,
+	from_diagram(&b, 4, KO_SITUATIONAL,
 		     ". X O ."
 		     "X X O O"
 		     "X . O O"
@@ -161,7 +132,7 @@ START_TEST(test_seki_two_shared)
 {
 	struct board b, t;
 	int cap[BOARD_POINTS_MAX], ncap = 0;
-	from_diagram(&b, 7,
+	from_diagram(&b, 7, KO_SITUATIONAL,
 		     ". . . O X . ."
 		     ". . . O X . ."
 		     ". . . O X . ."
@@ -199,7 +170,7 @@ START_TEST(test_mark_dead)
 {
 	struct board b;
 	bool dead[BOARD_POINTS_MAX];
-	from_diagram(&b, 5,
+	from_diagram(&b, 5, KO_SITUATIONAL,
 		     ". X O . ."
 		     "O X O X ."
 		     "O X O . ."
@@ -237,7 +208,7 @@ START_TEST(test_mark_dead_invalid)
 {
 	struct board b;
 	bool dead[BOARD_POINTS_MAX];
-	from_diagram(&b, 5,
+	from_diagram(&b, 5, KO_SITUATIONAL,
 		     ". X O . ."
 		     ". X O . ."
 		     ". X O . ."
@@ -285,7 +256,7 @@ START_TEST(test_dead_stones_game)
 {
 	struct board b;
 	bool dead[BOARD_POINTS_MAX];
-	from_diagram(&b, 9, GAME_9);
+	from_diagram(&b, 9, KO_SITUATIONAL, GAME_9);
 	int pts[] = {V(&b, "B5"), V(&b, "H5")};
 	ck_assert_int_eq(score_mark_dead(&b, pts, 2, dead), 0);
 	/* Black 27 + 9, White 27 + 9, the E column split. */
@@ -306,7 +277,7 @@ START_TEST(test_dead_region_nobody)
 {
 	struct board b;
 	bool dead[BOARD_POINTS_MAX];
-	from_diagram(&b, 3,
+	from_diagram(&b, 3, KO_SITUATIONAL,
 		     ". . ."
 		     ". X ."
 		     ". . .");
@@ -323,7 +294,7 @@ END_TEST
 START_TEST(test_integer_komi_draw)
 {
 	struct board b;
-	from_diagram(&b, 9,
+	from_diagram(&b, 9, KO_SITUATIONAL,
 		     ". . . . X O . . ."
 		     ". . . . X O . . ."
 		     ". . . . X O . . ."
@@ -346,7 +317,7 @@ END_TEST
 START_TEST(test_warnings)
 {
 	struct board b;
-	from_diagram(&b, 9, GAME_9);
+	from_diagram(&b, 9, KO_SITUATIONAL, GAME_9);
 	bool dead[BOARD_POINTS_MAX];
 	int pts[] = {V(&b, "B5"), V(&b, "H5")};
 	ck_assert_int_eq(score_mark_dead(&b, pts, 2, dead), 0);
@@ -381,7 +352,7 @@ START_TEST(test_handicap_compensation)
 	ck_assert_points(score_effective_komi(-3, 4), 1);
 
 	struct board b;
-	from_diagram(&b, 9, GAME_9);
+	from_diagram(&b, 9, KO_SITUATIONAL, GAME_9);
 	bool dead[BOARD_POINTS_MAX];
 	int pts[] = {V(&b, "B5"), V(&b, "H5")};
 	ck_assert_int_eq(score_mark_dead(&b, pts, 2, dead), 0);
@@ -451,7 +422,7 @@ static void art11_board(struct board *b, int n)
 			d[row * 19 + col] = c;
 		}
 	d[19 * 19] = '\0';
-	from_diagram(b, 19, d);
+	from_diagram(b, 19, KO_SITUATIONAL, d);
 }
 
 START_TEST(test_art11_examples)
