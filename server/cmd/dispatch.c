@@ -7,6 +7,7 @@
 #include "dispatch.h"
 #include "games.h"
 #include "jsonout.h"
+#include "tournament_cmds.h"
 #include "tournament_views.h"
 #include "tournaments.h"
 
@@ -131,13 +132,13 @@ static const handler_fn handlers[PROTO_CMD_COUNT] = {
 	[PROTO_CMD_SGF] = games_sgf,
 	[PROTO_CMD_OBSERVE] = games_observe,
 	[PROTO_CMD_UNOBSERVE] = games_unobserve,
-	[PROTO_CMD_TOURNAMENT_CREATE] = tournaments_create,
-	[PROTO_CMD_TOURNAMENT_REGISTER] = tournaments_register,
-	[PROTO_CMD_TOURNAMENT_JOIN] = tournaments_join,
-	[PROTO_CMD_TOURNAMENT_WITHDRAW] = tournaments_withdraw,
-	[PROTO_CMD_TOURNAMENT_START_ROUND] = tournaments_start_round,
-	[PROTO_CMD_TOURNAMENT_RESULT] = tournaments_result,
-	[PROTO_CMD_TOURNAMENT_WARN] = tournaments_warn,
+	[PROTO_CMD_TOURNAMENT_CREATE] = tournament_cmds_create,
+	[PROTO_CMD_TOURNAMENT_REGISTER] = tournament_cmds_register,
+	[PROTO_CMD_TOURNAMENT_JOIN] = tournament_cmds_join,
+	[PROTO_CMD_TOURNAMENT_WITHDRAW] = tournament_cmds_withdraw,
+	[PROTO_CMD_TOURNAMENT_START_ROUND] = tournament_cmds_start_round,
+	[PROTO_CMD_TOURNAMENT_RESULT] = tournament_cmds_result,
+	[PROTO_CMD_TOURNAMENT_WARN] = tournament_cmds_warn,
 	[PROTO_CMD_TOURNAMENT_PAIRINGS] = tournaments_pairings,
 	[PROTO_CMD_TOURNAMENT_STANDINGS] = tournaments_standings,
 	[PROTO_CMD_TOURNAMENT_LIST] = tournaments_list,
