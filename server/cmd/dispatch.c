@@ -2,14 +2,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "account_cmds.h"
-#include "accounts.h"
 #include "cmd_games.h"
 #include "dispatch.h"
 #include "games.h"
 #include "jsonout.h"
 #include "tournament_cmds.h"
 #include "tournament_views.h"
-#include "tournaments.h"
 
 /* ---- cached replies: reading the same listing again costs a copy ---- */
 
@@ -112,8 +110,8 @@ typedef void (*handler_fn)(struct conn *c, const struct proto_request *req);
 static const handler_fn handlers[PROTO_CMD_COUNT] = {
 	[PROTO_CMD_HELLO] = accounts_hello,
 	[PROTO_CMD_PING] = accounts_ping,
-	[PROTO_CMD_REGISTER] = accounts_register,
-	[PROTO_CMD_LOGIN] = accounts_login,
+	[PROTO_CMD_REGISTER] = account_cmds_register,
+	[PROTO_CMD_LOGIN] = account_cmds_login,
 	[PROTO_CMD_LOGOUT] = accounts_logout,
 	[PROTO_CMD_PLAYERS] = accounts_players,
 	[PROTO_CMD_PLAYER] = accounts_player,
