@@ -1,5 +1,4 @@
-/* account_cmds: the session and player commands that need no password work. See
- * account_cmds.h. */
+/* account_cmds: the session and player commands. See account_cmds.h. */
 #include <string.h>
 #include "account_cmds.h"
 #include "accounts.h"
@@ -96,4 +95,38 @@ void accounts_player(struct conn *c, const struct proto_request *req)
 	/* In the place ratings_profile kept for it (an object keeps its keys' order). */
 	json_object_set_new(r, "tournaments", tournaments_of_player(c->srv, p.id));
 	server_reply(c, r);
+}
+
+/* The reply to a register or login once its password work is done (accounts_done_fn). */
+static void password_done(struct conn *c, const json_t *id, const struct proto_error *e,
+			  const struct store_player *p)
+{
+	if (e) {
+		server_reply(c, proto_reply_error_from(id, e));
+		return;
+	}
+	json_t *r = proto_reply_ok(id);
+	json_object_set_new(r, "player", accounts_player_json(p));
+	server_reply(c, r);
+}
+
+void account_cmds_register(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	const char *name, *password, *rank = NULL;
+	if (proto_get_name(req->root, "name", true, &name, &err) < 0 ||
+	    proto_get_password(req->root, "password", true, &password, &err) < 0 ||
+	    proto_get_string(req->root, "rank", false, RANK_STR_MAX, &rank, &err) < 0 ||
+	    accounts_register(c, req->id, name, password, rank, password_done, &err) < 0)
+		server_reply(c, proto_reply_error_from(req->id, &err));
+}
+
+void account_cmds_login(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	const char *name, *password;
+	if (proto_get_name(req->root, "name", true, &name, &err) < 0 ||
+	    proto_get_password(req->root, "password", true, &password, &err) < 0 ||
+	    accounts_login(c, req->id, name, password, password_done, &err) < 0)
+		server_reply(c, proto_reply_error_from(req->id, &err));
 }

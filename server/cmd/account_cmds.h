@@ -1,10 +1,15 @@
-/* account_cmds: hello, ping, logout and the player queries (players, player): parse, call
- * the services (ratings, tournaments), reply. Errors are replies. */
+/* account_cmds: register, login, hello, ping, logout and the player queries (players,
+ * player): parse, call the services (accounts, ratings, tournaments), reply. Errors are
+ * replies. */
 #ifndef TENGEN_ACCOUNT_CMDS_H
 #define TENGEN_ACCOUNT_CMDS_H
 
 #include "server.h"
 
+/* register and login: parse, start the password work (svc/accounts.h), reply when it is done
+ * (a callback accounts calls) or at once with its refusal. */
+void account_cmds_register(struct conn *c, const struct proto_request *req);
+void account_cmds_login(struct conn *c, const struct proto_request *req);
 void accounts_hello(struct conn *c, const struct proto_request *req);
 void accounts_ping(struct conn *c, const struct proto_request *req);
 void accounts_logout(struct conn *c, const struct proto_request *req);

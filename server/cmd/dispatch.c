@@ -2,12 +2,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "account_cmds.h"
-#include "accounts.h"
 #include "cmd_games.h"
 #include "dispatch.h"
 #include "jsonout.h"
+#include "tournament_cmds.h"
 #include "tournament_views.h"
-#include "tournaments.h"
 
 /* ---- cached replies: reading the same listing again costs a copy ---- */
 
@@ -110,8 +109,8 @@ typedef void (*handler_fn)(struct conn *c, const struct proto_request *req);
 static const handler_fn handlers[PROTO_CMD_COUNT] = {
 	[PROTO_CMD_HELLO] = accounts_hello,
 	[PROTO_CMD_PING] = accounts_ping,
-	[PROTO_CMD_REGISTER] = accounts_register,
-	[PROTO_CMD_LOGIN] = accounts_login,
+	[PROTO_CMD_REGISTER] = account_cmds_register,
+	[PROTO_CMD_LOGIN] = account_cmds_login,
 	[PROTO_CMD_LOGOUT] = accounts_logout,
 	[PROTO_CMD_PLAYERS] = accounts_players,
 	[PROTO_CMD_PLAYER] = accounts_player,
@@ -130,13 +129,13 @@ static const handler_fn handlers[PROTO_CMD_COUNT] = {
 	[PROTO_CMD_SGF] = games_sgf,
 	[PROTO_CMD_OBSERVE] = games_observe,
 	[PROTO_CMD_UNOBSERVE] = games_unobserve,
-	[PROTO_CMD_TOURNAMENT_CREATE] = tournaments_create,
-	[PROTO_CMD_TOURNAMENT_REGISTER] = tournaments_register,
-	[PROTO_CMD_TOURNAMENT_JOIN] = tournaments_join,
-	[PROTO_CMD_TOURNAMENT_WITHDRAW] = tournaments_withdraw,
-	[PROTO_CMD_TOURNAMENT_START_ROUND] = tournaments_start_round,
-	[PROTO_CMD_TOURNAMENT_RESULT] = tournaments_result,
-	[PROTO_CMD_TOURNAMENT_WARN] = tournaments_warn,
+	[PROTO_CMD_TOURNAMENT_CREATE] = tournament_cmds_create,
+	[PROTO_CMD_TOURNAMENT_REGISTER] = tournament_cmds_register,
+	[PROTO_CMD_TOURNAMENT_JOIN] = tournament_cmds_join,
+	[PROTO_CMD_TOURNAMENT_WITHDRAW] = tournament_cmds_withdraw,
+	[PROTO_CMD_TOURNAMENT_START_ROUND] = tournament_cmds_start_round,
+	[PROTO_CMD_TOURNAMENT_RESULT] = tournament_cmds_result,
+	[PROTO_CMD_TOURNAMENT_WARN] = tournament_cmds_warn,
 	[PROTO_CMD_TOURNAMENT_PAIRINGS] = tournaments_pairings,
 	[PROTO_CMD_TOURNAMENT_STANDINGS] = tournaments_standings,
 	[PROTO_CMD_TOURNAMENT_LIST] = tournaments_list,

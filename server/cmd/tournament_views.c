@@ -6,6 +6,7 @@
 #include "rating.h"
 #include "standings.h"
 #include "tour.h"
+#include "tournament_cmds.h"
 #include "tournament_views.h"
 
 static const char *const formats[] = {"json", "csv", "h9"};
@@ -34,7 +35,7 @@ void tournaments_pairings(struct conn *c, const struct proto_request *req)
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
-	if (tour_event(c, req, &t, &b) < 0)
+	if (tournament_cmds_event(c, req, &t, &b) < 0)
 		return;
 	if (!round)
 		round = tour_round(&t);
@@ -71,7 +72,7 @@ void tournaments_standings(struct conn *c, const struct proto_request *req)
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
-	if (tour_event(c, req, &t, &b) < 0)
+	if (tournament_cmds_event(c, req, &t, &b) < 0)
 		return;
 	const char *names[STANDINGS_MAX_TIEBREAKS];
 	int ntb = tour_tiebreak_names(&t, names);
@@ -137,7 +138,7 @@ void tournaments_list(struct conn *c, const struct proto_request *req)
 void tournaments_get(struct conn *c, const struct proto_request *req)
 {
 	struct tour t;
-	if (tour_load(c, req, "tournament", &t) < 0)
+	if (tournament_cmds_load(c, req, "tournament", &t) < 0)
 		return;
 	json_t *o = tour_summary(&t.row, t.state);
 	json_t *field = json_array();
@@ -169,7 +170,7 @@ void tournaments_export(struct conn *c, const struct proto_request *req)
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
-	if (tour_event(c, req, &t, &b) < 0)
+	if (tournament_cmds_event(c, req, &t, &b) < 0)
 		return;
 	const char *names[STANDINGS_MAX_TIEBREAKS];
 	int ntb = tour_tiebreak_names(&t, names);

@@ -1,5 +1,5 @@
 /* tournament_views: the read-only tournament commands (pairings, standings, list, get,
- * export): parse, read the tournament (svc/tour.h), reply. Errors are replies. */
+ * export): parse, read the tournament (svc/tour.h, through tournament_cmds_load), reply. Errors are replies. */
 #ifndef TENGEN_TOURNAMENT_VIEWS_H
 #define TENGEN_TOURNAMENT_VIEWS_H
 

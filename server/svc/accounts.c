@@ -10,6 +10,7 @@
 #include "panic.h"
 #include "rating.h"
 #include "ratings.h"
+#include "svc_error.h"
 
 #define LOGIN_FAIL_ENTRIES 4096 /* remembered (name or address) keys at most */
 
@@ -38,7 +39,8 @@ struct pw_job {
 	struct pw_job *next;          /* registrations waiting for their thread */
 	enum job_kind kind;
 	struct conn *c;
-	json_t *id;
+	json_t *id;                   /* the request's, for the reply (held) */
+	accounts_done_fn done;        /* the reply (cmd/) */
 	char name[PROTO_NAME_MAX + 1];
 	char *password;
 	bool fast;
@@ -214,22 +216,25 @@ static void job_work(uv_work_t *w)
 static void reg_next(struct server *srv);
 
 /* A registration's password is hashed: create the player (and its declared rank) in the
- * iteration's transaction and reply. Once the row is written, a failure stops the server
- * (panic.h): the player is either durable and told so, or not there at all. */
+ * iteration's transaction and reply (j->done). Once the row is written, a failure stops the
+ * server (panic.h): the player is either durable and told so, or not there at all. */
 static void register_done(struct conn *c, struct pw_job *j)
 {
 	struct server *srv = c->srv;
 	struct store_player p;
+	struct proto_error e;
 	int64_t id;
 	enum store_rc rc;
 	if (!j->ok) {
-		server_reply_error(c, j->id, PROTO_ERR_INTERNAL, "could not hash the password");
+		svc_fail(&e, PROTO_ERR_INTERNAL, "could not hash the password");
+		j->done(c, j->id, &e, NULL);
 		return;
 	}
 	server_txn(srv);
 	rc = store_player_create(srv->store, j->name, j->hash, "player", &id);
 	if (rc == STORE_CONFLICT) {
-		server_reply_error(c, j->id, PROTO_ERR_CONFLICT, "the name '%s' is taken", j->name);
+		svc_fail(&e, PROTO_ERR_CONFLICT, "the name '%s' is taken", j->name);
+		j->done(c, j->id, &e, NULL);
 		return;
 	}
 	if (rc != STORE_OK)
@@ -239,9 +244,7 @@ static void register_done(struct conn *c, struct pw_job *j)
 	if (store_player_by_id(srv->store, id, &p) != STORE_OK)
 		CORE_PANIC(srv->store, "what=register_read name=%s", j->name);
 	log_msg(LOGL_INFO, "register", "player=%s id=%lld", p.name, (long long)id);
-	json_t *r = proto_reply_ok(j->id);
-	json_object_set_new(r, "player", accounts_player_json(&p));
-	server_reply(c, r);
+	j->done(c, j->id, NULL, &p);
 }
 
 static void job_done(uv_work_t *w, int status)
@@ -258,9 +261,11 @@ static void job_done(uv_work_t *w, int status)
 	if (j->kind == JOB_REGISTER) {
 		register_done(c, j);
 	} else if (!j->ok || !j->player.id) {
+		struct proto_error e;
 		record_failure(srv, j->name, c->addr);
 		log_msg(LOGL_INFO, "login_failed", "name=%s addr=%s", j->name, c->addr);
-		server_reply_error(c, j->id, PROTO_ERR_UNAUTHENTICATED, "wrong name or password");
+		svc_fail(&e, PROTO_ERR_UNAUTHENTICATED, "wrong name or password");
+		j->done(c, j->id, &e, NULL);
 	} else {
 		if (c->player_id)
 			server_session_del(srv, c);
@@ -270,9 +275,7 @@ static void job_done(uv_work_t *w, int status)
 		server_session_add(srv, c);
 		log_msg(LOGL_INFO, "login", "player=%s conn=%llu addr=%s", c->name,
 			(unsigned long long)c->serial, c->addr);
-		json_t *r = proto_reply_ok(j->id);
-		json_object_set_new(r, "player", accounts_player_json(&j->player));
-		server_reply(c, r);
+		j->done(c, j->id, NULL, &j->player);
 		games_player_login(c);
 	}
 out:
@@ -297,7 +300,9 @@ static void reg_next(struct server *srv)
 			continue;
 		}
 		if (uv_queue_work(srv->loop, &j->work, job_work, job_done) < 0) {
-			server_reply_error(c, j->id, PROTO_ERR_INTERNAL, "could not start hashing");
+			struct proto_error e;
+			svc_fail(&e, PROTO_ERR_INTERNAL, "could not start hashing");
+			j->done(c, j->id, &e, NULL);
 			conn_resume(c);
 			job_free(j);
 			conn_unref(c);
@@ -307,12 +312,15 @@ static void reg_next(struct server *srv)
 	}
 }
 
-static void start_job(struct conn *c, struct pw_job *j, const struct proto_request *req,
-		      const char *name, const char *password)
+/* Start job j for c (the request's id, name, password): queued (registrations) or on the
+ * pool. Returns 0, or -1 with *e filled (j freed). */
+static int start_job(struct conn *c, struct pw_job *j, const json_t *id, const char *name,
+		     const char *password, accounts_done_fn done, struct proto_error *e)
 {
 	struct server *srv = c->srv;
 	j->c = c;
-	j->id = json_incref(req->id);
+	j->id = json_incref((json_t *)id);
+	j->done = done;
 	snprintf(j->name, sizeof j->name, "%s", name);
 	j->password = strdup(password);
 	j->fast = srv->set.pwhash_fast;
@@ -320,16 +328,14 @@ static void start_job(struct conn *c, struct pw_job *j, const struct proto_reque
 	if (!j->password) {
 		json_decref(j->id);
 		free(j);
-		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
-		return;
+		return svc_fail(e, PROTO_ERR_INTERNAL, "out of memory");
 	}
 	if (j->kind == JOB_REGISTER) {
 		/* Registrations queue for their share of the pool (reg_next). */
 		if (acc.reg_queued >= SERVER_REGISTER_QUEUE_MAX) {
-			server_reply_error(c, req->id, PROTO_ERR_RATE_LIMITED,
-					   "too many registrations waiting; try again later");
 			job_free(j);
-			return;
+			return svc_fail(e, PROTO_ERR_RATE_LIMITED,
+					"too many registrations waiting; try again later");
 		}
 		if (acc.reg_queue_tail)
 			acc.reg_queue_tail->next = j;
@@ -340,76 +346,51 @@ static void start_job(struct conn *c, struct pw_job *j, const struct proto_reque
 		c->busy = true;
 		conn_ref(c);
 		reg_next(srv);
-		return;
+		return 0;
 	}
 	if (uv_queue_work(srv->loop, &j->work, job_work, job_done) < 0) {
 		job_free(j);
-		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not start hashing");
-		return;
+		return svc_fail(e, PROTO_ERR_INTERNAL, "could not start hashing");
 	}
 	c->busy = true;
 	conn_ref(c);
+	return 0;
 }
 
-void accounts_register(struct conn *c, const struct proto_request *req)
+int accounts_register(struct conn *c, const json_t *id, const char *name, const char *password,
+		      const char *rank, accounts_done_fn done, struct proto_error *e)
 {
-	struct proto_error err;
-	const char *name, *password, *rank = NULL;
 	char declared[STORE_RANK_SIZE] = "";
 	struct store_player p;
-	if (proto_get_name(req->root, "name", true, &name, &err) < 0 ||
-	    proto_get_password(req->root, "password", true, &password, &err) < 0 ||
-	    proto_get_string(req->root, "rank", false, RANK_STR_MAX, &rank, &err) < 0) {
-		server_reply(c, proto_reply_error_from(req->id, &err));
-		return;
-	}
 	/* An optional declared rank (issue 7): the rating starts from it (ratings_declare_rank,
 	 * called by job_done once the player exists). */
-	if (rank && ratings_rank_check(rank, declared) < 0) {
-		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
-				   "field 'rank': a rank from 15k to 1k or 1d to 9d, e.g. \"3k\"");
-		return;
-	}
-	if (store_player_by_name(c->srv->store, name, &p) == STORE_OK) {
-		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "the name '%s' is taken", name);
-		return;
-	}
+	if (rank && ratings_rank_check(rank, declared) < 0)
+		return svc_fail(e, PROTO_ERR_BAD_REQUEST,
+				"field 'rank': a rank from 15k to 1k or 1d to 9d, e.g. \"3k\"");
+	if (store_player_by_name(c->srv->store, name, &p) == STORE_OK)
+		return svc_fail(e, PROTO_ERR_CONFLICT, "the name '%s' is taken", name);
 	int wait = register_wait(c->srv, c->addr);
-	if (wait) {
-		server_reply_error(c, req->id, PROTO_ERR_RATE_LIMITED,
-				   "too many registrations from this address; try again in %d seconds",
-				   wait);
-		return;
-	}
+	if (wait)
+		return svc_fail(e, PROTO_ERR_RATE_LIMITED,
+				"too many registrations from this address; try again in %d seconds",
+				wait);
 	struct pw_job *j = calloc(1, sizeof *j);
-	if (!j) {
-		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
-		return;
-	}
+	if (!j)
+		return svc_fail(e, PROTO_ERR_INTERNAL, "out of memory");
 	j->kind = JOB_REGISTER;
 	memcpy(j->player.rank, declared, sizeof declared); /* unused otherwise by a register job */
-	start_job(c, j, req, name, password);
+	return start_job(c, j, id, name, password, done, e);
 }
 
-void accounts_login(struct conn *c, const struct proto_request *req)
+int accounts_login(struct conn *c, const json_t *id, const char *name, const char *password,
+		   accounts_done_fn done, struct proto_error *e)
 {
-	struct proto_error err;
-	const char *name, *password;
-	if (proto_get_name(req->root, "name", true, &name, &err) < 0 ||
-	    proto_get_password(req->root, "password", true, &password, &err) < 0) {
-		server_reply(c, proto_reply_error_from(req->id, &err));
-		return;
-	}
-	if (rate_limited(c->srv, name, c->addr)) {
-		server_reply_error(c, req->id, PROTO_ERR_RATE_LIMITED,
-				   "too many failed logins; try again in %d seconds", SERVER_LOGIN_WINDOW_S);
-		return;
-	}
+	if (rate_limited(c->srv, name, c->addr))
+		return svc_fail(e, PROTO_ERR_RATE_LIMITED,
+				"too many failed logins; try again in %d seconds", SERVER_LOGIN_WINDOW_S);
 	struct pw_job *j = calloc(1, sizeof *j);
-	if (!j) {
-		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
-		return;
-	}
+	if (!j)
+		return svc_fail(e, PROTO_ERR_INTERNAL, "out of memory");
 	j->kind = JOB_LOGIN;
 	if (store_player_by_name(c->srv->store, name, &j->player) != STORE_OK) {
 		/* Verify against a hash of nothing so an unknown name costs the same time. */
@@ -422,6 +403,5 @@ void accounts_login(struct conn *c, const struct proto_request *req)
 		snprintf(j->hash, sizeof j->hash, "%s", j->player.pwhash);
 	}
 	memset(j->player.pwhash, 0, sizeof j->player.pwhash);
-	start_job(c, j, req, name, password);
+	return start_job(c, j, id, name, password, done, e);
 }
-

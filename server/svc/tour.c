@@ -7,6 +7,7 @@
 #include "rating.h"
 #include "ruleset.h"
 #include "standings.h"
+#include "svc_error.h"
 #include "tour.h"
 
 const char *const *const tour_systems = event_system_names;
@@ -20,21 +21,14 @@ void tour_clear(struct tour *t)
 	t->state = NULL;
 }
 
-/* Load tournament `field` of the request; replies and returns -1 if there is none. */
-int tour_load(struct conn *c, const struct proto_request *req, const char *field,
-	      struct tour *t)
+/* Load tournament `id`; -1 (a not-found error in *e) if there is none. */
+int tour_get(struct server *srv, int64_t id, struct tour *t, struct proto_error *e)
 {
-	struct proto_error err;
-	int64_t id;
 	memset(t, 0, sizeof *t);
-	if (proto_get_id(req->root, field, true, &id, &err) < 0) {
-		server_reply(c, proto_reply_error_from(req->id, &err));
-		return -1;
-	}
-	if (store_tournament_get(c->srv->store, id, &t->row) != STORE_OK ||
+	if (store_tournament_get(srv->store, id, &t->row) != STORE_OK ||
 	    !(t->state = json_loads(t->row.state, 0, NULL))) {
 		store_tournament_clear(&t->row);
-		return server_reply_error(c, req->id, PROTO_ERR_NOT_FOUND, "no tournament %lld", (long long)id);
+		return svc_fail(e, PROTO_ERR_NOT_FOUND, "no tournament %lld", (long long)id);
 	}
 	event_system_parse(t->row.system, &t->system); /* none: round_robin, as memset left it */
 	return 0;
@@ -243,15 +237,15 @@ int tour_ev_build(struct server *srv, const struct tour *t, struct ev_build *b)
 	return 0;
 }
 
-/* Load the request's tournament and build its event; replies and returns -1 on failure. */
-int tour_event(struct conn *c, const struct proto_request *req, struct tour *t,
-	       struct ev_build *b)
+/* Load tournament `id` and build its event; -1 (an error in *e) on failure. */
+int tour_event_get(struct server *srv, int64_t id, struct tour *t, struct ev_build *b,
+		   struct proto_error *e)
 {
-	if (tour_load(c, req, "tournament", t) < 0)
+	if (tour_get(srv, id, t, e) < 0)
 		return -1;
-	if (tour_ev_build(c->srv, t, b) < 0) {
+	if (tour_ev_build(srv, t, b) < 0) {
 		tour_clear(t);
-		return server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not read the tournament");
+		return svc_fail(e, PROTO_ERR_INTERNAL, "could not read the tournament");
 	}
 	return 0;
 }

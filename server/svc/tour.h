@@ -38,10 +38,9 @@ struct ev_build {
 
 /* Free what t holds (t can be loaded again). */
 void tour_clear(struct tour *t);
-/* Load tournament `field` (an id) of the request into *t; replies (bad request, not found) and
- * returns -1 if there is none. */
-int tour_load(struct conn *c, const struct proto_request *req, const char *field,
-	      struct tour *t);
+/* Load tournament `id` into *t. Returns 0, or -1 if there is none (*e: not found, "no
+ * tournament ID"; t needs no tour_clear then). */
+int tour_get(struct server *srv, int64_t id, struct tour *t, struct proto_error *e);
 /* Write t's state document in the iteration's transaction; a failed write stops the server
  * (panic.h). */
 void tour_save(struct server *srv, struct tour *t);
@@ -64,9 +63,10 @@ void tour_ev_free(struct ev_build *b);
 int tour_player_index(const struct event *ev, int64_t id);
 /* A stored game's result as the standings see it. */
 enum event_result tour_result_of(const struct store_game *g);
-/* Load the request's "tournament" and build its event; replies and returns -1 on failure. */
-int tour_event(struct conn *c, const struct proto_request *req, struct tour *t,
-	       struct ev_build *b);
+/* Load tournament `id` (tour_get) and build its event (tour_ev_build). Returns 0, or -1 with
+ * *e filled (not found; internal "could not read the tournament"), nothing to free then. */
+int tour_event_get(struct server *srv, int64_t id, struct tour *t, struct ev_build *b,
+		   struct proto_error *e);
 /* The tie-break names of t (its own list, or the system's default) into names (at most
  * STANDINGS_MAX_TIEBREAKS); returns how many. */
 int tour_tiebreak_names(const struct tour *t, const char **names);

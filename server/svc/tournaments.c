@@ -14,138 +14,71 @@
 #include "rating.h"
 #include "ruleset.h"
 #include "standings.h"
+#include "svc_error.h"
 #include "tour.h"
 #include "tournaments.h"
 
 /* ---- commands ---- */
 
-void tournaments_create(struct conn *c, const struct proto_request *req)
+int tournaments_create(struct server *srv, const struct tournament_settings *set,
+		       const char *director, int64_t *id, int *handicap_max, struct proto_error *e)
 {
-	struct server *srv = c->srv;
-	struct proto_error err;
-	const char *name;
-	int system;
-	int64_t rounds = TOURNAMENT_ROUNDS_DEFAULT, size = RULES_DEFAULT_SIZE,
-		lateness = GAMES_LATENESS_LIMIT_DEFAULT_S, bye = STANDINGS_WIN_POINTS;
-	int64_t bar = 0, floor_ = -20, hmax = PAIRING_HANDICAP_CAP;
-	const struct ruleset *rs = ruleset_default(); /* events name no other yet */
-	double komi = rs->default_komi, hkomi = rs->default_handicap_komi;
-	bool rated = true, handicap = false, double_elim = false;
-	struct proto_time time = {0};
-	struct rules rules;
-	const json_t *tiebreaks = NULL;
-	rules_default(&rules);
-	if (proto_get_string(req->root, "name", true, STORE_TOURNAMENT_NAME_MAX, &name, &err) < 0 ||
-	    proto_get_choice(req->root, "system", true, tour_systems, TOUR_SYSTEMS, &system, &err) < 0 ||
-	    proto_get_int(req->root, "rounds", false, 1, EVENT_MAX_ROUNDS, &rounds, &err) < 0 ||
-	    proto_get_int(req->root, "size", false, BOARD_MIN_SIZE, BOARD_MAX_SIZE, &size, &err) < 0 ||
-	    proto_get_number(req->root, "komi", false, -GAMES_KOMI_MAX, GAMES_KOMI_MAX, &komi, &err) < 0 ||
-	    proto_get_number(req->root, "handicap_komi", false, -GAMES_KOMI_MAX, GAMES_KOMI_MAX, &hkomi,
-			     &err) < 0 ||
-	    proto_get_int(req->root, "handicap_max", false, 0, PAIRING_HANDICAP_CAP, &hmax, &err) < 0 ||
-	    proto_get_time(req->root, "time", false, &time, &err) < 0 ||
-	    proto_get_bool(req->root, "rated", false, &rated, &err) < 0 ||
-	    proto_get_rules(req->root, "rules", false, &rules, &err) < 0 ||
-	    proto_get_int(req->root, "lateness_limit_s", false, 0, GAMES_LATENESS_LIMIT_MAX_S, &lateness, &err) < 0 ||
-	    proto_get_array(req->root, "tiebreaks", false, STANDINGS_MAX_TIEBREAKS, &tiebreaks, &err) < 0 ||
-	    proto_get_int(req->root, "bye", false, 0, STANDINGS_BYE_POINTS_MAX, &bye, &err) < 0 ||
-	    proto_get_int(req->root, "mcmahon_bar", false, RANK_MIN, RANK_MAX, &bar, &err) < 0 ||
-	    proto_get_int(req->root, "mcmahon_floor", false, RANK_MIN, RANK_MAX, &floor_, &err) < 0 ||
-	    proto_get_bool(req->root, "handicap", false, &handicap, &err) < 0 ||
-	    proto_get_bool(req->root, "double_elimination", false, &double_elim, &err) < 0) {
-		server_reply(c, proto_reply_error_from(req->id, &err));
-		return;
-	}
-	const char *why;
-	if (games_time_check(&time, &why) < 0) {
-		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'time': %s", why);
-		return;
-	}
-	if (!name[0] || komi * 2 != floor(komi * 2) || hkomi * 2 != floor(hkomi * 2) || bar < floor_) {
-		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "%s",
-				   !name[0] ? "field 'name': must not be empty" :
-				   bar < floor_ ? "field 'mcmahon_bar': must not be below 'mcmahon_floor'" :
-				   komi * 2 != floor(komi * 2) ?
-				   "field 'komi': must be a whole or half number of points" :
-				   "field 'handicap_komi': must be a whole or half number of points");
-		return;
-	}
 	/* What the board can hold (Art. 2): a larger handicap is capped, and the reply says so. */
-	int cap = tour_handicap_cap((int)hmax, (int)size);
+	int cap = tour_handicap_cap(set->handicap_max, set->size);
 	json_t *tb = json_array();
-	size_t i;
-	json_t *v;
-	json_array_foreach(tiebreaks, i, v) {
-		if (!json_is_string(v) || standings_tiebreak_parse(json_string_value(v)) < 0) {
-			json_decref(tb);
-			server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
-					   "field 'tiebreaks': entry %zu is not a tie-break (SOS, SOSOS, SODOS, MMS, DE, WARN, SEED)", i + 1);
-			return;
-		}
-		json_array_append(tb, v);
-	}
+	for (int i = 0; i < set->ntiebreaks; i++)
+		json_array_append_new(tb, json_string(set->tiebreaks[i]));
 	json_t *s = json_pack("{s:i, s:i, s:f, s:f, s:o, s:b, s:o, s:i, s:o, s:i, s:i, s:i, s:b, s:i, "
 			      "s:b}",
-			      "rounds", (int)rounds, "size", (int)size, "komi", komi, "handicap_komi", hkomi,
-			      "time", proto_time_to_json(&time), "rated", rated, "rules",
-			      proto_rules_to_json(&rules), "lateness_limit_s", (int)lateness, "tiebreaks", tb,
-			      "bye", (int)bye, "mcmahon_bar", (int)bar, "mcmahon_floor", (int)floor_,
-			      "handicap", handicap, "handicap_max", cap, "double_elimination", double_elim);
+			      "rounds", set->rounds, "size", set->size, "komi", set->komi, "handicap_komi",
+			      set->handicap_komi, "time", proto_time_to_json(&set->time), "rated", set->rated,
+			      "rules", proto_rules_to_json(&set->rules), "lateness_limit_s",
+			      set->lateness_limit_s, "tiebreaks", tb, "bye", set->bye, "mcmahon_bar",
+			      set->mcmahon_bar, "mcmahon_floor", set->mcmahon_floor, "handicap",
+			      set->handicap, "handicap_max", cap, "double_elimination",
+			      set->double_elimination);
 	json_t *state = json_pack("{s:o, s:[], s:[], s:i, s:s}", "settings", s, "players", "byes",
-				  "round", 0, "director", c->name);
+				  "round", 0, "director", director);
 	char *text = json_dumps(state, JSON_COMPACT);
 	json_decref(state);
-	int64_t id;
-	if (!text) { /* nothing written yet */
-		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not store the tournament");
-		return;
-	}
+	if (!text) /* nothing written yet */
+		return svc_fail(e, PROTO_ERR_INTERNAL, "could not store the tournament");
 	server_txn(srv);
-	enum store_rc rc = store_tournament_create(srv->store, name, tour_systems[system], text, &id);
+	enum store_rc rc = store_tournament_create(srv->store, set->name, tour_systems[set->system],
+						   text, id);
 	free(text);
-	if (rc == STORE_CONFLICT) {
-		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "a tournament named '%s' exists", name);
-		return;
-	}
+	if (rc == STORE_CONFLICT)
+		return svc_fail(e, PROTO_ERR_CONFLICT, "a tournament named '%s' exists", set->name);
 	if (rc != STORE_OK) /* the iteration's other changes may be gone with it (panic.h) */
 		CORE_PANIC(srv->store, "what=tournament_create");
 	log_msg(LOGL_INFO, "tournament_create", "tournament=%lld name=\"%s\" system=%s handicap_max=%d by=%s",
-		(long long)id, name, tour_systems[system], cap, c->name);
-	json_t *r = proto_reply_ok(req->id);
-	json_object_set_new(r, "tournament", json_integer(id));
-	json_object_set_new(r, "handicap_max", json_integer(cap));
-	server_reply(c, r);
+		(long long)*id, set->name, tour_systems[set->system], cap, director);
+	*handicap_max = cap;
+	return 0;
 }
 
-/* Add player `name` to the field of t (before round 1). */
-static void add_player(struct conn *c, const struct proto_request *req, struct tour *t, const char *name)
+/* Add player `name` to the field of t (before round 1); *players: the field's size after. */
+static int add_player(struct server *srv, struct tour *t, const char *name,
+		      struct tournament_entry *out, struct proto_error *e)
 {
 	struct store_player p;
-	if (store_player_by_name(c->srv->store, name, &p) != STORE_OK) {
-		server_reply_error(c, req->id, PROTO_ERR_NOT_FOUND, "no player named '%s'", name);
-		return;
-	}
-	if (tour_round(t) > 0) {
-		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "registration closed: round 1 has started");
-		return;
-	}
+	if (store_player_by_name(srv->store, name, &p) != STORE_OK)
+		return svc_fail(e, PROTO_ERR_NOT_FOUND, "no player named '%s'", name);
+	if (tour_round(t) > 0)
+		return svc_fail(e, PROTO_ERR_CONFLICT, "registration closed: round 1 has started");
 	json_t *players = json_object_get(t->state, "players");
 	size_t i;
 	json_t *v;
 	json_array_foreach(players, i, v) {
 		if (json_integer_value(json_object_get(v, "id")) == p.id) {
-			if (!json_is_true(json_object_get(v, "withdrawn_before_start"))) {
-				server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "%s is registered already", p.name);
-				return;
-			}
+			if (!json_is_true(json_object_get(v, "withdrawn_before_start")))
+				return svc_fail(e, PROTO_ERR_CONFLICT, "%s is registered already", p.name);
 			json_object_set_new(v, "withdrawn_before_start", json_false());
 			goto saved;
 		}
 	}
-	if (json_array_size(players) >= EVENT_MAX_PLAYERS) {
-		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "the field is full (%d players)", EVENT_MAX_PLAYERS);
-		return;
-	}
+	if (json_array_size(players) >= EVENT_MAX_PLAYERS)
+		return svc_fail(e, PROTO_ERR_CONFLICT, "the field is full (%d players)", EVENT_MAX_PLAYERS);
 	int rank;
 	if (!p.rank[0] || rank_parse(p.rank, &rank) < 0)
 		rank = rating_rank_value(p.rating);
@@ -153,51 +86,30 @@ static void add_player(struct conn *c, const struct proto_request *req, struct t
 		"name", p.name, "rank", rank, "rating", p.rating, "withdrawn_after", 0,
 		"withdrawn_before_start", 0));
 saved:
-	tour_save(c->srv, t);
+	tour_save(srv, t);
 	log_msg(LOGL_INFO, "tournament_register", "tournament=%lld player=%s", (long long)t->row.id, p.name);
-	json_t *r = proto_reply_ok(req->id);
-	json_object_set_new(r, "tournament", json_integer(t->row.id));
-	json_object_set_new(r, "player", json_string(p.name));
-	json_object_set_new(r, "players", json_integer((json_int_t)json_array_size(players)));
-	server_reply(c, r);
+	snprintf(out->player, sizeof out->player, "%s", p.name);
+	out->players = (int)json_array_size(players);
+	return 0;
 }
 
-void tournaments_register(struct conn *c, const struct proto_request *req)
+int tournaments_register(struct server *srv, int64_t tournament, const char *name,
+			 struct tournament_entry *out, struct proto_error *e)
 {
-	struct proto_error err;
-	const char *name;
 	struct tour t;
-	if (proto_get_name(req->root, "player", true, &name, &err) < 0) {
-		server_reply(c, proto_reply_error_from(req->id, &err));
-		return;
-	}
-	if (tour_load(c, req, "tournament", &t) < 0)
-		return;
-	add_player(c, req, &t, name);
+	if (tour_get(srv, tournament, &t, e) < 0)
+		return -1;
+	int rc = add_player(srv, &t, name, out, e);
 	tour_clear(&t);
+	return rc;
 }
 
-void tournaments_join(struct conn *c, const struct proto_request *req)
+int tournaments_withdraw(struct server *srv, int64_t tournament, const char *name,
+			 int *after_round, struct proto_error *e)
 {
 	struct tour t;
-	if (tour_load(c, req, "tournament", &t) < 0)
-		return;
-	add_player(c, req, &t, c->name);
-	tour_clear(&t);
-}
-
-void tournaments_withdraw(struct conn *c, const struct proto_request *req)
-{
-	struct server *srv = c->srv;
-	struct proto_error err;
-	const char *name;
-	struct tour t;
-	if (proto_get_name(req->root, "player", true, &name, &err) < 0) {
-		server_reply(c, proto_reply_error_from(req->id, &err));
-		return;
-	}
-	if (tour_load(c, req, "tournament", &t) < 0)
-		return;
+	if (tour_get(srv, tournament, &t, e) < 0)
+		return -1;
 	json_t *players = json_object_get(t.state, "players"), *entry = NULL;
 	size_t i;
 	json_t *v;
@@ -206,9 +118,8 @@ void tournaments_withdraw(struct conn *c, const struct proto_request *req)
 			entry = v;
 	if (!entry || json_is_true(json_object_get(entry, "withdrawn_before_start")) ||
 	    json_integer_value(json_object_get(entry, "withdrawn_after")) > 0) {
-		server_reply_error(c, req->id, PROTO_ERR_NOT_FOUND, "%s is not in the field", name);
 		tour_clear(&t);
-		return;
+		return svc_fail(e, PROTO_ERR_NOT_FOUND, "%s is not in the field", name);
 	}
 	int round = tour_round(&t);
 	int64_t pid = json_integer_value(json_object_get(entry, "id"));
@@ -236,10 +147,9 @@ void tournaments_withdraw(struct conn *c, const struct proto_request *req)
 	tour_save(srv, &t);
 	log_msg(LOGL_INFO, "tournament_withdraw", "tournament=%lld player=%s after_round=%d",
 		(long long)t.row.id, name, round);
-	json_t *r = proto_reply_ok(req->id);
-	json_object_set_new(r, "withdrawn_after", json_integer(round));
-	server_reply(c, r);
+	*after_round = round;
 	tour_clear(&t);
+	return 0;
 }
 
 static bool decided(enum event_result r)
@@ -268,26 +178,26 @@ static bool needs_replay(const struct ev_build *b, int k, int round)
  * read or memory failure. If it is the round's first, nothing has changed: an error reply.
  * Later, games of the round exist and their game.start events are queued: stop, as for a
  * store write failure (a restart is consistent: nothing of the round was committed). */
-static void create_failed(struct conn *c, const struct proto_request *req, const struct tour *t,
-			  int round, int created)
+static int create_failed(struct server *srv, const struct tour *t, int round, int created,
+			 struct proto_error *e)
 {
 	if (created > 0)
-		CORE_PANIC(c->srv->store, "what=tournament_round tournament=%lld round=%d created=%d",
+		CORE_PANIC(srv->store, "what=tournament_round tournament=%lld round=%d created=%d",
 			   (long long)t->row.id, round, created);
 	log_msg(LOGL_ERROR, "tournament_round", "tournament=%lld round=%d: a game could not be "
 		"created after %d", (long long)t->row.id, round, created);
-	server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "round %d: a game could not be created",
-			   round);
+	return svc_fail(e, PROTO_ERR_INTERNAL, "round %d: a game could not be created", round);
 }
 
 /* Knockout (docs/rules.md §4): a drawn or void game is replayed, in the same round, colours swapped.
  * If the current round has such pairs, schedule their replays and reply with them (the round
  * does not advance); every replay is checked (games_schedule_check) before any is created, and
- * a refused one is an error reply that creates nothing. Returns true if it replied. */
-static bool knockout_replays(struct conn *c, const struct proto_request *req, struct tour *t,
-			     struct ev_build *b, const struct game_settings *gs, double start_at)
+ * a refused one is an error (-1, *e) that creates nothing. Returns 1 if it scheduled
+ * replays (*out filled), 0 if none are due, -1 on an error. */
+static int knockout_replays(struct server *srv, struct tour *t, struct ev_build *b,
+			    const struct game_settings *gs, double start_at,
+			    struct tournament_round *out, struct proto_error *e)
 {
-	struct server *srv = c->srv;
 	int round = tour_round(t), due = 0;
 	for (int k = 0; k < b->ev.ngames; k++) {
 		const char *why;
@@ -297,14 +207,13 @@ static bool knockout_replays(struct conn *c, const struct proto_request *req, st
 		if (games_schedule_check(gs, b->ev.games[k].handicap, &why) < 0) {
 			log_msg(LOGL_WARN, "tournament_replay", "tournament=%lld round=%d game=%lld "
 				"refused: %s", (long long)t->row.id, round, (long long)b->game_ids[k], why);
-			server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "cannot replay game %lld of "
-					   "round %d: %s (handicap %d)", (long long)b->game_ids[k], round,
-					   why, b->ev.games[k].handicap);
-			return true;
+			return svc_fail(e, PROTO_ERR_CONFLICT, "cannot replay game %lld of round %d: "
+					"%s (handicap %d)", (long long)b->game_ids[k], round, why,
+					b->ev.games[k].handicap);
 		}
 	}
 	if (due == 0)
-		return false;
+		return 0;
 	json_t *pairs = json_array();
 	for (int k = 0; k < b->ev.ngames; k++) {
 		const struct event_game *g = &b->ev.games[k];
@@ -314,28 +223,23 @@ static bool knockout_replays(struct conn *c, const struct proto_request *req, st
 		int64_t gid = games_create_scheduled(srv, bp->id, wp->id, gs, g->handicap, t->row.id,
 						     round, start_at ? start_at : server_now());
 		if (gid < 0) {
-			create_failed(c, req, t, round, (int)json_array_size(pairs));
+			int created = (int)json_array_size(pairs);
 			json_decref(pairs);
-			return true;
+			return create_failed(srv, t, round, created, e);
 		}
 		json_array_append_new(pairs, json_pack("{s:I, s:s, s:s, s:i}", "game", (json_int_t)gid,
 			"black", bp->name, "white", wp->name, "handicap", g->handicap));
 	}
 	log_msg(LOGL_INFO, "tournament_replay", "tournament=%lld round=%d games=%zu", (long long)t->row.id,
 		round, json_array_size(pairs));
-	json_t *r = proto_reply_ok(req->id);
-	json_object_set_new(r, "round", json_integer(round));
-	json_object_set_new(r, "replay", json_true());
-	json_object_set_new(r, "pairings", pairs);
-	json_object_set_new(r, "byes", json_array());
-	server_reply(c, r);
-	return true;
+	*out = (struct tournament_round){.round = round, .replay = true, .pairings = pairs,
+					 .byes = json_array()};
+	return 1;
 }
 
 /* Can round `round` of t start: every game of the rounds so far has a result, and at least
- * two players are in? Replies (a conflict) and returns false if not. */
-static bool round_ready(struct conn *c, const struct proto_request *req, const struct tour *t,
-			const struct ev_build *b)
+ * two players are in? Returns 0, or -1 (a conflict in *e) if not. */
+static int round_ready(const struct tour *t, const struct ev_build *b, struct proto_error *e)
 {
 	char pending[256] = "";
 	int npending = 0;
@@ -347,27 +251,23 @@ static bool round_ready(struct conn *c, const struct proto_request *req, const s
 					 (long long)b->game_ids[k]);
 			npending++;
 		}
-	if (npending) {
-		server_reply_error(c, req->id, PROTO_ERR_CONFLICT,
-				   "round %d is not finished: %d game%s without a result (%s)",
-				   tour_round(t), npending, npending == 1 ? "" : "s", pending);
-		return false;
-	}
+	if (npending)
+		return svc_fail(e, PROTO_ERR_CONFLICT,
+				"round %d is not finished: %d game%s without a result (%s)",
+				tour_round(t), npending, npending == 1 ? "" : "s", pending);
 	int active = 0;
 	for (int i = 0; i < b->ev.nplayers; i++)
 		active += !b->ev.players[i].withdrawn_before_start;
-	if (active < 2) {
-		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "a tournament needs at least 2 players");
-		return false;
-	}
-	return true;
+	if (active < 2)
+		return svc_fail(e, PROTO_ERR_CONFLICT, "a tournament needs at least 2 players");
+	return 0;
 }
 
 /* Every pair is checked before any game is created: a round that cannot be made is an error
- * reply and changes nothing (the round counter included). Returns false if it replied. */
-static bool pairs_schedulable(struct conn *c, const struct proto_request *req,
-			      const struct tour *t, const struct ev_build *b,
-			      const struct game_settings *gs, const struct pairing_out *out, int round)
+ * and changes nothing (the round counter included). Returns 0, or -1 (a conflict in *e). */
+static int pairs_schedulable(const struct tour *t, const struct ev_build *b,
+			     const struct game_settings *gs, const struct pairing_out *out, int round,
+			     struct proto_error *e)
 {
 	for (int k = 0; k < out->npairs; k++) {
 		const struct pairing_pair *p = &out->pairs[k];
@@ -377,24 +277,21 @@ static bool pairs_schedulable(struct conn *c, const struct proto_request *req,
 				"size %d, handicap %d: %s", (long long)t->row.id, round,
 				b->ev.players[p->black].name, b->ev.players[p->white].name, gs->size,
 				p->handicap, why);
-			server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "cannot pair round %d: %s v %s "
-					   "(size %d, handicap %d): %s", round, b->ev.players[p->black].name,
-					   b->ev.players[p->white].name, gs->size, p->handicap, why);
-			return false;
+			return svc_fail(e, PROTO_ERR_CONFLICT, "cannot pair round %d: %s v %s (size %d, "
+					"handicap %d): %s", round, b->ev.players[p->black].name,
+					b->ev.players[p->white].name, gs->size, p->handicap, why);
 		}
 	}
-	return true;
+	return 0;
 }
 
 /* Create the games of round `round` of t as paired in *out, starting at start_at. Returns
  * [{game, black, white, handicap, handicap_wanted?}] (new reference), or NULL after a game
- * could not be created (create_failed replied or stopped the server). */
-static json_t *create_round_games(struct conn *c, const struct proto_request *req,
-				  const struct tour *t, const struct ev_build *b,
+ * could not be created (create_failed filled *e or stopped the server). */
+static json_t *create_round_games(struct server *srv, const struct tour *t, const struct ev_build *b,
 				  const struct game_settings *gs, const struct pairing_out *out,
-				  int round, double start_at)
+				  int round, double start_at, struct proto_error *e)
 {
-	struct server *srv = c->srv;
 	json_t *pairs = json_array();
 	for (int k = 0; k < out->npairs; k++) {
 		const struct pairing_pair *p = &out->pairs[k];
@@ -402,7 +299,7 @@ static json_t *create_round_games(struct conn *c, const struct proto_request *re
 		int64_t gid = games_create_scheduled(srv, bp->id, wp->id, gs, p->handicap, t->row.id,
 						     round, start_at);
 		if (gid < 0) {
-			create_failed(c, req, t, round, k);
+			create_failed(srv, t, round, k, e);
 			json_decref(pairs);
 			return NULL;
 		}
@@ -429,44 +326,40 @@ static json_t *create_round_games(struct conn *c, const struct proto_request *re
 	return pairs;
 }
 
-void tournaments_start_round(struct conn *c, const struct proto_request *req)
+int tournaments_start_round(struct server *srv, int64_t tournament, double start_at,
+			    struct tournament_round *res, struct proto_error *e)
 {
-	struct server *srv = c->srv;
-	struct proto_error err;
-	double start_at = 0;
 	struct tour t;
-	if (proto_get_number(req->root, "start_at", false, 0, TOURNAMENT_START_AT_MAX, &start_at, &err) < 0) {
-		server_reply(c, proto_reply_error_from(req->id, &err));
-		return;
-	}
-	if (tour_load(c, req, "tournament", &t) < 0)
-		return;
+	if (tour_get(srv, tournament, &t, e) < 0)
+		return -1;
 	struct ev_build b;
 	struct game_settings gs;
 	struct pairing_out *out = NULL;
 	if (tour_game_settings(&t, &gs) < 0 || tour_ev_build(srv, &t, &b) < 0) {
-		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not read the tournament");
 		tour_clear(&t);
-		return;
+		return svc_fail(e, PROTO_ERR_INTERNAL, "could not read the tournament");
 	}
-	int round = tour_round(&t) + 1;
-	if (!round_ready(c, req, &t, &b))
+	int round = tour_round(&t) + 1, rc = -1;
+	if (round_ready(&t, &b, e) < 0)
 		goto out;
-	if (t.system == SYSTEM_KNOCKOUT && round > 1 && knockout_replays(c, req, &t, &b, &gs, start_at))
+	if (t.system == SYSTEM_KNOCKOUT && round > 1 &&
+	    (rc = knockout_replays(srv, &t, &b, &gs, start_at, res, e)) != 0) {
+		rc = rc > 0 ? 0 : -1;
 		goto out;
+	}
+	rc = -1;
 	out = malloc(sizeof *out);
-	int rc = out ? pairing_round(&b.ev, round, out) : PAIRING_ENOMEM;
-	if (rc < 0) {
-		server_reply_error(c, req->id, rc == PAIRING_EOVER || rc == PAIRING_EPENDING ?
-				   PROTO_ERR_CONFLICT : PROTO_ERR_INTERNAL,
-				   "cannot pair round %d: %s", round, pairing_strerror(rc));
+	int prc = out ? pairing_round(&b.ev, round, out) : PAIRING_ENOMEM;
+	if (prc < 0) {
+		svc_fail(e, prc == PAIRING_EOVER || prc == PAIRING_EPENDING ? PROTO_ERR_CONFLICT :
+			 PROTO_ERR_INTERNAL, "cannot pair round %d: %s", round, pairing_strerror(prc));
 		goto out;
 	}
-	if (!pairs_schedulable(c, req, &t, &b, &gs, out, round))
+	if (pairs_schedulable(&t, &b, &gs, out, round, e) < 0)
 		goto out;
 	if (!start_at)
 		start_at = server_now();
-	json_t *pairs = create_round_games(c, req, &t, &b, &gs, out, round, start_at);
+	json_t *pairs = create_round_games(srv, &t, &b, &gs, out, round, start_at, e);
 	if (!pairs)
 		goto out;
 	json_t *byes = json_array();
@@ -475,120 +368,83 @@ void tournaments_start_round(struct conn *c, const struct proto_request *req)
 		json_array_append_new(json_object_get(t.state, "byes"),
 				      json_pack("{s:i, s:i}", "round", round, "player", out->byes[k]));
 		json_array_append_new(byes, json_string(b.ev.players[out->byes[k]].name));
-		json_t *e = proto_event("tournament.bye");
-		json_object_set_new(e, "tournament", json_integer(t.row.id));
-		json_object_set_new(e, "round", json_integer(round));
-		server_send_player(srv, b.ev.players[out->byes[k]].id, e);
-		json_decref(e);
+		json_t *ev = proto_event("tournament.bye");
+		json_object_set_new(ev, "tournament", json_integer(t.row.id));
+		json_object_set_new(ev, "round", json_integer(round));
+		server_send_player(srv, b.ev.players[out->byes[k]].id, ev);
+		json_decref(ev);
 	}
 	tour_save(srv, &t);
 	log_msg(LOGL_INFO, "tournament_round", "tournament=%lld round=%d pairs=%d byes=%d",
 		(long long)t.row.id, round, out->npairs, out->nbyes);
-	json_t *r = proto_reply_ok(req->id);
-	json_object_set_new(r, "round", json_integer(round));
-	json_object_set_new(r, "start_at", json_real(start_at));
-	json_object_set_new(r, "pairings", pairs);
-	json_object_set_new(r, "byes", byes);
-	server_reply(c, r);
+	*res = (struct tournament_round){.round = round, .start_at = start_at, .pairings = pairs,
+					 .byes = byes};
+	rc = 0;
 out:
 	free(out);
 	tour_ev_free(&b);
 	tour_clear(&t);
+	return rc;
 }
 
-/* The reply to games_set_result's refusal (-2, -3) of `given` (the result as typed) with
- * `reason` (NULL: none given, so none is spoken of). */
-static void result_refused(struct conn *c, const struct proto_request *req, int rc,
-			   const char *given, const char *stored, const char *reason)
+/* The error for games_set_result's refusal (-2, -3) of `given` (the result as typed) with
+ * `reason` (NULL: none given, so none is spoken of). Returns -1. */
+static int result_refused(struct proto_error *e, int rc, const char *given, const char *stored,
+			  const char *reason)
 {
 	if (rc == -2)
-		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
-				   "field 'result': '%s' is not a result (B+R, W+3.5, B+T, W+F, "
-				   "0/jigo/draw, Void, double_loss)", given);
-	else if (reason && strcmp(reason, "double_forfeit") == 0)
-		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
-				   "field 'reason': double_forfeit (a double loss) goes with result Void "
-				   "or double_loss, not '%s'", stored);
-	else
-		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
-				   "field 'reason': '%s' is not a reason (resignation, time, score, "
-				   "warnings, illegal, lateness, double_forfeit, adjudicated, cycle)",
-				   reason ? reason : "");
+		return svc_fail(e, PROTO_ERR_BAD_REQUEST,
+				"field 'result': '%s' is not a result (B+R, W+3.5, B+T, W+F, "
+				"0/jigo/draw, Void, double_loss)", given);
+	if (reason && strcmp(reason, "double_forfeit") == 0)
+		return svc_fail(e, PROTO_ERR_BAD_REQUEST,
+				"field 'reason': double_forfeit (a double loss) goes with result Void "
+				"or double_loss, not '%s'", stored);
+	return svc_fail(e, PROTO_ERR_BAD_REQUEST,
+			"field 'reason': '%s' is not a reason (resignation, time, score, "
+			"warnings, illegal, lateness, double_forfeit, adjudicated, cycle)",
+			reason ? reason : "");
 }
 
-void tournaments_result(struct conn *c, const struct proto_request *req)
+int tournaments_result(struct server *srv, const char *by, bool admin, int64_t game,
+		       const char *given, const char *reason, char result[STORE_RESULT_SIZE],
+		       struct proto_error *e)
 {
-	struct proto_error err;
-	int64_t game, tid = 0;
-	const char *given, *reason = NULL;
-	char result[STORE_RESULT_SIZE];
+	int64_t tid = 0;
 	bool double_loss;
-	if (proto_get_id(req->root, "game", true, &game, &err) < 0 ||
-	    proto_get_string(req->root, "result", true, STORE_RESULT_SIZE - 1, &given, &err) < 0 ||
-	    proto_get_string(req->root, "reason", false, STORE_REASON_SIZE - 1, &reason, &err) < 0) {
-		server_reply(c, proto_reply_error_from(req->id, &err));
-		return;
-	}
 	/* Case-insensitive, jigo/draw = 0, a double loss stored as Void with reason
 	 * double_forfeit (docs/rules.md §4; docs/protocol.md tournament.result). */
-	if (ruleset_result_normalise(ruleset_default(), given, result, sizeof result,
-				     &double_loss) < 0) {
-		result_refused(c, req, -2, given, given, reason);
-		return;
-	}
-	if (double_loss && reason && strcmp(reason, "double_forfeit") != 0) {
-		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
-				   "field 'reason': a double loss has reason double_forfeit, not '%s'",
-				   reason);
-		return;
-	}
+	if (ruleset_result_normalise(ruleset_default(), given, result, STORE_RESULT_SIZE,
+				     &double_loss) < 0)
+		return result_refused(e, -2, given, given, reason);
+	if (double_loss && reason && strcmp(reason, "double_forfeit") != 0)
+		return svc_fail(e, PROTO_ERR_BAD_REQUEST,
+				"field 'reason': a double loss has reason double_forfeit, not '%s'", reason);
 	if (double_loss)
 		reason = "double_forfeit";
-	if (games_tournament_of(c->srv, game, &tid) < 0) {
-		server_reply_error(c, req->id, PROTO_ERR_NOT_FOUND, "no game %lld", (long long)game);
-		return;
-	}
+	if (games_tournament_of(srv, game, &tid) < 0)
+		return svc_fail(e, PROTO_ERR_NOT_FOUND, "no game %lld", (long long)game);
 	/* A director sets a tournament's results only; an admin any game's, logged. */
-	if (tid == 0 && c->role < PROTO_ROLE_ADMIN) {
-		server_reply_error(c, req->id, PROTO_ERR_FORBIDDEN, "game %lld is not a tournament game",
-				   (long long)game);
-		return;
-	}
-	int rc = games_set_result(c->srv, game, result, reason, false);
-	if (rc == -1) {
-		server_reply_error(c, req->id, PROTO_ERR_NOT_FOUND, "no game %lld", (long long)game);
-		return;
-	}
-	if (rc < 0) {
-		result_refused(c, req, rc, given, result, reason);
-		return;
-	}
+	if (tid == 0 && !admin)
+		return svc_fail(e, PROTO_ERR_FORBIDDEN, "game %lld is not a tournament game",
+				(long long)game);
+	int rc = games_set_result(srv, game, result, reason, false);
+	if (rc == -1)
+		return svc_fail(e, PROTO_ERR_NOT_FOUND, "no game %lld", (long long)game);
+	if (rc < 0)
+		return result_refused(e, rc, given, result, reason);
 	if (tid == 0)
 		log_msg(LOGL_INFO, "result_admin", "by=%s game=%lld result=%s reason=%s casual=1",
-			c->name, (long long)game, result, reason ? reason : "adjudicated");
-	json_t *r = proto_reply_ok(req->id);
-	json_object_set_new(r, "game", json_integer(game));
-	json_object_set_new(r, "result", json_string(result));
-	server_reply(c, r);
+			by, (long long)game, result, reason ? reason : "adjudicated");
+	return 0;
 }
 
-void tournaments_warn(struct conn *c, const struct proto_request *req)
+int tournaments_warn(struct server *srv, int64_t game, enum color color, const char *reason,
+		     struct proto_error *e)
 {
-	struct proto_error err;
-	int64_t game;
-	enum color color;
-	const char *reason;
-	if (proto_get_id(req->root, "game", true, &game, &err) < 0 ||
-	    proto_get_color(req->root, "color", true, &color, &err) < 0 ||
-	    proto_get_string(req->root, "reason", true, STORE_WARNING_REASON_SIZE - 1, &reason, &err) < 0) {
-		server_reply(c, proto_reply_error_from(req->id, &err));
-		return;
-	}
-	if (games_warn(c->srv, game, color, reason) < 0) {
-		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is not a live game", (long long)game);
-		return;
-	}
-	server_reply(c, proto_reply_ok(req->id));
+	if (games_warn(srv, game, color, reason) < 0)
+		return svc_fail(e, PROTO_ERR_CONFLICT, "game %lld is not a live game", (long long)game);
+	return 0;
 }
 
 struct of_player {

@@ -1,0 +1,244 @@
+/* tournament_cmds: the tournament commands that change things. See tournament_cmds.h. */
+#include <math.h>
+#include <string.h>
+#include "games.h"
+#include "pairing.h"
+#include "rating.h"
+#include "ruleset.h"
+#include "standings.h"
+#include "tournament_cmds.h"
+#include "tournaments.h"
+
+/* Reply the service's refusal *e to req. */
+static void reply_refused(struct conn *c, const struct proto_request *req,
+			  const struct proto_error *e)
+{
+	server_reply(c, proto_reply_error_from(req->id, e));
+}
+
+/* Reply a field's parse error (or, *e), returning -1: a shorthand for the parsing below. */
+static int field_refused(struct conn *c, const struct proto_request *req,
+			 const struct proto_error *e)
+{
+	reply_refused(c, req, e);
+	return -1;
+}
+
+int tournament_cmds_load(struct conn *c, const struct proto_request *req, const char *field,
+			 struct tour *t)
+{
+	struct proto_error err;
+	int64_t id;
+	memset(t, 0, sizeof *t);
+	if (proto_get_id(req->root, field, true, &id, &err) < 0 ||
+	    tour_get(c->srv, id, t, &err) < 0)
+		return field_refused(c, req, &err);
+	return 0;
+}
+
+int tournament_cmds_event(struct conn *c, const struct proto_request *req, struct tour *t,
+			  struct ev_build *b)
+{
+	struct proto_error err;
+	int64_t id;
+	memset(t, 0, sizeof *t);
+	if (proto_get_id(req->root, "tournament", true, &id, &err) < 0 ||
+	    tour_event_get(c->srv, id, t, b, &err) < 0)
+		return field_refused(c, req, &err);
+	return 0;
+}
+
+/* The fields of tournament.create into *s (defaults for those absent), checked; replies and
+ * returns -1 on the first that is wrong. */
+static int create_parse(struct conn *c, const struct proto_request *req,
+			struct tournament_settings *s)
+{
+	struct proto_error err;
+	int system;
+	int64_t rounds = TOURNAMENT_ROUNDS_DEFAULT, size = RULES_DEFAULT_SIZE,
+		lateness = GAMES_LATENESS_LIMIT_DEFAULT_S, bye = STANDINGS_WIN_POINTS;
+	int64_t bar = 0, floor_ = -20, hmax = PAIRING_HANDICAP_CAP;
+	const struct ruleset *rs = ruleset_default(); /* events name no other yet */
+	double komi = rs->default_komi, hkomi = rs->default_handicap_komi;
+	const json_t *tiebreaks = NULL;
+	memset(s, 0, sizeof *s);
+	s->rated = true;
+	rules_default(&s->rules);
+	if (proto_get_string(req->root, "name", true, STORE_TOURNAMENT_NAME_MAX, &s->name, &err) < 0 ||
+	    proto_get_choice(req->root, "system", true, tour_systems, TOUR_SYSTEMS, &system, &err) < 0 ||
+	    proto_get_int(req->root, "rounds", false, 1, EVENT_MAX_ROUNDS, &rounds, &err) < 0 ||
+	    proto_get_int(req->root, "size", false, BOARD_MIN_SIZE, BOARD_MAX_SIZE, &size, &err) < 0 ||
+	    proto_get_number(req->root, "komi", false, -GAMES_KOMI_MAX, GAMES_KOMI_MAX, &komi, &err) < 0 ||
+	    proto_get_number(req->root, "handicap_komi", false, -GAMES_KOMI_MAX, GAMES_KOMI_MAX, &hkomi,
+			     &err) < 0 ||
+	    proto_get_int(req->root, "handicap_max", false, 0, PAIRING_HANDICAP_CAP, &hmax, &err) < 0 ||
+	    proto_get_time(req->root, "time", false, &s->time, &err) < 0 ||
+	    proto_get_bool(req->root, "rated", false, &s->rated, &err) < 0 ||
+	    proto_get_rules(req->root, "rules", false, &s->rules, &err) < 0 ||
+	    proto_get_int(req->root, "lateness_limit_s", false, 0, GAMES_LATENESS_LIMIT_MAX_S, &lateness, &err) < 0 ||
+	    proto_get_array(req->root, "tiebreaks", false, STANDINGS_MAX_TIEBREAKS, &tiebreaks, &err) < 0 ||
+	    proto_get_int(req->root, "bye", false, 0, STANDINGS_BYE_POINTS_MAX, &bye, &err) < 0 ||
+	    proto_get_int(req->root, "mcmahon_bar", false, RANK_MIN, RANK_MAX, &bar, &err) < 0 ||
+	    proto_get_int(req->root, "mcmahon_floor", false, RANK_MIN, RANK_MAX, &floor_, &err) < 0 ||
+	    proto_get_bool(req->root, "handicap", false, &s->handicap, &err) < 0 ||
+	    proto_get_bool(req->root, "double_elimination", false, &s->double_elimination, &err) < 0)
+		return field_refused(c, req, &err);
+	const char *why;
+	if (games_time_check(&s->time, &why) < 0)
+		return server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'time': %s", why);
+	const char *name = s->name;
+	if (!name[0] || komi * 2 != floor(komi * 2) || hkomi * 2 != floor(hkomi * 2) || bar < floor_)
+		return server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "%s",
+					  !name[0] ? "field 'name': must not be empty" :
+					  bar < floor_ ? "field 'mcmahon_bar': must not be below 'mcmahon_floor'" :
+					  komi * 2 != floor(komi * 2) ?
+					  "field 'komi': must be a whole or half number of points" :
+					  "field 'handicap_komi': must be a whole or half number of points");
+	size_t i;
+	json_t *v;
+	json_array_foreach(tiebreaks, i, v) {
+		if (!json_is_string(v) || standings_tiebreak_parse(json_string_value(v)) < 0)
+			return server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
+						  "field 'tiebreaks': entry %zu is not a tie-break (SOS, SOSOS, SODOS, MMS, DE, WARN, SEED)", i + 1);
+		s->tiebreaks[s->ntiebreaks++] = json_string_value(v);
+	}
+	s->system = system;
+	s->rounds = (int)rounds;
+	s->size = (int)size;
+	s->komi = komi;
+	s->handicap_komi = hkomi;
+	s->handicap_max = (int)hmax;
+	s->lateness_limit_s = (int)lateness;
+	s->bye = (int)bye;
+	s->mcmahon_bar = (int)bar;
+	s->mcmahon_floor = (int)floor_;
+	return 0;
+}
+
+void tournament_cmds_create(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	struct tournament_settings s;
+	int64_t id;
+	int cap;
+	if (create_parse(c, req, &s) < 0)
+		return;
+	if (tournaments_create(c->srv, &s, c->name, &id, &cap, &err) < 0) {
+		reply_refused(c, req, &err);
+		return;
+	}
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "tournament", json_integer(id));
+	json_object_set_new(r, "handicap_max", json_integer(cap));
+	server_reply(c, r);
+}
+
+/* Register `name` in the request's tournament and reply. */
+static void register_reply(struct conn *c, const struct proto_request *req, const char *name)
+{
+	struct proto_error err;
+	struct tournament_entry out;
+	int64_t id;
+	if (proto_get_id(req->root, "tournament", true, &id, &err) < 0 ||
+	    tournaments_register(c->srv, id, name, &out, &err) < 0) {
+		reply_refused(c, req, &err);
+		return;
+	}
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "tournament", json_integer(id));
+	json_object_set_new(r, "player", json_string(out.player));
+	json_object_set_new(r, "players", json_integer(out.players));
+	server_reply(c, r);
+}
+
+void tournament_cmds_register(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	const char *name;
+	if (proto_get_name(req->root, "player", true, &name, &err) < 0) {
+		reply_refused(c, req, &err);
+		return;
+	}
+	register_reply(c, req, name);
+}
+
+void tournament_cmds_join(struct conn *c, const struct proto_request *req)
+{
+	register_reply(c, req, c->name);
+}
+
+void tournament_cmds_withdraw(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	const char *name;
+	int64_t id;
+	int round;
+	if (proto_get_name(req->root, "player", true, &name, &err) < 0 ||
+	    proto_get_id(req->root, "tournament", true, &id, &err) < 0 ||
+	    tournaments_withdraw(c->srv, id, name, &round, &err) < 0) {
+		reply_refused(c, req, &err);
+		return;
+	}
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "withdrawn_after", json_integer(round));
+	server_reply(c, r);
+}
+
+void tournament_cmds_start_round(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	double start_at = 0;
+	int64_t id;
+	struct tournament_round out;
+	if (proto_get_number(req->root, "start_at", false, 0, TOURNAMENT_START_AT_MAX, &start_at, &err) < 0 ||
+	    proto_get_id(req->root, "tournament", true, &id, &err) < 0 ||
+	    tournaments_start_round(c->srv, id, start_at, &out, &err) < 0) {
+		reply_refused(c, req, &err);
+		return;
+	}
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "round", json_integer(out.round));
+	if (out.replay)
+		json_object_set_new(r, "replay", json_true());
+	else
+		json_object_set_new(r, "start_at", json_real(out.start_at));
+	json_object_set_new(r, "pairings", out.pairings);
+	json_object_set_new(r, "byes", out.byes);
+	server_reply(c, r);
+}
+
+void tournament_cmds_result(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	int64_t game;
+	const char *given, *reason = NULL;
+	char result[STORE_RESULT_SIZE];
+	if (proto_get_id(req->root, "game", true, &game, &err) < 0 ||
+	    proto_get_string(req->root, "result", true, STORE_RESULT_SIZE - 1, &given, &err) < 0 ||
+	    proto_get_string(req->root, "reason", false, STORE_REASON_SIZE - 1, &reason, &err) < 0 ||
+	    tournaments_result(c->srv, c->name, c->role >= PROTO_ROLE_ADMIN, game, given, reason,
+			       result, &err) < 0) {
+		reply_refused(c, req, &err);
+		return;
+	}
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "game", json_integer(game));
+	json_object_set_new(r, "result", json_string(result));
+	server_reply(c, r);
+}
+
+void tournament_cmds_warn(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	int64_t game;
+	enum color color;
+	const char *reason;
+	if (proto_get_id(req->root, "game", true, &game, &err) < 0 ||
+	    proto_get_color(req->root, "color", true, &color, &err) < 0 ||
+	    proto_get_string(req->root, "reason", true, STORE_WARNING_REASON_SIZE - 1, &reason, &err) < 0 ||
+	    tournaments_warn(c->srv, game, color, reason, &err) < 0) {
+		reply_refused(c, req, &err);
+		return;
+	}
+	server_reply(c, proto_reply_ok(req->id));
+}
