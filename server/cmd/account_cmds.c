@@ -3,6 +3,7 @@
 #include "account_cmds.h"
 #include "accounts.h"
 #include "log.h"
+#include "rating.h"
 #include "ratings.h"
 #include "tournaments.h"
 
