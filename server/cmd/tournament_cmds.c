@@ -65,7 +65,7 @@ static int create_parse(struct conn *c, const struct proto_request *req,
 	s->rated = true;
 	rules_default(&s->rules);
 	if (proto_get_string(req->root, "name", true, STORE_TOURNAMENT_NAME_MAX, &s->name, &err) < 0 ||
-	    proto_get_choice(req->root, "system", true, tour_systems, TOUR_SYSTEMS, &system, &err) < 0 ||
+	    proto_get_choice(req->root, "system", true, event_system_names, EVENT_SYSTEMS, &system, &err) < 0 ||
 	    proto_get_int(req->root, "rounds", false, 1, EVENT_MAX_ROUNDS, &rounds, &err) < 0 ||
 	    proto_get_int(req->root, "size", false, BOARD_MIN_SIZE, BOARD_MAX_SIZE, &size, &err) < 0 ||
 	    proto_get_number(req->root, "komi", false, -GAMES_KOMI_MAX, GAMES_KOMI_MAX, &komi, &err) < 0 ||

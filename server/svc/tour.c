@@ -10,8 +10,6 @@
 #include "svc_error.h"
 #include "tour.h"
 
-const char *const *const tour_systems = event_system_names;
-
 /* ---- the state document ---- */
 
 void tour_clear(struct tour *t)

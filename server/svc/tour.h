@@ -17,11 +17,6 @@
 #define TOURNAMENT_START_AT_MAX 1e11  /* Unix seconds: a sanity bound on start_at */
 #define TOURNAMENT_LIST_MAX 1000      /* tournaments in a listing or a profile, at most */
 
-/* The systems' names, in enum event_system order: common/event.h's event_system_names (these
- * names remain for svc/tournaments.c). */
-#define TOUR_SYSTEMS EVENT_SYSTEMS
-extern const char *const *const tour_systems;
-
 /* A tournament as loaded: its row and its state document (owned). */
 struct tour {
 	struct store_tournament row;

@@ -44,7 +44,7 @@ int tournaments_create(struct server *srv, const struct tournament_settings *set
 	if (!text) /* nothing written yet */
 		return svc_fail(e, PROTO_ERR_INTERNAL, "could not store the tournament");
 	server_txn(srv);
-	enum store_rc rc = store_tournament_create(srv->store, set->name, tour_systems[set->system],
+	enum store_rc rc = store_tournament_create(srv->store, set->name, event_system_name(set->system),
 						   text, id);
 	free(text);
 	if (rc == STORE_CONFLICT)
@@ -52,7 +52,7 @@ int tournaments_create(struct server *srv, const struct tournament_settings *set
 	if (rc != STORE_OK) /* the iteration's other changes may be gone with it (panic.h) */
 		CORE_PANIC(srv->store, "what=tournament_create");
 	log_msg(LOGL_INFO, "tournament_create", "tournament=%lld name=\"%s\" system=%s handicap_max=%d by=%s",
-		(long long)*id, set->name, tour_systems[set->system], cap, director);
+		(long long)*id, set->name, event_system_name(set->system), cap, director);
 	*handicap_max = cap;
 	return 0;
 }
@@ -468,9 +468,9 @@ static int of_player_cb(void *ctx, const struct store_tournament *row)
 	}
 	t.row = *row;
 	t.row.state = NULL; /* borrowed from the listing: not ours to free */
-	for (int k = 0; k < 5; k++)
-		if (strcmp(row->system, tour_systems[k]) == 0)
-			t.system = (enum event_system)k;
+	enum event_system sys;
+	if (event_system_parse(row->system, &sys) == 0)
+		t.system = sys;
 	json_t *entry = json_pack("{s:I, s:s, s:s, s:i}", "id", (json_int_t)row->id, "name", row->name,
 				  "system", row->system, "round", tour_round(&t));
 	struct ev_build b;

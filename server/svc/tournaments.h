@@ -14,7 +14,7 @@
 #include "standings.h"
 
 /* The settings of a new tournament, as checked by its command (cmd/tournament_cmds.c): name
- * (1..STORE_TOURNAMENT_NAME_MAX bytes), system (enum event_system, an index of tour_systems),
+ * (1..STORE_TOURNAMENT_NAME_MAX bytes), system (enum event_system, an index of event_system_names, common/event.h),
  * rounds, board size, komi and handicap_komi (whole or half points), handicap_max
  * (0..PAIRING_HANDICAP_CAP, capped here at what the board holds), the clock, rated, rules,
  * lateness_limit_s (seconds), tiebreaks (names standings_tiebreak_parse knows, borrowed),
