@@ -11,7 +11,7 @@
 #define HELLO_CLIENT_MAX 200    /* bytes of the client's self-description in hello */
 #define HELLO_PROTOCOL_MAX 1000 /* a protocol number a client may announce */
 
-void accounts_hello(struct conn *c, const struct proto_request *req)
+void account_cmds_hello(struct conn *c, const struct proto_request *req)
 {
 	struct proto_error err;
 	int64_t version;
@@ -33,14 +33,14 @@ void accounts_hello(struct conn *c, const struct proto_request *req)
 	server_reply(c, r);
 }
 
-void accounts_ping(struct conn *c, const struct proto_request *req)
+void account_cmds_ping(struct conn *c, const struct proto_request *req)
 {
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "time", json_real(server_now()));
 	server_reply(c, r);
 }
 
-void accounts_logout(struct conn *c, const struct proto_request *req)
+void account_cmds_logout(struct conn *c, const struct proto_request *req)
 {
 	log_msg(LOGL_INFO, "logout", "player=%s conn=%llu", c->name, (unsigned long long)c->serial);
 	server_session_del(c->srv, c);
@@ -49,7 +49,7 @@ void accounts_logout(struct conn *c, const struct proto_request *req)
 	server_reply(c, proto_reply_ok(req->id));
 }
 
-void accounts_players(struct conn *c, const struct proto_request *req)
+void account_cmds_players(struct conn *c, const struct proto_request *req)
 {
 	struct proto_error err;
 	int64_t limit = SERVER_GAMES_LIMIT;
@@ -73,7 +73,7 @@ void accounts_players(struct conn *c, const struct proto_request *req)
 	server_reply(c, r);
 }
 
-void accounts_player(struct conn *c, const struct proto_request *req)
+void account_cmds_player(struct conn *c, const struct proto_request *req)
 {
 	struct proto_error err;
 	const char *name;

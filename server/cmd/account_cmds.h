@@ -10,13 +10,13 @@
  * (a callback accounts calls) or at once with its refusal. */
 void account_cmds_register(struct conn *c, const struct proto_request *req);
 void account_cmds_login(struct conn *c, const struct proto_request *req);
-void accounts_hello(struct conn *c, const struct proto_request *req);
-void accounts_ping(struct conn *c, const struct proto_request *req);
-void accounts_logout(struct conn *c, const struct proto_request *req);
+void account_cmds_hello(struct conn *c, const struct proto_request *req);
+void account_cmds_ping(struct conn *c, const struct proto_request *req);
+void account_cmds_logout(struct conn *c, const struct proto_request *req);
 /* The leaderboard (ratings_leaderboard): `limit` 1..1000 (default SERVER_GAMES_LIMIT), `sort`
  * rating, name, games or last_played. */
-void accounts_players(struct conn *c, const struct proto_request *req);
+void account_cmds_players(struct conn *c, const struct proto_request *req);
 /* A player's profile: accounts_player_json, ratings_profile and tournaments_of_player. */
-void accounts_player(struct conn *c, const struct proto_request *req);
+void account_cmds_player(struct conn *c, const struct proto_request *req);
 
 #endif

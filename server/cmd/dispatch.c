@@ -107,13 +107,13 @@ void dispatch_free(struct dispatch *d)
 typedef void (*handler_fn)(struct conn *c, const struct proto_request *req);
 
 static const handler_fn handlers[PROTO_CMD_COUNT] = {
-	[PROTO_CMD_HELLO] = accounts_hello,
-	[PROTO_CMD_PING] = accounts_ping,
+	[PROTO_CMD_HELLO] = account_cmds_hello,
+	[PROTO_CMD_PING] = account_cmds_ping,
 	[PROTO_CMD_REGISTER] = account_cmds_register,
 	[PROTO_CMD_LOGIN] = account_cmds_login,
-	[PROTO_CMD_LOGOUT] = accounts_logout,
-	[PROTO_CMD_PLAYERS] = accounts_players,
-	[PROTO_CMD_PLAYER] = accounts_player,
+	[PROTO_CMD_LOGOUT] = account_cmds_logout,
+	[PROTO_CMD_PLAYERS] = account_cmds_players,
+	[PROTO_CMD_PLAYER] = account_cmds_player,
 	[PROTO_CMD_CHALLENGE] = games_challenge,
 	[PROTO_CMD_ACCEPT] = games_accept,
 	[PROTO_CMD_DECLINE] = games_decline,
