@@ -232,7 +232,8 @@ struct server {
 	unsigned nstop;
 	server_conn_fn conn_gone; /* a connection leaves its session */
 	struct idmap sessions;    /* player id -> first struct conn of that player */
-	struct idmap games;       /* game id -> struct game (live games) */
+	struct idmap games;       /* game id -> struct game (live games): the game layer's,
+	                             only game/ reads it (others: game_live) */
 	struct fairclock_stall *stall; /* the loop's stall meter: stalls are not a player's
 	                              time (fairclock.c) */
 	bool txn;                 /* a store transaction is open */

@@ -166,6 +166,9 @@ void game_unobserve(struct server *srv, struct conn *c, int64_t id);
 /* Make g live: in srv->games, its timer, the running clock starting now (after a restart too:
  * no clock runs while the server is down, Art. 14). */
 void game_go_live(struct server *srv, struct game *g);
+/* The live game `id` (pending, scheduled, playing or counting), or NULL: an ended game is not
+ * kept in memory. The one way outside game/ to reach a live game. */
+struct game *game_live(struct server *srv, int64_t id);
 /* Game `id`: the live one, or one read back from the store (*owned: the caller frees it with
  * game_free). NULL if there is none or its record is broken (logged). */
 struct game *game_get(struct server *srv, int64_t id, bool *owned);

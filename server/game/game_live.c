@@ -225,6 +225,11 @@ void games_free(struct server *srv)
 	idmap_free(&srv->games);
 }
 
+struct game *game_live(struct server *srv, int64_t id)
+{
+	return idmap_get(&srv->games, id);
+}
+
 struct game *game_get(struct server *srv, int64_t id, bool *owned)
 {
 	*owned = false;

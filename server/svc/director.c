@@ -32,7 +32,7 @@ int games_set_result(struct server *srv, int64_t id, const char *result, const c
 		return -3;
 	if (strcmp(result, "Draw") == 0)
 		result = "0";
-	struct game *g = idmap_get(&srv->games, id);
+	struct game *g = game_live(srv, id);
 	if (g) {
 		if (unrated) /* a forfeit without play moves no rating (issue 7) */
 			g->row.rated = false;
@@ -73,7 +73,7 @@ int games_set_result(struct server *srv, int64_t id, const char *result, const c
 
 int games_tournament_of(struct server *srv, int64_t id, int64_t *tournament_id)
 {
-	struct game *g = idmap_get(&srv->games, id);
+	struct game *g = game_live(srv, id);
 	if (g) {
 		*tournament_id = g->row.tournament_id;
 		return 0;
@@ -87,7 +87,7 @@ int games_tournament_of(struct server *srv, int64_t id, int64_t *tournament_id)
 
 int games_warn(struct server *srv, int64_t id, enum color c, const char *reason)
 {
-	struct game *g = idmap_get(&srv->games, id);
+	struct game *g = game_live(srv, id);
 	if (!g || (g->ref.phase != PHASE_PLAYING && g->ref.phase != PHASE_COUNTING &&
 		   g->ref.phase != PHASE_SCHEDULED))
 		return -1;
