@@ -143,13 +143,24 @@ static struct conn *take_dirty(struct server *srv)
 	return mine;
 }
 
-/* Put back on srv->dirty what this flush kept for the next iteration. */
+/* Put back on srv->dirty what this flush kept for the next iteration: the connections still
+ * dirty and open. One closed meanwhile (its handle closes once the writer gives its bytes
+ * back, and is then freed) is not put back, so no later flush reads it. */
 static void keep_dirty(struct server *srv, struct conn *keep)
 {
 	struct conn **end = &srv->dirty;
 	while (*end)
 		end = &(*end)->dnext;
-	*end = keep;
+	for (struct conn *c = keep, *n; c; c = n) {
+		n = c->dnext;
+		if (!c->dirty || c->closing) {
+			c->dirty = false;
+			continue;
+		}
+		*end = c;
+		end = &c->dnext;
+	}
+	*end = NULL;
 }
 
 /* ---- output ---- */
