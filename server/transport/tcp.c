@@ -344,7 +344,8 @@ void tcp_flush(void *ctx)
 	}
 	if (k)
 		writer_submit(wr, k);
-	/* A connection closed above may have queued bytes for others (a game's observers). */
+	/* Bytes queued while this flush ran (a close's hooks may send) go out in it too, as the
+	 * whole dirty list did before the flush took only its own connections. */
 	while ((mine = take_dirty(srv)) != NULL)
 		keep = write_beside_writer(mine, keep);
 	keep_dirty(srv, keep);
