@@ -50,6 +50,10 @@ static void usage(FILE *f)
 		"                         thread writes them (default %d; 0: always on the loop)\n"
 		"  --fold-rows N          moves written to the journal that start a fold into the moves\n"
 		"                         table (default %d; or when the oldest is %d s old)\n"
+		"  --backlog N            the listen queue's length (default: the system's maximum,\n"
+		"                         /proc/sys/net/core/somaxconn, else SOMAXCONN)\n"
+		"  --loop-stats S         log the loop's stall figures (a `loop` line) every S seconds\n"
+		"                         (default 0: never; docs/benchmarks.md)\n"
 		"  --version, --help\n",
 		SERVER_DEFAULT_HOST, SERVER_DEFAULT_PORT, SERVER_DEFAULT_DB, SERVER_MIN_FREE_MB,
 		SERVER_MAX_CONNECTIONS,
@@ -230,6 +234,8 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 		{"idle-timeout", required_argument, NULL, 'i'},
 		{"writer-min", required_argument, NULL, 'W'},
 		{"fold-rows", required_argument, NULL, 'F'},
+		{"backlog", required_argument, NULL, 'B'},
+		{"loop-stats", required_argument, NULL, 'K'},
 		{"create", no_argument, NULL, 'C'}, {"sync", required_argument, NULL, 'S'},
 		{"min-free-mb", required_argument, NULL, 'M'},
 		{"max-queued-per-address", required_argument, NULL, 'Q'},
@@ -281,6 +287,14 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 		case 'F':
 			set->fold_rows = (unsigned)parse_range(optarg, "--fold-rows", "a count", 1,
 							      SERVER_FOLD_ROWS_MAX);
+			break;
+		case 'B':
+			set->backlog = (int)parse_range(optarg, "--backlog", "a count", 1,
+							SERVER_BACKLOG_MAX);
+			break;
+		case 'K':
+			set->loop_stats_s = (unsigned)parse_range(optarg, "--loop-stats", "seconds", 0,
+								  LOOPSTAT_EVERY_MAX_S);
 			break;
 		case 'C': set->store.create = true; break;
 		case 'S':

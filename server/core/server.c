@@ -20,8 +20,10 @@ void server_txn(struct server *srv)
 	srv->data_gen++; /* every change starts here: cached replies (reply_cached) are stale */
 	if (srv->txn)
 		return;
+	uint64_t t0 = uv_hrtime();
 	if (store_begin(srv->store) != STORE_OK)
 		CORE_PANIC(srv->store, "what=store_begin");
+	loopstat_begin(&srv->loopstat, uv_hrtime() - t0);
 	srv->txn = true;
 }
 
@@ -46,6 +48,7 @@ static void on_dbcheck(uv_timer_t *t)
 static void on_prepare(uv_prepare_t *h)
 {
 	struct server *srv = h->data;
+	uint64_t t0 = uv_hrtime(), t1 = t0;
 	if (srv->txn) {
 		srv->txn = false;
 		check_files(srv);
@@ -53,13 +56,21 @@ static void on_prepare(uv_prepare_t *h)
 		 * at once: a restart rebuilds every game from what did commit. */
 		if (store_commit(srv->store) != STORE_OK)
 			CORE_PANIC(srv->store, "what=store_commit");
+		t1 = uv_hrtime();
 		upkeep_after_commit(&srv->upkeep, srv->stopping);
 	}
 	srv->turn++; /* the turn ends with its commit and its replies: new budgets */
 	srv->turn_used = 0;
+	uint64_t t2 = uv_hrtime();
 	for (unsigned i = 0; i < srv->nflush; i++)
 		srv->flush[i].fn(srv->flush[i].ctx);
+	uint64_t t3 = uv_hrtime();
 	upkeep_fold(&srv->upkeep, srv->txn || srv->stopping);
+	char line[UPKEEP_LINE_MAX];
+	bool due = loopstat_due(&srv->loopstat);
+	if (due)
+		upkeep_stats_line(&srv->upkeep, line, sizeof line);
+	loopstat_step(&srv->loopstat, t1 - t0, t3 - t2, due ? line : NULL);
 }
 
 static void on_signal(uv_signal_t *h, int signum)
@@ -107,6 +118,7 @@ int server_open(struct server *srv, uv_loop_t *loop, const struct server_setting
 void server_start(struct server *srv)
 {
 	uv_loop_t *loop = srv->loop;
+	loopstat_start(&srv->loopstat, loop, srv->set.loop_stats_s);
 	upkeep_start(&srv->upkeep, loop, srv->store, srv->set.fold_rows);
 	uv_prepare_init(loop, &srv->prepare);
 	srv->prepare.data = srv;
@@ -176,6 +188,7 @@ void server_stop(struct server *srv)
 		srv->stop[i].fn(srv->stop[i].ctx);
 	if (!srv->started)
 		return;
+	upkeep_stop(&srv->upkeep); /* the upkeep thread ends; its async handle closes */
 	uv_close((uv_handle_t *)&srv->sweep, on_last_close);
 	uv_close((uv_handle_t *)&srv->prepare, on_last_close);
 	uv_close((uv_handle_t *)&srv->dbcheck, on_last_close);

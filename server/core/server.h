@@ -26,6 +26,7 @@
 #include "idmap.h"
 #include "proto.h"
 #include "store.h"
+#include "loopstat.h"
 #include "upkeep.h"
 
 #define SERVER_VERSION PACKAGE_VERSION
@@ -86,6 +87,21 @@
 #define SERVER_FOLD_ROWS_MAX 1000000      /* ... at most */
 #define SERVER_FOLD_MS 1000               /* ... or the age of the journal's oldest move */
 #define SERVER_FOLD_RETRY_MAX_MS 600000   /* after failed folds, the longest wait before a retry */
+/* The upkeep thread (upkeep.h, issue 22) folds in slices, each a transaction holding the write
+ * lock (the loop's next BEGIN waits for it): a slice's rows double while slices take under
+ * half of SERVER_FOLD_SLICE_US and halve while they take more, within these bounds; after a
+ * slice the thread waits as long as it took (the loop gets the lock at least half the time). */
+#define SERVER_FOLD_SLICE_US 1000
+#define SERVER_FOLD_SLICE_ROWS 128        /* the first slice's rows */
+#define SERVER_FOLD_SLICE_MIN_ROWS 8
+#define SERVER_FOLD_SLICE_MAX_ROWS 4096
+/* The WAL starts over only after a checkpoint copied all of it: past SERVER_WAL_RESTART_FRAMES
+ * the upkeep thread, after a passive checkpoint that left at most SERVER_WAL_TAIL_FRAMES,
+ * runs a RESTART checkpoint, which holds the write lock while it copies that tail. */
+#define SERVER_WAL_RESTART_FRAMES 4096
+#define SERVER_WAL_TAIL_FRAMES 256
+#define SERVER_BACKLOG_MAX 65535          /* --backlog N: at most (the kernel caps it at
+                                             net.core.somaxconn anyway) */
 #define SERVER_MIN_FREE_MB 128           /* --min-free-mb: free space below which start is refused
                                              (the WAL alone may grow to SERVER_WAL_MAX_FRAMES
                                              pages, 64 MiB of 4 KiB, before the loop checkpoints) */
@@ -179,6 +195,8 @@ struct server_settings {
 	unsigned writer_min;      /* connections with output in one iteration from which the writer
 	                             thread writes them (0: never; default SERVER_WRITER_MIN) */
 	unsigned fold_rows;       /* journal moves that start a fold (default SERVER_FOLD_ROWS) */
+	unsigned loop_stats_s;    /* log the loop's stall figures every S seconds (loopstat.h; 0: never) */
+	int backlog;              /* the listen backlog (0: the system's maximum, tcp.c) */
 	bool proxy_protocol;      /* connections from proxy_from begin with a PROXY header */
 	const char *proxy_from;   /* those proxies' addresses, comma-separated (transport/proxy.h,
 	                             PROXY_FROM_DEFAULT when NULL) */
@@ -243,6 +261,7 @@ struct server {
 	unsigned turn_used;       /* units used in this turn, all connections */
 	uint64_t data_gen;        /* bumped by server_txn: a change may follow, cached replies go */
 	struct upkeep upkeep;     /* checkpoints and journal folds (upkeep.c) */
+	struct loopstat loopstat; /* the loop's stall figures (loopstat.c) */
 };
 
 /* Open the store at set->db_path for a server on `loop` (fills in the settings' defaults,

@@ -1,50 +1,204 @@
 /* upkeep: the store's upkeep beside the loop. See upkeep.h. */
+#include <stdio.h>
+#include <time.h>
 #include "log.h"
 #include "server.h" /* the SERVER_CKPT_, SERVER_WAL_ and SERVER_FOLD_ settings */
 #include "upkeep.h"
 
-/* The worker thread: a passive checkpoint on the second connection (its fsyncs happen here,
- * not on the loop). */
-static void ckpt_work(uv_work_t *w)
+static void max_in(uint64_t *m, uint64_t v)
 {
-	struct upkeep *u = w->data;
-	u->ckpt_rc = store_ckpt_run(u->ckpt, NULL, NULL);
+	if (v > *m)
+		*m = v;
 }
 
-static void ckpt_done(uv_work_t *w, int status)
+static void sleep_ns(uint64_t ns)
 {
-	struct upkeep *u = w->data;
-	u->ckpt_busy = false;
-	if (status == 0 && u->ckpt_rc != STORE_OK)
+	struct timespec d = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+	nanosleep(&d, NULL);
+}
+
+/* ---- the thread ---- */
+
+static bool quitting(struct upkeep *u)
+{
+	uv_mutex_lock(&u->mu);
+	bool q = u->quit;
+	uv_mutex_unlock(&u->mu);
+	return q;
+}
+
+/* Fold the journal up to seq hi, a slice at a time (sized to take about SERVER_FOLD_SLICE_US),
+ * waiting after each as long as it took. Returns its store_rc; *complete: every row up to hi
+ * moved (a quit stops it early). */
+static int fold_slices(struct upkeep *u, int64_t hi, bool *complete)
+{
+	*complete = false;
+	int n = SERVER_FOLD_SLICE_ROWS;
+	bool more = true;
+	while (more && !quitting(u)) {
+		int rows = 0;
+		uint64_t dt = 0;
+		enum store_rc r = store_ckpt_fold_slice(u->ckpt, hi, n, &rows, &more, &dt);
+		if (r != STORE_OK)
+			return r;
+		uv_mutex_lock(&u->mu);
+		u->st.rows += (uint64_t)rows;
+		u->st.slices++;
+		max_in(&u->st.slice_max, dt);
+		uv_mutex_unlock(&u->mu);
+		if (dt > SERVER_FOLD_SLICE_US * 1000u && n > SERVER_FOLD_SLICE_MIN_ROWS)
+			n /= 2;
+		else if (dt < SERVER_FOLD_SLICE_US * 500u && rows == n && n < SERVER_FOLD_SLICE_MAX_ROWS)
+			n *= 2;
+		if (more)
+			sleep_ns(dt);
+	}
+	*complete = !more;
+	return STORE_OK;
+}
+
+/* A passive checkpoint; then, if the WAL is long and only a tail was left, a RESTART one. */
+static void checkpoint(struct upkeep *u)
+{
+	int logged = 0, copied = 0;
+	uint64_t t0 = uv_hrtime();
+	enum store_rc r = store_ckpt_run(u->ckpt, &logged, &copied);
+	uint64_t dt = uv_hrtime() - t0;
+	uv_mutex_lock(&u->mu);
+	u->st.ckpts++;
+	max_in(&u->st.ckpt_max, dt);
+	uv_mutex_unlock(&u->mu);
+	if (r != STORE_OK) {
 		log_msg(LOGL_WARN, "checkpoint", "error=\"%s\"", store_ckpt_errmsg(u->ckpt));
+		return;
+	}
+	if (logged < SERVER_WAL_RESTART_FRAMES || logged - copied > SERVER_WAL_TAIL_FRAMES)
+		return;
+	t0 = uv_hrtime();
+	r = store_ckpt_restart(u->ckpt, &logged, &copied);
+	dt = uv_hrtime() - t0;
+	uv_mutex_lock(&u->mu);
+	u->st.restarts++;
+	max_in(&u->st.restart_max, dt);
+	uv_mutex_unlock(&u->mu);
+	if (r != STORE_OK)
+		log_msg(LOGL_WARN, "checkpoint", "mode=restart error=\"%s\"", store_ckpt_errmsg(u->ckpt));
 }
 
-/* After a commit: start a checkpoint off the loop once SERVER_CKPT_FRAMES frames were added
- * since the last one. A passive checkpoint beside steady commits rarely copies the whole WAL,
- * which only then starts over from its beginning: past SERVER_WAL_MAX_FRAMES the loop copies
- * the rest itself (one stall, instead of one every 1000 pages). */
-static void maybe_checkpoint(struct upkeep *u, bool stopping)
+static void thread_main(void *arg)
 {
+	struct upkeep *u = arg;
+	uv_mutex_lock(&u->mu);
+	for (;;) {
+		while (!u->quit && !u->fold_hi && !u->ckpt_wanted)
+			uv_cond_wait(&u->cv, &u->mu);
+		if (u->quit)
+			break;
+		int64_t hi = u->fold_hi;
+		bool ckpt = u->ckpt_wanted;
+		u->ckpt_wanted = false;
+		uv_mutex_unlock(&u->mu);
+		if (hi) {
+			bool complete;
+			int rc = fold_slices(u, hi, &complete);
+			uv_mutex_lock(&u->mu);
+			u->fold_hi = 0;
+			u->fold_done = true;
+			u->fold_rc = rc;
+			u->fold_complete = complete;
+			snprintf(u->fold_err, sizeof u->fold_err, "%s",
+				 rc == STORE_OK ? "" : store_ckpt_errmsg(u->ckpt));
+			uv_mutex_unlock(&u->mu);
+			uv_async_send(&u->async);
+			ckpt = true; /* the fold wrote a page per game: copy them while they are hot */
+		}
+		if (ckpt && !quitting(u))
+			checkpoint(u);
+		uv_mutex_lock(&u->mu);
+	}
+	uv_mutex_unlock(&u->mu);
+}
+
+/* ---- the loop's side ---- */
+
+static void fold_failed(struct upkeep *u, const char *why)
+{
+	uint64_t now = uv_now(u->loop);
+	u->fold_backoff = u->fold_backoff ? 2 * u->fold_backoff : SERVER_FOLD_MS;
+	if (u->fold_backoff > SERVER_FOLD_RETRY_MAX_MS)
+		u->fold_backoff = SERVER_FOLD_RETRY_MAX_MS;
+	u->fold_retry_at = now + u->fold_backoff;
+	log_msg(LOGL_WARN, "fold", "retry_ms=%llu error=\"%s\"",
+		(unsigned long long)u->fold_backoff, why);
+}
+
+/* The thread reports a fold's end. */
+static void on_async(uv_async_t *a)
+{
+	struct upkeep *u = a->data;
+	char err[STORE_ERR_MAX];
+	uv_mutex_lock(&u->mu);
+	bool done = u->fold_done;
+	int rc = u->fold_rc;
+	bool complete = u->fold_complete;
+	snprintf(err, sizeof err, "%s", u->fold_err);
+	u->fold_done = false;
+	uv_mutex_unlock(&u->mu);
+	if (!done)
+		return;
+	u->folding = false;
+	store_journal_fold_end(u->store, rc == STORE_OK && complete);
+	if (rc != STORE_OK)
+		fold_failed(u, err);
+	else
+		u->fold_retry_at = u->fold_backoff = 0;
+}
+
+static void ask(struct upkeep *u, int64_t fold_hi, bool ckpt)
+{
+	uv_mutex_lock(&u->mu);
+	if (fold_hi)
+		u->fold_hi = fold_hi;
+	u->ckpt_wanted |= ckpt;
+	uv_cond_signal(&u->cv);
+	uv_mutex_unlock(&u->mu);
+}
+
+static void loop_checkpoint(struct upkeep *u, int frames)
+{
+	int copied = 0;
+	uint64_t t0 = uv_hrtime();
+	enum store_rc r = store_checkpoint(u->store, NULL, &copied);
+	uint64_t dt = uv_hrtime() - t0;
+	uv_mutex_lock(&u->mu);
+	u->st.loop_ckpts++;
+	max_in(&u->st.loop_ckpt_max, dt);
+	uv_mutex_unlock(&u->mu);
+	if (r != STORE_OK)
+		log_msg(LOGL_WARN, "checkpoint", "error=\"%s\"", store_errmsg(u->store));
+	else
+		log_msg(LOGL_INFO, "checkpoint", "on_loop=1 frames=%d copied=%d ms=%.1f", frames,
+			copied, dt / 1e6);
+}
+
+void upkeep_after_commit(struct upkeep *u, bool stopping)
+{
+	if (!u->running)
+		return;
 	int frames = store_wal_frames(u->store);
 	if (frames < u->ckpt_from)
 		u->ckpt_from = 0; /* the WAL started over */
-	if (u->ckpt_busy || stopping)
+	if (stopping)
 		return;
 	if (frames >= SERVER_WAL_MAX_FRAMES) {
-		int copied = 0;
-		if (store_checkpoint(u->store, NULL, &copied) != STORE_OK)
-			log_msg(LOGL_WARN, "checkpoint", "error=\"%s\"", store_errmsg(u->store));
-		else
-			log_msg(LOGL_INFO, "checkpoint", "on_loop=1 frames=%d copied=%d", frames, copied);
+		loop_checkpoint(u, frames);
 		u->ckpt_from = frames;
 		return;
 	}
 	if (frames - u->ckpt_from < SERVER_CKPT_FRAMES)
 		return;
 	u->ckpt_from = frames;
-	u->ckpt_work.data = u;
-	if (uv_queue_work(u->loop, &u->ckpt_work, ckpt_work, ckpt_done) == 0)
-		u->ckpt_busy = true;
+	ask(u, 0, true);
 }
 
 void upkeep_fold(struct upkeep *u, bool busy)
@@ -57,21 +211,45 @@ void upkeep_fold(struct upkeep *u, bool busy)
 	}
 	if (!u->fold_due)
 		u->fold_due = now + SERVER_FOLD_MS;
-	if (busy || now < u->fold_retry_at || (rows < u->fold_rows && now < u->fold_due))
+	if (busy || u->folding || now < u->fold_retry_at ||
+	    (rows < u->fold_rows && now < u->fold_due))
 		return;
+	if (u->running) {
+		int64_t hi = 0;
+		if (store_journal_fold_begin(u->store, &hi) != STORE_OK) {
+			fold_failed(u, store_errmsg(u->store));
+			return;
+		}
+		u->folding = true;
+		u->fold_due = 0;
+		ask(u, hi, false);
+		return;
+	}
 	uint64_t t0 = uv_hrtime();
 	int folded = 0;
 	if (store_journal_fold(u->store, &folded) != STORE_OK) {
-		u->fold_backoff = u->fold_backoff ? 2 * u->fold_backoff : SERVER_FOLD_MS;
-		if (u->fold_backoff > SERVER_FOLD_RETRY_MAX_MS)
-			u->fold_backoff = SERVER_FOLD_RETRY_MAX_MS;
-		u->fold_retry_at = now + u->fold_backoff;
-		log_msg(LOGL_WARN, "fold", "moves=%zu retry_ms=%llu error=\"%s\"", rows,
-			(unsigned long long)u->fold_backoff, store_errmsg(u->store));
+		fold_failed(u, store_errmsg(u->store));
 		return;
 	}
 	u->fold_due = u->fold_retry_at = u->fold_backoff = 0;
 	log_msg(LOGL_DEBUG, "fold", "moves=%d ms=%.1f", folded, (double)(uv_hrtime() - t0) / 1e6);
+}
+
+void upkeep_stats_line(struct upkeep *u, char *buf, size_t len)
+{
+	struct upkeep_stats s = { 0 };
+	if (u->running) {
+		uv_mutex_lock(&u->mu);
+		s = u->st;
+		u->st = (struct upkeep_stats){ 0 };
+		uv_mutex_unlock(&u->mu);
+	}
+	snprintf(buf, len, "fold_rows=%llu fold_slices=%llu fold_slice_max_ms=%.3f ckpts=%llu "
+		 "ckpt_max_ms=%.3f restarts=%llu restart_max_ms=%.3f loop_ckpts=%llu "
+		 "loop_ckpt_max_ms=%.3f wal_frames=%d", (unsigned long long)s.rows,
+		 (unsigned long long)s.slices, s.slice_max / 1e6, (unsigned long long)s.ckpts,
+		 s.ckpt_max / 1e6, (unsigned long long)s.restarts, s.restart_max / 1e6,
+		 (unsigned long long)s.loop_ckpts, s.loop_ckpt_max / 1e6, store_wal_frames(u->store));
 }
 
 void upkeep_start(struct upkeep *u, uv_loop_t *loop, struct store *store, unsigned fold_rows)
@@ -80,24 +258,61 @@ void upkeep_start(struct upkeep *u, uv_loop_t *loop, struct store *store, unsign
 	u->loop = loop;
 	u->store = store;
 	u->fold_rows = fold_rows;
-	/* Checkpoints off the loop; without the second connection SQLite's own ones stay on. */
-	if (store_ckpt_open(store, &u->ckpt, err, sizeof err) == STORE_OK)
-		store_wal_manual(store);
-	else
-		log_msg(LOGL_INFO, "checkpoint", "mode=automatic reason=\"%s\"", err);
+	if (store_ckpt_open(store, &u->ckpt, err, sizeof err) != STORE_OK) {
+		log_msg(LOGL_INFO, "upkeep", "mode=on_loop reason=\"%s\"", err);
+		return;
+	}
+	if (uv_mutex_init(&u->mu) != 0)
+		goto no_thread;
+	if (uv_cond_init(&u->cv) != 0) {
+		uv_mutex_destroy(&u->mu);
+		goto no_thread;
+	}
+	uv_async_init(loop, &u->async, on_async);
+	u->async.data = u;
+	uv_unref((uv_handle_t *)&u->async); /* the loop ends without waiting for the thread */
+	if (uv_thread_create(&u->thread, thread_main, u) != 0) {
+		uv_close((uv_handle_t *)&u->async, NULL);
+		uv_cond_destroy(&u->cv);
+		uv_mutex_destroy(&u->mu);
+		goto no_thread;
+	}
+	u->running = true;
+	/* The checkpoints are the thread's now: SQLite's automatic ones off. */
+	store_wal_manual(store);
+	return;
+no_thread:
+	log_msg(LOGL_WARN, "upkeep", "mode=on_loop reason=\"no thread\"");
+	store_ckpt_close(u->ckpt);
+	u->ckpt = NULL;
 }
 
-void upkeep_after_commit(struct upkeep *u, bool stopping)
+void upkeep_stop(struct upkeep *u)
 {
-	if (u->ckpt)
-		maybe_checkpoint(u, stopping);
+	if (!u->running)
+		return;
+	uv_mutex_lock(&u->mu);
+	u->quit = true;
+	uv_cond_signal(&u->cv);
+	uv_mutex_unlock(&u->mu);
+	uv_thread_join(&u->thread);
+	u->running = false;
+	uv_close((uv_handle_t *)&u->async, NULL);
+	uv_cond_destroy(&u->cv);
+	uv_mutex_destroy(&u->mu);
+	if (u->folding) {
+		u->folding = false;
+		store_journal_fold_end(u->store, false); /* the rest is still in the journal */
+	}
 }
 
 void upkeep_close(struct upkeep *u, bool fold)
 {
+	upkeep_stop(u); /* if server_stop did not run (a failed start) */
 	store_ckpt_close(u->ckpt);
 	u->ckpt = NULL;
-	if (fold && u->store && store_journal_rows(u->store) &&
-	    store_journal_fold(u->store, NULL) != STORE_OK)
+	/* Not only when store_journal_rows says so: a fold stopped part way left rows whose keys
+	 * are read again only at the next move. */
+	if (fold && u->store && store_journal_fold(u->store, NULL) != STORE_OK)
 		log_msg(LOGL_WARN, "fold", "error=\"%s\"", store_errmsg(u->store));
 }

@@ -1,8 +1,17 @@
-/* upkeep: the store's upkeep beside the loop, after each iteration's commit: WAL checkpoints
- * off the loop (a worker thread on a second connection, store.h store_ckpt_*; past
- * SERVER_WAL_MAX_FRAMES the loop copies the rest itself) and folds of the move journal into
- * moves (store_journal_fold, retried after a doubling wait when one fails). Its state is its
- * own (struct upkeep, in struct server). */
+/* upkeep: the store's upkeep beside the loop (issue 22: none of it on the loop thread). A
+ * thread of its own with a second connection to the database (store.h store_ckpt_*) folds the
+ * move journal into `moves` in slices of about a millisecond each (store_ckpt_fold_slice:
+ * each a transaction holding the write lock; the loop's next BEGIN waits for at most one),
+ * runs passive WAL checkpoints, and lets the WAL start over with a short RESTART checkpoint
+ * once a passive one left only a tail. The loop only decides when: after each commit it asks
+ * for a checkpoint once SERVER_CKPT_FRAMES WAL frames were added, and hands the journal to a
+ * fold (store_journal_fold_begin) once it holds fold_rows moves or its oldest is
+ * SERVER_FOLD_MS old; the thread reports a fold's end through a uv_async
+ * (store_journal_fold_end; a failed one is retried after a doubling wait). Past
+ * SERVER_WAL_MAX_FRAMES the loop still checkpoints itself (a safety valve: the thread is not
+ * keeping up). Without a second connection (a database in memory) folds run on the loop as
+ * before and SQLite checkpoints by itself. Its state is its own (struct upkeep, in struct
+ * server); fields marked "mu" are shared with the thread under `mu`. */
 #ifndef TENGEN_UPKEEP_H
 #define TENGEN_UPKEEP_H
 
@@ -11,33 +20,64 @@
 #include <uv.h>
 #include "store.h"
 
+#define UPKEEP_LINE_MAX 256 /* upkeep_stats_line's text, bytes */
+
+/* The thread's figures for a window (upkeep_stats_line); times in nanoseconds. */
+struct upkeep_stats {
+	uint64_t rows, slices, slice_max;      /* folded moves, slices, a slice's longest hold of the lock */
+	uint64_t ckpts, ckpt_max;              /* passive checkpoints, the longest */
+	uint64_t restarts, restart_max;        /* RESTART checkpoints (write lock held), the longest */
+	uint64_t loop_ckpts, loop_ckpt_max;    /* checkpoints the loop ran itself (safety valve) */
+};
+
 struct upkeep {
 	uv_loop_t *loop;
 	struct store *store;
 	unsigned fold_rows;       /* journal moves that start a fold (--fold-rows) */
-	/* WAL checkpoints off the loop (store.h): a worker thread on a second connection. */
-	struct store_ckpt *ckpt;  /* NULL: SQLite's automatic checkpoints (in-memory database) */
-	uv_work_t ckpt_work;
-	bool ckpt_busy;           /* ckpt_work is queued or running */
-	int ckpt_rc;              /* its store_ckpt_run result */
-	int ckpt_from;            /* WAL frames when the last checkpoint was started */
+	struct store_ckpt *ckpt;  /* the thread's connection; NULL: no thread (in-memory database) */
+	uv_thread_t thread;
+	uv_mutex_t mu;
+	uv_cond_t cv;
+	uv_async_t async;         /* the thread: a fold ended */
+	bool running;             /* the thread, mu, cv and async exist */
+	/* mu: requests to the thread and what it reports */
+	bool quit;
+	int64_t fold_hi;          /* fold the journal up to this seq; 0: no fold asked */
+	bool ckpt_wanted;
+	bool fold_done;           /* the fold asked for ended (fold_rc, fold_err) */
+	int fold_rc;
+	bool fold_complete;       /* every row asked for moved */
+	char fold_err[STORE_ERR_MAX];
+	struct upkeep_stats st;   /* this window's */
+	/* the loop's own */
+	bool folding;             /* a fold is with the thread */
+	int ckpt_from;            /* WAL frames when the last checkpoint was asked for */
 	uint64_t fold_due;        /* loop time (ms) the journal is due to be folded; 0: empty */
 	uint64_t fold_retry_at;   /* after a failed fold, no other before this loop time (ms) */
 	uint64_t fold_backoff;    /* the last wait after a failure (ms); 0: the last fold worked */
 };
 
-/* Start on `store` (open): the checkpoint connection, or SQLite's automatic checkpoints if it
- * cannot be opened (logged). u zeroed before. */
+/* Start on `store` (open): the second connection and the thread, or, when either cannot be
+ * had, folds on the loop and SQLite's automatic checkpoints (logged). u zeroed before. */
 void upkeep_start(struct upkeep *u, uv_loop_t *loop, struct store *store, unsigned fold_rows);
-/* After a commit: start a checkpoint off the loop once SERVER_CKPT_FRAMES WAL frames were
- * added since the last one (none while `stopping`). */
+/* After a commit: ask for a checkpoint once SERVER_CKPT_FRAMES WAL frames were added since the
+ * last one (none while `stopping`); past SERVER_WAL_MAX_FRAMES checkpoint on the loop. */
 void upkeep_after_commit(struct upkeep *u, bool stopping);
-/* After the iteration's commit and flush: fold the move journal into moves once it holds
- * fold_rows moves or its oldest move is SERVER_FOLD_MS old; not while `busy` (a transaction
- * open, or stopping). A failed fold leaves the moves in the journal, where they are read as
- * well, and is retried after a wait that doubles up to SERVER_FOLD_RETRY_MAX_MS. */
+/* After the iteration's commit and flush: hand the journal to a fold once it holds fold_rows
+ * moves or its oldest move is SERVER_FOLD_MS old; not while `busy` (a transaction open, or
+ * stopping). Without the thread the fold runs here. A failed fold leaves the moves in the
+ * journal, where they are read as well, and is retried after a wait that doubles up to
+ * SERVER_FOLD_RETRY_MAX_MS. */
 void upkeep_fold(struct upkeep *u, bool busy);
-/* Close the checkpoint connection; if `fold`, fold what is left in the journal. */
+/* The window's figures as "fold_rows=N fold_slices=N fold_slice_max_ms=X ckpts=N
+ * ckpt_max_ms=X restarts=N restart_max_ms=X loop_ckpts=N loop_ckpt_max_ms=X wal_frames=N"
+ * into buf (UPKEEP_LINE_MAX), and a new window. */
+void upkeep_stats_line(struct upkeep *u, char *buf, size_t len);
+/* Stop the thread (a fold under way stops after its slice; the rest stays in the journal)
+ * and close the async handle (call on the loop, before it ends: server_stop). Idempotent. */
+void upkeep_stop(struct upkeep *u);
+/* After upkeep_stop: close the second connection; if `fold`, fold what is left in the
+ * journal on this thread. */
 void upkeep_close(struct upkeep *u, bool fold);
 
 #endif

@@ -87,7 +87,7 @@ static enum store_rc configure(struct store *s, enum store_sync sync)
 	sqlite3_extended_result_codes(s->db, 1);
 	const char *sync_sql = sync == STORE_SYNC_LOSE_ON_POWER_CUT ? "PRAGMA synchronous = NORMAL"
 		: "PRAGMA synchronous = FULL";
-	if (sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS) != SQLITE_OK
+	if (sqlite3_busy_handler(s->db, store_busy_handler, &s->busy) != SQLITE_OK
 			|| store_pragma(s->db, "PRAGMA journal_mode = WAL", mode, sizeof mode, NULL) != SQLITE_OK
 			|| store_pragma(s->db, sync_sql, NULL, 0, NULL) != SQLITE_OK
 			|| store_pragma(s->db, "PRAGMA synchronous", NULL, 0, &level) != SQLITE_OK
@@ -295,6 +295,7 @@ void store_close(struct store *s)
 	free(s->path);
 	free(s->journal.k);
 	free(s->folded_max.k);
+	free(s->folding.k);
 	free(s);
 }
 

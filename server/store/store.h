@@ -47,6 +47,9 @@
 #include <stdint.h>
 
 #define STORE_BUSY_TIMEOUT_MS 5000 /* wait this long for another connection's lock */
+#define STORE_BUSY_FINE_MS 50      /* ... in steps of STORE_BUSY_STEP_US for the first this
+                                      many ms (a fold slice holds the lock ~1 ms), then of 1 ms */
+#define STORE_BUSY_STEP_US 20
 #define STORE_CACHE_KIB 8192       /* SQLite page cache of the main connection (PRAGMA cache_size) */
 #define STORE_ERR_MAX 512          /* store_errmsg text, bytes with the NUL */
 #define STORE_JOURNAL_KEYS_START 1024 /* first capacity of the move journal's key set */
@@ -316,6 +319,21 @@ enum store_rc store_ckpt_open(struct store *s, struct store_ckpt **out, char *er
 enum store_rc store_ckpt_run(struct store_ckpt *c, int *logged, int *copied);
 /* Why the last store_ckpt_run failed. */
 const char *store_ckpt_errmsg(const struct store_ckpt *c);
+/* A RESTART checkpoint on the second connection: waits for the write lock (the store's own
+ * thread waits meanwhile, in its busy handler), copies what is left and has the WAL start
+ * over from its beginning. Run it right after a passive one that left only a few frames
+ * (the lock is held for the copy of those). Same results as store_ckpt_run; SQLITE_BUSY from
+ * SQLite (the lock not had within STORE_BUSY_TIMEOUT_MS) is STORE_CONFLICT, nothing lost. */
+enum store_rc store_ckpt_restart(struct store_ckpt *c, int *logged, int *copied);
+/* One slice of a fold (store_journal_fold_begin) on the second connection: moves the
+ * journal's rows with the lowest seqs, at most max_rows of them and none above hi, into
+ * `moves` in one transaction (BEGIN IMMEDIATE: it waits while the store's thread holds the
+ * write lock). *rows gets how many moved, *more whether rows up to hi are left, *held_ns how
+ * long the write lock was held (from the BEGIN's success to the COMMIT's end). STORE_ERROR
+ * (store_ckpt_errmsg) with nothing changed. The connection does not check foreign keys and
+ * CHECK constraints again: the rows met them when they were written to the journal. */
+enum store_rc store_ckpt_fold_slice(struct store_ckpt *c, int64_t hi, int max_rows, int *rows,
+				    bool *more, uint64_t *held_ns);
 /* Close the second connection (NULL is fine); not while store_ckpt_run runs. */
 void store_ckpt_close(struct store_ckpt *c);
 
@@ -386,8 +404,20 @@ enum store_rc store_moves_get(struct store *s, int64_t game_id, store_move_cb cb
  * (STORE_ERROR, or STORE_CONFLICT for a duplicate key) nothing changed and the journal's rows
  * are still read as moves. store_open folds what an earlier run left. */
 enum store_rc store_journal_fold(struct store *s, int *rows);
-/* Rows in the journal now (written in the open transaction included). */
+/* Rows in the journal now (written in the open transaction included), not counting those
+ * handed to a fold under way (store_journal_fold_begin). */
 size_t store_journal_rows(const struct store *s);
+/* The fold off the store's thread (issue 22), in three steps: store_journal_fold_begin on
+ * s's thread with no transaction open hands the journal's committed rows (seq <= *hi) to a
+ * fold, after which s still refuses their (game, number) keys; store_ckpt_fold_slice on the
+ * second connection (another thread) moves them into `moves` a slice at a time, each slice a
+ * transaction of its own (so a crash leaves each row in one of the two tables, never both,
+ * never neither); store_journal_fold_end on s's thread when the last slice committed
+ * (`complete`) or the fold was given up (the keys of the rows left in the journal are read
+ * again before the next move; a later fold moves them).
+ * fold_begin: STORE_ERROR in a transaction or while a fold is under way. */
+enum store_rc store_journal_fold_begin(struct store *s, int64_t *hi);
+void store_journal_fold_end(struct store *s, bool complete);
 
 /* --- Warnings --- */
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "store_int.h"
 
 /* ---- Errors ---- */
@@ -197,6 +198,27 @@ int store_pragma(sqlite3 *db, const char *sql, char *text, size_t size, int *num
 }
 
 /* ---- Transactions ---- */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int store_busy_handler(void *ctx, int n)
+{
+	struct store_busy *b = ctx;
+	uint64_t now = mono_ns();
+	if (n == 0)
+		b->t0_ns = now;
+	uint64_t waited_ms = (now - b->t0_ns) / 1000000u;
+	if (waited_ms >= STORE_BUSY_TIMEOUT_MS)
+		return 0;
+	struct timespec d = { 0, waited_ms < STORE_BUSY_FINE_MS ? STORE_BUSY_STEP_US * 1000L : 1000000L };
+	nanosleep(&d, NULL);
+	return 1;
+}
 
 bool store_in_transaction(const struct store *s)
 {

@@ -52,6 +52,7 @@ enum stmt_id {
 	ST_JOURNAL_KEYS,
 	ST_JOURNAL_FOLD,
 	ST_JOURNAL_CLEAR,
+	ST_JOURNAL_MAX,
 	ST_WARNING_ADD,
 	ST_WARNINGS_GET,
 	ST_SAVEPOINT,
@@ -141,8 +142,21 @@ struct file_id {
 	ino_t ino;
 };
 
+/* A connection's wait for another one's lock (store_busy_handler). */
+struct store_busy {
+	uint64_t t0_ns;           /* when the current wait began (CLOCK_MONOTONIC) */
+};
+
+/* SQLite busy handler (sqlite3_busy_handler; ctx a struct store_busy): while another
+ * connection holds a lock this one needs, sleep STORE_BUSY_STEP_US at a time for the first
+ * STORE_BUSY_FINE_MS, then 1 ms at a time, and give up (SQLITE_BUSY) after
+ * STORE_BUSY_TIMEOUT_MS. SQLite's own sqlite3_busy_timeout sleeps 1 ms, then 2, 5, 10 ...:
+ * far too long for the loop waiting on a fold slice of a millisecond (issue 22). */
+int store_busy_handler(void *ctx, int n);
+
 struct store {
 	sqlite3 *db;
+	struct store_busy busy;
 	char *path;               /* the database's file (absolute), NULL in memory */
 	struct file_id files[STORE_FILES]; /* what the path + each suffix named (store_files_check) */
 	sqlite3_stmt *st[ST_COUNT];
@@ -153,6 +167,7 @@ struct store {
 	 * journal by game (which would write a page per game again): the (game, number) of every
 	 * journal row, and per game (number 0) the highest number in moves, read once per fold. */
 	struct key_set journal;
+	struct key_set folding;   /* the keys of a fold under way off the thread (fold_begin) */
 	struct key_set folded_max;
 	bool journal_stale;       /* a rollback may have undone rows: reread before the next use */
 };

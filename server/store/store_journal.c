@@ -153,6 +153,38 @@ enum store_rc store_journal_fold(struct store *s, int *rows)
 	return r;
 }
 
+/* ---- The fold off the store's thread (store.h) ---- */
+
+enum store_rc store_journal_fold_begin(struct store *s, int64_t *hi)
+{
+	*hi = 0;
+	if (store_in_transaction(s))
+		return store_fail(s, STORE_ERROR, "store_journal_fold_begin: a transaction is open");
+	if (s->folding.n)
+		return store_fail(s, STORE_ERROR, "store_journal_fold_begin: a fold is under way");
+	struct binder b = store_binder(s, ST_JOURNAL_MAX);
+	int rc = sqlite3_step(b.st);
+	if (rc == SQLITE_ROW)
+		*hi = sqlite3_column_int64(b.st, 0);
+	store_done(b.st);
+	if (rc != SQLITE_ROW)
+		return store_sql_fail(s, rc);
+	/* The keys written so far are the fold's until it ends; new ones start a set of their
+	 * own (both are looked at by store_move_add). */
+	struct key_set t = s->folding;
+	s->folding = s->journal;
+	s->journal = t;
+	return STORE_OK;
+}
+
+void store_journal_fold_end(struct store *s, bool complete)
+{
+	key_clear(&s->folding);
+	key_clear(&s->folded_max); /* the games' highest folded numbers moved on */
+	if (!complete)
+		s->journal_stale = true; /* rows left in the journal: their keys are read again */
+}
+
 /* ---- Moves ---- */
 
 static enum store_rc read_move(struct store *s, sqlite3_stmt *st, struct store_move *m)
@@ -214,7 +246,8 @@ enum store_rc store_move_add(struct store *s, int64_t game_id, const struct stor
 	/* The (game_id, number) key: the journal's rows are in memory; moves is asked only for a
 	 * number not above the game's highest folded one (never, for moves made in order). */
 	enum store_rc r;
-	bool taken = key_find(&s->journal, game_id, m->number) != NULL;
+	bool taken = key_find(&s->journal, game_id, m->number) != NULL ||
+		key_find(&s->folding, game_id, m->number) != NULL;
 	if (!taken) {
 		struct key_entry *fm = key_find(&s->folded_max, game_id, 0);
 		if (!fm) {

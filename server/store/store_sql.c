@@ -110,6 +110,7 @@ const char *const store_stmt_sql[ST_COUNT] = {
 	[ST_JOURNAL_FOLD] = "INSERT INTO moves (game_id, " MOVE_COLS ") SELECT game_id, "
 		MOVE_COLS " FROM move_journal ORDER BY game_id, number",
 	[ST_JOURNAL_CLEAR] = "DELETE FROM move_journal",
+	[ST_JOURNAL_MAX] = "SELECT coalesce(max(seq), 0) FROM move_journal",
 	[ST_WARNING_ADD] = "INSERT INTO warnings (game_id, color, reason, number, at) "
 		"VALUES (:game_id, :color, :reason, :number, :at)",
 	[ST_WARNINGS_GET] = "SELECT " WARNING_COLS " FROM warnings WHERE game_id = :game_id "

@@ -561,6 +561,20 @@ static int write_port_file(const char *path, int port)
 	return 0;
 }
 
+int tcp_backlog_default(void)
+{
+	int n = 0;
+	FILE *f = fopen(TCP_SOMAXCONN_PATH, "r");
+	if (f) {
+		if (fscanf(f, "%d", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	if (n < 1)
+		n = SOMAXCONN;
+	return n > SERVER_BACKLOG_MAX ? SERVER_BACKLOG_MAX : n;
+}
+
 int tcp_listen(struct tcp_server *t, struct server *srv)
 {
 	struct sockaddr_storage addr;
@@ -588,8 +602,9 @@ int tcp_listen(struct tcp_server *t, struct server *srv)
 		}
 		log_msg(LOGL_INFO, "proxy_protocol", "from=%s", from);
 	}
+	int backlog = srv->set.backlog > 0 ? srv->set.backlog : tcp_backlog_default();
 	if ((r = uv_tcp_bind(&t->listener, (struct sockaddr *)&addr, 0)) < 0 ||
-	    (r = uv_listen((uv_stream_t *)&t->listener, 511, on_connection)) < 0) {
+	    (r = uv_listen((uv_stream_t *)&t->listener, backlog, on_connection)) < 0) {
 		log_msg(LOGL_ERROR, "listen", "host=%s port=%d error=\"%s\"", srv->set.host,
 			srv->set.port, uv_strerror(r));
 		return -1;

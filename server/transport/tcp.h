@@ -31,6 +31,12 @@ struct tcp_server {
  * reads set.proxy_from (default PROXY_FROM_DEFAULT). Returns 0 or -1 (logged;
  * the caller stops the server, tcp_stop closes what was opened). */
 int tcp_listen(struct tcp_server *t, struct server *srv);
+/* The listen backlog used when set.backlog is 0 (--backlog): the system's maximum, read from
+ * TCP_SOMAXCONN_PATH (the kernel caps any backlog there), else SOMAXCONN; at most
+ * SERVER_BACKLOG_MAX. A short queue drops SYNs when many clients reconnect at once after a
+ * restart, each then retrying only after a second (issue 22). */
+#define TCP_SOMAXCONN_PATH "/proc/sys/net/core/somaxconn"
+int tcp_backlog_default(void);
 /* The flush hook (ctx: the struct tcp_server): write every dirty connection's queued bytes
  * (after the commit). */
 void tcp_flush(void *ctx);

@@ -70,7 +70,7 @@ int nclients, npairs;
 int next_connect, connecting, nconnected, nlogged;
 struct sockaddr_in target;
 enum phase phase;
-static uint64_t phase_start, measure_start, measure_end;
+static uint64_t phase_start, measure_start, measure_end, next_report;
 struct stats S;
 static uv_timer_t tick;
 pid_t server_pid;
@@ -244,6 +244,8 @@ static void report_play(void)
 	if (O.attack)
 		printf("  attack %s from %s: honest games lost on time %llu\n", O.attack,
 		       BENCH_ATTACK_ADDR, (unsigned long long)S.time_losses);
+	if (!echo_run)
+		soak_end();
 	printf("result mode=%s games=%d clients=%d think_ms=%.0f illegal=%.3f secs=%.1f moves=%llu moves_per_s=%.0f "
 	       "p50_ms=%.3f p99_ms=%.3f p999_ms=%.3f max_ms=%.3f server_cpu_s=%.2f server_peak_rss_kb=%ld "
 	       "server_rss_kb=%ld rss_base_kb=%ld kb_per_conn=%.1f errors=%llu disconnects=%llu\n",
@@ -252,6 +254,14 @@ static void report_play(void)
 	       pct_u32(S.lat, S.nlat, 0.999), S.nlat ? S.lat[S.nlat - 1] / 1000.0 : 0, cpu, hwm, rss,
 	       rss_base_kb, nconnected && hwm > 0 ? (double)hwm / nconnected : 0,
 	       (unsigned long long)S.errors, (unsigned long long)S.disconnects);
+	if (!echo_run && O.report_every > 0)
+		printf("result mode=soak worst_interval_p99_ms=%.3f\n", S.worst_p99);
+	if (!echo_run && O.loop_stats) {
+		printf("result mode=loop");
+		for (int i = 0; i < LOOP_FIGS; i++)
+			printf(" %s=%.3f", loop_fig_name(i), S.loop[i]);
+		printf("\n");
+	}
 	fflush(stdout);
 }
 
@@ -346,6 +356,8 @@ static void on_tick(uv_timer_t *t)
 		if (in_phase >= O.warmup) {
 			phase = PH_MEASURE;
 			phase_start = measure_start = now;
+			next_report = now + (uint64_t)(O.report_every * 1e9);
+			soak_begin();
 			if (server_pid > 0)
 				cpu0 = proc_cpu(server_pid);
 		}
@@ -362,8 +374,14 @@ static void on_tick(uv_timer_t *t)
 			}
 			break;
 		}
+		if (O.report_every > 0 && now >= next_report) {
+			soak_interval(O.report_every + (double)(now - next_report) / 1e9);
+			next_report = now + (uint64_t)(O.report_every * 1e9);
+		}
 		if (in_phase >= O.duration) {
 			measure_end = now;
+			if (O.report_every > 0 && now + (uint64_t)(O.report_every * 1e9) > next_report + 100000000u)
+				soak_interval((double)(now + (uint64_t)(O.report_every * 1e9) - next_report) / 1e9);
 			if (server_pid > 0)
 				cpu1 = proc_cpu(server_pid);
 			phase = PH_DRAIN;
@@ -456,6 +474,9 @@ static void usage(FILE *f)
 		"  --log-level L       the spawned server's log level (default warn)\n"
 		"  --sync MODE         the spawned server's --sync (power-safe, lose-on-power-cut)\n"
 		"  --seed N            random seed\n"
+		"  --report-every S    also print the round trips of every S seconds of the window\n"
+		"  --loop-stats        the spawned server logs its loop stall figures every second\n"
+		"                      (tengend --loop-stats 1, log level info); print their maxima\n"
 		"  --attack KIND       play while an attacker (127.0.0.66) floods: listing, silent,\n"
 		"                      register, login or challenge (loopback only; issue 20)\n");
 }
@@ -548,6 +569,8 @@ static int parse_args(int argc, char **argv)
 		{"db", required_argument, NULL, 'D'}, {"server-pid", required_argument, NULL, 'p'},
 		{"log-level", required_argument, NULL, 'L'}, {"seed", required_argument, NULL, 'x'},
 		{"sync", required_argument, NULL, 'Y'}, {"attack", required_argument, NULL, 'A'},
+		{"report-every", required_argument, NULL, 'v'},
+		{"loop-stats", no_argument, NULL, 'l'},
 		{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	int o;
 	while ((o = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -573,6 +596,8 @@ static int parse_args(int argc, char **argv)
 		case 'L': O.log_level = optarg; break;
 		case 'Y': O.sync = optarg; break;
 		case 'A': O.attack = optarg; break;
+		case 'v': O.report_every = atof(optarg); break;
+		case 'l': O.loop_stats = true; break;
 		case 'x': O.seed = (unsigned)strtoul(optarg, NULL, 10); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -602,6 +627,16 @@ static int check_args(void)
 	    strcmp(O.attack, "register") != 0 && strcmp(O.attack, "login") != 0 &&
 	    strcmp(O.attack, "challenge") != 0) {
 		fprintf(stderr, "load_bench: --attack takes listing, silent, register, login or challenge\n");
+		return 2;
+	}
+	if (O.loop_stats && !O.spawn) {
+		fprintf(stderr, "load_bench: --loop-stats needs --spawn\n");
+		return 2;
+	}
+	if (O.loop_stats && strcmp(O.log_level, "warn") == 0)
+		O.log_level = "info"; /* the `loop` lines are info */
+	if (O.report_every < 0) {
+		usage(stderr);
 		return 2;
 	}
 	if (O.restart && !O.spawn) {

@@ -32,6 +32,8 @@
 #define BENCH_ATTACK_ACCOUNTS 8        /* ... accounts of the challenge attack */
 #define BENCH_ATTACK_GAMES 1000        /* ... ended games put in the database for `listing` */
 
+#define LOOP_FIGS 8 /* the loop figures load_soak.c reads from the server's `loop` lines */
+
 enum mode { MODE_PLAY, MODE_TIMERS, MODE_RESTART };
 enum pend { P_NONE, P_REGISTER, P_LOGIN, P_CHALLENGE, P_ACCEPT, P_PLAY, P_RESIGN, P_PING };
 enum phase { PH_SETUP, PH_WARMUP, PH_MEASURE, PH_DRAIN, PH_DONE };
@@ -40,7 +42,9 @@ struct opts {
 	const char *server, *spawn, *db, *time, *log_level, *sync, *attack;
 	int games, size, moves_per_game, games_per_pair;
 	double duration, warmup, think_ms, illegal;
+	double report_every;    /* --report-every S: figures per interval (0: none) */
 	bool echo, with_echo, timers, restart, rated;
+	bool loop_stats;        /* --loop-stats: the spawned server logs its loop figures */
 	unsigned seed;
 	int server_pid;
 };
@@ -79,6 +83,8 @@ struct stats {
 	size_t nlat, caplat;
 	double *late_hi, *late_lo; /* timers mode, ms */
 	size_t nlate;
+	double worst_p99;          /* --report-every: the largest interval p99 (ms) */
+	double loop[LOOP_FIGS];    /* --loop-stats: the server's loop figures, largest (ms) */
 };
 
 /* ---- the state of a run (load_bench.c) ---- */
@@ -123,6 +129,16 @@ void client_close(struct client *c);
 void on_connect(uv_connect_t *req, int status);
 void client_init(struct client *c, int idx);
 void connect_more(void);
+
+/* ---- soak figures (load_soak.c) ---- */
+
+/* The name of loop figure i (its key in the server's `loop` line). */
+const char *loop_fig_name(int i);
+/* The measured window starts / an interval of `secs` ended (print its line) / it ended (the
+ * loop figures' line). */
+void soak_begin(void);
+void soak_interval(double secs);
+void soak_end(void);
 
 /* ---- the processes it forks (load_servers.c) ---- */
 

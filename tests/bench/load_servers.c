@@ -330,6 +330,10 @@ int spawn_tengend(void)
 			argv[k++] = "--sync";
 			argv[k++] = O.sync;
 		}
+		if (O.loop_stats) {
+			argv[k++] = "--loop-stats";
+			argv[k++] = "1";
+		}
 		/* --create on a first start only: a restart must find the database it left. */
 		if (access(dbpath, F_OK) != 0)
 			argv[k++] = "--create";

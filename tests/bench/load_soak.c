@@ -1,0 +1,128 @@
+/* load_soak: the soak figures of load_bench (issue 22): round trips per interval
+ * (--report-every S: p50/p99/p99.9/max of the moves whose replies came in each S seconds of
+ * the measured window) and the spawned server's loop stall figures (--loop-stats: tengend's
+ * `loop` log lines, server/core/loopstat.h, read from its log file as they come). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "load_bench.h"
+
+/* The loop figures load_bench keeps: each the largest seen (ms). */
+static const char *const loop_keys[LOOP_FIGS] = {
+	"busy_max_ms", "begin_max_ms", "commit_max_ms", "flush_max_ms", "fold_slice_max_ms",
+	"ckpt_max_ms", "restart_max_ms", "loop_ckpt_max_ms",
+};
+
+static long log_offset;        /* how far the server's log was read */
+static size_t mark;            /* S.lat's first entry of this interval */
+static uint64_t moves_mark;    /* S.moves at its start */
+static int interval_no;
+
+const char *loop_fig_name(int i)
+{
+	return loop_keys[i];
+}
+
+/* Read the `loop` lines the server logged since the last call; the maxima into m. */
+void loop_scan(double m[LOOP_FIGS])
+{
+	for (int i = 0; i < LOOP_FIGS; i++)
+		m[i] = 0;
+	FILE *f = fopen(logfile, "r");
+	if (!f)
+		return;
+	if (fseek(f, log_offset, SEEK_SET) != 0) {
+		fclose(f);
+		return;
+	}
+	char line[1024];
+	while (fgets(line, sizeof line, f)) {
+		size_t n = strlen(line);
+		if (n && line[n - 1] != '\n')
+			break; /* a line still being written: read it next time */
+		log_offset += (long)n;
+		if (!strstr(line, " info loop "))
+			continue;
+		for (int i = 0; i < LOOP_FIGS; i++) {
+			char key[64];
+			snprintf(key, sizeof key, " %s=", loop_keys[i]);
+			const char *p = strstr(line, key);
+			if (p) {
+				double v = atof(p + strlen(key));
+				if (v > m[i])
+					m[i] = v;
+			}
+		}
+	}
+	fclose(f);
+}
+
+void soak_begin(void)
+{
+	mark = S.nlat;
+	moves_mark = S.moves;
+	interval_no = 0;
+	double skip[LOOP_FIGS];
+	if (O.loop_stats)
+		loop_scan(skip); /* the set-up's lines are not the window's */
+	for (int i = 0; i < LOOP_FIGS; i++)
+		S.loop[i] = 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double pct(const uint32_t *v, size_t n, double p)
+{
+	return n ? v[(size_t)(p * (double)(n - 1) + 0.5)] / 1000.0 : 0;
+}
+
+void soak_interval(double secs)
+{
+	size_t n = S.nlat - mark;
+	uint32_t *v = malloc((n ? n : 1) * sizeof *v);
+	if (!v)
+		die("out of memory");
+	memcpy(v, S.lat + mark, n * sizeof *v);
+	qsort(v, n, sizeof *v, cmp_u32);
+	double p99 = pct(v, n, 0.99), mx = n ? v[n - 1] / 1000.0 : 0;
+	interval_no++;
+	printf("  interval %d (%.0f s): %llu moves (%.0f/s), round trip ms p50 %.3f p99 %.3f "
+	       "p99.9 %.3f max %.3f", interval_no, secs,
+	       (unsigned long long)(S.moves - moves_mark), (double)(S.moves - moves_mark) / secs,
+	       pct(v, n, 0.5), p99, pct(v, n, 0.999), mx);
+	if (p99 > S.worst_p99)
+		S.worst_p99 = p99;
+	if (O.loop_stats) {
+		double m[LOOP_FIGS];
+		loop_scan(m);
+		printf("; loop busy max %.2f ms, begin %.2f, commit %.2f, fold slice %.2f, "
+		       "restart ckpt %.2f, on-loop ckpt %.2f", m[0], m[1], m[2], m[4], m[6], m[7]);
+		for (int i = 0; i < LOOP_FIGS; i++)
+			if (m[i] > S.loop[i])
+				S.loop[i] = m[i];
+	}
+	printf("\n");
+	fflush(stdout);
+	free(v);
+	mark = S.nlat;
+	moves_mark = S.moves;
+}
+
+void soak_end(void)
+{
+	if (!O.loop_stats)
+		return;
+	double m[LOOP_FIGS];
+	loop_scan(m);
+	for (int i = 0; i < LOOP_FIGS; i++)
+		if (m[i] > S.loop[i])
+			S.loop[i] = m[i];
+	printf("  server loop (largest of its `loop` lines in the window): busy %.2f ms, begin %.2f, "
+	       "commit %.2f, flush %.2f, fold slice %.2f, passive ckpt (off the loop) %.2f, "
+	       "restart ckpt %.2f, on-loop ckpt %.2f\n", S.loop[0], S.loop[1], S.loop[2], S.loop[3],
+	       S.loop[4], S.loop[5], S.loop[6], S.loop[7]);
+}
