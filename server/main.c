@@ -49,7 +49,8 @@ static void usage(FILE *f)
 		"  --writer-min N         from N connections with output in one loop iteration, an output\n"
 		"                         thread writes them (default %d; 0: always on the loop)\n"
 		"  --fold-rows N          moves written to the journal that start a fold into the moves\n"
-		"                         table (default %d; or when the oldest is %d s old)\n"
+		"                         table (default %d; or when the oldest is --fold-ms N old)\n"
+		"  --fold-ms N            ... (default %d ms)\n"
 		"  --backlog N            the listen queue's length (default: the system's maximum,\n"
 		"                         /proc/sys/net/core/somaxconn, else SOMAXCONN)\n"
 		"  --loop-stats S         log the loop's stall figures (a `loop` line) every S seconds\n"
@@ -58,7 +59,7 @@ static void usage(FILE *f)
 		SERVER_DEFAULT_HOST, SERVER_DEFAULT_PORT, SERVER_DEFAULT_DB, SERVER_MIN_FREE_MB,
 		SERVER_MAX_CONNECTIONS,
 		SERVER_MAX_PER_ADDRESS, SERVER_MAX_QUEUED_BYTES, SERVER_LAG_ALLOWANCE_MS,
-		SERVER_IDLE_TIMEOUT_S, SERVER_WRITER_MIN, SERVER_FOLD_ROWS, SERVER_FOLD_MS / 1000);
+		SERVER_IDLE_TIMEOUT_S, SERVER_WRITER_MIN, SERVER_FOLD_ROWS, SERVER_FOLD_MS);
 	fprintf(f,
 		"fairness under hostile load (docs/deploy.md):\n"
 		"  --max-queued-per-address BYTES  unsent bytes of all connections from one address before\n"
@@ -235,6 +236,7 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 		{"writer-min", required_argument, NULL, 'W'},
 		{"fold-rows", required_argument, NULL, 'F'},
 		{"backlog", required_argument, NULL, 'B'},
+		{"fold-ms", required_argument, NULL, 'o'},
 		{"loop-stats", required_argument, NULL, 'K'},
 		{"create", no_argument, NULL, 'C'}, {"sync", required_argument, NULL, 'S'},
 		{"min-free-mb", required_argument, NULL, 'M'},
@@ -287,6 +289,10 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 		case 'F':
 			set->fold_rows = (unsigned)parse_range(optarg, "--fold-rows", "a count", 1,
 							      SERVER_FOLD_ROWS_MAX);
+			break;
+		case 'o':
+			set->fold_ms = (unsigned)parse_range(optarg, "--fold-ms", "milliseconds", 1,
+							     SERVER_FOLD_MS_MAX);
 			break;
 		case 'B':
 			set->backlog = (int)parse_range(optarg, "--backlog", "a count", 1,

@@ -119,7 +119,8 @@ void server_start(struct server *srv)
 {
 	uv_loop_t *loop = srv->loop;
 	loopstat_start(&srv->loopstat, loop, srv->set.loop_stats_s);
-	upkeep_start(&srv->upkeep, loop, srv->store, srv->set.fold_rows);
+	upkeep_start(&srv->upkeep, loop, srv->store, srv->set.fold_rows,
+		     srv->set.fold_ms ? srv->set.fold_ms : SERVER_FOLD_MS);
 	uv_prepare_init(loop, &srv->prepare);
 	srv->prepare.data = srv;
 	uv_prepare_start(&srv->prepare, on_prepare);

@@ -85,7 +85,8 @@
 #define SERVER_WAL_MAX_FRAMES 16384       /* WAL frames past which the loop checkpoints itself */
 #define SERVER_FOLD_ROWS 8192             /* --fold-rows: moves in the journal that start a fold */
 #define SERVER_FOLD_ROWS_MAX 1000000      /* ... at most */
-#define SERVER_FOLD_MS 1000               /* ... or the age of the journal's oldest move */
+#define SERVER_FOLD_MS 1000               /* --fold-ms: ... or the age of the journal's oldest move */
+#define SERVER_FOLD_MS_MAX 600000         /* ... at most */
 #define SERVER_FOLD_RETRY_MAX_MS 600000   /* after failed folds, the longest wait before a retry */
 /* The upkeep thread (upkeep.h, issue 22) folds in slices, each a transaction holding the write
  * lock (the loop's next BEGIN waits for it): a slice's rows double while slices take under
@@ -98,7 +99,7 @@
 /* The WAL starts over only after a checkpoint copied all of it: past SERVER_WAL_RESTART_FRAMES
  * the upkeep thread, after a passive checkpoint that left at most SERVER_WAL_TAIL_FRAMES,
  * runs a RESTART checkpoint, which holds the write lock while it copies that tail. */
-#define SERVER_WAL_RESTART_FRAMES 4096
+#define SERVER_WAL_RESTART_FRAMES 8192
 #define SERVER_WAL_TAIL_FRAMES 256
 #define SERVER_BACKLOG_MAX 65535          /* --backlog N: at most (the kernel caps it at
                                              net.core.somaxconn anyway) */
@@ -195,6 +196,7 @@ struct server_settings {
 	unsigned writer_min;      /* connections with output in one iteration from which the writer
 	                             thread writes them (0: never; default SERVER_WRITER_MIN) */
 	unsigned fold_rows;       /* journal moves that start a fold (default SERVER_FOLD_ROWS) */
+	unsigned fold_ms;         /* ... or the age of its oldest (ms; 0: SERVER_FOLD_MS) */
 	unsigned loop_stats_s;    /* log the loop's stall figures every S seconds (loopstat.h; 0: never) */
 	int backlog;              /* the listen backlog (0: the system's maximum, tcp.c) */
 	bool proxy_protocol;      /* connections from proxy_from begin with a PROXY header */

@@ -210,7 +210,7 @@ void upkeep_fold(struct upkeep *u, bool busy)
 		return;
 	}
 	if (!u->fold_due)
-		u->fold_due = now + SERVER_FOLD_MS;
+		u->fold_due = now + u->fold_ms;
 	if (busy || u->folding || now < u->fold_retry_at ||
 	    (rows < u->fold_rows && now < u->fold_due))
 		return;
@@ -252,12 +252,14 @@ void upkeep_stats_line(struct upkeep *u, char *buf, size_t len)
 		 (unsigned long long)s.loop_ckpts, s.loop_ckpt_max / 1e6, store_wal_frames(u->store));
 }
 
-void upkeep_start(struct upkeep *u, uv_loop_t *loop, struct store *store, unsigned fold_rows)
+void upkeep_start(struct upkeep *u, uv_loop_t *loop, struct store *store, unsigned fold_rows,
+		  unsigned fold_ms)
 {
 	char err[STORE_ERR_MAX];
 	u->loop = loop;
 	u->store = store;
 	u->fold_rows = fold_rows;
+	u->fold_ms = fold_ms;
 	if (store_ckpt_open(store, &u->ckpt, err, sizeof err) != STORE_OK) {
 		log_msg(LOGL_INFO, "upkeep", "mode=on_loop reason=\"%s\"", err);
 		return;

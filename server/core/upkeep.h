@@ -6,7 +6,7 @@
  * once a passive one left only a tail. The loop only decides when: after each commit it asks
  * for a checkpoint once SERVER_CKPT_FRAMES WAL frames were added, and hands the journal to a
  * fold (store_journal_fold_begin) once it holds fold_rows moves or its oldest is
- * SERVER_FOLD_MS old; the thread reports a fold's end through a uv_async
+ * fold_ms old (--fold-ms); the thread reports a fold's end through a uv_async
  * (store_journal_fold_end; a failed one is retried after a doubling wait). Past
  * SERVER_WAL_MAX_FRAMES the loop still checkpoints itself (a safety valve: the thread is not
  * keeping up). Without a second connection (a database in memory) folds run on the loop as
@@ -34,6 +34,7 @@ struct upkeep {
 	uv_loop_t *loop;
 	struct store *store;
 	unsigned fold_rows;       /* journal moves that start a fold (--fold-rows) */
+	unsigned fold_ms;         /* ... or the age of its oldest move (--fold-ms) */
 	struct store_ckpt *ckpt;  /* the thread's connection; NULL: no thread (in-memory database) */
 	uv_thread_t thread;
 	uv_mutex_t mu;
@@ -59,12 +60,13 @@ struct upkeep {
 
 /* Start on `store` (open): the second connection and the thread, or, when either cannot be
  * had, folds on the loop and SQLite's automatic checkpoints (logged). u zeroed before. */
-void upkeep_start(struct upkeep *u, uv_loop_t *loop, struct store *store, unsigned fold_rows);
+void upkeep_start(struct upkeep *u, uv_loop_t *loop, struct store *store, unsigned fold_rows,
+		  unsigned fold_ms);
 /* After a commit: ask for a checkpoint once SERVER_CKPT_FRAMES WAL frames were added since the
  * last one (none while `stopping`); past SERVER_WAL_MAX_FRAMES checkpoint on the loop. */
 void upkeep_after_commit(struct upkeep *u, bool stopping);
 /* After the iteration's commit and flush: hand the journal to a fold once it holds fold_rows
- * moves or its oldest move is SERVER_FOLD_MS old; not while `busy` (a transaction open, or
+ * moves or its oldest move is fold_ms old; not while `busy` (a transaction open, or
  * stopping). Without the thread the fold runs here. A failed fold leaves the moves in the
  * journal, where they are read as well, and is retried after a wait that doubles up to
  * SERVER_FOLD_RETRY_MAX_MS. */

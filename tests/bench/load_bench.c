@@ -477,6 +477,7 @@ static void usage(FILE *f)
 		"  --report-every S    also print the round trips of every S seconds of the window\n"
 		"  --loop-stats        the spawned server logs its loop stall figures every second\n"
 		"                      (tengend --loop-stats 1, log level info); print their maxima\n"
+		"  --server-arg ARG    one more argument for the spawned tengend (repeat: ARG each)\n"
 		"  --attack KIND       play while an attacker (127.0.0.66) floods: listing, silent,\n"
 		"                      register, login or challenge (loopback only; issue 20)\n");
 }
@@ -571,6 +572,7 @@ static int parse_args(int argc, char **argv)
 		{"sync", required_argument, NULL, 'Y'}, {"attack", required_argument, NULL, 'A'},
 		{"report-every", required_argument, NULL, 'v'},
 		{"loop-stats", no_argument, NULL, 'l'},
+		{"server-arg", required_argument, NULL, 'a'},
 		{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	int o;
 	while ((o = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -598,6 +600,13 @@ static int parse_args(int argc, char **argv)
 		case 'A': O.attack = optarg; break;
 		case 'v': O.report_every = atof(optarg); break;
 		case 'l': O.loop_stats = true; break;
+		case 'a':
+			if (O.nserver_args == BENCH_SERVER_ARGS) {
+				fprintf(stderr, "load_bench: at most %d --server-arg\n", BENCH_SERVER_ARGS);
+				return 2;
+			}
+			O.server_args[O.nserver_args++] = optarg;
+			break;
 		case 'x': O.seed = (unsigned)strtoul(optarg, NULL, 10); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;

@@ -19,6 +19,7 @@
 #define BENCH_CONNECTS_IN_FLIGHT 256   /* connection attempts at once */
 #define BENCH_PENDING_MAX 8            /* requests a client has outstanding */
 #define BENCH_LINE_MAX 512             /* bytes of a request line */
+#define BENCH_SERVER_ARGS 8            /* --server-arg, at most */
 #define BENCH_TICK_MS 100              /* phase checks */
 #define BENCH_SPAWN_WAIT_MS 30000      /* wait for a spawned server's port file */
 #define BENCH_SETUP_TIMEOUT_S 600      /* connect, log in and start every game */
@@ -45,6 +46,8 @@ struct opts {
 	double report_every;    /* --report-every S: figures per interval (0: none) */
 	bool echo, with_echo, timers, restart, rated;
 	bool loop_stats;        /* --loop-stats: the spawned server logs its loop figures */
+	const char *server_args[BENCH_SERVER_ARGS]; /* --server-arg: more of tengend's options */
+	int nserver_args;
 	unsigned seed;
 	int server_pid;
 };

@@ -313,7 +313,7 @@ int spawn_tengend(void)
 			dup2(fd, 1);
 			close(fd);
 		}
-		const char *argv[32] = {O.spawn, "--listen", "127.0.0.1:0", "--db", dbpath, "--port-file",
+		const char *argv[32 + BENCH_SERVER_ARGS] = {O.spawn, "--listen", "127.0.0.1:0", "--db", dbpath, "--port-file",
 			portfile, "--pwhash-cost", attack_hashes() ? "interactive" : "fast",
 			"--max-per-address", "1000000", "--max-connections", "1000000",
 			"--log-level", O.log_level};
@@ -334,6 +334,8 @@ int spawn_tengend(void)
 			argv[k++] = "--loop-stats";
 			argv[k++] = "1";
 		}
+		for (int i = 0; i < O.nserver_args; i++)
+			argv[k++] = O.server_args[i];
 		/* --create on a first start only: a restart must find the database it left. */
 		if (access(dbpath, F_OK) != 0)
 			argv[k++] = "--create";

@@ -346,6 +346,48 @@ START_TEST(test_fold_failure)
 }
 END_TEST
 
+/* Many live games with the journal folded by the upkeep thread all along (--fold-rows 3: a
+ * fold after every few moves, in slices beside the loop's commits), then kill -9 in the
+ * middle of play: every game comes back as it was acknowledged, each move once, in one of
+ * the two tables (issue 22: a crash between the journal and the write-out). */
+#define MANY_GAMES 24
+#define MANY_ROUNDS 6
+static const char *const many_moves[MANY_ROUNDS] = {"C3", "G7", "C7", "G3", "E5", "D4"};
+
+START_TEST(test_restart_many_games)
+{
+	struct hc *a = st_login(&D, "alice"), *b = st_login(&D, "bob");
+	long long g[MANY_GAMES];
+	for (int i = 0; i < MANY_GAMES; i++)
+		g[i] = st_new_game(a, b);
+	for (int r = 0; r < MANY_ROUNDS; r++)
+		for (int i = 0; i < MANY_GAMES; i++) {
+			struct hc *mover = r % 2 ? b : a, *other = r % 2 ? a : b;
+			st_move_ok(mover, other, g[i], many_moves[r], r + 1);
+		}
+	json_t *before[MANY_GAMES];
+	for (int i = 0; i < MANY_GAMES; i++)
+		before[i] = st_game_state(a, g[i]);
+	ck_assert_int_eq(hd_kill(&D), 0);
+	hc_close(a);
+	hc_close(b);
+	/* Each move once, in moves or in the journal. */
+	ck_assert_int_eq(db_int("SELECT count(*) FROM (SELECT game_id, number FROM moves UNION "
+				"SELECT game_id, number FROM move_journal)"), MANY_GAMES * MANY_ROUNDS);
+	ck_assert_int_eq(db_int("SELECT (SELECT count(*) FROM moves) + "
+				"(SELECT count(*) FROM move_journal)"), MANY_GAMES * MANY_ROUNDS);
+	ck_assert_int_gt(db_int("SELECT count(*) FROM moves"), 0); /* folds ran */
+	ck_assert_msg(hd_restart(&D) == 0, "tengend did not restart after kill -9");
+	a = st_login(&D, "alice");
+	for (int i = 0; i < MANY_GAMES; i++) {
+		st_expect_same_state(a, g[i], before[i], "many games, folds, kill -9 and restart");
+		json_decref(before[i]);
+	}
+	ck_assert_int_eq(db_int("SELECT count(*) FROM move_journal"), 0); /* folded at the start */
+	hc_close(a);
+}
+END_TEST
+
 static Suite *persist_suite(void)
 {
 	Suite *s = suite_create("persist");
@@ -357,6 +399,7 @@ static Suite *persist_suite(void)
 	tcase_add_test(tc, test_restart_after_resume);
 	tcase_add_test(tc, test_restart_pending);
 	tcase_add_test(tc, test_count_kept);
+	tcase_add_test(tc, test_restart_many_games);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,242 @@
+/* Tests for server/store: the move journal's fold off the store's thread (issue 22):
+ * store_journal_fold_begin / store_ckpt_fold_slice / store_journal_fold_end, a crash part way
+ * (each slice all or nothing), and the RESTART checkpoint. Each test works on a fresh database
+ * in its own mkdtemp directory (tests/support/store_fixture.c). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+#include "store.h"
+#include "store_fixture.h"
+
+#define GAMES 5
+#define MOVES 7 /* per game */
+
+static int64_t games[GAMES];
+
+/* GAMES games with MOVES moves each, interleaved as a server writes them (move 1 of every
+ * game, then move 2 ...), committed; the journal holds them all. */
+static void play_all(int from, int to)
+{
+	struct store_move m;
+	ck_assert_int_eq(store_begin(s), STORE_OK);
+	for (int n = from; n <= to; n++)
+		for (int i = 0; i < GAMES; i++) {
+			move_fill(&m, n, "C3");
+			ck_assert_int_eq(store_move_add(s, games[i], &m), STORE_OK);
+		}
+	ck_assert_int_eq(store_commit(s), STORE_OK);
+}
+
+static void new_games(void)
+{
+	int64_t a = player("alice"), b = player("bob");
+	for (int i = 0; i < GAMES; i++)
+		games[i] = game_new(a, b, "playing");
+}
+
+/* Every game lists moves 1..n, once each, in order. */
+static void assert_all(int n)
+{
+	for (int i = 0; i < GAMES; i++) {
+		struct moves_seen ms = { 0 };
+		ck_assert_int_eq(store_moves_get(s, games[i], on_move, &ms), STORE_OK);
+		ck_assert_int_eq(ms.n, n);
+		for (int k = 0; k < n; k++)
+			ck_assert_int_eq(ms.numbers[k], k + 1);
+	}
+}
+
+static void assert_taken(int number)
+{
+	struct store_move m;
+	move_fill(&m, number, "D4");
+	for (int i = 0; i < GAMES; i++)
+		ck_assert_int_eq(store_move_add(s, games[i], &m), STORE_CONFLICT);
+}
+
+static struct store_ckpt *second(void)
+{
+	char err[STORE_ERR_MAX];
+	struct store_ckpt *c = NULL;
+	ck_assert_msg(store_ckpt_open(s, &c, err, sizeof err) == STORE_OK, "%s", err);
+	return c;
+}
+
+/* One slice at a time: each moves at most max_rows rows, the game lists stay whole and in
+ * order between slices, the keys stay refused, and the fold's end leaves nothing behind. */
+START_TEST(test_fold_slices)
+{
+	open_store();
+	new_games();
+	play_all(1, MOVES);
+	struct store_ckpt *c = second();
+	int64_t hi = 0;
+	ck_assert_int_eq(store_journal_fold_begin(s, &hi), STORE_OK);
+	ck_assert_int_eq(hi, GAMES * MOVES);
+	ck_assert_int_eq(store_journal_rows(s), 0); /* handed to the fold */
+	/* A second fold while one is under way is refused. */
+	int64_t hi2;
+	ck_assert_int_eq(store_journal_fold_begin(s, &hi2), STORE_ERROR);
+
+	/* Moves written after the fold began are not part of it. */
+	play_all(MOVES + 1, MOVES + 1);
+	ck_assert_int_eq(store_journal_rows(s), GAMES);
+
+	int slices = 0, total = 0, rows;
+	bool more = true;
+	uint64_t held;
+	while (more) {
+		ck_assert_int_eq(store_ckpt_fold_slice(c, hi, 4, &rows, &more, &held), STORE_OK);
+		ck_assert_int_le(rows, 4);
+		total += rows;
+		slices++;
+		ck_assert_int_eq(raw_int("SELECT count(*) FROM moves"), total);
+		ck_assert_int_eq(raw_int("SELECT count(*) FROM move_journal"),
+				 GAMES * (MOVES + 1) - total);
+		assert_all(MOVES + 1);
+		assert_taken(1);
+		assert_taken(MOVES);
+	}
+	ck_assert_int_eq(total, GAMES * MOVES);
+	ck_assert_int_eq(slices, (GAMES * MOVES + 3) / 4);
+	/* Nothing up to hi is left: another slice moves nothing. */
+	ck_assert_int_eq(store_ckpt_fold_slice(c, hi, 4, &rows, &more, &held), STORE_OK);
+	ck_assert_int_eq(rows, 0);
+	ck_assert(!more);
+	store_journal_fold_end(s, true);
+	assert_taken(1);
+	assert_taken(MOVES + 1);
+	assert_all(MOVES + 1);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM move_journal WHERE number <= 7"), 0);
+
+	/* The store's own fold takes the rest; the next numbers are free. */
+	ck_assert_int_eq(store_journal_fold(s, NULL), STORE_OK);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM move_journal"), 0);
+	play_all(MOVES + 2, MOVES + 2);
+	assert_all(MOVES + 2);
+	store_ckpt_close(c);
+}
+END_TEST
+
+/* A crash part way through a fold (the process dies between slices): each row is in one of
+ * the two tables, never both, never neither; the next open folds the rest. Also a fold given
+ * up part way (store_journal_fold_end(false)): the keys of the rows left are still refused. */
+START_TEST(test_fold_crash_between_slices)
+{
+	open_store();
+	new_games();
+	play_all(1, MOVES);
+	struct store_ckpt *c = second();
+	int64_t hi = 0;
+	int rows;
+	bool more;
+	uint64_t held;
+	ck_assert_int_eq(store_journal_fold_begin(s, &hi), STORE_OK);
+	ck_assert_int_eq(store_ckpt_fold_slice(c, hi, 6, &rows, &more, &held), STORE_OK);
+	ck_assert_int_eq(rows, 6);
+	ck_assert(more);
+	/* Given up: the rows left keep their keys (read again from the journal). */
+	store_journal_fold_end(s, false);
+	assert_taken(MOVES);
+	assert_taken(1);
+	ck_assert_int_eq(store_journal_rows(s), GAMES * MOVES - 6);
+
+	/* Another fold, one slice, then the "crash": the store is closed without its end and
+	 * without a fold of its own (store_close does not fold; tengend's kill -9 is the same). */
+	ck_assert_int_eq(store_journal_fold_begin(s, &hi), STORE_OK);
+	ck_assert_int_eq(store_ckpt_fold_slice(c, hi, 5, &rows, &more, &held), STORE_OK);
+	ck_assert_int_eq(rows, 5);
+	store_ckpt_close(c);
+	store_close(s);
+	s = NULL;
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM moves"), 11);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM move_journal"), GAMES * MOVES - 11);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM moves m JOIN move_journal j "
+				 "ON m.game_id = j.game_id AND m.number = j.number"), 0);
+	open_store(); /* folds what was left */
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM move_journal"), 0);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM moves"), GAMES * MOVES);
+	assert_all(MOVES);
+	assert_taken(MOVES);
+}
+END_TEST
+
+/* A slice waits for the store's write transaction (BEGIN IMMEDIATE on both sides) and sees
+ * only committed rows; a slice that fails (a row colliding with a folded one, written behind
+ * the store's back) changes nothing. */
+START_TEST(test_fold_slice_failure)
+{
+	open_store();
+	new_games();
+	play_all(1, 2);
+	struct store_ckpt *c = second();
+	int64_t hi = 0;
+	int rows;
+	bool more;
+	uint64_t held;
+	ck_assert_int_eq(store_journal_fold_begin(s, &hi), STORE_OK);
+	ck_assert_int_eq(store_ckpt_fold_slice(c, hi, 1000, &rows, &more, &held), STORE_OK);
+	ck_assert_int_eq(rows, GAMES * 2);
+	store_journal_fold_end(s, true);
+	raw_exec("INSERT INTO move_journal (game_id, number, color, vertex, at) "
+		 "SELECT min(id), 1, 'B', 'A1', 0 FROM games");
+	play_all(3, 3);
+	ck_assert_int_eq(store_journal_fold_begin(s, &hi), STORE_OK);
+	ck_assert_int_eq(store_ckpt_fold_slice(c, hi, 1000, &rows, &more, &held), STORE_ERROR);
+	ck_assert_ptr_nonnull(strstr(store_ckpt_errmsg(c), "fold slice"));
+	ck_assert_int_eq(rows, 0);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM move_journal"), GAMES + 1);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM moves"), GAMES * 2);
+	store_journal_fold_end(s, false);
+	assert_taken(3);
+	store_ckpt_close(c);
+}
+END_TEST
+
+/* A RESTART checkpoint after a passive one copies everything and has the WAL start over:
+ * the next commit writes from its beginning (the frame count falls). */
+START_TEST(test_restart_checkpoint)
+{
+	open_store();
+	new_games();
+	ck_assert(store_wal_manual(s));
+	for (int n = 1; n <= 20; n++)
+		play_all(n, n);
+	int before = store_wal_frames(s);
+	ck_assert_int_gt(before, 20);
+	struct store_ckpt *c = second();
+	int logged = -1, copied = -1;
+	ck_assert_int_eq(store_ckpt_run(c, &logged, &copied), STORE_OK);
+	ck_assert_int_eq(logged, before);
+	ck_assert_int_eq(store_ckpt_restart(c, &logged, &copied), STORE_OK);
+	ck_assert_int_eq(copied, logged);
+	play_all(21, 21);
+	ck_assert_int_lt(store_wal_frames(s), before);
+	assert_all(21);
+	store_ckpt_close(c);
+}
+END_TEST
+
+static Suite *fold_suite(void)
+{
+	Suite *su = suite_create("store_fold");
+	TCase *tc = tcase_create("fold");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_fold_slices);
+	tcase_add_test(tc, test_fold_crash_between_slices);
+	tcase_add_test(tc, test_fold_slice_failure);
+	tcase_add_test(tc, test_restart_checkpoint);
+	suite_add_tcase(su, tc);
+	return su;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(fold_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
