@@ -54,7 +54,7 @@ static int create_parse(struct conn *c, const struct proto_request *req,
 			struct tournament_settings *s)
 {
 	struct proto_error err;
-	int system;
+	int system, venue = TOUR_VENUE_ONLINE;
 	int64_t rounds = TOURNAMENT_ROUNDS_DEFAULT, size = RULES_DEFAULT_SIZE,
 		lateness = GAMES_LATENESS_LIMIT_DEFAULT_S, bye = STANDINGS_WIN_POINTS;
 	int64_t bar = 0, floor_ = -20, hmax = PAIRING_HANDICAP_CAP;
@@ -81,7 +81,8 @@ static int create_parse(struct conn *c, const struct proto_request *req,
 	    proto_get_int(req->root, "mcmahon_bar", false, RANK_MIN, RANK_MAX, &bar, &err) < 0 ||
 	    proto_get_int(req->root, "mcmahon_floor", false, RANK_MIN, RANK_MAX, &floor_, &err) < 0 ||
 	    proto_get_bool(req->root, "handicap", false, &s->handicap, &err) < 0 ||
-	    proto_get_bool(req->root, "double_elimination", false, &s->double_elimination, &err) < 0)
+	    proto_get_bool(req->root, "double_elimination", false, &s->double_elimination, &err) < 0 ||
+	    proto_get_choice(req->root, "venue", false, tour_venue_names, TOUR_VENUES, &venue, &err) < 0)
 		return field_refused(c, req, &err);
 	const char *why;
 	if (games_time_check(&s->time, &why) < 0)
@@ -103,6 +104,7 @@ static int create_parse(struct conn *c, const struct proto_request *req,
 		s->tiebreaks[s->ntiebreaks++] = json_string_value(v);
 	}
 	s->system = system;
+	s->board = venue == TOUR_VENUE_BOARD;
 	s->rounds = (int)rounds;
 	s->size = (int)size;
 	s->komi = komi;
@@ -130,6 +132,10 @@ void tournament_cmds_create(struct conn *c, const struct proto_request *req)
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "tournament", json_integer(id));
 	json_object_set_new(r, "handicap_max", json_integer(cap));
+	/* The defaults in force are stated (a director who gave no rounds sees how many) */
+	json_object_set_new(r, "rounds", json_integer(s.rounds));
+	json_object_set_new(r, "venue", json_string(tour_venue_names[s.board]));
+	json_object_set_new(r, "lateness_limit_s", json_integer(s.lateness_limit_s));
 	server_reply(c, r);
 }
 

@@ -59,6 +59,14 @@ int tour_round(const struct tour *t)
 	return (int)json_integer_value(json_object_get(t->state, "round"));
 }
 
+const char *const tour_venue_names[TOUR_VENUES] = {"online", "board"};
+
+bool tour_board(const struct tour *t)
+{
+	const char *v = json_string_value(json_object_get(tour_settings(t), "venue"));
+	return v && strcmp(v, tour_venue_names[TOUR_VENUE_BOARD]) == 0;
+}
+
 /* The game settings of every pairing. */
 int tour_game_settings(const struct tour *t, struct game_settings *gs)
 {

@@ -44,6 +44,13 @@ void tour_save(struct server *srv, struct tour *t);
 json_t *tour_settings(const struct tour *t);
 int tour_setting_int(const struct tour *t, const char *key, int dflt);
 int tour_round(const struct tour *t);
+/* The venues (docs/protocol.md tournament.create `venue`), TOUR_VENUE_ONLINE the default. */
+enum tour_venue { TOUR_VENUE_ONLINE = 0, TOUR_VENUE_BOARD };
+#define TOUR_VENUES 2
+extern const char *const tour_venue_names[TOUR_VENUES];
+/* Is t played at real boards (venue "board")? Its games get no start time (games.h
+ * games_create_scheduled with start_at 0). */
+bool tour_board(const struct tour *t);
 /* The game settings of every pairing of t into *gs. Returns 0, or -1 for stored rules or time
  * that do not parse. */
 int tour_game_settings(const struct tour *t, struct game_settings *gs);

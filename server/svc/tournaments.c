@@ -29,14 +29,15 @@ int tournaments_create(struct server *srv, const struct tournament_settings *set
 	for (int i = 0; i < set->ntiebreaks; i++)
 		json_array_append_new(tb, json_string(set->tiebreaks[i]));
 	json_t *s = json_pack("{s:i, s:i, s:f, s:f, s:o, s:b, s:o, s:i, s:o, s:i, s:i, s:i, s:b, s:i, "
-			      "s:b}",
+			      "s:b, s:s}",
 			      "rounds", set->rounds, "size", set->size, "komi", set->komi, "handicap_komi",
 			      set->handicap_komi, "time", proto_time_to_json(&set->time), "rated", set->rated,
 			      "rules", proto_rules_to_json(&set->rules), "lateness_limit_s",
 			      set->lateness_limit_s, "tiebreaks", tb, "bye", set->bye, "mcmahon_bar",
 			      set->mcmahon_bar, "mcmahon_floor", set->mcmahon_floor, "handicap",
 			      set->handicap, "handicap_max", cap, "double_elimination",
-			      set->double_elimination);
+			      set->double_elimination, "venue",
+			      tour_venue_names[set->board ? TOUR_VENUE_BOARD : TOUR_VENUE_ONLINE]);
 	json_t *state = json_pack("{s:o, s:[], s:[], s:i, s:s}", "settings", s, "players", "byes",
 				  "round", 0, "director", director);
 	char *text = json_dumps(state, JSON_COMPACT);
@@ -221,7 +222,8 @@ static int knockout_replays(struct server *srv, struct tour *t, struct ev_build 
 			continue;
 		const struct event_player *bp = &b->ev.players[g->white], *wp = &b->ev.players[g->black];
 		int64_t gid = games_create_scheduled(srv, bp->id, wp->id, gs, g->handicap, t->row.id,
-						     round, start_at ? start_at : server_now());
+						     round, tour_board(t) ? 0 :
+						     start_at ? start_at : server_now());
 		if (gid < 0) {
 			int created = (int)json_array_size(pairs);
 			json_decref(pairs);
@@ -297,7 +299,7 @@ static json_t *create_round_games(struct server *srv, const struct tour *t, cons
 		const struct pairing_pair *p = &out->pairs[k];
 		const struct event_player *bp = &b->ev.players[p->black], *wp = &b->ev.players[p->white];
 		int64_t gid = games_create_scheduled(srv, bp->id, wp->id, gs, p->handicap, t->row.id,
-						     round, start_at);
+						     round, tour_board(t) ? 0 : start_at);
 		if (gid < 0) {
 			create_failed(srv, t, round, k, e);
 			json_decref(pairs);

@@ -18,14 +18,16 @@
  * rounds, board size, komi and handicap_komi (whole or half points), handicap_max
  * (0..PAIRING_HANDICAP_CAP, capped here at what the board holds), the clock, rated, rules,
  * lateness_limit_s (seconds), tiebreaks (names standings_tiebreak_parse knows, borrowed),
- * bye points, the McMahon bar and floor (ranks), handicap pairing, double elimination. */
+ * bye points, the McMahon bar and floor (ranks), handicap pairing, double elimination; board:
+ * venue "board" (games at real boards: no start time, no clock or lateness on the server until
+ * both players join a game there; results from the director). */
 struct tournament_settings {
 	const char *name;
 	int system, rounds, size, handicap_max, lateness_limit_s, bye, mcmahon_bar, mcmahon_floor;
 	double komi, handicap_komi;
 	struct proto_time time;
 	struct rules rules;
-	bool rated, handicap, double_elimination;
+	bool rated, handicap, double_elimination, board;
 	const char *tiebreaks[STANDINGS_MAX_TIEBREAKS];
 	int ntiebreaks;
 };
