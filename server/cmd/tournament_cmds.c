@@ -1,6 +1,7 @@
 /* tournament_cmds: the tournament commands that change things. See tournament_cmds.h. */
 #include <math.h>
 #include <string.h>
+#include "director_cmds.h"
 #include "games.h"
 #include "pairing.h"
 #include "rating.h"
@@ -57,7 +58,8 @@ static int create_parse(struct conn *c, const struct proto_request *req,
 	int system, venue = TOUR_VENUE_ONLINE;
 	int64_t rounds = TOURNAMENT_ROUNDS_DEFAULT, size = RULES_DEFAULT_SIZE,
 		lateness = GAMES_LATENESS_LIMIT_DEFAULT_S, bye = STANDINGS_WIN_POINTS;
-	int64_t bar = 0, floor_ = -20, hmax = PAIRING_HANDICAP_CAP;
+	int64_t bar = 0, floor_ = -20, hmax = PAIRING_HANDICAP_CAP, absent_points = 0;
+	double mms_absent = TOURNAMENT_MMS_ABSENT_DEFAULT;
 	const struct ruleset *rs = ruleset_default(); /* events name no other yet */
 	double komi = rs->default_komi, hkomi = rs->default_handicap_komi;
 	const json_t *tiebreaks = NULL;
@@ -82,12 +84,20 @@ static int create_parse(struct conn *c, const struct proto_request *req,
 	    proto_get_int(req->root, "mcmahon_floor", false, RANK_MIN, RANK_MAX, &floor_, &err) < 0 ||
 	    proto_get_bool(req->root, "handicap", false, &s->handicap, &err) < 0 ||
 	    proto_get_bool(req->root, "double_elimination", false, &s->double_elimination, &err) < 0 ||
-	    proto_get_choice(req->root, "venue", false, tour_venue_names, TOUR_VENUES, &venue, &err) < 0)
+	    proto_get_choice(req->root, "venue", false, tour_venue_names, TOUR_VENUES, &venue, &err) < 0 ||
+	    proto_get_int(req->root, "absent_points", false, 0, STANDINGS_BYE_POINTS_MAX, &absent_points,
+			  &err) < 0 ||
+	    proto_get_number(req->root, "mms_absent", false, 0, STANDINGS_MMS_CREDIT_MAX, &mms_absent,
+			     &err) < 0)
 		return field_refused(c, req, &err);
 	const char *why;
 	if (games_time_check(&s->time, &why) < 0)
 		return server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'time': %s", why);
 	const char *name = s->name;
+	if (absent_points > bye || mms_absent * 2 != floor(mms_absent * 2))
+		return server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "%s", absent_points > bye ?
+					  "field 'absent_points': must not be above 'bye'" :
+					  "field 'mms_absent': must be a whole or half point");
 	if (!name[0] || komi * 2 != floor(komi * 2) || hkomi * 2 != floor(hkomi * 2) || bar < floor_)
 		return server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "%s",
 					  !name[0] ? "field 'name': must not be empty" :
@@ -105,6 +115,8 @@ static int create_parse(struct conn *c, const struct proto_request *req,
 	}
 	s->system = system;
 	s->board = venue == TOUR_VENUE_BOARD;
+	s->absent_points = (int)absent_points;
+	s->mms_absent = mms_absent;
 	s->rounds = (int)rounds;
 	s->size = (int)size;
 	s->komi = komi;
@@ -154,6 +166,8 @@ static void register_reply(struct conn *c, const struct proto_request *req, cons
 	json_object_set_new(r, "tournament", json_integer(id));
 	json_object_set_new(r, "player", json_string(out.player));
 	json_object_set_new(r, "players", json_integer(out.players));
+	if (out.entered_round) /* a late entry: the rounds before count as absent */
+		json_object_set_new(r, "entered_round", json_integer(out.entered_round));
 	server_reply(c, r);
 }
 
@@ -161,6 +175,17 @@ void tournament_cmds_register(struct conn *c, const struct proto_request *req)
 {
 	struct proto_error err;
 	const char *name;
+	int64_t id;
+	if (json_object_get(req->root, "entrant")) { /* a person without an account (issue 16) */
+		if (json_object_get(req->root, "player"))
+			server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
+					   "give 'player' (an account) or 'entrant', not both");
+		else if (proto_get_id(req->root, "tournament", true, &id, &err) < 0)
+			reply_refused(c, req, &err);
+		else
+			director_cmds_entrant(c, req, id);
+		return;
+	}
 	if (proto_get_name(req->root, "player", true, &name, &err) < 0) {
 		reply_refused(c, req, &err);
 		return;

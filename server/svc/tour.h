@@ -16,6 +16,7 @@
 #define TOURNAMENT_ROUNDS_DEFAULT 5   /* Swiss and McMahon rounds unless set */
 #define TOURNAMENT_START_AT_MAX 1e11  /* Unix seconds: a sanity bound on start_at */
 #define TOURNAMENT_LIST_MAX 1000      /* tournaments in a listing or a profile, at most */
+#define TOURNAMENT_MMS_ABSENT_DEFAULT 0.5 /* McMahon score of an absent round (OpenGotha's) */
 
 /* A tournament as loaded: its row and its state document (owned). */
 struct tour {
@@ -29,6 +30,7 @@ struct ev_build {
 	struct event ev;
 	int64_t *game_ids;        /* per ev.games entry */
 	char **names;
+	char **profile_strs;      /* 3 per player: country, club, egd_pin (or NULL) */
 };
 
 /* Free what t holds (t can be loaded again). */
