@@ -34,10 +34,14 @@ static const char td_usage[] =
 	"            [--venue online|board] [--mcmahon-bar RANK] [--mcmahon-floor RANK]\n"
 	"            [--handicap yes|no] [--handicap-max N] [--handicap-komi K]\n"
 	"            [--absent-points N] [--mms-absent K] [--double-elimination]\n"
+	"            [--top-group RANK] [--handicap-correction N] [--handicap-none-above RANK]\n"
 	"                                        create a tournament; prints its id (and, on\n"
 	"                                        stderr, the defaults used: 5 rounds, online)\n"
 	"      T (every command): a tournament's number, or its name\n"
-	"      RANK: 30k..1k, 1d..9d; --mcmahon-bar is the top group's bar (default 1d)\n"
+	"      RANK: 30k..1k, 1d..9d; --mcmahon-bar (or --top-group): players at or above it\n"
+	"            start equal (default 1d); --mcmahon-floor: at or below it (default 20k);\n"
+	"            handicap = rank difference - correction (default 1), none when the weaker\n"
+	"            player is above --handicap-none-above\n"
 	"      SPEC: byoyomi:MAIN/PERIODSxPERIOD (byoyomi:60/3x10), canadian:MAIN/STONES/PERIOD,\n"
 	"            fischer:MAIN+INC[/MAX], absolute:MAIN, none; times in seconds, or with a\n"
 	"            unit: 90s, 10m, 1h\n"
@@ -461,9 +465,10 @@ static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 		{"--bye", true}, {"--rules", true}, {"--venue", true}, {"--mcmahon-bar", true},
 		{"--mcmahon-floor", true}, {"--handicap", true}, {"--handicap-max", true},
 		{"--handicap-komi", true}, {"--absent-points", true}, {"--mms-absent", true},
-		{"--double-elimination", false}};
+		{"--double-elimination", false}, {"--top-group", true}, {"--handicap-correction", true},
+		{"--handicap-none-above", true}};
 	enum { SYS, ROUNDS, SIZE, KOMI, TIME, LATE, TB, RATED, BYE, RULES, VENUE, BAR, FLOOR, HCAP,
-	       HMAX, HKOMI, ABSP, MMSA, DOUBLE, NOPT };
+	       HMAX, HKOMI, ABSP, MMSA, DOUBLE, TOP, HCORR, HNONE, NOPT };
 	const char *v[NOPT] = {0};
 	const char *pos[1];
 	int npos;
@@ -535,9 +540,23 @@ static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 			goto bad;
 		json_object_set_new(req, "bye", json_integer(n));
 	}
-	if (td_create_more(v[VENUE], v[BAR], v[FLOOR], v[HCAP], v[HMAX], v[HKOMI], v[ABSP], v[MMSA],
-			   v[DOUBLE] != NULL, req) != 0)
+	if (v[TOP] && v[BAR]) {
+		cli_errorf("td create: --top-group is --mcmahon-bar: give one");
 		goto bad;
+	}
+	if (td_create_more(v[VENUE], v[BAR] ? v[BAR] : v[TOP], v[FLOOR], v[HCAP], v[HMAX], v[HKOMI],
+			   v[ABSP], v[MMSA], v[DOUBLE] != NULL, req) != 0)
+		goto bad;
+	if (v[HCORR]) {
+		if (parse_int("--handicap-correction", v[HCORR], 0, 9, &n) != 0)
+			goto bad;
+		json_object_set_new(req, "handicap_correction", json_integer(n));
+	}
+	if (v[HNONE]) {
+		if (parse_rank_value("--handicap-none-above", v[HNONE], &n) != 0)
+			goto bad;
+		json_object_set_new(req, "handicap_none_above", json_integer(n));
+	}
 	if (v[RULES]) {
 		json_t *rules = json_loads(v[RULES], 0, NULL);
 		if (!json_is_object(rules)) {

@@ -59,6 +59,7 @@ static int create_parse(struct conn *c, const struct proto_request *req,
 	int64_t rounds = TOURNAMENT_ROUNDS_DEFAULT, size = RULES_DEFAULT_SIZE,
 		lateness = GAMES_LATENESS_LIMIT_DEFAULT_S, bye = STANDINGS_WIN_POINTS;
 	int64_t bar = 0, floor_ = -20, hmax = PAIRING_HANDICAP_CAP, absent_points = 0;
+	int64_t hcorr = TOURNAMENT_HANDICAP_CORRECTION_DEFAULT, hnone = RANK_MAX;
 	double mms_absent = TOURNAMENT_MMS_ABSENT_DEFAULT;
 	const struct ruleset *rs = ruleset_default(); /* events name no other yet */
 	double komi = rs->default_komi, hkomi = rs->default_handicap_komi;
@@ -88,7 +89,10 @@ static int create_parse(struct conn *c, const struct proto_request *req,
 	    proto_get_int(req->root, "absent_points", false, 0, STANDINGS_BYE_POINTS_MAX, &absent_points,
 			  &err) < 0 ||
 	    proto_get_number(req->root, "mms_absent", false, 0, STANDINGS_MMS_CREDIT_MAX, &mms_absent,
-			     &err) < 0)
+			     &err) < 0 ||
+	    proto_get_int(req->root, "handicap_correction", false, 0, PAIRING_HANDICAP_CAP, &hcorr,
+			  &err) < 0 ||
+	    proto_get_int(req->root, "handicap_none_above", false, RANK_MIN, RANK_MAX, &hnone, &err) < 0)
 		return field_refused(c, req, &err);
 	const char *why;
 	if (games_time_check(&s->time, &why) < 0)
@@ -117,6 +121,8 @@ static int create_parse(struct conn *c, const struct proto_request *req,
 	s->board = venue == TOUR_VENUE_BOARD;
 	s->absent_points = (int)absent_points;
 	s->mms_absent = mms_absent;
+	s->handicap_correction = (int)hcorr;
+	s->handicap_none_above = (int)hnone;
 	s->rounds = (int)rounds;
 	s->size = (int)size;
 	s->komi = komi;

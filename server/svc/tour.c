@@ -257,7 +257,8 @@ int tour_ev_build(struct server *srv, const struct tour *t, struct ev_build *b)
 	b->ev.mms_absent = json_is_number(ma) ? json_number_value(ma) : TOURNAMENT_MMS_ABSENT_DEFAULT;
 	b->ev.absent_points = tour_setting_int(t, "absent_points", 0);
 	b->ev.handicap = json_is_true(json_object_get(tour_settings(t), "handicap"));
-	b->ev.handicap_correction = tour_setting_int(t, "handicap_correction", 1);
+	b->ev.handicap_correction = tour_setting_int(t, "handicap_correction",
+						     TOURNAMENT_HANDICAP_CORRECTION_DEFAULT);
 	b->ev.handicap_max = tour_handicap_cap(tour_setting_int(t, "handicap_max", PAIRING_HANDICAP_CAP),
 					  tour_setting_int(t, "size", RULES_DEFAULT_SIZE));
 	b->ev.handicap_none_above = tour_setting_int(t, "handicap_none_above", RANK_MAX);

@@ -17,6 +17,7 @@
 #define TOURNAMENT_START_AT_MAX 1e11  /* Unix seconds: a sanity bound on start_at */
 #define TOURNAMENT_LIST_MAX 1000      /* tournaments in a listing or a profile, at most */
 #define TOURNAMENT_MMS_ABSENT_DEFAULT 0.5 /* McMahon score of an absent round (OpenGotha's) */
+#define TOURNAMENT_HANDICAP_CORRECTION_DEFAULT 1 /* stones = rank difference - this */
 
 /* A tournament as loaded: its row and its state document (owned). */
 struct tour {

@@ -29,7 +29,7 @@ int tournaments_create(struct server *srv, const struct tournament_settings *set
 	for (int i = 0; i < set->ntiebreaks; i++)
 		json_array_append_new(tb, json_string(set->tiebreaks[i]));
 	json_t *s = json_pack("{s:i, s:i, s:f, s:f, s:o, s:b, s:o, s:i, s:o, s:i, s:i, s:i, s:b, s:i, "
-			      "s:b, s:s, s:i, s:f}",
+			      "s:b, s:s, s:i, s:f, s:i, s:i}",
 			      "rounds", set->rounds, "size", set->size, "komi", set->komi, "handicap_komi",
 			      set->handicap_komi, "time", proto_time_to_json(&set->time), "rated", set->rated,
 			      "rules", proto_rules_to_json(&set->rules), "lateness_limit_s",
@@ -38,7 +38,9 @@ int tournaments_create(struct server *srv, const struct tournament_settings *set
 			      set->handicap, "handicap_max", cap, "double_elimination",
 			      set->double_elimination, "venue",
 			      tour_venue_names[set->board ? TOUR_VENUE_BOARD : TOUR_VENUE_ONLINE],
-			      "absent_points", set->absent_points, "mms_absent", set->mms_absent);
+			      "absent_points", set->absent_points, "mms_absent", set->mms_absent,
+			      "handicap_correction", set->handicap_correction, "handicap_none_above",
+			      set->handicap_none_above);
 	json_t *state = json_pack("{s:o, s:[], s:[], s:i, s:s}", "settings", s, "players", "byes",
 				  "round", 0, "director", director);
 	char *text = json_dumps(state, JSON_COMPACT);

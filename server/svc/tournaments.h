@@ -25,6 +25,8 @@ struct tournament_settings {
 	const char *name;
 	int system, rounds, size, handicap_max, lateness_limit_s, bye, mcmahon_bar, mcmahon_floor;
 	int absent_points;    /* game points of an absent round (0..bye) */
+	int handicap_correction, handicap_none_above; /* McMahon handicap: ranks less, no
+							 handicap when the weaker is above (rank) */
 	double komi, handicap_komi;
 	double mms_absent;    /* McMahon score of an absent round (0..2, halves) */
 	struct proto_time time;
