@@ -176,6 +176,41 @@ START_TEST(test_lateness_zero)
 }
 END_TEST
 
+/* A board game over a restart: still scheduled without a start time (no timer to fire), and
+ * the director's result after it stands. */
+START_TEST(test_board_restart)
+{
+	static char names[TT_MAXP][32];
+	struct tt_event e = {0};
+	tt_players(&e, "br", 2, names);
+	e.td = tt_director("br_td");
+	long long t = tt_create(e.td, "BR Open", "swiss", json_pack("{s:i, s:s, s:i}", "rounds", 1,
+				"venue", "board", "lateness_limit_s", LIMIT_S));
+	for (int i = 0; i < 2; i++)
+		tt_req_ok(e.td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
+					  (json_int_t)t, "player", e.names[i]));
+	long long g;
+	ck_assert_int_eq(start_round(e.td, t, &g, 1), 1);
+	tt_close_all(&e);
+	ck_assert_int_eq(hd_stop(&tt_d), 0);
+	ck_assert_int_eq(hd_restart(&tt_d), 0);
+	usleep(PAST_LIMIT_US);
+	struct hc *c = hc_login_new(tt_d.port, "br_td");
+	ck_assert_ptr_nonnull(c);
+	json_t *r = game_of(c, g);
+	ck_assert_pstr_eq(hj_str(r, "game.phase"), "scheduled");
+	ck_assert_ptr_null(hj_get(r, "game.start_at"));
+	ck_assert_ptr_null(hj_str(r, "game.result"));
+	json_decref(r);
+	tt_req_ok(c, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.result", "game", (json_int_t)g,
+			       "result", "w+3.5"));
+	r = game_of(c, g);
+	ck_assert_pstr_eq(hj_str(r, "game.result"), "W+3.5");
+	json_decref(r);
+	hc_close(c);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("td_venue");
@@ -184,6 +219,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, TEST_TIMEOUT_S);
 	tcase_add_test(tc, test_board_venue);
 	tcase_add_test(tc, test_lateness_zero);
+	tcase_add_test(tc, test_board_restart);
 	suite_add_tcase(s, tc);
 	return s;
 }
