@@ -18,6 +18,7 @@
 #include "cli_print.h"
 #include "cli_run.h"
 #include "commands.h"
+#include "td.h"
 
 #define TD_MAX_POS 64       /* positional arguments of a td subcommand (td register) */
 #define TD_TIME_SPEC_MAX 64 /* bytes of a --time value */
@@ -30,7 +31,17 @@ static const char td_usage[] =
 	"  td create NAME --system swiss|mcmahon|round_robin|double_round_robin|knockout\n"
 	"            [--rounds N] [--size N] [--komi K] [--time SPEC] [--lateness SECONDS]\n"
 	"            [--tiebreaks SOS,SOSOS,...] [--rated yes|no] [--bye POINTS] [--rules JSON]\n"
-	"                                        create a tournament; prints its id\n"
+	"            [--venue online|board] [--mcmahon-bar RANK] [--mcmahon-floor RANK]\n"
+	"            [--handicap yes|no] [--handicap-max N] [--handicap-komi K]\n"
+	"            [--absent-points N] [--mms-absent K] [--double-elimination]\n"
+	"            [--top-group RANK] [--handicap-correction N] [--handicap-none-above RANK]\n"
+	"                                        create a tournament; prints its id (and, on\n"
+	"                                        stderr, the defaults used: 5 rounds, online)\n"
+	"      T (every command): a tournament's number, or its name\n"
+	"      RANK: 30k..1k, 1d..9d; --mcmahon-bar (or --top-group): players at or above it\n"
+	"            start equal (default 1d); --mcmahon-floor: at or below it (default 20k);\n"
+	"            handicap = rank difference - correction (default 1), none when the weaker\n"
+	"            player is above --handicap-none-above\n"
 	"      SPEC: byoyomi:MAIN/PERIODSxPERIOD (byoyomi:60/3x10), canadian:MAIN/STONES/PERIOD,\n"
 	"            fischer:MAIN+INC[/MAX], absolute:MAIN, none; times in seconds, or with a\n"
 	"            unit: 90s, 10m, 1h\n"
@@ -52,17 +63,8 @@ static const char td_usage[] =
 	"  td list                               the tournaments\n"
 	"  td show T                             a tournament's settings and players\n";
 
-/* What a td subcommand makes of its arguments: a batch for cli_run_batch. */
-struct td_ctx {
-	json_t *reqs;         /* the requests, sent in order */
-	cli_print_fn print;   /* each ok reply's printer (b->ctx is this struct) */
-	const char *out_file; /* export -o */
-	cli_print_fn print_error; /* NULL: the usual report of an error reply */
-	json_t *lines;        /* td results: each request's line in the file */
-};
-
 /* Make a batch of one request (consumed). */
-static int td_one(struct td_ctx *x, json_t *req, cli_print_fn print)
+int td_one(struct td_ctx *x, json_t *req, cli_print_fn print)
 {
 	x->print = print;
 	x->reqs = cli_batch_of(req);
@@ -201,8 +203,32 @@ static int parse_int(const char *what, const char *s, long min, long max, long *
 static void print_created(struct cli_batch *b, const json_t *req, const json_t *reply)
 {
 	(void)b;
-	(void)req;
-	printf("%lld\n", (long long)json_integer_value(json_object_get(reply, "tournament")));
+	long long id = (long long)json_integer_value(json_object_get(reply, "tournament"));
+	printf("%lld\n", id);
+	/* The defaults in force are said (on stderr: stdout is the id, for scripts). */
+	const char *sys = cli_str_or(req, "system", "");
+	if (!json_object_get(req, "rounds") && strstr(sys, "round_robin") == NULL)
+		cli_errorf("note: tournament %lld has %lld rounds (the default; --rounds N to choose)",
+			   id, (long long)json_integer_value(json_object_get(reply, "rounds")));
+	if (!json_object_get(req, "venue"))
+		cli_errorf("note: tournament %lld is played %s (--venue board for games at real "
+			   "boards)", id, cli_str_or(reply, "venue", "online"));
+}
+
+/* A rank "3d", "15k" into the wire's rank value (1d = 0, 1k = -1, 30k = -30), or -1 with a
+ * message. */
+static int parse_rank_value(const char *what, const char *s, long *out)
+{
+	char *end;
+	errno = 0;
+	long n = strtol(s, &end, 10);
+	if (errno || end == s || n < 1 || (*end != 'k' && *end != 'K' && *end != 'd' && *end != 'D') ||
+	    end[1] || ((*end == 'k' || *end == 'K') ? n > 30 : n > 9)) {
+		cli_errorf("%s must be a rank from 30k to 9d, not '%s'", what, s);
+		return -1;
+	}
+	*out = (*end == 'k' || *end == 'K') ? -n : n - 1;
+	return 0;
 }
 
 static void print_registered(struct cli_batch *b, const json_t *req, const json_t *reply)
@@ -365,13 +391,84 @@ static void print_show(struct cli_batch *b, const json_t *req, const json_t *rep
 
 /* ---- subcommands ---- */
 
+/* A number of points (komi, a McMahon score) of option `what` into *out, or -1 (message). */
+static int parse_points(const char *what, const char *s, double *out)
+{
+	char *end;
+	double k = strtod(s, &end);
+	if (end == s || *end || !isfinite(k)) {
+		cli_errorf("%s must be a number of points, not '%s'", what, s);
+		return -1;
+	}
+	*out = k;
+	return 0;
+}
+
+/* The event options of td create beyond the basics into req (the server checks the values'
+ * ranges). Returns 0, or -1 (message). */
+static int td_create_more(const char *venue, const char *bar, const char *floor_,
+			  const char *hcap, const char *hmax, const char *hkomi, const char *absp,
+			  const char *mmsa, bool double_elim, json_t *req)
+{
+	long n;
+	double d;
+	if (venue)
+		json_object_set_new(req, "venue", json_string(venue));
+	if (bar) {
+		if (parse_rank_value("--mcmahon-bar", bar, &n) != 0)
+			return -1;
+		json_object_set_new(req, "mcmahon_bar", json_integer(n));
+	}
+	if (floor_) {
+		if (parse_rank_value("--mcmahon-floor", floor_, &n) != 0)
+			return -1;
+		json_object_set_new(req, "mcmahon_floor", json_integer(n));
+	}
+	if (hcap) {
+		int yes = parse_yes_no(hcap);
+		if (yes < 0) {
+			cli_errorf("--handicap must be yes or no, not '%s'", hcap);
+			return -1;
+		}
+		json_object_set_new(req, "handicap", json_boolean(yes));
+	}
+	if (hmax) {
+		if (parse_int("--handicap-max", hmax, 0, 9, &n) != 0)
+			return -1;
+		json_object_set_new(req, "handicap_max", json_integer(n));
+	}
+	if (hkomi) {
+		if (parse_points("--handicap-komi", hkomi, &d) != 0)
+			return -1;
+		json_object_set_new(req, "handicap_komi", json_real(d));
+	}
+	if (absp) {
+		if (parse_int("--absent-points", absp, 0, 2, &n) != 0)
+			return -1;
+		json_object_set_new(req, "absent_points", json_integer(n));
+	}
+	if (mmsa) {
+		if (parse_points("--mms-absent", mmsa, &d) != 0)
+			return -1;
+		json_object_set_new(req, "mms_absent", json_real(d));
+	}
+	if (double_elim)
+		json_object_set_new(req, "double_elimination", json_true());
+	return 0;
+}
+
 static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 {
 	static const struct cli_option opts[] = {
 		{"--system", true}, {"--rounds", true}, {"--size", true}, {"--komi", true},
 		{"--time", true}, {"--lateness", true}, {"--tiebreaks", true}, {"--rated", true},
-		{"--bye", true}, {"--rules", true}};
-	enum { SYS, ROUNDS, SIZE, KOMI, TIME, LATE, TB, RATED, BYE, RULES, NOPT };
+		{"--bye", true}, {"--rules", true}, {"--venue", true}, {"--mcmahon-bar", true},
+		{"--mcmahon-floor", true}, {"--handicap", true}, {"--handicap-max", true},
+		{"--handicap-komi", true}, {"--absent-points", true}, {"--mms-absent", true},
+		{"--double-elimination", false}, {"--top-group", true}, {"--handicap-correction", true},
+		{"--handicap-none-above", true}};
+	enum { SYS, ROUNDS, SIZE, KOMI, TIME, LATE, TB, RATED, BYE, RULES, VENUE, BAR, FLOOR, HCAP,
+	       HMAX, HKOMI, ABSP, MMSA, DOUBLE, TOP, HCORR, HNONE, NOPT };
 	const char *v[NOPT] = {0};
 	const char *pos[1];
 	int npos;
@@ -443,6 +540,23 @@ static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 			goto bad;
 		json_object_set_new(req, "bye", json_integer(n));
 	}
+	if (v[TOP] && v[BAR]) {
+		cli_errorf("td create: --top-group is --mcmahon-bar: give one");
+		goto bad;
+	}
+	if (td_create_more(v[VENUE], v[BAR] ? v[BAR] : v[TOP], v[FLOOR], v[HCAP], v[HMAX], v[HKOMI],
+			   v[ABSP], v[MMSA], v[DOUBLE] != NULL, req) != 0)
+		goto bad;
+	if (v[HCORR]) {
+		if (parse_int("--handicap-correction", v[HCORR], 0, 9, &n) != 0)
+			goto bad;
+		json_object_set_new(req, "handicap_correction", json_integer(n));
+	}
+	if (v[HNONE]) {
+		if (parse_rank_value("--handicap-none-above", v[HNONE], &n) != 0)
+			goto bad;
+		json_object_set_new(req, "handicap_none_above", json_integer(n));
+	}
 	if (v[RULES]) {
 		json_t *rules = json_loads(v[RULES], 0, NULL);
 		if (!json_is_object(rules)) {
@@ -466,20 +580,21 @@ static int td_register(int argc, char **argv, struct cli_opts *o, struct td_ctx 
 	int r = cli_parse_args(argc, argv, o, td_usage, NULL, 0, NULL, pos, TD_MAX_POS, &npos);
 	if (r != 0)
 		return r;
-	json_int_t t;
+	json_t *t;
 	if (npos < 2 || (withdraw && npos != 2)) {
 		cli_errorf("td %s: give the tournament and %s", argv[0],
 			   withdraw ? "one PLAYER" : "the PLAYERs");
 		return -1;
 	}
-	if (cli_parse_id("TOURNAMENT", pos[0], &t) != 0)
+	if (td_tournament_arg(pos[0], &t) != 0)
 		return -1;
 	x->reqs = json_array();
 	x->print = withdraw ? print_withdrawn : print_registered;
 	for (int k = 1; k < npos; k++)
-		json_array_append_new(x->reqs, json_pack("{s:s, s:I, s:s}", "cmd",
+		json_array_append_new(x->reqs, json_pack("{s:s, s:O, s:s}", "cmd",
 			withdraw ? "tournament.withdraw" : "tournament.register", "tournament", t,
 			"player", pos[k]));
+	json_decref(t);
 	return json_array_size(x->reqs) == (size_t)(npos - 1) ? 0 : -1;
 }
 
@@ -492,7 +607,7 @@ static int td_start(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 	int r = cli_parse_args(argc, argv, o, td_usage, opts, 2, v, pos, 1, &npos);
 	if (r != 0)
 		return r;
-	json_int_t t;
+	json_t *t;
 	if (npos != 1) {
 		cli_errorf("td start: give the TOURNAMENT");
 		return -1;
@@ -501,9 +616,9 @@ static int td_start(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 		cli_errorf("td start: --at or --in, not both");
 		return -1;
 	}
-	if (cli_parse_id("TOURNAMENT", pos[0], &t) != 0)
+	if (td_tournament_arg(pos[0], &t) != 0)
 		return -1;
-	json_t *req = json_pack("{s:s, s:I}", "cmd", "tournament.start_round", "tournament", t);
+	json_t *req = json_pack("{s:s, s:o}", "cmd", "tournament.start_round", "tournament", t);
 	if (v[0] || v[1]) {
 		double at;
 		char *end;
@@ -686,6 +801,12 @@ static int td_one_id(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 		cli_errorf("td %s: give the %s", argv[0], what);
 		return -1;
 	}
+	if (strcmp(field, "tournament") == 0) { /* by number or by name */
+		json_t *t;
+		if (td_tournament_arg(pos[0], &t) != 0)
+			return -1;
+		return td_one(x, json_pack("{s:s, s:o}", "cmd", cmd, field, t), print);
+	}
 	if (cli_parse_id(what, pos[0], &id) != 0)
 		return -1;
 	return td_one(x, json_pack("{s:s, s:I}", "cmd", cmd, field, id), print);
@@ -701,15 +822,15 @@ static int td_export(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 	int r = cli_parse_args(argc, argv, o, td_usage, opts, 3, v, pos, 1, &npos);
 	if (r != 0)
 		return r;
-	json_int_t t;
+	json_t *t;
 	if (npos != 1 || !v[0]) {
 		cli_errorf("td export: give the TOURNAMENT and --format h9|csv|json");
 		return -1;
 	}
-	if (cli_parse_id("TOURNAMENT", pos[0], &t) != 0)
+	if (td_tournament_arg(pos[0], &t) != 0)
 		return -1;
 	x->out_file = v[1] ? v[1] : v[2];
-	return td_one(x, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament", t,
+	return td_one(x, json_pack("{s:s, s:o, s:s}", "cmd", "tournament.export", "tournament", t,
 				   "format", v[0]),
 		      print_export);
 }
@@ -760,6 +881,8 @@ static const struct {
 	{"start", td_start}, {"result", td_result}, {"results", td_results},
 	{"warn", td_warn}, {"pause", td_pause},
 	{"resume", td_resume}, {"export", td_export}, {"list", td_list}, {"show", td_show},
+	{"enter", td_entrant}, {"import", td_import}, {"players", td_players},
+	{"absent", td_absent}, {"pair", td_pair}, {"profile", td_profile},
 };
 
 int cmd_td(int argc, char **argv)
@@ -781,6 +904,7 @@ int cmd_td(int argc, char **argv)
 	const char *sub = a.arg;
 	if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
 		fputs(td_usage, stdout);
+		fputs(td_field_usage, stdout);
 		return CMD_EXIT_OK;
 	}
 	for (size_t k = 0; k < sizeof td_commands / sizeof td_commands[0]; k++) {
@@ -791,6 +915,11 @@ int cmd_td(int argc, char **argv)
 			json_decref(x.reqs);
 			json_decref(x.lines);
 			return r > 0 ? CMD_EXIT_OK : CMD_EXIT_USAGE;
+		}
+		if (td_resolve_tournaments(&o, x.reqs) != 0) { /* names given for tournaments */
+			json_decref(x.reqs);
+			json_decref(x.lines);
+			return CMD_EXIT_FAILURE;
 		}
 		r = cli_run_batch_each(&o, true, x.reqs, x.print, x.print_error, &x);
 		json_decref(x.lines);

@@ -61,9 +61,12 @@ struct event_player {
 	int seed;            /* 0 = top seed */
 	int withdrawn_after; /* 0: in the event; else the last round the player took part in */
 	bool withdrawn_before_start;
+	uint64_t absent_rounds; /* bit r-1: not paired in round r (a director's absence, a late entry) */
+
 	/* For the EGD (h9) export; NULL when unknown (added by standings/export). */
 	const char *country; /* ISO 3166-1 alpha-2, e.g. "FR" */
 	const char *club;    /* EGD club code, e.g. "Lyon" */
+	const char *egd_pin; /* EGD PIN, 8 digits; NULL unknown */
 };
 
 struct event_game {
@@ -98,6 +101,10 @@ struct event {
 	 * (default 0.5). */
 	int mcmahon_bar, mcmahon_floor;
 	double mms_bye, mms_absent;
+	/* Game points of a round without a game or bye (absent, entered late; Art. 27.1 gives
+	 * none): 0 (the default) up to the bye's; added to points by standings and to the Swiss
+	 * score by pairing. */
+	int absent_points;
 	/* Handicap option (McMahon): rank (MMS) difference minus handicap_correction, capped at
 	 * handicap_max (9), none when the weaker player's rank is above handicap_none_above. */
 	bool handicap;

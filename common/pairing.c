@@ -53,7 +53,8 @@ static int check_event(const struct event *ev, int round)
 		return PAIRING_EINVAL;
 	if (ev->rounds_planned < 0 || ev->rounds_planned > EVENT_MAX_ROUNDS)
 		return PAIRING_EINVAL;
-	if (ev->bye_points < 0 || ev->bye_points > BYE_POINTS_MAX)
+	if (ev->bye_points < 0 || ev->bye_points > BYE_POINTS_MAX ||
+	    ev->absent_points < 0 || ev->absent_points > ev->bye_points)
 		return PAIRING_EINVAL;
 	for (int i = 0; i < ev->nplayers; i++)
 		if (ev->players[i].withdrawn_after < 0 || ev->players[i].withdrawn_after > EVENT_MAX_ROUNDS)
@@ -186,10 +187,9 @@ static int hist_build(const struct event *ev, int round, struct hist *h)
 			h->nbyes[p]++;
 			seen[p] = t;
 		}
-		if (mm)
-			for (int i = 0; i < n; i++)
-				if (seen[i] != t && in_event(&ev->players[i], t))
-					h->score[i] += half_units(ev->mms_absent);
+		for (int i = 0; i < n; i++)
+			if (seen[i] != t && in_event(&ev->players[i], t))
+				h->score[i] += mm ? half_units(ev->mms_absent) : ev->absent_points;
 	}
 	ret = PAIRING_OK;
 out:

@@ -33,6 +33,12 @@ static inline bool in_event(const struct event_player *p, int t)
 	return !p->withdrawn_before_start && (p->withdrawn_after == 0 || p->withdrawn_after >= t);
 }
 
+/* Is the player to be paired in round t: in the event and not marked absent for it? */
+static inline bool paired_in(const struct event_player *p, int t)
+{
+	return in_event(p, t) && !(t >= 1 && t <= 64 && ((p->absent_rounds >> (t - 1)) & 1));
+}
+
 /* Have players a and b met in an earlier round? */
 static inline bool met(const struct hist *h, int a, int b)
 {

@@ -484,7 +484,7 @@ int pair_swiss(const struct event *ev, int round, const struct hist *h,
 	}
 	int k = 0;
 	for (int i = 0; i < n; i++)
-		if (in_event(&ev->players[i], round))
+		if (paired_in(&ev->players[i], round))
 			c.pl[k++] = i;
 	if (k < 2) {
 		ret = PAIRING_EOVER;

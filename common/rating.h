@@ -75,7 +75,7 @@
 #define RATING_RANK_C 23.15             /* ranks per unit of ln(rating) */
 #define RANK_MIN (-30)                  /* 30k */
 #define RANK_MAX 8                      /* 9d */
-#define RANK_DECLARED_MIN (-15)         /* weakest rank a player may declare: 15k */
+#define RANK_DECLARED_MIN RANK_MIN      /* weakest rank a player may declare: 30k (EGD) */
 #define RANK_STR_MAX 5                  /* "30k?" and its NUL */
 
 enum rating_err {
@@ -102,7 +102,7 @@ struct rating_opponent {
 /* A new player: 1500 / 350 / 0.06. */
 void rating_init(struct rating *r);
 
-/* A player who declares a rank (rank value RANK_DECLARED_MIN..RANK_MAX, i.e. 15k..9d): the
+/* A player who declares a rank (rank value RANK_DECLARED_MIN..RANK_MAX, i.e. 30k..9d): the
  * rating at the middle of that rank (rank_to_rating), RD RATING_RD_DECLARED, volatility
  * 0.06. RATING_EINVAL for other ranks or a NULL r. */
 int rating_init_rank(struct rating *r, int rank_value);

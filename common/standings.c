@@ -128,7 +128,8 @@ int standings_validate(const struct event *ev)
 	if (ev->rounds_played < 0 || ev->rounds_played > EVENT_MAX_ROUNDS ||
 			ev->rounds_planned < 0 || ev->rounds_planned > EVENT_MAX_ROUNDS)
 		return STANDINGS_EINVAL;
-	if (ev->bye_points < 0 || ev->bye_points > STANDINGS_BYE_POINTS_MAX)
+	if (ev->bye_points < 0 || ev->bye_points > STANDINGS_BYE_POINTS_MAX ||
+			ev->absent_points < 0 || ev->absent_points > ev->bye_points)
 		return STANDINGS_EINVAL;
 	if (!credit_valid(ev->mms_bye) || !credit_valid(ev->mms_absent) ||
 			ev->mcmahon_floor < RANK_MIN || ev->mcmahon_bar > RANK_MAX ||
@@ -309,7 +310,7 @@ static void tally(struct ctx *c)
 		if (p->elim_round == 0 && wd > 0 && wd < c->R)
 			p->elim_round = wd + 1;
 		p->points = STANDINGS_WIN_POINTS * p->wins + STANDINGS_DRAW_POINTS * p->draws +
-			ev->bye_points * p->byes;
+			ev->bye_points * p->byes + ev->absent_points * p->absent;
 		p->mms = standings_mms_start(ev, i) + p->wins + 0.5 * p->draws +
 			ev->mms_bye * p->byes + ev->mms_absent * p->absent;
 		if (ev->system == SYSTEM_MCMAHON) {

@@ -5,7 +5,8 @@
  * examples, in docs/tiebreaks.md.
  *
  * Points (Art. 27.1): a win (also a forfeit win) 2, a draw 1, a loss (also a forfeit loss
- * and a double loss) 0, a bye ev->bye_points (0..2; 2 scores it as a win).
+ * and a double loss) 0, a bye ev->bye_points (0..2; 2 scores it as a win), a round without a
+ * game or bye (absent, entered late; before any withdrawal) ev->absent_points (0..bye_points).
  *
  * The main score orders the table first: points (round robin, Swiss), the McMahon score MMS
  * (McMahon), rounds survived KO (knockout). Tie-breaks follow in the order the caller gives,

@@ -162,6 +162,9 @@ static const struct proto_command commands[PROTO_CMD_COUNT] = {
 	CMD("players", PROTO_CMD_PLAYERS, false, PROTO_ROLE_PLAYER),
 	CMD("player", PROTO_CMD_PLAYER, false, PROTO_ROLE_PLAYER),
 	CMD("challenges", PROTO_CMD_CHALLENGES, true, PROTO_ROLE_PLAYER),
+	CMD("tournament.absent", PROTO_CMD_TOURNAMENT_ABSENT, true, PROTO_ROLE_TD),
+	CMD("tournament.pair_edit", PROTO_CMD_TOURNAMENT_PAIR_EDIT, true, PROTO_ROLE_TD),
+	CMD("player.update", PROTO_CMD_PLAYER_UPDATE, true, PROTO_ROLE_PLAYER),
 };
 #undef CMD
 

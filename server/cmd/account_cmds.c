@@ -3,6 +3,7 @@
 #include "account_cmds.h"
 #include "accounts.h"
 #include "log.h"
+#include "profiles.h"
 #include "rating.h"
 #include "ratings.h"
 #include "tournaments.h"
@@ -87,7 +88,9 @@ void account_cmds_player(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	json_t *r = proto_reply_ok(req->id);
-	json_object_set_new(r, "player", accounts_player_json(&p));
+	json_t *pj = accounts_player_json(&p);
+	profile_to_json(c->srv, p.id, pj); /* full_name, country, club, egd_pin (issue 16) */
+	json_object_set_new(r, "player", pj);
 	if (ratings_profile(c->srv, &p, r) < 0) {
 		json_decref(r);
 		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "could not read the profile");

@@ -291,6 +291,10 @@ void games_join(struct conn *c, const struct proto_request *req)
 		game_send(srv, g, e);
 		json_decref(e);
 	}
+	/* A game without a start time (a board event) begins when both have joined. */
+	if (g->ref.phase == PHASE_SCHEDULED && g->row.start_at <= 0 && g->present[BLACK] &&
+	    g->present[WHITE])
+		game_begin(srv, g);
 	game_arm(g);
 }
 

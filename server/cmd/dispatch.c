@@ -3,6 +3,7 @@
 #include <string.h>
 #include "account_cmds.h"
 #include "cmd_games.h"
+#include "director_cmds.h"
 #include "dispatch.h"
 #include "jsonout.h"
 #include "tournament_cmds.h"
@@ -141,6 +142,9 @@ static const handler_fn handlers[PROTO_CMD_COUNT] = {
 	[PROTO_CMD_TOURNAMENT_LIST] = tournaments_list,
 	[PROTO_CMD_TOURNAMENT_GET] = tournaments_get,
 	[PROTO_CMD_TOURNAMENT_EXPORT] = tournaments_export,
+	[PROTO_CMD_TOURNAMENT_ABSENT] = tournament_cmds_absent,
+	[PROTO_CMD_TOURNAMENT_PAIR_EDIT] = tournament_cmds_pair_edit,
+	[PROTO_CMD_PLAYER_UPDATE] = account_cmds_player_update,
 };
 
 void dispatch_line(void *ctx, struct conn *c, const char *line, size_t len)

@@ -1,6 +1,7 @@
 /* tournament_cmds: the tournament commands that change things. See tournament_cmds.h. */
 #include <math.h>
 #include <string.h>
+#include "director_cmds.h"
 #include "games.h"
 #include "pairing.h"
 #include "rating.h"
@@ -54,10 +55,12 @@ static int create_parse(struct conn *c, const struct proto_request *req,
 			struct tournament_settings *s)
 {
 	struct proto_error err;
-	int system;
+	int system, venue = TOUR_VENUE_ONLINE;
 	int64_t rounds = TOURNAMENT_ROUNDS_DEFAULT, size = RULES_DEFAULT_SIZE,
 		lateness = GAMES_LATENESS_LIMIT_DEFAULT_S, bye = STANDINGS_WIN_POINTS;
-	int64_t bar = 0, floor_ = -20, hmax = PAIRING_HANDICAP_CAP;
+	int64_t bar = 0, floor_ = -20, hmax = PAIRING_HANDICAP_CAP, absent_points = 0;
+	int64_t hcorr = TOURNAMENT_HANDICAP_CORRECTION_DEFAULT, hnone = RANK_MAX;
+	double mms_absent = TOURNAMENT_MMS_ABSENT_DEFAULT;
 	const struct ruleset *rs = ruleset_default(); /* events name no other yet */
 	double komi = rs->default_komi, hkomi = rs->default_handicap_komi;
 	const json_t *tiebreaks = NULL;
@@ -81,12 +84,24 @@ static int create_parse(struct conn *c, const struct proto_request *req,
 	    proto_get_int(req->root, "mcmahon_bar", false, RANK_MIN, RANK_MAX, &bar, &err) < 0 ||
 	    proto_get_int(req->root, "mcmahon_floor", false, RANK_MIN, RANK_MAX, &floor_, &err) < 0 ||
 	    proto_get_bool(req->root, "handicap", false, &s->handicap, &err) < 0 ||
-	    proto_get_bool(req->root, "double_elimination", false, &s->double_elimination, &err) < 0)
+	    proto_get_bool(req->root, "double_elimination", false, &s->double_elimination, &err) < 0 ||
+	    proto_get_choice(req->root, "venue", false, tour_venue_names, TOUR_VENUES, &venue, &err) < 0 ||
+	    proto_get_int(req->root, "absent_points", false, 0, STANDINGS_BYE_POINTS_MAX, &absent_points,
+			  &err) < 0 ||
+	    proto_get_number(req->root, "mms_absent", false, 0, STANDINGS_MMS_CREDIT_MAX, &mms_absent,
+			     &err) < 0 ||
+	    proto_get_int(req->root, "handicap_correction", false, 0, PAIRING_HANDICAP_CAP, &hcorr,
+			  &err) < 0 ||
+	    proto_get_int(req->root, "handicap_none_above", false, RANK_MIN, RANK_MAX, &hnone, &err) < 0)
 		return field_refused(c, req, &err);
 	const char *why;
 	if (games_time_check(&s->time, &why) < 0)
 		return server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'time': %s", why);
 	const char *name = s->name;
+	if (absent_points > bye || mms_absent * 2 != floor(mms_absent * 2))
+		return server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "%s", absent_points > bye ?
+					  "field 'absent_points': must not be above 'bye'" :
+					  "field 'mms_absent': must be a whole or half point");
 	if (!name[0] || komi * 2 != floor(komi * 2) || hkomi * 2 != floor(hkomi * 2) || bar < floor_)
 		return server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "%s",
 					  !name[0] ? "field 'name': must not be empty" :
@@ -103,6 +118,11 @@ static int create_parse(struct conn *c, const struct proto_request *req,
 		s->tiebreaks[s->ntiebreaks++] = json_string_value(v);
 	}
 	s->system = system;
+	s->board = venue == TOUR_VENUE_BOARD;
+	s->absent_points = (int)absent_points;
+	s->mms_absent = mms_absent;
+	s->handicap_correction = (int)hcorr;
+	s->handicap_none_above = (int)hnone;
 	s->rounds = (int)rounds;
 	s->size = (int)size;
 	s->komi = komi;
@@ -130,6 +150,10 @@ void tournament_cmds_create(struct conn *c, const struct proto_request *req)
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "tournament", json_integer(id));
 	json_object_set_new(r, "handicap_max", json_integer(cap));
+	/* The defaults in force are stated (a director who gave no rounds sees how many) */
+	json_object_set_new(r, "rounds", json_integer(s.rounds));
+	json_object_set_new(r, "venue", json_string(tour_venue_names[s.board]));
+	json_object_set_new(r, "lateness_limit_s", json_integer(s.lateness_limit_s));
 	server_reply(c, r);
 }
 
@@ -148,6 +172,8 @@ static void register_reply(struct conn *c, const struct proto_request *req, cons
 	json_object_set_new(r, "tournament", json_integer(id));
 	json_object_set_new(r, "player", json_string(out.player));
 	json_object_set_new(r, "players", json_integer(out.players));
+	if (out.entered_round) /* a late entry: the rounds before count as absent */
+		json_object_set_new(r, "entered_round", json_integer(out.entered_round));
 	server_reply(c, r);
 }
 
@@ -155,6 +181,17 @@ void tournament_cmds_register(struct conn *c, const struct proto_request *req)
 {
 	struct proto_error err;
 	const char *name;
+	int64_t id;
+	if (json_object_get(req->root, "entrant")) { /* a person without an account (issue 16) */
+		if (json_object_get(req->root, "player"))
+			server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
+					   "give 'player' (an account) or 'entrant', not both");
+		else if (proto_get_id(req->root, "tournament", true, &id, &err) < 0)
+			reply_refused(c, req, &err);
+		else
+			director_cmds_entrant(c, req, id);
+		return;
+	}
 	if (proto_get_name(req->root, "player", true, &name, &err) < 0) {
 		reply_refused(c, req, &err);
 		return;

@@ -147,10 +147,17 @@ void tournaments_get(struct conn *c, const struct proto_request *req)
 	json_array_foreach(json_object_get(t.state, "players"), i, v) {
 		char rank[RANK_STR_MAX];
 		rank_format((int)json_integer_value(json_object_get(v, "rank")), rank, sizeof rank);
-		json_array_append_new(field, json_pack("{s:O, s:s, s:O, s:O, s:O}", "name",
+		json_t *fe = json_pack("{s:O, s:s, s:O, s:O, s:O}", "name",
 			json_object_get(v, "name"), "rank", rank, "rating", json_object_get(v, "rating"),
 			"withdrawn_after", json_object_get(v, "withdrawn_after"), "withdrawn_before_start",
-			json_object_get(v, "withdrawn_before_start")));
+			json_object_get(v, "withdrawn_before_start"));
+		/* issue 16: what the entry holds of these, as registered */
+		static const char *const more[] = {"full_name", "country", "club", "egd_pin", "entrant",
+						   "entered_round", "absent"};
+		for (size_t k = 0; k < sizeof more / sizeof *more; k++)
+			if (json_object_get(v, more[k]))
+				json_object_set(fe, more[k], json_object_get(v, more[k]));
+		json_array_append_new(field, fe);
 	}
 	json_object_set_new(o, "field", field);
 	json_object_set(o, "director", json_object_get(t.state, "director"));

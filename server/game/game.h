@@ -186,6 +186,11 @@ void game_arm(struct game *g);
  * under byo-yomi the turn is forfeited as a pass (Art. 22.5). Returns true if the game ended
  * (g is gone). */
 bool game_flag_fall(struct server *srv, struct game *g);
+/* Start scheduled game g now (Art. 22: Black's clock starts): phase playing, stored in the
+ * iteration's transaction, game.begin to its players and audience. The timer at a scheduled
+ * start_at, or games_join when both players of a game without a start time (start_at 0: a
+ * board event) have joined. The caller re-arms (game_arm). */
+void game_begin(struct server *srv, struct game *g);
 /* A player reports present at a scheduled game (or moves in it): Art. 22.2, twice the
  * lateness from main time. Returns the lateness in ms (0 if present already). */
 int64_t game_mark_present(struct game *g, enum color c);

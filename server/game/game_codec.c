@@ -238,7 +238,9 @@ static void restore_state(struct game *g, const struct replay_ctx *rx)
 			g->turn_used = json_integer_value(json_object_get(x, "turn_used_ms"));
 		g->present[BLACK] = json_is_true(json_object_get(x, "present_B"));
 		g->present[WHITE] = json_is_true(json_object_get(x, "present_W"));
-		if (json_integer_value(json_object_get(x, "lateness_limit_s")) > 0)
+		/* 0: no lateness limit (a board event, or the director's choice) */
+		if (json_is_integer(json_object_get(x, "lateness_limit_s")) &&
+		    json_integer_value(json_object_get(x, "lateness_limit_s")) >= 0)
 			g->lateness_limit_s = (int)json_integer_value(json_object_get(x, "lateness_limit_s"));
 		g->expires_at = json_integer_value(json_object_get(x, "expires_at"));
 		const char *tm = json_string_value(json_object_get(x, "to_move"));

@@ -53,6 +53,19 @@ int64_t game_mark_present(struct game *g, enum color c)
 	return late_ms;
 }
 
+void game_begin(struct server *srv, struct game *g)
+{
+	server_txn(srv);
+	g->ref.phase = PHASE_PLAYING;
+	game_turn_restart(g);
+	game_save(srv, g);
+	json_t *e = proto_event("game.begin");
+	json_object_set_new(e, "game", json_integer(g->id));
+	json_object_set_new(e, "clocks", game_clocks_json(g, true));
+	game_send(srv, g, e);
+	json_decref(e);
+}
+
 /* A pending challenge lapsed: it ends as declined, both players hear challenge.expired. */
 static void expire_challenge(struct server *srv, struct game *g)
 {
@@ -77,19 +90,9 @@ static void on_timer(uv_timer_t *t)
 		expire_challenge(srv, g);
 		return;
 	}
-	if (g->ref.phase == PHASE_SCHEDULED && wall >= g->row.start_at) {
-		/* Art. 22: at the start time Black's clock starts, whoever is there. */
-		server_txn(srv);
-		g->ref.phase = PHASE_PLAYING;
-		game_turn_restart(g);
-		game_save(srv, g);
-		json_t *e = proto_event("game.begin");
-		json_object_set_new(e, "game", json_integer(g->id));
-		json_object_set_new(e, "clocks", game_clocks_json(g, true));
-		game_send(srv, g, e);
-		json_decref(e);
-	}
-	if (g->ref.phase == PHASE_PLAYING && g->row.start_at > 0 &&
+	if (g->ref.phase == PHASE_SCHEDULED && g->row.start_at > 0 && wall >= g->row.start_at)
+		game_begin(srv, g); /* Art. 22: at the start time Black's clock starts, whoever is there */
+	if (g->ref.phase == PHASE_PLAYING && g->row.start_at > 0 && g->lateness_limit_s > 0 &&
 	    (!g->present[BLACK] || !g->present[WHITE]) &&
 	    wall >= g->row.start_at + g->lateness_limit_s) {
 		/* Art. 22.1: absent past the limit loses by forfeit; both absent, both lose. */
@@ -123,7 +126,8 @@ void game_arm(struct game *g)
 		/* A start time already passed (start_at in the past, a restart): begin now. */
 		due = llround(fmax(0, (g->row.start_at - wall) * 1000));
 	} else if (g->ref.phase == PHASE_PLAYING && !g->paused) {
-		if (g->row.start_at > 0 && (!g->present[BLACK] || !g->present[WHITE]))
+		if (g->row.start_at > 0 && g->lateness_limit_s > 0 &&
+		    (!g->present[BLACK] || !g->present[WHITE]))
 			due = llround(fmax(0, (g->row.start_at + g->lateness_limit_s - wall) * 1000));
 		if (game_clock_running(g)) {
 			int64_t rem = clock_remaining(&g->cc, &g->clk[g->ref.board.to_move]);
@@ -335,7 +339,7 @@ int64_t games_create_scheduled(struct server *srv, int64_t black_id, int64_t whi
 	g->rules = set->rules;
 	g->time = set->time;
 	game_control_from_time(&g->time, &g->cc);
-	g->lateness_limit_s = set->lateness_limit_s > 0 ? set->lateness_limit_s : GAMES_LATENESS_LIMIT_DEFAULT_S;
+	g->lateness_limit_s = set->lateness_limit_s > 0 ? set->lateness_limit_s : 0; /* 0: none */
 	g->row.black_id = black_id;
 	g->row.white_id = white_id;
 	g->row.size = set->size;

@@ -62,6 +62,8 @@ json_t *game_json(const struct game *g)
 	json_object_set_new(o, "paused", json_boolean(g->paused));
 	if (g->row.start_at)
 		json_object_set_new(o, "start_at", json_real(g->row.start_at));
+	if (g->row.tournament_id) /* Art. 22.1 in force; 0: none */
+		json_object_set_new(o, "lateness_limit_s", json_integer(g->lateness_limit_s));
 	json_object_set_new(o, "warnings", json_pack("{s:i, s:i}", "B", g->row.warnings_b, "W",
 						     g->row.warnings_w));
 	json_object_set_new(o, "result", g->row.result[0] ? json_string(g->row.result) : json_null());

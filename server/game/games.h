@@ -68,7 +68,7 @@ struct game_settings {
 	struct proto_time time;
 	struct rules rules;
 	bool rated;
-	int lateness_limit_s; /* Art. 22.1 */
+	int lateness_limit_s; /* Art. 22.1; 0: no limit (nobody loses by lateness) */
 };
 
 /* Could games_create_scheduled create a game of `set` with `handicap` (0, 1 or 2-9 stones)?
@@ -76,7 +76,9 @@ struct game_settings {
  * A round checks every pair with it before it creates any game. Returns 0, or -1 with *why (a
  * static English phrase). */
 int games_schedule_check(const struct game_settings *set, int handicap, const char **why);
-/* Create a tournament game, scheduled at start_at (Unix seconds; Black's clock starts then),
+/* Create a tournament game, scheduled at start_at (Unix seconds; Black's clock starts then;
+ * 0: no start time, as at a board event: no clock runs and nobody is late until both players
+ * have joined the game on the server, when it begins as game_begin says),
  * and send game.start to both players. komi: set->komi, or set->handicap_komi with a handicap
  * of 1 or more. Returns the game id, or -1 (logged; nothing created: a setting
  * games_schedule_check refuses, no memory, a player not in the store). A store write failure

@@ -175,6 +175,19 @@ struct store_leaderboard_row {
 };
 
 #define STORE_TOURNAMENT_NAME_MAX 64 /* tournament name, bytes */
+#define STORE_FULL_NAME_MAX 64       /* a person's "Surname Firstname", bytes (UTF-8) */
+#define STORE_CLUB_MAX 16            /* a club's name or EGD code, bytes */
+#define STORE_EGD_PIN_LEN 8          /* an EGD PIN: 8 digits */
+
+/* What a tournament knows of a person (migration 0006): an account's, or an entrant's (a
+ * person a director entered without an account). "" when not known. */
+struct store_profile {
+	char full_name[STORE_FULL_NAME_MAX + 1]; /* "Surname Firstname" */
+	char country[3];                         /* ISO 3166-1 alpha-2, upper case */
+	char club[STORE_CLUB_MAX + 1];
+	char egd_pin[STORE_EGD_PIN_LEN + 1];
+	bool entrant;                            /* no account: cannot log in */
+};
 #define STORE_SYSTEM_SIZE 32         /* tournament system, e.g. "mcmahon" */
 
 /* A tournament: its state is the tournament module's JSON document, opaque to the store. */
@@ -483,6 +496,15 @@ enum store_rc store_tournament_get(struct store *s, int64_t id, struct store_tou
 /* The same by name, in any case. */
 enum store_rc store_tournament_by_name(struct store *s, const char *name,
 		struct store_tournament *out);
+/* --- Player profiles (migration 0006) --- */
+
+/* Read player `player_id`'s profile into *out (zeroed first: "" for what is not known).
+ * STORE_NOT_FOUND when the player has none (an account that never set one). */
+enum store_rc store_profile_get(struct store *s, int64_t player_id, struct store_profile *out);
+/* Write player `player_id`'s profile (insert or replace; "" stores NULL). STORE_ERROR for a
+ * value the schema refuses (lengths: STORE_FULL_NAME_MAX, country 2, STORE_CLUB_MAX, PIN 8)
+ * or an unknown player. The caller checks the values' forms (svc/profiles.c). */
+enum store_rc store_profile_set(struct store *s, int64_t player_id, const struct store_profile *p);
 /* Free out->state and set it to NULL (NULL t is fine). */
 void store_tournament_clear(struct store_tournament *t);
 /* Every tournament, oldest (lowest id) first; all are read before the first callback, which

@@ -75,6 +75,8 @@ enum stmt_id {
 	ST_TOURNAMENT_GET,
 	ST_TOURNAMENT_BY_NAME,
 	ST_TOURNAMENTS_LIST,
+	ST_PROFILE_GET,
+	ST_PROFILE_SET,
 	ST_COUNT
 };
 
@@ -102,6 +104,8 @@ enum { HC_ID, HC_PLAYER, HC_GAME, HC_RATING_BEFORE, HC_RD_BEFORE, HC_VOLATILITY_
 enum { LC_GAMES = PC_COUNT, LC_LAST_PLAYED }; /* the leaderboard's columns after a player's */
 #define TOURNAMENT_COLS "id, name, system, state, created_at"
 enum { TC_ID, TC_NAME, TC_SYSTEM, TC_STATE, TC_CREATED_AT };
+#define PROFILE_COLS "full_name, country, club, egd_pin, entrant"
+enum { FC_FULL_NAME, FC_COUNTRY, FC_CLUB, FC_EGD_PIN, FC_ENTRANT };
 
 /* The names of the statements' parameters (store_open maps each to its index in each
  * statement, and refuses a statement with a parameter not named here). */
@@ -112,6 +116,7 @@ enum store_param {
 	P_START_AT, P_CREATED_AT, P_ENDED_AT, P_CLOCKS, P_WARNINGS_B, P_WARNINGS_W, P_EXTRA,
 	P_PLAYER_ID, P_LIMIT, P_GAME_ID, P_NUMBER, P_COLOR, P_VERTEX, P_FORFEIT, P_AT,
 	P_RATING_BEFORE, P_RD_BEFORE, P_VOLATILITY_BEFORE, P_SYSTEM, P_STATE, P_BEFORE,
+	P_FULL_NAME, P_COUNTRY, P_CLUB, P_EGD_PIN, P_ENTRANT,
 	P_COUNT
 };
 

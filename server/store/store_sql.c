@@ -153,6 +153,12 @@ const char *const store_stmt_sql[ST_COUNT] = {
 	[ST_TOURNAMENT_GET] = "SELECT " TOURNAMENT_COLS " FROM tournaments WHERE id = :id",
 	[ST_TOURNAMENT_BY_NAME] = "SELECT " TOURNAMENT_COLS " FROM tournaments WHERE name = :name",
 	[ST_TOURNAMENTS_LIST] = "SELECT " TOURNAMENT_COLS " FROM tournaments ORDER BY id",
+	[ST_PROFILE_GET] = "SELECT " PROFILE_COLS " FROM player_profiles WHERE player_id = :player_id",
+	[ST_PROFILE_SET] = "INSERT INTO player_profiles (player_id, " PROFILE_COLS ") VALUES "
+		"(:player_id, :full_name, :country, :club, :egd_pin, :entrant) "
+		"ON CONFLICT (player_id) DO UPDATE SET full_name = excluded.full_name, "
+		"country = excluded.country, club = excluded.club, egd_pin = excluded.egd_pin, "
+		"entrant = excluded.entrant",
 };
 
 const char *const store_param_names[P_COUNT] = {
@@ -170,5 +176,7 @@ const char *const store_param_names[P_COUNT] = {
 	[P_COLOR] = ":color", [P_VERTEX] = ":vertex", [P_FORFEIT] = ":forfeit", [P_AT] = ":at",
 	[P_RATING_BEFORE] = ":rating_before", [P_RD_BEFORE] = ":rd_before",
 	[P_VOLATILITY_BEFORE] = ":volatility_before", [P_SYSTEM] = ":system",
-	[P_STATE] = ":state", [P_BEFORE] = ":before",
+	[P_STATE] = ":state", [P_BEFORE] = ":before", [P_FULL_NAME] = ":full_name",
+	[P_COUNTRY] = ":country", [P_CLUB] = ":club", [P_EGD_PIN] = ":egd_pin",
+	[P_ENTRANT] = ":entrant",
 };

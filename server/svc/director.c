@@ -85,6 +85,50 @@ int games_tournament_of(struct server *srv, int64_t id, int64_t *tournament_id)
 	return rc;
 }
 
+bool games_is_unstarted(struct server *srv, int64_t id)
+{
+	struct game *g = game_live(srv, id);
+	return g && g->ref.phase == PHASE_SCHEDULED && !g->row.result[0];
+}
+
+int games_repair(struct server *srv, int64_t id, int64_t black_id, int64_t white_id, int handicap,
+		 double komi)
+{
+	struct game *g = game_live(srv, id);
+	if (!g || g->ref.phase != PHASE_SCHEDULED || g->row.result[0])
+		return -1;
+	struct game_settings set = {.size = g->row.size};
+	const char *why;
+	if (black_id == white_id || games_schedule_check(&set, handicap, &why) < 0)
+		return -2;
+	struct store_game old = g->row;
+	char ob[sizeof g->black], ow[sizeof g->white];
+	memcpy(ob, g->black, sizeof ob);
+	memcpy(ow, g->white, sizeof ow);
+	g->row.black_id = black_id;
+	g->row.white_id = white_id;
+	g->row.handicap = handicap;
+	g->row.komi = komi;
+	if (game_names_of(srv, g) < 0) {
+		g->row = old;
+		memcpy(g->black, ob, sizeof ob);
+		memcpy(g->white, ow, sizeof ow);
+		return -2;
+	}
+	/* The board again, for the handicap (Art. 2); a scheduled game has no move to replay. */
+	referee_free(&g->ref);
+	if (game_start_referee(g) < 0)
+		return -2; /* games_schedule_check accepted this size and handicap: not expected */
+	g->ref.phase = PHASE_SCHEDULED;
+	g->present[BLACK] = g->present[WHITE] = false;
+	server_txn(srv);
+	game_save(srv, g);
+	game_send_start(srv, g);
+	log_msg(LOGL_INFO, "game_repaired", "game=%lld black=%s white=%s handicap=%d komi=%.1f",
+		(long long)id, g->black, g->white, handicap, komi);
+	return 0;
+}
+
 int games_warn(struct server *srv, int64_t id, enum color c, const char *reason)
 {
 	struct game *g = game_live(srv, id);

@@ -22,5 +22,16 @@ int games_tournament_of(struct server *srv, int64_t id, int64_t *tournament_id);
 /* A director warns `c` in live game `id` (Art. 23; docs/rules.md §3: a second warning loses).
  * Returns 0, -1 (no such live game). */
 int games_warn(struct server *srv, int64_t id, enum color c, const char *reason);
+/* Is game `id` a live game still `scheduled` (not begun: no move, no clock, no result)? A
+ * director may change its pairing then (games_repair). */
+bool games_is_unstarted(struct server *srv, int64_t id);
+/* A director changes scheduled game `id` (games_is_unstarted): its players (black_id,
+ * white_id), its handicap (0, 1 or 2-9: games_schedule_check) and komi (points). The board is
+ * set up again for the handicap, presence is cleared, the row written in the iteration's
+ * transaction, and game.start goes to both players as at the round's start. Returns 0, -1 (not
+ * a scheduled live game), -2 (a handicap the board refuses, or a player not in the store:
+ * nothing changed). */
+int games_repair(struct server *srv, int64_t id, int64_t black_id, int64_t white_id, int handicap,
+		 double komi);
 
 #endif

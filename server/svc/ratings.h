@@ -48,7 +48,7 @@ int ratings_recompute(struct server *srv, int64_t from_game_id);
  * is not NULL, *score_black is Black's score (1, 0.5 or 0). */
 bool ratings_game_counts(const struct store_game *g, double *score_black);
 
-/* Check a declared rank (rank_parse, within RANK_DECLARED_MIN..RANK_MAX, i.e. 15k..9d) and
+/* Check a declared rank (rank_parse, within RANK_DECLARED_MIN..RANK_MAX, i.e. 30k..9d) and
  * write its canonical form ("3k", "2d") into out. Returns 0, or -1 (out untouched). */
 int ratings_rank_check(const char *rank, char out[STORE_RANK_SIZE]);
 

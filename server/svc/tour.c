@@ -59,6 +59,14 @@ int tour_round(const struct tour *t)
 	return (int)json_integer_value(json_object_get(t->state, "round"));
 }
 
+const char *const tour_venue_names[TOUR_VENUES] = {"online", "board"};
+
+bool tour_board(const struct tour *t)
+{
+	const char *v = json_string_value(json_object_get(tour_settings(t), "venue"));
+	return v && strcmp(v, tour_venue_names[TOUR_VENUE_BOARD]) == 0;
+}
+
 /* The game settings of every pairing. */
 int tour_game_settings(const struct tour *t, struct game_settings *gs)
 {
@@ -99,6 +107,9 @@ void tour_ev_free(struct ev_build *b)
 	for (int i = 0; b->names && i < b->ev.nplayers; i++)
 		free(b->names[i]);
 	free(b->names);
+	for (int i = 0; b->profile_strs && i < 3 * b->ev.nplayers; i++)
+		free(b->profile_strs[i]);
+	free(b->profile_strs);
 	free(b->ev.players);
 	free(b->ev.games);
 	free(b->ev.byes);
@@ -177,10 +188,12 @@ int tour_ev_build(struct server *srv, const struct tour *t, struct ev_build *b)
 	store_games_list(srv->store, &f, count_game, &ngames);
 	b->ev.players = calloc(np ? np : 1, sizeof *b->ev.players);
 	b->names = calloc(np ? np : 1, sizeof *b->names);
+	b->profile_strs = calloc(np ? 3 * np : 1, sizeof *b->profile_strs);
 	b->ev.games = calloc(ngames ? (size_t)ngames : 1, sizeof *b->ev.games);
 	b->game_ids = calloc(ngames ? (size_t)ngames : 1, sizeof *b->game_ids);
 	b->ev.byes = calloc(nb ? nb : 1, sizeof *b->ev.byes);
-	if (!b->ev.players || !b->names || !b->ev.games || !b->game_ids || !b->ev.byes) {
+	if (!b->ev.players || !b->names || !b->ev.games || !b->game_ids || !b->ev.byes ||
+	    !b->profile_strs) {
 		tour_ev_free(b);
 		return -1;
 	}
@@ -195,6 +208,21 @@ int tour_ev_build(struct server *srv, const struct tour *t, struct ev_build *b)
 		ep->rating = json_number_value(json_object_get(p, "rating"));
 		ep->withdrawn_after = (int)json_integer_value(json_object_get(p, "withdrawn_after"));
 		ep->withdrawn_before_start = json_is_true(json_object_get(p, "withdrawn_before_start"));
+		size_t k;
+		json_t *r;
+		json_array_foreach(json_object_get(p, "absent"), k, r) {
+			json_int_t round = json_integer_value(r);
+			if (round >= 1 && round <= EVENT_MAX_ROUNDS)
+				ep->absent_rounds |= (uint64_t)1 << (round - 1);
+		}
+		/* The EGD's fields (svc/profiles.h), kept with the entry at registration. */
+		const char *keys[3] = {"country", "club", "egd_pin"};
+		const char **dst[3] = {&ep->country, &ep->club, &ep->egd_pin};
+		for (int f = 0; f < 3; f++) {
+			const char *v = json_string_value(json_object_get(p, keys[f]));
+			if (v && (b->profile_strs[3 * i + f] = strdup(v)))
+				*dst[f] = b->profile_strs[3 * i + f];
+		}
 	}
 	b->ev.nplayers = (int)np;
 	int order[EVENT_MAX_PLAYERS];
@@ -225,9 +253,12 @@ int tour_ev_build(struct server *srv, const struct tour *t, struct ev_build *b)
 	b->ev.mcmahon_bar = tour_setting_int(t, "mcmahon_bar", 0);
 	b->ev.mcmahon_floor = tour_setting_int(t, "mcmahon_floor", -20);
 	b->ev.mms_bye = 1.0;
-	b->ev.mms_absent = 0.5;
+	json_t *ma = json_object_get(tour_settings(t), "mms_absent");
+	b->ev.mms_absent = json_is_number(ma) ? json_number_value(ma) : TOURNAMENT_MMS_ABSENT_DEFAULT;
+	b->ev.absent_points = tour_setting_int(t, "absent_points", 0);
 	b->ev.handicap = json_is_true(json_object_get(tour_settings(t), "handicap"));
-	b->ev.handicap_correction = tour_setting_int(t, "handicap_correction", 1);
+	b->ev.handicap_correction = tour_setting_int(t, "handicap_correction",
+						     TOURNAMENT_HANDICAP_CORRECTION_DEFAULT);
 	b->ev.handicap_max = tour_handicap_cap(tour_setting_int(t, "handicap_max", PAIRING_HANDICAP_CAP),
 					  tour_setting_int(t, "size", RULES_DEFAULT_SIZE));
 	b->ev.handicap_none_above = tour_setting_int(t, "handicap_none_above", RANK_MAX);

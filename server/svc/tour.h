@@ -16,6 +16,8 @@
 #define TOURNAMENT_ROUNDS_DEFAULT 5   /* Swiss and McMahon rounds unless set */
 #define TOURNAMENT_START_AT_MAX 1e11  /* Unix seconds: a sanity bound on start_at */
 #define TOURNAMENT_LIST_MAX 1000      /* tournaments in a listing or a profile, at most */
+#define TOURNAMENT_MMS_ABSENT_DEFAULT 0.5 /* McMahon score of an absent round (OpenGotha's) */
+#define TOURNAMENT_HANDICAP_CORRECTION_DEFAULT 1 /* stones = rank difference - this */
 
 /* A tournament as loaded: its row and its state document (owned). */
 struct tour {
@@ -29,6 +31,7 @@ struct ev_build {
 	struct event ev;
 	int64_t *game_ids;        /* per ev.games entry */
 	char **names;
+	char **profile_strs;      /* 3 per player: country, club, egd_pin (or NULL) */
 };
 
 /* Free what t holds (t can be loaded again). */
@@ -44,6 +47,13 @@ void tour_save(struct server *srv, struct tour *t);
 json_t *tour_settings(const struct tour *t);
 int tour_setting_int(const struct tour *t, const char *key, int dflt);
 int tour_round(const struct tour *t);
+/* The venues (docs/protocol.md tournament.create `venue`), TOUR_VENUE_ONLINE the default. */
+enum tour_venue { TOUR_VENUE_ONLINE = 0, TOUR_VENUE_BOARD };
+#define TOUR_VENUES 2
+extern const char *const tour_venue_names[TOUR_VENUES];
+/* Is t played at real boards (venue "board")? Its games get no start time (games.h
+ * games_create_scheduled with start_at 0). */
+bool tour_board(const struct tour *t);
 /* The game settings of every pairing of t into *gs. Returns 0, or -1 for stored rules or time
  * that do not parse. */
 int tour_game_settings(const struct tour *t, struct game_settings *gs);

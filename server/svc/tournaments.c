@@ -29,14 +29,18 @@ int tournaments_create(struct server *srv, const struct tournament_settings *set
 	for (int i = 0; i < set->ntiebreaks; i++)
 		json_array_append_new(tb, json_string(set->tiebreaks[i]));
 	json_t *s = json_pack("{s:i, s:i, s:f, s:f, s:o, s:b, s:o, s:i, s:o, s:i, s:i, s:i, s:b, s:i, "
-			      "s:b}",
+			      "s:b, s:s, s:i, s:f, s:i, s:i}",
 			      "rounds", set->rounds, "size", set->size, "komi", set->komi, "handicap_komi",
 			      set->handicap_komi, "time", proto_time_to_json(&set->time), "rated", set->rated,
 			      "rules", proto_rules_to_json(&set->rules), "lateness_limit_s",
 			      set->lateness_limit_s, "tiebreaks", tb, "bye", set->bye, "mcmahon_bar",
 			      set->mcmahon_bar, "mcmahon_floor", set->mcmahon_floor, "handicap",
 			      set->handicap, "handicap_max", cap, "double_elimination",
-			      set->double_elimination);
+			      set->double_elimination, "venue",
+			      tour_venue_names[set->board ? TOUR_VENUE_BOARD : TOUR_VENUE_ONLINE],
+			      "absent_points", set->absent_points, "mms_absent", set->mms_absent,
+			      "handicap_correction", set->handicap_correction, "handicap_none_above",
+			      set->handicap_none_above);
 	json_t *state = json_pack("{s:o, s:[], s:[], s:i, s:s}", "settings", s, "players", "byes",
 				  "round", 0, "director", director);
 	char *text = json_dumps(state, JSON_COMPACT);
@@ -55,53 +59,6 @@ int tournaments_create(struct server *srv, const struct tournament_settings *set
 		(long long)*id, set->name, event_system_name(set->system), cap, director);
 	*handicap_max = cap;
 	return 0;
-}
-
-/* Add player `name` to the field of t (before round 1); *players: the field's size after. */
-static int add_player(struct server *srv, struct tour *t, const char *name,
-		      struct tournament_entry *out, struct proto_error *e)
-{
-	struct store_player p;
-	if (store_player_by_name(srv->store, name, &p) != STORE_OK)
-		return svc_fail(e, PROTO_ERR_NOT_FOUND, "no player named '%s'", name);
-	if (tour_round(t) > 0)
-		return svc_fail(e, PROTO_ERR_CONFLICT, "registration closed: round 1 has started");
-	json_t *players = json_object_get(t->state, "players");
-	size_t i;
-	json_t *v;
-	json_array_foreach(players, i, v) {
-		if (json_integer_value(json_object_get(v, "id")) == p.id) {
-			if (!json_is_true(json_object_get(v, "withdrawn_before_start")))
-				return svc_fail(e, PROTO_ERR_CONFLICT, "%s is registered already", p.name);
-			json_object_set_new(v, "withdrawn_before_start", json_false());
-			goto saved;
-		}
-	}
-	if (json_array_size(players) >= EVENT_MAX_PLAYERS)
-		return svc_fail(e, PROTO_ERR_CONFLICT, "the field is full (%d players)", EVENT_MAX_PLAYERS);
-	int rank;
-	if (!p.rank[0] || rank_parse(p.rank, &rank) < 0)
-		rank = rating_rank_value(p.rating);
-	json_array_append_new(players, json_pack("{s:I, s:s, s:i, s:f, s:i, s:b}", "id", (json_int_t)p.id,
-		"name", p.name, "rank", rank, "rating", p.rating, "withdrawn_after", 0,
-		"withdrawn_before_start", 0));
-saved:
-	tour_save(srv, t);
-	log_msg(LOGL_INFO, "tournament_register", "tournament=%lld player=%s", (long long)t->row.id, p.name);
-	snprintf(out->player, sizeof out->player, "%s", p.name);
-	out->players = (int)json_array_size(players);
-	return 0;
-}
-
-int tournaments_register(struct server *srv, int64_t tournament, const char *name,
-			 struct tournament_entry *out, struct proto_error *e)
-{
-	struct tour t;
-	if (tour_get(srv, tournament, &t, e) < 0)
-		return -1;
-	int rc = add_player(srv, &t, name, out, e);
-	tour_clear(&t);
-	return rc;
 }
 
 int tournaments_withdraw(struct server *srv, int64_t tournament, const char *name,
@@ -221,7 +178,8 @@ static int knockout_replays(struct server *srv, struct tour *t, struct ev_build 
 			continue;
 		const struct event_player *bp = &b->ev.players[g->white], *wp = &b->ev.players[g->black];
 		int64_t gid = games_create_scheduled(srv, bp->id, wp->id, gs, g->handicap, t->row.id,
-						     round, start_at ? start_at : server_now());
+						     round, tour_board(t) ? 0 :
+						     start_at ? start_at : server_now());
 		if (gid < 0) {
 			int created = (int)json_array_size(pairs);
 			json_decref(pairs);
@@ -297,7 +255,7 @@ static json_t *create_round_games(struct server *srv, const struct tour *t, cons
 		const struct pairing_pair *p = &out->pairs[k];
 		const struct event_player *bp = &b->ev.players[p->black], *wp = &b->ev.players[p->white];
 		int64_t gid = games_create_scheduled(srv, bp->id, wp->id, gs, p->handicap, t->row.id,
-						     round, start_at);
+						     round, tour_board(t) ? 0 : start_at);
 		if (gid < 0) {
 			create_failed(srv, t, round, k, e);
 			json_decref(pairs);

@@ -18,22 +18,29 @@
  * rounds, board size, komi and handicap_komi (whole or half points), handicap_max
  * (0..PAIRING_HANDICAP_CAP, capped here at what the board holds), the clock, rated, rules,
  * lateness_limit_s (seconds), tiebreaks (names standings_tiebreak_parse knows, borrowed),
- * bye points, the McMahon bar and floor (ranks), handicap pairing, double elimination. */
+ * bye points, the McMahon bar and floor (ranks), handicap pairing, double elimination; board:
+ * venue "board" (games at real boards: no start time, no clock or lateness on the server until
+ * both players join a game there; results from the director). */
 struct tournament_settings {
 	const char *name;
 	int system, rounds, size, handicap_max, lateness_limit_s, bye, mcmahon_bar, mcmahon_floor;
+	int absent_points;    /* game points of an absent round (0..bye) */
+	int handicap_correction, handicap_none_above; /* McMahon handicap: ranks less, no
+							 handicap when the weaker is above (rank) */
 	double komi, handicap_komi;
+	double mms_absent;    /* McMahon score of an absent round (0..2, halves) */
 	struct proto_time time;
 	struct rules rules;
-	bool rated, handicap, double_elimination;
+	bool rated, handicap, double_elimination, board;
 	const char *tiebreaks[STANDINGS_MAX_TIEBREAKS];
 	int ntiebreaks;
 };
 
-/* What registering a player gave: the player's stored name, the field's size after. */
+/* What registering a player gave: the player's name in the field (an entrant's as entered),
+ * the field's size after, the round after which they entered (0: before the start). */
 struct tournament_entry {
-	char player[PROTO_NAME_MAX + 1];
-	int players;
+	char player[STORE_FULL_NAME_MAX + 1];
+	int players, entered_round;
 };
 
 /* A round started (or, in a knockout, the replays of the current one): its number, the start
@@ -53,11 +60,28 @@ struct tournament_round {
  * in force). Errors: conflict (the name exists), internal. */
 int tournaments_create(struct server *srv, const struct tournament_settings *set,
 		       const char *director, int64_t *id, int *handicap_max, struct proto_error *e);
-/* Add player `name` to tournament `tournament`'s field before round 1 (again, if withdrawn
- * before the start). Errors: not found (tournament, player), conflict (started, registered,
- * full: EVENT_MAX_PLAYERS). */
+/* The field (svc/tour_field.c). Add account `name` to tournament `tournament`'s field (again,
+ * if withdrawn before the start), with its profile's country, club and EGD PIN. After round 1
+ * has been paired only a Swiss or McMahon event takes a late entry: the rounds paired
+ * before count as absent (standings: mms_absent, absent_points). Errors: not found
+ * (tournament, player), conflict (closed, registered, full: EVENT_MAX_PLAYERS). */
 int tournaments_register(struct server *srv, int64_t tournament, const char *name,
 			 struct tournament_entry *out, struct proto_error *e);
+/* Enter a person without an account (`in`: name required, as profile_check; issue 16): a
+ * players row that cannot log in is made for their games, and the field names them as
+ * entered. Only a board event (venue "board"): nobody could play their games online.
+ * Errors: bad_request (a field), conflict (an online event, a name in the field, closed,
+ * full), not found. */
+struct profile_in;
+int tournaments_register_entrant(struct server *srv, int64_t tournament,
+				 const struct profile_in *in, struct tournament_entry *out,
+				 struct proto_error *e);
+/* Player `name` (as in the field) is not paired in round `round` (later than the rounds
+ * paired; Swiss and McMahon): scored as a missed round (mms_absent, absent_points). Errors:
+ * bad_request (round out of range), not found, conflict (round paired, absent already,
+ * another system). */
+int tournaments_absent(struct server *srv, int64_t tournament, const char *name, int round,
+		       struct proto_error *e);
 /* Withdraw player `name` (Art. 28): before round 1 it leaves the field, later its unfinished
  * games are forfeits; *after_round: the current round (0: before the start). Errors: not
  * found (tournament, not in the field). */
@@ -74,6 +98,29 @@ int tournaments_start_round(struct server *srv, int64_t tournament, double start
 int tournaments_result(struct server *srv, const char *by, bool admin, int64_t game,
 		       const char *given, const char *reason, char result[STORE_RESULT_SIZE],
 		       struct proto_error *e);
+/* A director's change to the current round's pairing (svc/tour_pairedit.c; docs/protocol.md
+ * tournament.pair_edit): swap two players (player_a, player_b: in different games, or one with
+ * the bye), swap game `game`'s colours, set its handicap, give the bye to player_a (its holder
+ * takes player_a's place). */
+enum pair_edit_op { PAIR_EDIT_SWAP_PLAYERS, PAIR_EDIT_SWAP_COLORS, PAIR_EDIT_HANDICAP, PAIR_EDIT_BYE };
+#define PAIR_EDIT_OPS 4
+extern const char *const pair_edit_op_names[PAIR_EDIT_OPS];
+struct pair_edit {
+	enum pair_edit_op op;
+	const char *player_a, *player_b; /* names as in the field, or NULL */
+	int64_t game;                    /* 0: none */
+	int handicap;
+};
+/* Apply *pe to round `round` (0: the current one; another is refused) of `tournament` as
+ * director `by`: only games still scheduled (not begun, no result: games_is_unstarted) change,
+ * the round is checked again (nobody twice, nobody absent), the games are rewritten
+ * (games_repair: game.start to their players; tournament.unpaired to a player moved out of a
+ * game, tournament.bye to the new bye) and the change logged (tournament_pair_edit).
+ * *round_out: the round changed. Errors: bad_request (fields), not_found (player, game),
+ * conflict (no round, another round, begun, not paired, no bye). */
+int tournaments_pair_edit(struct server *srv, int64_t tournament, int round,
+			  const struct pair_edit *pe, const char *by, int *round_out,
+			  struct proto_error *e);
 /* A director's warning to `color` in live game `game` (games_warn). Errors: conflict (not
  * live). */
 int tournaments_warn(struct server *srv, int64_t game, enum color color, const char *reason,

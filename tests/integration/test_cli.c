@@ -686,6 +686,131 @@ START_TEST(test_tournament)
 }
 END_TEST
 
+/* Issue 16 from the command line: td create with every event option (the defaults it used
+ * said on stderr), a tournament named by its name, td import of a CSV player list and of an
+ * EGD rating list's lines (a refused line reported by its number), td players (CSV), td enter,
+ * td absent, td pair, td profile. */
+START_TEST(test_td_director)
+{
+	struct run r;
+	cli_register("dora");
+	cli_register("emil");
+	grant("dora", "td");
+	const char *td = pw_of("dora");
+	run(&r, td, NULL, "--user", "dora", "td", "create", "Board Open", "--system", "mcmahon",
+	    "--venue", "board", "--mcmahon-bar", "2d", "--mcmahon-floor", "20k", "--handicap", "yes",
+	    "--handicap-max", "4", "--handicap-komi", "0.5", "--absent-points", "1", "--mms-absent",
+	    "1", "--handicap-correction", "2", "--handicap-none-above", "1k", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_ERR(r, "5 rounds (the default");
+	long long t = atoll(r.out);
+	ck_assert_msg(t > 0, "td create printed '%s'", r.out);
+	run_free(&r);
+	struct hc *c = hc_open(D.port);
+	ck_assert(c);
+	json_t *g = hc_req(c, "{s:s, s:I}", "cmd", "tournament.get", "tournament", (json_int_t)t);
+	ck_assert_pstr_eq(hj_str(g, "tournament.settings.venue"), "board");
+	ck_assert_int_eq(hj_int(g, "tournament.settings.mcmahon_bar"), 1);
+	ck_assert_int_eq(hj_int(g, "tournament.settings.mcmahon_floor"), -20);
+	ck_assert_int_eq(hj_bool(g, "tournament.settings.handicap"), 1);
+	ck_assert_int_eq(hj_int(g, "tournament.settings.handicap_max"), 4);
+	ck_assert_int_eq(hj_int(g, "tournament.settings.absent_points"), 1);
+	ck_assert(hj_num(g, "tournament.settings.mms_absent") == 1.0);
+	ck_assert(hj_num(g, "tournament.settings.handicap_komi") == 0.5);
+	ck_assert_int_eq(hj_int(g, "tournament.settings.handicap_correction"), 2);
+	ck_assert_int_eq(hj_int(g, "tournament.settings.handicap_none_above"), -1);
+	json_decref(g);
+
+	char csv[HARNESS_PATH_MAX], egd[HARNESS_PATH_MAX];
+	snprintf(csv, sizeof csv, "%s/players.csv", D.dir);
+	FILE *f = fopen(csv, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("name,rank,country,club,egd_pin\n"
+	      "Doe John,25k,fr,Lyon,12345678\n"
+	      "\"Roe, Jane\",3d,,,\n"
+	      "Poe Edgar,35k,,,\n"
+	      "Moe Anna,1k,DE,Berl,\n", f);
+	fclose(f);
+	run(&r, td, NULL, "--user", "dora", "td", "import", "board open", csv, NULL);
+	EXPECT_STATUS(r, 1);
+	EXPECT_OUT(r, "line 2: registered Doe John");
+	EXPECT_OUT(r, "line 5: registered Moe Anna");
+	EXPECT_OUT(r, "line 3: registered Roe, Jane"); /* a quoted field */
+	EXPECT_ERR(r, "line 4: Poe Edgar: field 'entrant.rank'");
+	run_free(&r);
+	/* Two lines of an EGD rating list (fixed columns, as OpenGotha reads them) and a heading. */
+	snprintf(egd, sizeof egd, "%s/allworld_lp.html", D.dir);
+	f = fopen(egd, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "   Pin_Player Name                           Country Club  Grade  GoR\n");
+	fprintf(f, " %-8s  %-37s %-3s %-4s   %-3s        %4s\n", "10001234", "Kowalski Jan", "PL",
+		"Wars", "2k", "1950");
+	fprintf(f, " %-8s  %-37s %-3s %-4s   %-3s        %4s\n", "10005678", "Novak Eva", "CZ",
+		"Brno", "12k", "1100");
+	fclose(f);
+	run(&r, td, NULL, "--user", "dora", "td", "import", "Board Open", egd, "--egd", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "line 2: registered Kowalski Jan");
+	EXPECT_OUT(r, "line 3: registered Novak Eva");
+	run_free(&r);
+	run(&r, td, NULL, "--user", "dora", "td", "enter", "Board Open", "Zed Zoe", "--rank", "30k",
+	    "--pin", "11112222", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "registered Zed Zoe");
+	run_free(&r);
+	run(&r, td, NULL, "--user", "dora", "td", "profile", "emil", "--name", "Meier Emil",
+	    "--country", "ch", "--club", "Zuri", NULL);
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	run(&r, td, NULL, "--user", "dora", "td", "register", "Board Open", "emil", NULL);
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	run(&r, td, NULL, "--user", "dora", "td", "players", "Board Open", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "name,rank,country,club,egd_pin,account\n");
+	EXPECT_OUT(r, "Doe John,25k,FR,Lyon,12345678,\n");
+	EXPECT_OUT(r, "Kowalski Jan,2k,PL,Wars,10001234,\n");
+	EXPECT_OUT(r, "Novak Eva,12k,CZ,Brno,10005678,\n");
+	EXPECT_OUT(r, "Meier Emil,6k,CH,Zuri,,emil\n");
+	EXPECT_OUT(r, "\"Roe, Jane\",3d,,,,\n");
+	ck_assert_msg(!strstr(r.out, "Poe Edgar"), "a refused line registered:\n%s", r.out);
+	run_free(&r);
+
+	run(&r, td, NULL, "--user", "dora", "td", "absent", "Board Open", "Novak Eva", "1", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "Novak Eva is absent in round 1");
+	run_free(&r);
+	run(&r, td, NULL, "--user", "dora", "td", "start", "Board Open", NULL);
+	EXPECT_STATUS(r, 0);
+	ck_assert_msg(!strstr(r.out, "Novak Eva"), "an absent player paired:\n%s", r.out);
+	run_free(&r);
+	json_t *p = hc_req(c, "{s:s, s:I, s:i}", "cmd", "tournament.pairings", "tournament",
+			   (json_int_t)t, "round", 1);
+	ck_assert_int_eq(json_array_size(hj_get(p, "pairings")), 3);
+	char gid[32], black[64];
+	snprintf(gid, sizeof gid, "%lld", hj_int(p, "pairings.0.game"));
+	snprintf(black, sizeof black, "%s", hj_str(p, "pairings.0.black"));
+	json_decref(p);
+	run(&r, td, NULL, "--user", "dora", "td", "pair", "Board Open", "colors", gid, NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "swap_colors done");
+	run_free(&r);
+	p = hc_req(c, "{s:s, s:I, s:i}", "cmd", "tournament.pairings", "tournament",
+		   (json_int_t)t, "round", 1);
+	ck_assert_pstr_eq(hj_str(p, "pairings.0.white"), black);
+	json_decref(p);
+	run(&r, td, NULL, "--user", "dora", "td", "pair", "Board Open", "bye", "Doe John", NULL);
+	EXPECT_STATUS(r, 1);
+	EXPECT_ERR(r, "no bye");
+	run_free(&r);
+	run(&r, td, NULL, "--user", "dora", "td", "show", "No Such Cup", NULL);
+	EXPECT_STATUS(r, 1);
+	EXPECT_ERR(r, "no tournament named 'No Such Cup'");
+	run_free(&r);
+	hc_close(c);
+}
+END_TEST
+
 /* games pages: --limit and --before, the next page's --before printed while games are left
  * (and in --json, the reply's `next`). */
 START_TEST(test_games_pages)
@@ -807,6 +932,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_tournament);
 	tcase_add_test(tc, test_watch);
 	tcase_add_test(tc, test_games_pages);
+	tcase_add_test(tc, test_td_director);
 	suite_add_tcase(s, tc);
 	return s;
 }

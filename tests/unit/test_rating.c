@@ -574,6 +574,10 @@ START_TEST(test_init)
 	ck_assert(r.rd == RATING_RD_DECLARED && r.volatility == 0.06);
 	ck_assert_int_eq(rating_to_rank(r.rating, r.rd, buf, sizeof buf), RATING_OK);
 	ck_assert_str_eq(buf, "15k?");
+	ck_assert_int_eq(rating_init_rank(&r, -30), RATING_OK); /* 30k: the EGD's weakest */
+	ck_assert(r.rating == rank_to_rating(-30));
+	ck_assert_int_eq(rating_to_rank(r.rating, r.rd, buf, sizeof buf), RATING_OK);
+	ck_assert_str_eq(buf, "30k?");
 	ck_assert_int_eq(rating_init_rank(&r, RANK_MAX), RATING_OK);
 	ck_assert_int_eq(rating_to_rank(r.rating, r.rd, buf, sizeof buf), RATING_OK);
 	ck_assert_str_eq(buf, "9d?");
@@ -583,7 +587,7 @@ START_TEST(test_init)
 	ck_assert_str_eq(buf, "3d");
 
 	k = r;
-	ck_assert_int_eq(rating_init_rank(&r, -16), RATING_EINVAL); /* 16k: not declarable */
+	ck_assert_int_eq(rating_init_rank(&r, RANK_MIN - 1), RATING_EINVAL); /* 31k: none */
 	ck_assert_int_eq(rating_init_rank(&r, RANK_MAX + 1), RATING_EINVAL);
 	ck_same_rating(&r, &k);
 	ck_assert_int_eq(rating_init_rank(NULL, 0), RATING_EINVAL);

@@ -130,6 +130,42 @@ START_TEST(test_player_create)
 }
 END_TEST
 
+/* Profiles (migration 0006): none, written, replaced; "" stored as unknown; what the schema
+ * refuses changes nothing. */
+START_TEST(test_profile)
+{
+	struct store_profile p, q;
+	int64_t id;
+	open_store();
+	ck_assert_int_eq(store_player_create(s, "ann", "h", "player", &id), STORE_OK);
+	ck_assert_int_eq(store_profile_get(s, id, &p), STORE_NOT_FOUND);
+	ck_assert_str_eq(p.full_name, "");
+	memset(&p, 0, sizeof p);
+	snprintf(p.full_name, sizeof p.full_name, "Müller Anna");
+	snprintf(p.country, sizeof p.country, "DE");
+	snprintf(p.egd_pin, sizeof p.egd_pin, "12345678");
+	p.entrant = true;
+	ck_assert_int_eq(store_profile_set(s, id, &p), STORE_OK);
+	ck_assert_int_eq(store_profile_get(s, id, &q), STORE_OK);
+	ck_assert_str_eq(q.full_name, "Müller Anna");
+	ck_assert_str_eq(q.country, "DE");
+	ck_assert_str_eq(q.club, "");
+	ck_assert_str_eq(q.egd_pin, "12345678");
+	ck_assert(q.entrant);
+	snprintf(p.club, sizeof p.club, "Berl");
+	p.entrant = false;
+	ck_assert_int_eq(store_profile_set(s, id, &p), STORE_OK);
+	ck_assert_int_eq(store_profile_get(s, id, &q), STORE_OK);
+	ck_assert_str_eq(q.club, "Berl");
+	ck_assert(!q.entrant);
+	snprintf(p.egd_pin, sizeof p.egd_pin, "123"); /* not 8: the schema refuses it */
+	ck_assert_int_eq(store_profile_set(s, id, &p), STORE_ERROR);
+	ck_assert_int_eq(store_profile_get(s, id, &q), STORE_OK);
+	ck_assert_str_eq(q.egd_pin, "12345678");
+	ck_assert_int_eq(store_profile_set(s, id + 100, &p), STORE_ERROR); /* no such player */
+}
+END_TEST
+
 START_TEST(test_player_role)
 {
 	struct store_player p;
@@ -576,6 +612,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, test_wal);
 	tcase_add_test(tc, test_player_create);
 	tcase_add_test(tc, test_player_role);
+	tcase_add_test(tc, test_profile);
 	tcase_add_test(tc, test_player_rating);
 	tcase_add_test(tc, test_rating_start);
 	tcase_add_test(tc, test_rating_history);

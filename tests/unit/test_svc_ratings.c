@@ -335,10 +335,12 @@ START_TEST(test_declare_rank)
 	int64_t a = player(&srv, "alice"), b = player(&srv, "bob");
 	ck_assert_int_eq(ratings_rank_check("3K", canon), 0);
 	ck_assert_str_eq(canon, "3k");
-	ck_assert_int_eq(ratings_rank_check("16k", canon), -1);
+	ck_assert_int_eq(ratings_rank_check("30K", canon), 0); /* the EGD's ranks go to 30k */
+	ck_assert_str_eq(canon, "30k");
+	ck_assert_int_eq(ratings_rank_check("31k", canon), -1);
 	ck_assert_int_eq(ratings_rank_check("1p", canon), -1);
 	ck_assert_int_eq(ratings_rank_check(NULL, canon), -1);
-	ck_assert_int_eq(ratings_declare_rank(&srv, a, "20k"), -2);
+	ck_assert_int_eq(ratings_declare_rank(&srv, a, "31k"), -2);
 	ck_assert_double_eq(get(&srv, a).rating, 1500);
 	ck_assert_int_eq(ratings_declare_rank(&srv, a, "3k"), 0);
 	struct store_player p = get(&srv, a);

@@ -1,0 +1,50 @@
+/* client/td: what the director's subcommands share (client/cmd_td.c: create, register, start,
+ * results, ...; client/td_field.c: entrants, import, the player list, absences, manual
+ * pairing, profiles, and tournaments named by name). Wire: docs/protocol.md. */
+#ifndef TENGEN_TD_H
+#define TENGEN_TD_H
+
+#include <jansson.h>
+
+#include "cli.h"
+#include "cli_run.h"
+
+/* What a td subcommand makes of its arguments: a batch for cli_run_batch. */
+struct td_ctx {
+	json_t *reqs;         /* the requests, sent in order */
+	cli_print_fn print;   /* each ok reply's printer (b->ctx is this struct) */
+	const char *out_file; /* export -o */
+	cli_print_fn print_error; /* NULL: the usual report of an error reply */
+	json_t *lines;        /* td results, td import: each request's line in the file */
+};
+
+/* Make x a batch of one request (consumed) printed by `print`. Returns 0, or -1 (message). */
+int td_one(struct td_ctx *x, json_t *req, cli_print_fn print);
+
+/* A TOURNAMENT argument: a positive number (its id) or a name (resolved before the batch runs,
+ * td_resolve_tournaments). *out: a JSON integer or string (new reference). Returns 0, or -1
+ * with a usage message. */
+int td_tournament_arg(const char *s, json_t **out);
+/* Replace each request's "tournament" given by name (a string) with its id, from one
+ * tournament.list (names compare case-insensitively, as the server's). Returns 0, or 1 after
+ * a message (no such tournament, no answer). */
+int td_resolve_tournaments(const struct cli_opts *o, json_t *reqs);
+
+/* The subcommands of client/td_field.c (argv[0] is the subcommand's name). Each returns 0, 1
+ * after --help, -1 on a usage error (message printed). */
+int td_entrant(int argc, char **argv, struct cli_opts *o, struct td_ctx *x);
+int td_import(int argc, char **argv, struct cli_opts *o, struct td_ctx *x);
+int td_players(int argc, char **argv, struct cli_opts *o, struct td_ctx *x);
+int td_absent(int argc, char **argv, struct cli_opts *o, struct td_ctx *x);
+int td_pair(int argc, char **argv, struct cli_opts *o, struct td_ctx *x);
+int td_profile(int argc, char **argv, struct cli_opts *o, struct td_ctx *x);
+/* Their lines of `tengen td --help`. */
+extern const char td_field_usage[];
+
+/* One line of an EGD rating list (allworld_lp: fixed columns, as OpenGotha reads it: PIN in
+ * bytes 1-8, "Surname Firstname" 11-47, country 49-51, club 53-56, grade 60-62) into an
+ * entrant object {name, rank?, country?, club?, egd_pin} (new reference), or NULL if the line
+ * is not a player's. */
+json_t *td_egd_line(const char *line);
+
+#endif

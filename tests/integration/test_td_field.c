@@ -1,0 +1,547 @@
+/* Integration tests of a director's field and pairing (issue 16 items 2 and 3) against a real
+ * tengend (TENGEND, else ./server/tengend), over TCP through tests/support/harness and
+ * tests/support/tourtest: entrants without an account (tournament.register `entrant`), their
+ * checks, accounts' profiles (player.update, player), ranks down to 30k; absence for one round
+ * (tournament.absent) and late entry scored as absent rounds (absent_points, mms_absent);
+ * manual pairing (tournament.pair_edit: swap_players, swap_colors, handicap, bye) and its
+ * refusals. Rules: docs/rules.md §4 (Art. 26-28); wire: docs/protocol.md.
+ *
+ * Each test runs in its own process (Check's fork mode) with its own daemon in a fresh
+ * directory.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "harness.h"
+#include "tourtest.h"
+
+#define TEST_TIMEOUT_S 90 /* per test (Check's own timeout) */
+
+/* ---- helpers ---- */
+
+/* A board event of `system` (9x9, komi 0, unrated) with the fields in `more` (stolen). */
+static long long board_event(struct hc *td, const char *name, const char *system, json_t *more)
+{
+	json_t *m = json_pack("{s:s}", "venue", "board");
+	if (more) {
+		json_object_update(m, more);
+		json_decref(more);
+	}
+	return tt_create(td, name, system, m);
+}
+
+/* tournament.register of an entrant object (stolen): the reply (new reference). */
+static json_t *enter(struct hc *td, long long t, json_t *entrant)
+{
+	return hc_reqj(td, json_pack("{s:s, s:I, s:o}", "cmd", "tournament.register", "tournament",
+				     (json_int_t)t, "entrant", entrant));
+}
+
+static void register_ok(struct hc *td, long long t, const char *name)
+{
+	tt_req_ok(td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
+				(json_int_t)t, "player", name));
+}
+
+/* The reply of `cmd` for tournament t, with `more` (stolen, may be NULL), expected to be an
+ * error `code` whose message holds `has`. */
+static void refused(struct hc *c, json_t *req, const char *code, const char *has)
+{
+	json_t *r = hc_reqj(c, req);
+	ERR(r, code);
+	ck_assert_msg(strstr(hj_str(r, "error.message"), has), "message without '%s': %s", has,
+		      hj_text(r));
+	json_decref(r);
+}
+
+/* A round's pairing as the server lists it. */
+struct round_view {
+	int n;
+	long long game[8];
+	char black[8][64], white[8][64];
+	int handicap[8];
+	int nbyes;
+	char bye[4][64];
+};
+
+static void pairings(struct hc *c, long long t, int round, struct round_view *v)
+{
+	json_t *r = hc_req(c, "{s:s, s:I, s:i}", "cmd", "tournament.pairings", "tournament",
+			   (json_int_t)t, "round", round);
+	OK(r);
+	memset(v, 0, sizeof *v);
+	size_t k;
+	json_t *p;
+	json_array_foreach(hj_get(r, "pairings"), k, p) {
+		ck_assert_int_lt(v->n, 8);
+		v->game[v->n] = hj_int(p, "game");
+		snprintf(v->black[v->n], 64, "%s", hj_str(p, "black"));
+		snprintf(v->white[v->n], 64, "%s", hj_str(p, "white"));
+		v->handicap[v->n] = (int)hj_int(p, "handicap");
+		v->n++;
+	}
+	json_array_foreach(hj_get(r, "byes"), k, p)
+		snprintf(v->bye[v->nbyes++], 64, "%s", json_string_value(p));
+	json_decref(r);
+}
+
+/* Start the next round now; its pairing into *v. */
+static void start(struct hc *td, long long t, int round, struct round_view *v)
+{
+	json_t *r = hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament",
+			   (json_int_t)t, "start_at", tt_wall_s());
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "round"), round);
+	json_decref(r);
+	pairings(td, t, round, v);
+}
+
+static bool in_round(const struct round_view *v, const char *name)
+{
+	for (int i = 0; i < v->n; i++)
+		if (strcmp(v->black[i], name) == 0 || strcmp(v->white[i], name) == 0)
+			return true;
+	for (int i = 0; i < v->nbyes; i++)
+		if (strcmp(v->bye[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* The index of the game of v that `name` plays, or -1. */
+static int game_of_player(const struct round_view *v, const char *name)
+{
+	for (int i = 0; i < v->n; i++)
+		if (strcmp(v->black[i], name) == 0 || strcmp(v->white[i], name) == 0)
+			return i;
+	return -1;
+}
+
+static void result(struct hc *td, long long g, const char *res)
+{
+	tt_req_ok(td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.result", "game", (json_int_t)g,
+				"result", res));
+}
+
+/* The standings row of `name`: its field `key` as a number (fails if absent). */
+static double standing(struct hc *c, long long t, const char *name, const char *key)
+{
+	json_t *r = hc_req(c, "{s:s, s:I}", "cmd", "tournament.standings", "tournament", (json_int_t)t);
+	OK(r);
+	size_t k;
+	json_t *row;
+	json_array_foreach(hj_get(r, "standings"), k, row)
+		if (strcmp(hj_str(row, "player"), name) == 0) {
+			double v = hj_num(row, key);
+			json_decref(r);
+			return v;
+		}
+	ck_abort_msg("%s is not in the standings: %s", name, hj_text(r));
+	return 0;
+}
+
+static json_t *pair_edit(struct hc *td, long long t, json_t *fields)
+{
+	json_t *req = json_pack("{s:s, s:I}", "cmd", "tournament.pair_edit", "tournament", (json_int_t)t);
+	json_object_update(req, fields);
+	json_decref(fields);
+	return hc_reqj(td, req);
+}
+
+/* ---- entrants and profiles ---- */
+
+/* Entrants without accounts: checked, entered, paired, given results, in the standings and
+ * the h9 export by their names; an account's profile set by itself and shown; a td registers
+ * the account without its password. */
+START_TEST(test_entrants)
+{
+	struct hc *td = tt_director("en_td");
+	struct hc *ann = tt_login("ann");
+	long long t = board_event(td, "EN Open", "swiss", json_pack("{s:i}", "rounds", 2));
+
+	/* Each field checked, with a message naming it; nothing entered. */
+	refused(td, json_pack("{s:s, s:I, s:{s:s}}", "cmd", "tournament.register", "tournament",
+			      (json_int_t)t, "entrant", "name", "Doe"), "bad_request", "'entrant.name'");
+	refused(td, json_pack("{s:s, s:I, s:{s:s, s:s}}", "cmd", "tournament.register", "tournament",
+			      (json_int_t)t, "entrant", "name", "Doe John", "rank", "31k"),
+		"bad_request", "'entrant.rank'");
+	refused(td, json_pack("{s:s, s:I, s:{s:s, s:s}}", "cmd", "tournament.register", "tournament",
+			      (json_int_t)t, "entrant", "name", "Doe John", "country", "FRA"),
+		"bad_request", "'entrant.country'");
+	refused(td, json_pack("{s:s, s:I, s:{s:s, s:s}}", "cmd", "tournament.register", "tournament",
+			      (json_int_t)t, "entrant", "name", "Doe John", "club", "Le Mans"),
+		"bad_request", "'entrant.club'");
+	refused(td, json_pack("{s:s, s:I, s:{s:s, s:s}}", "cmd", "tournament.register", "tournament",
+			      (json_int_t)t, "entrant", "name", "Doe John", "egd_pin", "1234567x"),
+		"bad_request", "'entrant.egd_pin'");
+	refused(td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
+			      (json_int_t)t, "entrant", "Doe John"), "bad_request", "'entrant'");
+	json_t *r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.get", "tournament", (json_int_t)t);
+	ck_assert_int_eq(json_array_size(hj_get(r, "tournament.field")), 0);
+	json_decref(r);
+
+	r = enter(td, t, json_pack("{s:s, s:s, s:s, s:s, s:s}", "name", "Doe John", "rank", "25k",
+				   "country", "fr", "club", "Lyon", "egd_pin", "12345678"));
+	OK(r);
+	ck_assert_pstr_eq(hj_str(r, "player"), "Doe John");
+	ck_assert_int_eq(hj_bool(r, "entrant"), 1);
+	json_decref(r);
+	r = enter(td, t, json_pack("{s:s, s:s}", "name", "Müller Hans Peter", "rank", "2d"));
+	OK(r);
+	json_decref(r);
+	r = enter(td, t, json_pack("{s:s}", "name", "doe john"));
+	ERR(r, "conflict");
+	json_decref(r);
+	r = enter(td, t, json_pack("{s:s}", "name", "Roe Jane"));
+	OK(r);
+	json_decref(r);
+
+	/* ann's profile, by ann; 30k is a rank now. */
+	r = hc_req(ann, "{s:s, s:s, s:s, s:s, s:s}", "cmd", "player.update", "full_name",
+		   "Smith Ann", "country", "gb", "club", "Lond", "rank", "30k");
+	OK(r);
+	ck_assert_pstr_eq(hj_str(r, "player.country"), "GB");
+	ck_assert_pstr_eq(hj_str(r, "player.declared_rank"), "30k");
+	json_decref(r);
+	r = hc_req(ann, "{s:s, s:s}", "cmd", "player.update", "egd_pin", "123");
+	ERR_FIELD(r, "bad_request", "egd_pin");
+	json_decref(r);
+	r = hc_req(ann, "{s:s, s:s, s:s}", "cmd", "player.update", "player", "en_td", "club", "X");
+	ERR(r, "forbidden");
+	json_decref(r);
+	r = hc_req(ann, "{s:s, s:s}", "cmd", "player", "name", "ann");
+	OK(r);
+	ck_assert_pstr_eq(hj_str(r, "player.full_name"), "Smith Ann");
+	ck_assert_pstr_eq(hj_str(r, "player.club"), "Lond");
+	ck_assert_ptr_null(hj_get(r, "player.egd_pin"));
+	json_decref(r);
+	/* The td sets ann's PIN and registers her: no password asked. */
+	tt_req_ok(td, json_pack("{s:s, s:s, s:s}", "cmd", "player.update", "player", "ann", "egd_pin",
+				"87654321"));
+	register_ok(td, t, "ann");
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament", (json_int_t)t,
+		   "player", "nobody");
+	ERR(r, "not_found");
+	ck_assert_msg(strstr(hj_str(r, "error.message"), "entrant"), "%s", hj_text(r));
+	json_decref(r);
+
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.get", "tournament", (json_int_t)t);
+	OK(r);
+	ck_assert_int_eq(json_array_size(hj_get(r, "tournament.field")), 4);
+	ck_assert_pstr_eq(hj_str(r, "tournament.field.0.name"), "Doe John");
+	ck_assert_pstr_eq(hj_str(r, "tournament.field.0.rank"), "25k");
+	ck_assert_pstr_eq(hj_str(r, "tournament.field.0.country"), "FR");
+	ck_assert_pstr_eq(hj_str(r, "tournament.field.0.egd_pin"), "12345678");
+	ck_assert_int_eq(hj_bool(r, "tournament.field.0.entrant"), 1);
+	ck_assert_pstr_eq(hj_str(r, "tournament.field.1.rank"), "2d");
+	ck_assert_pstr_eq(hj_str(r, "tournament.field.3.name"), "ann");
+	ck_assert_pstr_eq(hj_str(r, "tournament.field.3.rank"), "30k");
+	ck_assert_pstr_eq(hj_str(r, "tournament.field.3.country"), "GB");
+	ck_assert_pstr_eq(hj_str(r, "tournament.field.3.egd_pin"), "87654321");
+	ck_assert_pstr_eq(hj_str(r, "tournament.field.3.full_name"), "Smith Ann");
+	json_decref(r);
+
+	/* Round 1: the entrants by name; results; standings. */
+	struct round_view v;
+	start(td, t, 1, &v);
+	ck_assert_int_eq(v.n, 2);
+	ck_assert(in_round(&v, "Doe John") && in_round(&v, "Müller Hans Peter") &&
+		  in_round(&v, "Roe Jane") && in_round(&v, "ann"));
+	int k = game_of_player(&v, "Doe John");
+	result(td, v.game[k], "b+r");
+	result(td, v.game[1 - k], "w+3.5");
+	const char *winner = v.black[k];
+	ck_assert_double_eq(standing(td, t, winner, "points"), 2);
+	ck_assert_double_eq(standing(td, t, v.white[1 - k], "points"), 2);
+	ck_assert_double_eq(standing(td, t, v.white[k], "points"), 0);
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament", (json_int_t)t,
+		   "format", "h9");
+	OK(r);
+	const char *h9 = hj_str(r, "data");
+	/* the name as the export writes it (its format: another change); country and club */
+	ck_assert_msg(strstr(h9, "Doe") && strstr(h9, "25k FR Lyon"), "h9: %s", h9);
+	json_decref(r);
+	/* An entrant has no account: nobody logs in as one. */
+	r = hc_req(td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)v.game[k]);
+	const char *handle = hj_str(r, "game.black");
+	ck_assert_msg(handle && strchr(handle, '~'), "an entrant's record: %s", hj_text(r));
+	json_t *lr = hc_req(ann, "{s:s, s:s, s:s}", "cmd", "login", "name", handle, "password",
+			    "whatever-password");
+	ck_assert_msg(!hj_ok(lr), "logged in as an entrant: %s", hj_text(lr));
+	json_decref(lr);
+	json_decref(r);
+
+	/* An online event takes no entrant. */
+	long long on = tt_create(td, "EN Online", "swiss", NULL);
+	r = enter(td, on, json_pack("{s:s}", "name", "Doe John"));
+	ERR(r, "conflict");
+	json_decref(r);
+	hc_close(ann);
+	hc_close(td);
+}
+END_TEST
+
+/* ---- absence and late entry ---- */
+
+/* Swiss, absent_points 1: an absent player is not paired and scores 1; a late entrant's
+ * missed round too; refusals. */
+START_TEST(test_absent_late)
+{
+	static char names[TT_MAXP][32];
+	struct tt_event e = {0};
+	tt_players(&e, "al", 6, names);
+	e.td = tt_director("al_td");
+	long long t = board_event(e.td, "AL Swiss", "swiss", json_pack("{s:i, s:i}", "rounds", 3,
+				  "absent_points", 1));
+	for (int i = 0; i < 5; i++)
+		register_ok(e.td, t, e.names[i]);
+	tt_req_ok(e.td, json_pack("{s:s, s:I, s:s, s:i}", "cmd", "tournament.absent", "tournament",
+				  (json_int_t)t, "player", e.names[4], "round", 1));
+	refused(e.td, json_pack("{s:s, s:I, s:s, s:i}", "cmd", "tournament.absent", "tournament",
+				(json_int_t)t, "player", e.names[4], "round", 1), "conflict", "already");
+	refused(e.td, json_pack("{s:s, s:I, s:s, s:i}", "cmd", "tournament.absent", "tournament",
+				(json_int_t)t, "player", e.names[4], "round", 4), "bad_request",
+		"'round'");
+	refused(e.td, json_pack("{s:s, s:I, s:s, s:i}", "cmd", "tournament.absent", "tournament",
+				(json_int_t)t, "player", "al_9", "round", 2), "not_found", "al_9");
+	struct round_view v;
+	start(e.td, t, 1, &v);
+	ck_assert_int_eq(v.n, 2);
+	ck_assert_int_eq(v.nbyes, 0);
+	ck_assert(!in_round(&v, e.names[4]));
+	refused(e.td, json_pack("{s:s, s:I, s:s, s:i}", "cmd", "tournament.absent", "tournament",
+				(json_int_t)t, "player", e.names[0], "round", 1), "conflict",
+		"paired already");
+	/* A late entry (round 1 is paired): its round 1 is absent. */
+	json_t *r = hc_req(e.td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
+			   (json_int_t)t, "player", e.names[5]);
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "entered_round"), 1);
+	json_decref(r);
+	for (int i = 0; i < v.n; i++)
+		result(e.td, v.game[i], "b+r");
+	ck_assert_double_eq(standing(e.td, t, e.names[4], "points"), 1);
+	ck_assert_double_eq(standing(e.td, t, e.names[5], "points"), 1);
+	ck_assert_double_eq(standing(e.td, t, v.white[0], "points"), 0);
+	ck_assert_double_eq(standing(e.td, t, v.black[0], "points"), 2);
+	start(e.td, t, 2, &v);
+	ck_assert_int_eq(v.n, 3);
+	ck_assert(in_round(&v, e.names[4]) && in_round(&v, e.names[5]));
+
+	/* Round robin: no absence, no late entry. */
+	long long rr = board_event(e.td, "AL RR", "round_robin", NULL);
+	for (int i = 0; i < 4; i++)
+		register_ok(e.td, rr, e.names[i]);
+	refused(e.td, json_pack("{s:s, s:I, s:s, s:i}", "cmd", "tournament.absent", "tournament",
+				(json_int_t)rr, "player", e.names[0], "round", 2), "conflict",
+		"Swiss and McMahon");
+	start(e.td, rr, 1, &v);
+	refused(e.td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
+				(json_int_t)rr, "player", e.names[4]), "conflict", "late entry");
+	tt_close_all(&e);
+}
+END_TEST
+
+/* McMahon: an absent round adds mms_absent (here 1) to the McMahon score; a loss adds 0. */
+START_TEST(test_absent_mcmahon)
+{
+	static char names[TT_MAXP][32];
+	struct tt_event e = {0};
+	tt_players(&e, "am", 3, names);
+	e.td = tt_director("am_td");
+	long long t = board_event(e.td, "AM McMahon", "mcmahon", json_pack("{s:i, s:f}", "rounds",
+				  2, "mms_absent", 1.0));
+	for (int i = 0; i < 3; i++)
+		register_ok(e.td, t, e.names[i]);
+	tt_req_ok(e.td, json_pack("{s:s, s:I, s:s, s:i}", "cmd", "tournament.absent", "tournament",
+				  (json_int_t)t, "player", e.names[2], "round", 1));
+	struct round_view v;
+	start(e.td, t, 1, &v);
+	ck_assert_int_eq(v.n, 1);
+	ck_assert_int_eq(v.nbyes, 0);
+	result(e.td, v.game[0], "w+r");
+	double loser = standing(e.td, t, v.black[0], "score");
+	double winner = standing(e.td, t, v.white[0], "score");
+	double absent = standing(e.td, t, e.names[2], "score");
+	ck_assert_double_eq_tol(winner - loser, 1.0, 1e-9);
+	ck_assert_double_eq_tol(absent - loser, 1.0, 1e-9);
+	refused(e.td, json_pack("{s:s, s:s, s:s, s:f}", "cmd", "tournament.create", "name", "AM bad",
+				"system", "mcmahon", "mms_absent", 0.3), "bad_request", "'mms_absent'");
+	tt_close_all(&e);
+}
+END_TEST
+
+/* ---- manual pairing ---- */
+
+START_TEST(test_pair_edit)
+{
+	static char names[TT_MAXP][32];
+	struct tt_event e = {0};
+	tt_players(&e, "pe", 6, names);
+	e.td = tt_director("pe_td");
+	long long t = board_event(e.td, "PE Swiss", "swiss", json_pack("{s:i}", "rounds", 2));
+	for (int i = 0; i < 5; i++)
+		register_ok(e.td, t, e.names[i]);
+	json_t *r = pair_edit(e.td, t, json_pack("{s:s, s:I}", "op", "swap_colors", "game", 1));
+	ERR(r, "conflict"); /* no round yet */
+	json_decref(r);
+	struct round_view v, w;
+	start(e.td, t, 1, &v);
+	ck_assert_int_eq(v.n, 2);
+	ck_assert_int_eq(v.nbyes, 1);
+	/* A late entrant is not paired: cannot be swapped in. */
+	register_ok(e.td, t, e.names[5]);
+
+	/* swap_players: v.black[0] and v.white[1] change places. */
+	char a[64], b[64];
+	snprintf(a, sizeof a, "%s", v.black[0]);
+	snprintf(b, sizeof b, "%s", v.white[1]);
+	struct hc *ac = NULL;
+	for (int i = 0; i < 6; i++)
+		if (strcmp(e.names[i], a) == 0)
+			ac = e.c[i];
+	hc_clear(ac);
+	r = pair_edit(e.td, t, json_pack("{s:s, s:s, s:s}", "op", "swap_players", "player_a", a,
+					 "player_b", b));
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "round"), 1);
+	json_decref(r);
+	pairings(e.td, t, 1, &w);
+	ck_assert_str_eq(w.black[0], b);
+	ck_assert_str_eq(w.white[1], a);
+	ck_assert_str_eq(w.white[0], v.white[0]);
+	json_t *ev = hc_event(ac, "tournament.unpaired", 0, T);
+	ck_assert_msg(ev != NULL, "%s was not told of the change", a);
+	ck_assert_int_eq(hj_int(ev, "game"), v.game[0]);
+	json_decref(ev);
+	ev = hc_event(ac, "game.start", v.game[1], T);
+	ck_assert_msg(ev != NULL, "%s got no game.start for the new game", a);
+	ck_assert_pstr_eq(hj_str(ev, "color"), "W");
+	json_decref(ev);
+
+	/* swap_colors, handicap. */
+	tt_req_ok(e.td, json_pack("{s:s, s:I, s:s, s:I}", "cmd", "tournament.pair_edit", "tournament",
+				  (json_int_t)t, "op", "swap_colors", "game", (json_int_t)w.game[0]));
+	tt_req_ok(e.td, json_pack("{s:s, s:I, s:s, s:I, s:i}", "cmd", "tournament.pair_edit",
+				  "tournament", (json_int_t)t, "op", "handicap", "game",
+				  (json_int_t)w.game[0], "handicap", 3));
+	pairings(e.td, t, 1, &v);
+	ck_assert_str_eq(v.black[0], w.white[0]);
+	ck_assert_str_eq(v.white[0], b);
+	ck_assert_int_eq(v.handicap[0], 3);
+	r = hc_req(e.td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)v.game[0]);
+	ck_assert_int_eq(hj_int(r, "game.handicap"), 3);
+	ck_assert_double_eq(hj_num(r, "game.komi"), 0.5); /* handicap_komi */
+	ck_assert_str_eq(hj_str(r, "game.white"), b);
+	json_decref(r);
+
+	/* bye: to v.black[1]; the bye's holder takes that seat. */
+	char holder[64], taker[64];
+	snprintf(holder, sizeof holder, "%s", v.bye[0]);
+	snprintf(taker, sizeof taker, "%s", v.black[1]);
+	tt_req_ok(e.td, json_pack("{s:s, s:I, s:s, s:s}", "cmd", "tournament.pair_edit", "tournament",
+				  (json_int_t)t, "op", "bye", "player", taker));
+	pairings(e.td, t, 1, &w);
+	ck_assert_int_eq(w.nbyes, 1);
+	ck_assert_str_eq(w.bye[0], taker);
+	ck_assert_str_eq(w.black[1], holder);
+
+	/* Refusals, each changing nothing. */
+	refused(e.td, json_pack("{s:s, s:I, s:s, s:s, s:s}", "cmd", "tournament.pair_edit",
+				"tournament", (json_int_t)t, "op", "swap_players", "player_a",
+				w.black[0], "player_b", w.white[0]), "bad_request", "swap_colors");
+	refused(e.td, json_pack("{s:s, s:I, s:s, s:s, s:s}", "cmd", "tournament.pair_edit",
+				"tournament", (json_int_t)t, "op", "swap_players", "player_a",
+				w.black[0], "player_b", e.names[5]), "conflict", "not paired");
+	refused(e.td, json_pack("{s:s, s:I, s:s, s:s, s:s}", "cmd", "tournament.pair_edit",
+				"tournament", (json_int_t)t, "op", "swap_players", "player_a",
+				w.black[0], "player_b", "nobody"), "not_found", "nobody");
+	refused(e.td, json_pack("{s:s, s:I, s:s, s:s}", "cmd", "tournament.pair_edit", "tournament",
+				(json_int_t)t, "op", "swap_players", "player_a", w.black[0]),
+		"bad_request", "'player_b'");
+	refused(e.td, json_pack("{s:s, s:I, s:s, s:I, s:i}", "cmd", "tournament.pair_edit",
+				"tournament", (json_int_t)t, "op", "handicap", "game",
+				(json_int_t)w.game[0], "handicap", 10), "bad_request", "'handicap'");
+	refused(e.td, json_pack("{s:s, s:I, s:s, s:I}", "cmd", "tournament.pair_edit", "tournament",
+				(json_int_t)t, "op", "swap_colors", "game", (json_int_t)99999),
+		"not_found", "99999");
+	refused(e.td, json_pack("{s:s, s:I, s:s, s:I, s:i}", "cmd", "tournament.pair_edit",
+				"tournament", (json_int_t)t, "op", "swap_colors", "game",
+				(json_int_t)w.game[0], "round", 2), "conflict", "current round");
+	refused(e.td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.pair_edit", "tournament",
+				(json_int_t)t, "op", "rotate"), "bad_request", "'op'");
+	/* A game under way can no longer change: both join game 0 on the server. */
+	for (int i = 0; i < 6; i++)
+		if (strcmp(e.names[i], w.black[0]) == 0 || strcmp(e.names[i], w.white[0]) == 0)
+			tt_req_ok(e.c[i], json_pack("{s:s, s:I}", "cmd", "join", "game",
+						    (json_int_t)w.game[0]));
+	refused(e.td, json_pack("{s:s, s:I, s:s, s:I}", "cmd", "tournament.pair_edit", "tournament",
+				(json_int_t)t, "op", "swap_colors", "game", (json_int_t)w.game[0]),
+		"conflict", "has begun");
+	pairings(e.td, t, 1, &v);
+	ck_assert_str_eq(v.black[0], w.black[0]);
+	ck_assert_str_eq(v.bye[0], taker);
+
+	/* The results go to the players as edited. */
+	result(e.td, w.game[1], "b+r");
+	ck_assert_double_eq(standing(e.td, t, holder, "points"), 2);
+	ck_assert_double_eq(standing(e.td, t, taker, "byes"), 1);
+	tt_close_all(&e);
+}
+END_TEST
+
+/* An online event: the pairing may change while the games are scheduled (start_at later). */
+START_TEST(test_pair_edit_online)
+{
+	static char names[TT_MAXP][32];
+	struct tt_event e = {0};
+	tt_players(&e, "po", 4, names);
+	e.td = tt_director("po_td");
+	long long t = tt_create(e.td, "PO Swiss", "swiss", json_pack("{s:i}", "rounds", 1));
+	for (int i = 0; i < 4; i++)
+		register_ok(e.td, t, e.names[i]);
+	json_t *r = hc_req(e.td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament",
+			   (json_int_t)t, "start_at", tt_wall_s() + 3600);
+	OK(r);
+	json_decref(r);
+	struct round_view v, w;
+	pairings(e.td, t, 1, &v);
+	refused(e.td, json_pack("{s:s, s:I, s:s, s:s}", "cmd", "tournament.pair_edit", "tournament",
+				(json_int_t)t, "op", "bye", "player", v.black[0]), "conflict", "no bye");
+	tt_req_ok(e.td, json_pack("{s:s, s:I, s:s, s:I}", "cmd", "tournament.pair_edit", "tournament",
+				  (json_int_t)t, "op", "swap_colors", "game", (json_int_t)v.game[0]));
+	pairings(e.td, t, 1, &w);
+	ck_assert_str_eq(w.black[0], v.white[0]);
+	r = hc_req(e.td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)v.game[0]);
+	ck_assert_pstr_eq(hj_str(r, "game.phase"), "scheduled");
+	ck_assert_double_eq_tol(hj_num(r, "game.start_at"), tt_wall_s() + 3600, 60);
+	json_decref(r);
+	tt_close_all(&e);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("td_field");
+	TCase *tc = tcase_create("field");
+	tcase_add_checked_fixture(tc, tt_setup, tt_teardown);
+	tcase_set_timeout(tc, TEST_TIMEOUT_S);
+	tcase_add_test(tc, test_entrants);
+	tcase_add_test(tc, test_absent_late);
+	tcase_add_test(tc, test_absent_mcmahon);
+	tcase_add_test(tc, test_pair_edit);
+	tcase_add_test(tc, test_pair_edit_online);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
