@@ -47,7 +47,7 @@ static const char td_usage[] =
 	"                                        reply, exit status 1 if any was refused\n"
 	"  td warn GAME B|W REASON               a director's warning (a second one loses)\n"
 	"  td pause GAME | td resume GAME        stop or restart a game's clocks (Art. 14)\n"
-	"  td export T --format h9|csv|json [-o FILE]\n"
+	"  td export T --format h9|csv|json|html [-o FILE]\n"
 	"                                        the results table (stdout or FILE)\n"
 	"  td list                               the tournaments\n"
 	"  td show T                             a tournament's settings and players\n";
@@ -703,7 +703,7 @@ static int td_export(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 		return r;
 	json_int_t t;
 	if (npos != 1 || !v[0]) {
-		cli_errorf("td export: give the TOURNAMENT and --format h9|csv|json");
+		cli_errorf("td export: give the TOURNAMENT and --format h9|csv|json|html");
 		return -1;
 	}
 	if (cli_parse_id("TOURNAMENT", pos[0], &t) != 0)

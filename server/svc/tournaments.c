@@ -37,6 +37,8 @@ int tournaments_create(struct server *srv, const struct tournament_settings *set
 			      set->mcmahon_bar, "mcmahon_floor", set->mcmahon_floor, "handicap",
 			      set->handicap, "handicap_max", cap, "double_elimination",
 			      set->double_elimination);
+	if (set->place)
+		json_object_set_new(s, "place", json_string(set->place));
 	json_t *state = json_pack("{s:o, s:[], s:[], s:i, s:s}", "settings", s, "players", "byes",
 				  "round", 0, "director", director);
 	char *text = json_dumps(state, JSON_COMPACT);

@@ -21,6 +21,7 @@
  * bye points, the McMahon bar and floor (ranks), handicap pairing, double elimination. */
 struct tournament_settings {
 	const char *name;
+	const char *place;   /* where it is held, "country code,city" (EGD h9 PC[]); NULL: none */
 	int system, rounds, size, handicap_max, lateness_limit_s, bye, mcmahon_bar, mcmahon_floor;
 	double komi, handicap_komi;
 	struct proto_time time;

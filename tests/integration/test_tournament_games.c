@@ -385,8 +385,9 @@ END_TEST
 /* Issue 15 (7): a double forfeit (both absent past the lateness limit, Art. 22.1) has one
  * meaning: a double loss (Art. 17.5, 23.1). Stored Void with reason double_forfeit; the SGF's
  * RE[Void] carries the comment that says so; the standings give both 0 points and a loss;
- * tournament.pairings says double_loss; the h9 export marks it unplayed ("-!") for both. A
- * director cannot store double_forfeit with another result. */
+ * tournament.pairings says double_loss; the h9 export writes it unplayed ("0-") for both,
+ * as the EGD wants it (issue 16). A director cannot store double_forfeit with another
+ * result. */
 START_TEST(test_double_forfeit_one_meaning)
 {
 	struct hc *td = tt_director("df_td");
@@ -436,8 +437,9 @@ START_TEST(test_double_forfeit_one_meaning)
 	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament", id, "format", "h9");
 	OK(r);
 	const char *h9 = hj_str(r, "data");
-	ck_assert_msg(h9 && strstr(h9, " 2-!") && strstr(h9, " 1-!"), "h9: %s", h9 ? h9 : "null");
-	ck_assert_msg(!strstr(h9, "-/"), "a double forfeit written as played: %s", h9);
+	ck_assert_msg(h9 && strstr(h9, "df_a x ") && strstr(h9, "df_b x "), "h9: %s", h9 ? h9 : "null");
+	ck_assert_msg(!strstr(h9, "-/") && !strstr(h9, "-!") && strstr(h9, "       0-\n"),
+		      "a double forfeit written as played: %s", h9);
 	json_decref(r);
 	r = hc_req(td, "{s:s, s:I, s:s, s:s}", "cmd", "tournament.result", "game", (json_int_t)g,
 		   "result", "B+R", "reason", "double_forfeit");
