@@ -16,6 +16,8 @@
 
 #include "cli.h"
 #include "cli_print.h"
+#include "cli_tables.h"
+#include "rating.h"
 #include "cli_run.h"
 #include "commands.h"
 
@@ -30,6 +32,7 @@ static const char td_usage[] =
 	"  td create NAME --system swiss|mcmahon|round_robin|double_round_robin|knockout\n"
 	"            [--rounds N] [--size N] [--komi K] [--time SPEC] [--lateness SECONDS]\n"
 	"            [--tiebreaks SOS,SOSOS,...] [--rated yes|no] [--bye POINTS] [--rules JSON]\n"
+	"            [--place CC,CITY] [--mcmahon-bar RANK] [--mcmahon-floor RANK]\n"
 	"                                        create a tournament; prints its id\n"
 	"      SPEC: byoyomi:MAIN/PERIODSxPERIOD (byoyomi:60/3x10), canadian:MAIN/STONES/PERIOD,\n"
 	"            fischer:MAIN+INC[/MAX], absolute:MAIN, none; times in seconds, or with a\n"
@@ -50,7 +53,9 @@ static const char td_usage[] =
 	"  td export T --format h9|csv|json|html [-o FILE]\n"
 	"                                        the results table (stdout or FILE)\n"
 	"  td list                               the tournaments\n"
-	"  td show T                             a tournament's settings and players\n";
+	"  td show T                             a tournament's settings and players\n"
+	"  td crosstable T [--round N]           the cross-table (after round N; default the\n"
+	"                                        latest): each player's rounds, score, tie-breaks\n";
 
 /* What a td subcommand makes of its arguments: a batch for cli_run_batch. */
 struct td_ctx {
@@ -338,15 +343,8 @@ static void print_show(struct cli_batch *b, const json_t *req, const json_t *rep
 	const char *director = json_string_value(json_object_get(t, "director"));
 	if (director)
 		printf("Director: %s\n", director);
-	const char *key;
-	const json_t *v;
-	fputs("Settings:", stdout);
-	json_object_foreach((json_t *)st, key, v) {
-		char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
-		printf(" %s=%s", key, s ? s : "?");
-		free(s);
-	}
-	putchar('\n');
+	puts("Settings:");
+	cli_print_settings(st);
 	const json_t *field = json_object_get(t, "field");
 	printf("Players (%zu):\n", json_array_size(field));
 	size_t i;
@@ -370,8 +368,9 @@ static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 	static const struct cli_option opts[] = {
 		{"--system", true}, {"--rounds", true}, {"--size", true}, {"--komi", true},
 		{"--time", true}, {"--lateness", true}, {"--tiebreaks", true}, {"--rated", true},
-		{"--bye", true}, {"--rules", true}};
-	enum { SYS, ROUNDS, SIZE, KOMI, TIME, LATE, TB, RATED, BYE, RULES, NOPT };
+		{"--bye", true}, {"--rules", true}, {"--place", true}, {"--mcmahon-bar", true},
+		{"--mcmahon-floor", true}};
+	enum { SYS, ROUNDS, SIZE, KOMI, TIME, LATE, TB, RATED, BYE, RULES, PLACE, BAR, FLOOR, NOPT };
 	const char *v[NOPT] = {0};
 	const char *pos[1];
 	int npos;
@@ -451,6 +450,18 @@ static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 			goto bad;
 		}
 		json_object_set_new(req, "rules", rules);
+	}
+	if (v[PLACE])
+		json_object_set_new(req, "place", json_string(v[PLACE]));
+	for (int k = BAR; k <= FLOOR; k++) {
+		int rank;
+		if (!v[k])
+			continue;
+		if (rank_parse(v[k], &rank) != RATING_OK) {
+			cli_errorf("%s must be a rank (30k..9d), not '%s'", opts[k].name, v[k]);
+			goto bad;
+		}
+		json_object_set_new(req, k == BAR ? "mcmahon_bar" : "mcmahon_floor", json_integer(rank));
 	}
 	return td_one(x, req, print_created);
 bad:
@@ -750,6 +761,38 @@ static int td_show(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 			 print_show);
 }
 
+static void print_crosstable(struct cli_batch *b, const json_t *req, const json_t *reply)
+{
+	(void)req;
+	if (cli_print_crosstable(reply) < 0)
+		b->failed = true;
+}
+
+static int td_crosstable(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
+{
+	static const struct cli_option opts[] = {{"--round", true}};
+	const char *v[1] = {0};
+	const char *pos[1];
+	int npos;
+	int r = cli_parse_args(argc, argv, o, td_usage, opts, 1, v, pos, 1, &npos);
+	if (r != 0)
+		return r;
+	json_int_t t;
+	long round = 0;
+	if (npos != 1) {
+		cli_errorf("td crosstable: give the TOURNAMENT");
+		return -1;
+	}
+	if (cli_parse_id("TOURNAMENT", pos[0], &t) != 0 ||
+	    (v[0] && parse_int("--round", v[0], 1, 64, &round) != 0))
+		return -1;
+	json_t *req = json_pack("{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament", t,
+				"format", "json");
+	if (req && round)
+		json_object_set_new(req, "round", json_integer(round));
+	return td_one(x, req, print_crosstable);
+}
+
 /* The td subcommands: each parses its arguments (argv[0] its name) into a batch in x.
  * Returns 0, 1 after --help, -1 on a usage error (message printed). */
 static const struct {
@@ -760,6 +803,7 @@ static const struct {
 	{"start", td_start}, {"result", td_result}, {"results", td_results},
 	{"warn", td_warn}, {"pause", td_pause},
 	{"resume", td_resume}, {"export", td_export}, {"list", td_list}, {"show", td_show},
+	{"crosstable", td_crosstable},
 };
 
 int cmd_td(int argc, char **argv)

@@ -115,7 +115,7 @@ static int create_parse(struct conn *c, const struct proto_request *req,
 	json_array_foreach(tiebreaks, i, v) {
 		if (!json_is_string(v) || standings_tiebreak_parse(json_string_value(v)) < 0)
 			return server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
-						  "field 'tiebreaks': entry %zu is not a tie-break (SOS, SOSOS, SODOS, MMS, DE, WARN, SEED)", i + 1);
+						  "field 'tiebreaks': entry %zu is not a tie-break (SOS, SOS-1, SOS-2, MOS, SOSOS, SODOS, CUSS, MMS, DE, WARN, SEED)", i + 1);
 		s->tiebreaks[s->ntiebreaks++] = json_string_value(v);
 	}
 	s->system = system;

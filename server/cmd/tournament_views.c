@@ -93,11 +93,16 @@ void tournaments_standings(struct conn *c, const struct proto_request *req)
 			for (int k = 0; k < ntb; k++)
 				json_object_set_new(tbj, standings_tiebreak_name(standings_tiebreak_parse(names[k])),
 						    json_real(rows[i].tiebreak[k]));
-			json_array_append_new(arr, json_pack("{s:i, s:s, s:i, s:f, s:i, s:i, s:i, s:i, s:i, s:o}",
+			json_t *row = json_pack("{s:i, s:s, s:i, s:f, s:i, s:i, s:i, s:i, s:i, s:o}",
 				"rank", rows[i].place, "player", b.ev.players[rows[i].player].name, "points",
 				rows[i].points, "score", rows[i].score, "wins", rows[i].wins, "draws", rows[i].draws,
 				"losses", rows[i].losses, "byes", rows[i].byes, "warnings", rows[i].warnings,
-				"tiebreaks", tbj));
+				"tiebreaks", tbj);
+			/* Withdrawn (Art. 28): the last round the player took part in. */
+			int wd = b.ev.players[rows[i].player].withdrawn_after;
+			if (row && wd > 0)
+				json_object_set_new(row, "withdrawn_after", json_integer(wd));
+			json_array_append_new(arr, row);
 		}
 		json_t *r = proto_reply_ok(req->id);
 		json_object_set_new(r, "tournament", json_integer(t.row.id));
@@ -255,15 +260,25 @@ void tournaments_export(struct conn *c, const struct proto_request *req)
 	int format;
 	struct tour t;
 	struct ev_build b;
-	if (proto_get_choice(req->root, "format", true, formats, EXPORT_FORMATS, &format, &err) < 0) {
+	int64_t round = 0;
+	if (proto_get_choice(req->root, "format", true, formats, EXPORT_FORMATS, &format, &err) < 0 ||
+	    proto_get_int(req->root, "round", false, 1, EVENT_MAX_ROUNDS, &round, &err) < 0) {
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
 	if (tournament_cmds_event(c, req, &t, &b) < 0)
 		return;
+	if (round > tour_round(&t)) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
+				   "field 'round': round %lld has not been played (the current round is %d)",
+				   (long long)round, tour_round(&t));
+		tour_ev_free(&b);
+		tour_clear(&t);
+		return;
+	}
 	const char *names[STANDINGS_MAX_TIEBREAKS];
 	int ntb = tour_tiebreak_names(&t, names);
-	struct export_info info = {.tiebreaks = names, .ntiebreaks = ntb};
+	struct export_info info = {.tiebreaks = names, .ntiebreaks = ntb, .after_round = (int)round};
 	struct export_dates dates;
 	export_info_fill(c->srv, &t, &b, &info, &dates);
 	char *data = NULL;
