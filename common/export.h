@@ -131,7 +131,8 @@ int export_csv(const struct event *ev, const struct export_info *info, char **ou
 int export_h9(const struct event *ev, const struct export_info *info, char **out);
 
 /* HTML: one printable UTF-8 page (no scripts, inline CSS; text escaped): the event's name,
- * the pairings of each round with their results, the standings with the main score and every
+ * the pairings of each round with their results (boards numbered from the game of the
+ * best-placed player in the standings), the standings with the main score and every
  * tie-break as a column (byes counted, withdrawn players marked), and the cross-table (round
  * fields as in the CSV). info may be NULL (info->name is the title). */
 int export_html(const struct event *ev, const struct export_info *info, char **out);

@@ -1,8 +1,10 @@
-/* export_html: a tournament as one printable HTML page (see export.h): pairings by round,
- * standings with every tie-break, cross-table. No scripts; the style is inline. */
+/* export_html: a tournament as one printable HTML page (see export.h): pairings by round
+ * (board 1 the game of the best-placed player), standings with every tie-break, cross-table.
+ * No scripts; the style is inline. */
 #include "export.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "export_int.h"
@@ -64,20 +66,37 @@ static void add_player(struct export_buf *b, const struct export_ctx *x, int pla
 	export_buf_add(b, " (%s)", rank);
 }
 
-static void pairings(struct export_buf *b, const struct export_ctx *x, int r)
+/* The better standings number of a game's two players (boards are numbered by it). */
+static int game_key(const struct export_ctx *x, const struct event_game *g)
+{
+	int nb = x->num[g->black], nw = x->num[g->white];
+
+	return nb < nw ? nb : nw;
+}
+
+/* Round r's pairings, board 1 the game of the best-placed player; order[] has room for
+ * ev->ngames indices. */
+static void pairings(struct export_buf *b, const struct export_ctx *x, int r, int *order)
 {
 	const struct event *ev = x->ev;
-	int i, board = 0, nbye = 0;
+	int i, k, n = 0, nbye = 0;
 
-	export_buf_add(b, "<h2 class=\"round\">Round %d</h2>\n", r);
-	export_buf_add(b, "<table>\n<tr><th>Board</th><th>Black</th><th>White</th>"
-		"<th>Handicap</th><th>Result</th></tr>\n");
 	for (i = 0; i < ev->ngames; i++) {
 		const struct event_game *g = &ev->games[i];
 
 		if (g->round != r || !x->num[g->black] || !x->num[g->white])
 			continue;
-		export_buf_add(b, "<tr><td class=\"n\">%d</td><td>", ++board);
+		for (k = n++; k > 0 && game_key(x, &ev->games[order[k - 1]]) > game_key(x, g); k--)
+			order[k] = order[k - 1];
+		order[k] = i;
+	}
+	export_buf_add(b, "<h2 class=\"round\">Round %d</h2>\n", r);
+	export_buf_add(b, "<table>\n<tr><th>Board</th><th>Black</th><th>White</th>"
+		"<th>Handicap</th><th>Result</th></tr>\n");
+	for (k = 0; k < n; k++) {
+		const struct event_game *g = &ev->games[order[k]];
+
+		export_buf_add(b, "<tr><td class=\"n\">%d</td><td>", k + 1);
 		add_player(b, x, g->black);
 		export_buf_add(b, "</td><td>");
 		add_player(b, x, g->white);
@@ -174,7 +193,7 @@ int export_html(const struct event *ev, const struct export_info *info, char **o
 	struct export_buf b = { 0 };
 	struct export_ctx x;
 	const char *title;
-	int rc, r;
+	int rc, r, *order;
 
 	if (!out || (info && ((info->name && !export_text_ok(info->name)) ||
 			(info->place && !export_text_ok(info->place)) ||
@@ -201,8 +220,12 @@ int export_html(const struct event *ev, const struct export_info *info, char **o
 	if (info && info->date_end && info->date_start && strcmp(info->date_end, info->date_start))
 		export_buf_add(&b, " to %s", info->date_end);
 	export_buf_add(&b, ".</p>\n");
-	for (r = 1; r <= x.R; r++)
-		pairings(&b, &x, r);
+	order = malloc(((size_t)ev->ngames + 1) * sizeof *order);
+	if (!order)
+		b.failed = true;
+	for (r = 1; order && r <= x.R; r++)
+		pairings(&b, &x, r, order);
+	free(order);
 	standings_table(&b, &x);
 	cross_table(&b, &x);
 	export_buf_add(&b, "</body>\n</html>\n");

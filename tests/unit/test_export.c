@@ -421,6 +421,28 @@ START_TEST(test_export_html)
 }
 END_TEST
 
+/* Boards are numbered from the game of the best-placed player, whatever the games' order:
+ * A (seed 0) and C both win; A is placed first, so A-B is board 1. */
+START_TEST(test_export_html_boards)
+{
+	struct event_player p[4] = {
+		{ .name = "A", .seed = 0 }, { .name = "B", .seed = 1 },
+		{ .name = "C", .seed = 2 }, { .name = "D", .seed = 3 },
+	};
+	struct event_game g[2] = {
+		{ .round = 1, .black = 2, .white = 3, .result = RESULT_BLACK_WIN },
+		{ .round = 1, .black = 1, .white = 0, .result = RESULT_WHITE_WIN },
+	};
+	struct event ev = mk(SYSTEM_SWISS, p, 4, g, 2, NULL, 0, 1);
+	char *s = NULL;
+
+	ck_assert_int_eq(export_html(&ev, NULL, &s), EXPORT_OK);
+	ck_assert_ptr_nonnull(strstr(s, "<tr><td class=\"n\">1</td><td>B (1d)</td><td>A (1d)</td>"));
+	ck_assert_ptr_nonnull(strstr(s, "<tr><td class=\"n\">2</td><td>C (1d)</td><td>D (1d)</td>"));
+	free(s);
+}
+END_TEST
+
 static Suite *export_suite(void)
 {
 	Suite *s = suite_create("export");
@@ -431,6 +453,7 @@ static Suite *export_suite(void)
 	tcase_add_test(x, test_export_egd_class);
 	tcase_add_test(x, test_export_h9_names);
 	tcase_add_test(x, test_export_html);
+	tcase_add_test(x, test_export_html_boards);
 	tcase_add_test(x, test_export_json);
 	tcase_add_test(x, test_export_mcmahon_h9_csv);
 	tcase_add_test(x, test_export_after_round_and_pending);
