@@ -1,4 +1,5 @@
-/* export: JSON, CSV cross-table and EGD h9 renderings of a tournament (see export.h). */
+/* export: JSON and CSV renderings of a tournament, and the parts the h9 and HTML renderings
+ * share (export_int.h); see export.h. */
 #include "export.h"
 #include "export_int.h"
 
