@@ -96,7 +96,8 @@ static void standings_print(struct cli_batch *b, const json_t *req, const json_t
 	       (long long)json_integer_value(json_object_get(reply, "tournament")),
 	       (long long)json_integer_value(json_object_get(reply, "round")),
 	       cli_str_or(reply, "score", "PTS"));
-	printf("%4s  %-20s %6s %4s %4s %4s %4s", "Rank", "Player", "Score", "W", "D", "L", "Warn");
+	printf("%4s  %-20s %6s %4s %4s %4s %4s %4s", "Rank", "Player", "Score", "W", "D", "L", "Bye",
+	       "Warn");
 	const char *key;
 	const json_t *v;
 	json_object_foreach((json_t *)first, key, v)
@@ -106,17 +107,21 @@ static void standings_print(struct cli_batch *b, const json_t *req, const json_t
 	size_t i;
 	const json_t *row;
 	json_array_foreach(rows, i, row) {
-		printf("%4lld  %-20s %6g %4lld %4lld %4lld %4lld",
+		printf("%4lld  %-20s %6g %4lld %4lld %4lld %4lld %4lld",
 		       (long long)json_integer_value(json_object_get(row, "rank")),
 		       cli_str_or(row, "player", "?"),
 		       json_number_value(json_object_get(row, "score")),
 		       (long long)json_integer_value(json_object_get(row, "wins")),
 		       (long long)json_integer_value(json_object_get(row, "draws")),
 		       (long long)json_integer_value(json_object_get(row, "losses")),
+		       (long long)json_integer_value(json_object_get(row, "byes")),
 		       (long long)json_integer_value(json_object_get(row, "warnings")));
 		json_object_foreach(json_object_get(row, "tiebreaks"), key, v)
 			if (strcmp(key, "WARN") != 0)
 				printf(" %7g", json_number_value(v));
+		long long wd = (long long)json_integer_value(json_object_get(row, "withdrawn_after"));
+		if (wd > 0)
+			printf("  (withdrawn after round %lld)", wd);
 		putchar('\n');
 	}
 	if (json_array_size(rows) == 0)

@@ -16,6 +16,8 @@
 
 #include "cli.h"
 #include "cli_print.h"
+#include "cli_tables.h"
+#include "rating.h"
 #include "cli_run.h"
 #include "commands.h"
 #include "td.h"
@@ -31,7 +33,7 @@ static const char td_usage[] =
 	"  td create NAME --system swiss|mcmahon|round_robin|double_round_robin|knockout\n"
 	"            [--rounds N] [--size N] [--komi K] [--time SPEC] [--lateness SECONDS]\n"
 	"            [--tiebreaks SOS,SOSOS,...] [--rated yes|no] [--bye POINTS] [--rules JSON]\n"
-	"            [--venue online|board] [--mcmahon-bar RANK] [--mcmahon-floor RANK]\n"
+	"            [--venue online|board] [--place CC,CITY] [--mcmahon-bar RANK] [--mcmahon-floor RANK]\n"
 	"            [--handicap yes|no] [--handicap-max N] [--handicap-komi K]\n"
 	"            [--absent-points N] [--mms-absent K] [--double-elimination]\n"
 	"            [--top-group RANK] [--handicap-correction N] [--handicap-none-above RANK]\n"
@@ -58,10 +60,12 @@ static const char td_usage[] =
 	"                                        reply, exit status 1 if any was refused\n"
 	"  td warn GAME B|W REASON               a director's warning (a second one loses)\n"
 	"  td pause GAME | td resume GAME        stop or restart a game's clocks (Art. 14)\n"
-	"  td export T --format h9|csv|json [-o FILE]\n"
+	"  td export T --format h9|csv|json|html [-o FILE]\n"
 	"                                        the results table (stdout or FILE)\n"
 	"  td list                               the tournaments\n"
-	"  td show T                             a tournament's settings and players\n";
+	"  td show T                             a tournament's settings and players\n"
+	"  td crosstable T [--round N]           the cross-table (after round N; default the\n"
+	"                                        latest): each player's rounds, score, tie-breaks\n";
 
 /* Make a batch of one request (consumed). */
 int td_one(struct td_ctx *x, json_t *req, cli_print_fn print)
@@ -364,15 +368,8 @@ static void print_show(struct cli_batch *b, const json_t *req, const json_t *rep
 	const char *director = json_string_value(json_object_get(t, "director"));
 	if (director)
 		printf("Director: %s\n", director);
-	const char *key;
-	const json_t *v;
-	fputs("Settings:", stdout);
-	json_object_foreach((json_t *)st, key, v) {
-		char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
-		printf(" %s=%s", key, s ? s : "?");
-		free(s);
-	}
-	putchar('\n');
+	puts("Settings:");
+	cli_print_settings(st);
 	const json_t *field = json_object_get(t, "field");
 	printf("Players (%zu):\n", json_array_size(field));
 	size_t i;
@@ -466,9 +463,9 @@ static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 		{"--mcmahon-floor", true}, {"--handicap", true}, {"--handicap-max", true},
 		{"--handicap-komi", true}, {"--absent-points", true}, {"--mms-absent", true},
 		{"--double-elimination", false}, {"--top-group", true}, {"--handicap-correction", true},
-		{"--handicap-none-above", true}};
+		{"--handicap-none-above", true}, {"--place", true}};
 	enum { SYS, ROUNDS, SIZE, KOMI, TIME, LATE, TB, RATED, BYE, RULES, VENUE, BAR, FLOOR, HCAP,
-	       HMAX, HKOMI, ABSP, MMSA, DOUBLE, TOP, HCORR, HNONE, NOPT };
+	       HMAX, HKOMI, ABSP, MMSA, DOUBLE, TOP, HCORR, HNONE, PLACE, NOPT };
 	const char *v[NOPT] = {0};
 	const char *pos[1];
 	int npos;
@@ -566,6 +563,8 @@ static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 		}
 		json_object_set_new(req, "rules", rules);
 	}
+	if (v[PLACE])
+		json_object_set_new(req, "place", json_string(v[PLACE]));
 	return td_one(x, req, print_created);
 bad:
 	json_decref(req);
@@ -824,7 +823,7 @@ static int td_export(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 		return r;
 	json_t *t;
 	if (npos != 1 || !v[0]) {
-		cli_errorf("td export: give the TOURNAMENT and --format h9|csv|json");
+		cli_errorf("td export: give the TOURNAMENT and --format h9|csv|json|html");
 		return -1;
 	}
 	if (td_tournament_arg(pos[0], &t) != 0)
@@ -871,6 +870,38 @@ static int td_show(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 			 print_show);
 }
 
+static void print_crosstable(struct cli_batch *b, const json_t *req, const json_t *reply)
+{
+	(void)req;
+	if (cli_print_crosstable(reply) < 0)
+		b->failed = true;
+}
+
+static int td_crosstable(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
+{
+	static const struct cli_option opts[] = {{"--round", true}};
+	const char *v[1] = {0};
+	const char *pos[1];
+	int npos;
+	int r = cli_parse_args(argc, argv, o, td_usage, opts, 1, v, pos, 1, &npos);
+	if (r != 0)
+		return r;
+	json_int_t t;
+	long round = 0;
+	if (npos != 1) {
+		cli_errorf("td crosstable: give the TOURNAMENT");
+		return -1;
+	}
+	if (cli_parse_id("TOURNAMENT", pos[0], &t) != 0 ||
+	    (v[0] && parse_int("--round", v[0], 1, 64, &round) != 0))
+		return -1;
+	json_t *req = json_pack("{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament", t,
+				"format", "json");
+	if (req && round)
+		json_object_set_new(req, "round", json_integer(round));
+	return td_one(x, req, print_crosstable);
+}
+
 /* The td subcommands: each parses its arguments (argv[0] its name) into a batch in x.
  * Returns 0, 1 after --help, -1 on a usage error (message printed). */
 static const struct {
@@ -883,6 +914,7 @@ static const struct {
 	{"resume", td_resume}, {"export", td_export}, {"list", td_list}, {"show", td_show},
 	{"enter", td_entrant}, {"import", td_import}, {"players", td_players},
 	{"absent", td_absent}, {"pair", td_pair}, {"profile", td_profile},
+	{"crosstable", td_crosstable},
 };
 
 int cmd_td(int argc, char **argv)

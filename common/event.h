@@ -13,6 +13,8 @@
 
 #define EVENT_MAX_PLAYERS 4096
 #define EVENT_MAX_ROUNDS 64
+/* Bytes of a game's result text, NUL included ("W+1000.5"). */
+#define EVENT_RESULT_TEXT_SIZE 16
 
 /* Pairing systems (Art. 26). */
 enum event_system {
@@ -77,6 +79,9 @@ struct event_game {
 	/* Warnings given in this game (Art. 17, 18.3, 23, 24); the tie-break "fewer warnings" of
 	 * Art. 27.1 sums them (added by standings). */
 	int black_warnings, white_warnings;
+	/* The result as recorded ("B+R", "W+3.5", "0"); "" when not known (printouts fall back
+	 * on `result`). */
+	char result_text[EVENT_RESULT_TEXT_SIZE];
 };
 
 struct event_bye {

@@ -1,6 +1,9 @@
-/* export: JSON, CSV cross-table and EGD h9 renderings of a tournament (see export.h). */
+/* export: JSON and CSV renderings of a tournament, and the parts the h9 and HTML renderings
+ * share (export_int.h); see export.h. */
 #include "export.h"
+#include "export_int.h"
 
+#include <ctype.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -12,27 +15,13 @@
 #include "rating.h"
 #include "standings.h"
 
-/* Round-table slots (as in standings.c). */
-#define SLOT_EMPTY (-1)
-#define SLOT_BYE (-2)
-/* One formatted number or round field, NUL included. */
-#define EXPORT_FIELD_MAX 48
 /* A bye or absence credited with at least these fractions of a win shows as "+" / "=". */
 #define EXPORT_CREDIT_WIN 0.75
 #define EXPORT_CREDIT_HALF 0.25
 
 /* ---- A growable string ---- */
 
-struct buf {
-	char *s;
-	size_t len, cap;
-	bool failed;
-};
-
-static void buf_add(struct buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void buf_add(struct buf *b, const char *fmt, ...)
+void export_buf_add(struct export_buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -67,10 +56,10 @@ static void buf_add(struct buf *b, const char *fmt, ...)
 }
 
 /* Hands the string to *out, or frees it: EXPORT_OK or EXPORT_ENOMEM. */
-static int buf_finish(struct buf *b, char **out)
+int export_buf_finish(struct export_buf *b, char **out)
 {
 	if (!b->failed && !b->s)
-		buf_add(b, "%s", "");
+		export_buf_add(b, "%s", "");
 	if (b->failed) {
 		free(b->s);
 		return EXPORT_ENOMEM;
@@ -83,7 +72,7 @@ static int buf_finish(struct buf *b, char **out)
 
 /* Valid UTF-8 (no overlongs, surrogates or values above U+10FFFF), no control characters,
  * at most EXPORT_TEXT_MAX bytes. */
-static bool text_ok(const char *s)
+bool export_text_ok(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t len = strlen(s);
@@ -127,13 +116,13 @@ static bool text_ok(const char *s)
 }
 
 /* A token for h9: non-empty text without spaces. */
-static bool token_ok(const char *s)
+bool export_token_ok(const char *s)
 {
-	return s && *s && text_ok(s) && !strchr(s, ' ');
+	return s && *s && export_text_ok(s) && !strchr(s, ' ');
 }
 
 /* yyyy-mm-dd with month 01..12 and day 01..31. */
-static bool date_ok(const char *s)
+bool export_date_ok(const char *s)
 {
 	int i, m, d;
 
@@ -147,27 +136,34 @@ static bool date_ok(const char *s)
 	return m >= 1 && m <= 12 && d >= 1 && d <= 31;
 }
 
+/* Two ASCII letters (ISO 3166-1 alpha-2). */
+static bool country_ok(const char *s)
+{
+	return strlen(s) == 2 && isalpha((unsigned char)s[0]) && isalpha((unsigned char)s[1]);
+}
+
+/* EXPORT_PIN_DIGITS decimal digits. */
+static bool pin_ok(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i]; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+	return i == EXPORT_PIN_DIGITS;
+}
+
 /* ---- The common part: standings, numbering, round table ---- */
 
-struct exp {
-	const struct event *ev;
-	struct standing *rows;
-	int n;                 /* rows */
-	int *num;              /* player index -> 1..n, 0 = not listed */
-	int R;                 /* rounds shown */
-	int *slot;             /* nplayers * R */
-	int ntb;
-	const char *tbname[STANDINGS_MAX_TIEBREAKS];
-};
 
-static void exp_free(struct exp *x)
+void export_ctx_free(struct export_ctx *x)
 {
 	free(x->rows);
 	free(x->num);
 	free(x->slot);
 }
 
-static int *exp_slot(const struct exp *x, int player, int round)
+int *export_ctx_slot(const struct export_ctx *x, int player, int round)
 {
 	return &x->slot[(size_t)player * (size_t)x->R + (size_t)(round - 1)];
 }
@@ -177,7 +173,7 @@ static int map_err(int err)
 	return err == STANDINGS_ENOMEM ? EXPORT_ENOMEM : EXPORT_EINVAL;
 }
 
-static int exp_init(struct exp *x, const struct event *ev, const struct export_info *info)
+int export_ctx_init(struct export_ctx *x, const struct event *ev, const struct export_info *info)
 {
 	static const struct export_info none = { 0 };
 	const char *const *tbs;
@@ -194,8 +190,8 @@ static int exp_init(struct exp *x, const struct event *ev, const struct export_i
 
 		if (p->withdrawn_before_start)
 			continue;
-		if (!p->name || !text_ok(p->name) || (p->country && !token_ok(p->country)) ||
-				(p->club && !token_ok(p->club)))
+		if (!p->name || !export_text_ok(p->name) || (p->country && !country_ok(p->country)) ||
+				(p->club && !export_token_ok(p->club)) || (p->egd_pin && !pin_ok(p->egd_pin)))
 			return EXPORT_EINVAL;
 	}
 	tbs = info->tiebreaks;
@@ -206,12 +202,12 @@ static int exp_init(struct exp *x, const struct event *ev, const struct export_i
 	x->rows = malloc(((size_t)ev->nplayers + 1) * sizeof *x->rows);
 	x->num = calloc((size_t)ev->nplayers + 1, sizeof *x->num);
 	if (!x->rows || !x->num) {
-		exp_free(x);
+		export_ctx_free(x);
 		return EXPORT_ENOMEM;
 	}
 	rc = standings_compute(ev, info->after_round, tbs, ntb, x->rows);
 	if (rc < 0) {
-		exp_free(x);
+		export_ctx_free(x);
 		return map_err(rc);
 	}
 	x->n = rc;
@@ -223,7 +219,7 @@ static int exp_init(struct exp *x, const struct event *ev, const struct export_i
 		x->num[x->rows[i].player] = i + 1;
 	x->slot = malloc(((size_t)ev->nplayers * (size_t)x->R + 1) * sizeof *x->slot);
 	if (!x->slot) {
-		exp_free(x);
+		export_ctx_free(x);
 		return EXPORT_ENOMEM;
 	}
 	for (i = 0; i < ev->nplayers * x->R; i++)
@@ -234,20 +230,20 @@ static int exp_init(struct exp *x, const struct event *ev, const struct export_i
 		if (g->round > x->R || g->result == RESULT_VOID || !x->num[g->black] ||
 				!x->num[g->white])
 			continue;
-		*exp_slot(x, g->black, g->round) = i;
-		*exp_slot(x, g->white, g->round) = i;
+		*export_ctx_slot(x, g->black, g->round) = i;
+		*export_ctx_slot(x, g->white, g->round) = i;
 	}
 	for (i = 0; i < ev->nbyes; i++) {
 		const struct event_bye *b = &ev->byes[i];
 
 		if (b->round <= x->R && x->num[b->player])
-			*exp_slot(x, b->player, b->round) = SLOT_BYE;
+			*export_ctx_slot(x, b->player, b->round) = SLOT_BYE;
 	}
 	return EXPORT_OK;
 }
 
 /* A number with at most two decimals, trailing zeros dropped: "12", "7.5", "3.25". */
-static void fmt_num(char *out, double v)
+void export_fmt_num(char *out, double v)
 {
 	char *p;
 
@@ -270,25 +266,17 @@ static char credit_sign(double credit, double win)
 	return '-';
 }
 
-enum round_kind { ROUND_GAME, ROUND_FORFEIT, ROUND_PENDING, ROUND_BYE, ROUND_ABSENT };
 
-struct round_view {
-	enum round_kind kind;
-	const struct event_game *g;
-	int opp;           /* opponent's num */
-	char result;       /* '+', '-', '=' (games; byes and absences: the credit's sign) */
-	char color;        /* 'b' / 'w' */
-};
 
-static struct round_view round_view(const struct exp *x, int player, int r)
+struct export_round export_round_view(const struct export_ctx *x, int player, int r)
 {
 	const struct event *ev = x->ev;
-	struct round_view v = { 0 };
-	int s = *exp_slot(x, player, r);
+	struct export_round v = { 0 };
+	int s = *export_ctx_slot(x, player, r);
 	bool mcmahon = ev->system == SYSTEM_MCMAHON;
 
 	if (s == SLOT_BYE) {
-		v.kind = ROUND_BYE;
+		v.kind = EXPORT_ROUND_BYE;
 		v.result = mcmahon ? credit_sign(ev->mms_bye, 1.0) :
 			credit_sign(ev->bye_points, STANDINGS_WIN_POINTS);
 		return v;
@@ -296,7 +284,7 @@ static struct round_view round_view(const struct exp *x, int player, int r)
 	if (s == SLOT_EMPTY) {
 		int wd = ev->players[player].withdrawn_after;
 
-		v.kind = ROUND_ABSENT;
+		v.kind = EXPORT_ROUND_ABSENT;
 		v.result = mcmahon && (wd == 0 || r <= wd) ? credit_sign(ev->mms_absent, 1.0) : '-';
 		return v;
 	}
@@ -319,29 +307,29 @@ static struct round_view round_view(const struct exp *x, int player, int r)
 		v.result = '-';
 		break;
 	default:
-		v.kind = ROUND_PENDING;
+		v.kind = EXPORT_ROUND_PENDING;
 		v.result = '?';
 		return v;
 	}
 	/* A double loss is a double forfeit (Art. 17.5, 23.1): unplayed, "-!" for both. */
 	v.kind = (v.g->result == RESULT_BLACK_FORFEIT_WIN ||
 		v.g->result == RESULT_WHITE_FORFEIT_WIN ||
-		v.g->result == RESULT_DOUBLE_LOSS) ? ROUND_FORFEIT : ROUND_GAME;
+		v.g->result == RESULT_DOUBLE_LOSS) ? EXPORT_ROUND_FORFEIT : EXPORT_ROUND_GAME;
 	return v;
 }
 
 /* "3+/w", "12-/b2", "5+!w"; the shared part of the CSV and h9 fields. */
-static void game_field(char *out, const struct round_view *v)
+void export_game_field(char *out, const struct export_round *v)
 {
 	char hc[16] = "";
 
 	if (v->g->handicap > 0)
 		snprintf(hc, sizeof hc, "%d", v->g->handicap);
 	snprintf(out, EXPORT_FIELD_MAX, "%d%c%c%c%s", v->opp, v->result,
-		v->kind == ROUND_FORFEIT ? '!' : '/', v->color, hc);
+		v->kind == EXPORT_ROUND_FORFEIT ? '!' : '/', v->color, hc);
 }
 
-static void rank_str(char *out, int rank)
+void export_rank_str(char *out, int rank)
 {
 	if (rank_format(rank, out, RANK_STR_MAX) != RATING_OK)
 		strcpy(out, "?");
@@ -354,9 +342,9 @@ static int jset(json_t *o, const char *k, json_t *v)
 	return v ? json_object_set_new(o, k, v) : -1;
 }
 
-static json_t *json_round(const struct exp *x, int player, int r)
+static json_t *json_round(const struct export_ctx *x, int player, int r)
 {
-	struct round_view v = round_view(x, player, r);
+	struct export_round v = export_round_view(x, player, r);
 	json_t *o = json_object();
 	const char *res;
 	int bad = 0;
@@ -364,10 +352,10 @@ static json_t *json_round(const struct exp *x, int player, int r)
 	if (!o)
 		return NULL;
 	bad |= jset(o, "round", json_integer(r));
-	if (v.kind == ROUND_BYE || v.kind == ROUND_ABSENT) {
-		bad |= jset(o, "result", json_string(v.kind == ROUND_BYE ? "bye" : "absent"));
+	if (v.kind == EXPORT_ROUND_BYE || v.kind == EXPORT_ROUND_ABSENT) {
+		bad |= jset(o, "result", json_string(v.kind == EXPORT_ROUND_BYE ? "bye" : "absent"));
 	} else {
-		if (v.kind == ROUND_PENDING)
+		if (v.kind == EXPORT_ROUND_PENDING)
 			res = "pending";
 		else if (v.g->result == RESULT_DOUBLE_LOSS)
 			res = "double_loss";
@@ -377,7 +365,7 @@ static json_t *json_round(const struct exp *x, int player, int r)
 		bad |= jset(o, "opponent", json_integer(v.opp));
 		bad |= jset(o, "color", json_string(v.color == 'b' ? "b" : "w"));
 		bad |= jset(o, "handicap", json_integer(v.g->handicap));
-		bad |= jset(o, "forfeit", json_boolean(v.kind == ROUND_FORFEIT));
+		bad |= jset(o, "forfeit", json_boolean(v.kind == EXPORT_ROUND_FORFEIT));
 	}
 	if (bad) {
 		json_decref(o);
@@ -386,7 +374,7 @@ static json_t *json_round(const struct exp *x, int player, int r)
 	return o;
 }
 
-static json_t *json_row(const struct exp *x, const struct standing *s, int num)
+static json_t *json_row(const struct export_ctx *x, const struct standing *s, int num)
 {
 	const struct event_player *p = &x->ev->players[s->player];
 	json_t *o = json_object(), *tb = json_array(), *rounds = json_array();
@@ -399,7 +387,7 @@ static json_t *json_row(const struct exp *x, const struct standing *s, int num)
 		json_decref(rounds);
 		return NULL;
 	}
-	rank_str(rank, p->rank);
+	export_rank_str(rank, p->rank);
 	for (j = 0; j < s->ntiebreaks; j++)
 		bad |= json_array_append_new(tb, json_real(s->tiebreak[j]));
 	for (r = 1; r <= x->R; r++) {
@@ -432,16 +420,16 @@ static json_t *json_row(const struct exp *x, const struct standing *s, int num)
 
 int export_json(const struct event *ev, const struct export_info *info, char **out)
 {
-	struct exp x;
+	struct export_ctx x;
 	json_t *root = NULL, *names, *rows;
 	char *s;
 	int rc, i, bad = 0;
 
 	if (!out)
 		return EXPORT_EINVAL;
-	if (info && info->name && !text_ok(info->name))
+	if (info && info->name && !export_text_ok(info->name))
 		return EXPORT_EINVAL;
-	rc = exp_init(&x, ev, info);
+	rc = export_ctx_init(&x, ev, info);
 	if (rc)
 		return rc;
 	rc = EXPORT_ENOMEM;
@@ -473,176 +461,89 @@ int export_json(const struct event *ev, const struct export_info *info, char **o
 	rc = EXPORT_OK;
 out:
 	json_decref(root);
-	exp_free(&x);
+	export_ctx_free(&x);
 	return rc;
 }
 
 /* ---- CSV ---- */
 
 /* A text field: quoted when needed (RFC 4180), a leading ' before = + - @. */
-static void csv_text(struct buf *b, const char *s)
+static void csv_text(struct export_buf *b, const char *s)
 {
 	const char *p;
 	bool quote = strpbrk(s, ",\"\r\n") != NULL;
 
 	if (quote)
-		buf_add(b, "\"");
+		export_buf_add(b, "\"");
 	if (s[0] && strchr("=+-@", s[0]))
-		buf_add(b, "'");
+		export_buf_add(b, "'");
 	for (p = s; *p; p++) {
 		if (*p == '"')
-			buf_add(b, "\"\"");
+			export_buf_add(b, "\"\"");
 		else
-			buf_add(b, "%c", *p);
+			export_buf_add(b, "%c", *p);
 	}
 	if (quote)
-		buf_add(b, "\"");
+		export_buf_add(b, "\"");
 }
 
 int export_csv(const struct event *ev, const struct export_info *info, char **out)
 {
-	struct buf b = { 0 };
-	struct exp x;
+	struct export_buf b = { 0 };
+	struct export_ctx x;
 	const char *score = NULL;
 	char f[EXPORT_FIELD_MAX];
 	int rc, i, j, r;
 
 	if (!out)
 		return EXPORT_EINVAL;
-	rc = exp_init(&x, ev, info);
+	rc = export_ctx_init(&x, ev, info);
 	if (rc)
 		return rc;
 	if (ev->system == SYSTEM_MCMAHON || ev->system == SYSTEM_KNOCKOUT)
 		score = standings_score_name(ev->system);
-	buf_add(&b, "Num,Place,Name,Rank,Rating");
+	export_buf_add(&b, "Num,Place,Name,Rank,Rating");
 	for (r = 1; r <= x.R; r++)
-		buf_add(&b, ",R%d", r);
-	buf_add(&b, ",Points");
+		export_buf_add(&b, ",R%d", r);
+	export_buf_add(&b, ",Points");
 	if (score)
-		buf_add(&b, ",%s", score);
+		export_buf_add(&b, ",%s", score);
 	for (j = 0; j < x.ntb; j++)
-		buf_add(&b, ",%s", x.tbname[j]);
-	buf_add(&b, "\r\n");
+		export_buf_add(&b, ",%s", x.tbname[j]);
+	export_buf_add(&b, "\r\n");
 	for (i = 0; i < x.n; i++) {
 		const struct standing *s = &x.rows[i];
 		const struct event_player *p = &ev->players[s->player];
 		char rank[RANK_STR_MAX];
 
-		rank_str(rank, p->rank);
-		buf_add(&b, "%d,%d,", i + 1, s->place);
+		export_rank_str(rank, p->rank);
+		export_buf_add(&b, "%d,%d,", i + 1, s->place);
 		csv_text(&b, p->name);
-		buf_add(&b, ",%s,%.0f", rank, p->rating);
+		export_buf_add(&b, ",%s,%.0f", rank, p->rating);
 		for (r = 1; r <= x.R; r++) {
-			struct round_view v = round_view(&x, s->player, r);
+			struct export_round v = export_round_view(&x, s->player, r);
 
-			if (v.kind == ROUND_BYE)
+			if (v.kind == EXPORT_ROUND_BYE)
 				snprintf(f, sizeof f, "bye%c", v.result);
-			else if (v.kind == ROUND_ABSENT)
+			else if (v.kind == EXPORT_ROUND_ABSENT)
 				strcpy(f, "-");
 			else
-				game_field(f, &v);
-			buf_add(&b, ",%s", f);
+				export_game_field(f, &v);
+			export_buf_add(&b, ",%s", f);
 		}
-		buf_add(&b, ",%d", s->points);
+		export_buf_add(&b, ",%d", s->points);
 		if (score) {
-			fmt_num(f, s->score);
-			buf_add(&b, ",%s", f);
+			export_fmt_num(f, s->score);
+			export_buf_add(&b, ",%s", f);
 		}
 		for (j = 0; j < s->ntiebreaks; j++) {
-			fmt_num(f, s->tiebreak[j]);
-			buf_add(&b, ",%s", f);
+			export_fmt_num(f, s->tiebreak[j]);
+			export_buf_add(&b, ",%s", f);
 		}
-		buf_add(&b, "\r\n");
+		export_buf_add(&b, "\r\n");
 	}
-	exp_free(&x);
-	return buf_finish(&b, out);
-}
-
-/* ---- h9 ---- */
-
-static bool header_ok(const char *s)
-{
-	return !s || (text_ok(s) && !strchr(s, ']'));
-}
-
-int export_h9(const struct event *ev, const struct export_info *info, char **out)
-{
-	struct export_info none = { 0 };
-	struct buf b = { 0 };
-	struct exp x;
-	char f[EXPORT_FIELD_MAX];
-	int rc, i, j, r;
-
-	if (!out)
-		return EXPORT_EINVAL;
-	if (!info) {
-		none.komi = NAN;
-		info = &none;
-	}
-	if (!header_ok(info->egd_class) || !header_ok(info->name) || !header_ok(info->place) ||
-			!header_ok(info->handicap_rule) ||
-			(info->date_start && !date_ok(info->date_start)) ||
-			(info->date_end && (!info->date_start || !date_ok(info->date_end))) ||
-			(!isnan(info->komi) && !(fabs(info->komi) <= EXPORT_KOMI_MAX)) ||
-			info->time_minutes < 0 || info->time_minutes > EXPORT_TIME_MAX_MINUTES)
-		return EXPORT_EINVAL;
-	rc = exp_init(&x, ev, info);
-	if (rc)
-		return rc;
-	if (info->egd_class)
-		buf_add(&b, "; CL[%s]\n", info->egd_class);
-	if (info->name)
-		buf_add(&b, "; EV[%s]\n", info->name);
-	if (info->place)
-		buf_add(&b, "; PC[%s]\n", info->place);
-	if (info->date_start)
-		buf_add(&b, "; DT[%s,%s]\n", info->date_start,
-			info->date_end ? info->date_end : info->date_start);
-	if (info->handicap_rule)
-		buf_add(&b, "; HA[%s]\n", info->handicap_rule);
-	if (!isnan(info->komi))
-		buf_add(&b, "; KM[%.1f]\n", info->komi);
-	if (info->time_minutes > 0)
-		buf_add(&b, "; TM[%d]\n", info->time_minutes);
-	buf_add(&b, "; Num Name Rk Co Club %s", standings_score_name(ev->system));
-	for (j = 0; j < x.ntb; j++)
-		buf_add(&b, " %s", x.tbname[j]);
-	buf_add(&b, "\n");
-	for (i = 0; i < x.n; i++) {
-		const struct standing *s = &x.rows[i];
-		const struct event_player *p = &ev->players[s->player];
-		char rank[RANK_STR_MAX];
-		const char *c;
-
-		rank_str(rank, p->rank);
-		buf_add(&b, "%d ", i + 1);
-		for (c = p->name; *c; c++)
-			buf_add(&b, "%c", *c == ' ' ? '_' : *c);
-		if (!p->name[0])
-			buf_add(&b, "?");
-		buf_add(&b, " %s %s %s", rank, p->country ? p->country : "-",
-			p->club ? p->club : "-");
-		fmt_num(f, s->score);
-		buf_add(&b, " %s", f);
-		for (j = 0; j < s->ntiebreaks; j++) {
-			fmt_num(f, s->tiebreak[j]);
-			buf_add(&b, " %s", f);
-		}
-		for (r = 1; r <= x.R; r++) {
-			struct round_view v = round_view(&x, s->player, r);
-
-			if (v.kind == ROUND_BYE || v.kind == ROUND_ABSENT)
-				snprintf(f, sizeof f, "0%c", v.result);
-			else if (v.kind == ROUND_PENDING)
-				strcpy(f, "0-");
-			else
-				game_field(f, &v);
-			buf_add(&b, " %s", f);
-		}
-		buf_add(&b, "\n");
-	}
-	exp_free(&x);
-	return buf_finish(&b, out);
+	export_ctx_free(&x);
+	return export_buf_finish(&b, out);
 }
 
 const char *export_strerror(int err)

@@ -17,7 +17,8 @@
 #define SLOT_BYE (-2)
 
 static const char *const tiebreak_names[TIEBREAK_COUNT] = {
-	"PTS", "MMS", "KO", "SOS", "SOSOS", "SODOS", "DE", "WARN", "SEED"
+	"PTS", "MMS", "KO", "SOS", "SOSOS", "SODOS", "DE", "WARN", "SEED", "SOS-1", "SOS-2", "MOS",
+	"CUSS"
 };
 
 static const char *const default_rr[] = { "SODOS", "WARN" };
@@ -198,6 +199,7 @@ struct pstat {
 	double start;       /* start score: start MMS in McMahon, else 0 */
 	double value;       /* the score opponents see: MMS in McMahon, else points */
 	double mms, score, sos, sosos, sodos;
+	double sos1, sos2, mos, cuss;
 };
 
 struct ctx {
@@ -326,6 +328,63 @@ static void tally(struct ctx *c)
 	}
 }
 
+/* CUSS: the sum over rounds r = 1..R of the player's score after round r (points, or MMS in
+ * McMahon), i.e. R x start + the sum of each round's gain times the rounds it stays counted. */
+static void cumulative(struct ctx *c)
+{
+	const struct event *ev = c->ev;
+	bool mcmahon = ev->system == SYSTEM_MCMAHON;
+	int i, r;
+
+	for (i = 0; i < ev->nplayers; i++) {
+		struct pstat *p = &c->ps[i];
+		int wd = ev->players[i].withdrawn_after;
+
+		if (!p->active)
+			continue;
+		p->cuss = c->R * p->start;
+		for (r = 1; r <= c->R; r++) {
+			int s = *slot_at(c, i, r), o;
+			double gain = 0.0;
+
+			if (s == SLOT_BYE) {
+				gain = mcmahon ? ev->mms_bye : ev->bye_points;
+			} else if (s == SLOT_EMPTY) {
+				if (mcmahon && (wd == 0 || r <= wd))
+					gain = ev->mms_absent;
+			} else {
+				o = outcome_for(&ev->games[s], i);
+				if (o == 2)
+					gain = mcmahon ? 1.0 : STANDINGS_WIN_POINTS;
+				else if (o == 1)
+					gain = mcmahon ? 0.5 : STANDINGS_DRAW_POINTS;
+			}
+			p->cuss += gain * (c->R - r + 1);
+		}
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* SOS-1, SOS-2 and MOS from one value per round (sorted here). */
+static void sos_cuts(struct pstat *p, double *vals, int n)
+{
+	double sum = 0.0;
+	int k;
+
+	qsort(vals, (size_t)n, sizeof *vals, cmp_double);
+	for (k = 0; k < n; k++)
+		sum += vals[k];
+	p->sos1 = n >= 1 ? sum - vals[0] : 0.0;
+	p->sos2 = n >= 2 ? sum - vals[0] - vals[1] : 0.0;
+	p->mos = n >= 2 ? sum - vals[0] - vals[n - 1] : 0.0;
+}
+
 /* SOS and SODOS, then SOSOS (it needs every SOS). */
 static void opponents(struct ctx *c)
 {
@@ -335,6 +394,7 @@ static void opponents(struct ctx *c)
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < ev->nplayers; i++) {
 			struct pstat *p = &c->ps[i];
+			double vals[EVENT_MAX_ROUNDS];
 
 			if (!p->active)
 				continue;
@@ -344,6 +404,7 @@ static void opponents(struct ctx *c)
 
 				if (s < 0 || !over_the_board(ev->games[s].result)) {
 					/* Unplayed: the virtual opponent frozen at our start score. */
+					vals[r - 1] = p->start;
 					if (pass == 0)
 						p->sos += p->start;
 					else
@@ -352,6 +413,7 @@ static void opponents(struct ctx *c)
 				}
 				g = &ev->games[s];
 				opp = opponent_of(g, i);
+				vals[r - 1] = c->ps[opp].value;
 				if (pass == 0) {
 					int o = outcome_for(g, i);
 
@@ -364,6 +426,8 @@ static void opponents(struct ctx *c)
 					p->sosos += c->ps[opp].sos;
 				}
 			}
+			if (pass == 0)
+				sos_cuts(p, vals, c->R);
 		}
 	}
 }
@@ -388,6 +452,10 @@ static double criterion_value(const struct ctx *c, int player, int tb)
 	case TIEBREAK_SODOS: return p->sodos;
 	case TIEBREAK_WARN: return p->warnings;
 	case TIEBREAK_SEED: return c->ev->players[player].seed + 1; /* shown 1-based: seed 1 is the top */
+	case TIEBREAK_SOS1: return p->sos1;
+	case TIEBREAK_SOS2: return p->sos2;
+	case TIEBREAK_MOS: return p->mos;
+	case TIEBREAK_CUSS: return p->cuss;
 	default: return 0.0; /* DE: computed separately */
 	}
 }
@@ -492,6 +560,7 @@ int standings_compute(const struct event *ev, int after_round, const char *const
 
 	tally(&c);
 	opponents(&c);
+	cumulative(&c);
 
 	for (i = 0; i < ev->nplayers; i++) {
 		const struct pstat *p = &c.ps[i];

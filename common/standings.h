@@ -19,6 +19,14 @@
  *          with double elimination; a withdrawal after round k eliminates in round k+1) gives
  *          r - 1; not eliminated gives the rounds counted.
  *   SOS    sum of the opponents' scores (points; MMS in McMahon).
+ *   SOS-1  SOS without the lowest opponent's score (EGF; chess: Buchholz cut 1).
+ *   SOS-2  SOS without the two lowest.
+ *   MOS    median SOS: SOS without the highest and the lowest opponent's score.
+ *          (SOS-1, SOS-2, MOS: one value per round counted, the virtual opponent's for an
+ *          unplayed round; fewer rounds than values dropped give 0.)
+ *   CUSS   cumulative sum of scores: the player's score (points; MMS in McMahon) after
+ *          round 1, plus after round 2, ..., after the last round counted (EGF ROS/CUSS;
+ *          OpenGotha CUSSW/CUSSM).
  *   SOSOS  sum of the opponents' SOS.
  *   SODOS  (alias SB, Sonneborn-Berger, Art. 27.1 (1)) the scores of the opponents beaten plus
  *          half the scores of the opponents drawn.
@@ -28,7 +36,8 @@
  *   SEED   the seed; lower is better.
  * All others: higher is better. Unplayed rounds (bye, forfeit, absence, void, unfinished):
  * a "virtual opponent" frozen at the player's own start score (0; start MMS in McMahon)
- * stands in for SOS and SOSOS and counts nothing for SODOS and DE (docs/tiebreaks.md).
+ * stands in for SOS, SOS-1, SOS-2, MOS and SOSOS and counts nothing for SODOS and DE
+ * (docs/tiebreaks.md).
  *
  * Errors: functions returning int give >= 0 on success or a negative enum standings_err;
  * on an error nothing is written.
@@ -73,6 +82,10 @@ enum standings_tiebreak {
 	TIEBREAK_DE,
 	TIEBREAK_WARN,
 	TIEBREAK_SEED,
+	TIEBREAK_SOS1,
+	TIEBREAK_SOS2,
+	TIEBREAK_MOS,
+	TIEBREAK_CUSS,
 	TIEBREAK_COUNT
 };
 

@@ -1,12 +1,16 @@
 # scripts/deps.sh: sourced by scripts/check and scripts/demo. Installs the Debian packages
 # tengen needs to build and test, if any is missing (as root, or through sudo).
 TENGEN_DEPS="autoconf automake libtool pkg-config make gcc libuv1-dev libsqlite3-dev libjansson-dev libsodium-dev check gnugo sqlite3 python3 clang libclang-rt-14-dev"
+# Java (java and javac) for the h9 test against OpenGotha's importer (tests/tools/H9Check.java):
+# installed only where no javac is on the PATH (any JDK 11 or later will do).
+TENGEN_JAVA_DEPS="default-jdk-headless"
 
 deps_install() {
 	local missing="" p
 	for p in $TENGEN_DEPS; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 	done
+	command -v javac >/dev/null 2>&1 || missing="$missing $TENGEN_JAVA_DEPS"
 	[ -z "$missing" ] && return 0
 	echo "== installing:$missing"
 	local sudo=""

@@ -49,6 +49,17 @@ int tournament_cmds_event(struct conn *c, const struct proto_request *req, struc
 	return 0;
 }
 
+/* A place as the EGD's PC[] can hold it: non-empty, no ']' and no control characters. */
+static bool place_ok(const char *p)
+{
+	if (!*p)
+		return false;
+	for (; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f || *p == ']')
+			return false;
+	return true;
+}
+
 /* The fields of tournament.create into *s (defaults for those absent), checked; replies and
  * returns -1 on the first that is wrong. */
 static int create_parse(struct conn *c, const struct proto_request *req,
@@ -94,6 +105,11 @@ static int create_parse(struct conn *c, const struct proto_request *req,
 			  &err) < 0 ||
 	    proto_get_int(req->root, "handicap_none_above", false, RANK_MIN, RANK_MAX, &hnone, &err) < 0)
 		return field_refused(c, req, &err);
+	if (proto_get_string(req->root, "place", false, TOURNAMENT_PLACE_MAX, &s->place, &err) < 0)
+		return field_refused(c, req, &err);
+	if (s->place && !place_ok(s->place))
+		return server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
+					  "field 'place': must be text without ']' or control characters");
 	const char *why;
 	if (games_time_check(&s->time, &why) < 0)
 		return server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'time': %s", why);
@@ -114,7 +130,7 @@ static int create_parse(struct conn *c, const struct proto_request *req,
 	json_array_foreach(tiebreaks, i, v) {
 		if (!json_is_string(v) || standings_tiebreak_parse(json_string_value(v)) < 0)
 			return server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
-						  "field 'tiebreaks': entry %zu is not a tie-break (SOS, SOSOS, SODOS, MMS, DE, WARN, SEED)", i + 1);
+						  "field 'tiebreaks': entry %zu is not a tie-break (SOS, SOS-1, SOS-2, MOS, SOSOS, SODOS, CUSS, MMS, DE, WARN, SEED)", i + 1);
 		s->tiebreaks[s->ntiebreaks++] = json_string_value(v);
 	}
 	s->system = system;

@@ -1,4 +1,5 @@
 /* tournament_views: the read-only tournament commands. See tournament_views.h. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -9,7 +10,8 @@
 #include "tournament_cmds.h"
 #include "tournament_views.h"
 
-static const char *const formats[] = {"json", "csv", "h9"};
+static const char *const formats[] = {"json", "csv", "h9", "html"};
+#define EXPORT_FORMATS 4
 
 static const char *result_text(enum event_result r)
 {
@@ -44,7 +46,9 @@ void tournaments_pairings(struct conn *c, const struct proto_request *req)
 		const struct event_game *g = &b.ev.games[k];
 		if (g->round != round)
 			continue;
-		const char *res = result_text(g->result);
+		/* A game won at the board: its result as recorded ("B+R", "W+3.5"). */
+		bool played = g->result == RESULT_BLACK_WIN || g->result == RESULT_WHITE_WIN;
+		const char *res = played && g->result_text[0] ? g->result_text : result_text(g->result);
 		json_array_append_new(pairs, json_pack("{s:I, s:s, s:s, s:i, s:s?}", "game",
 			(json_int_t)b.game_ids[k], "black", b.ev.players[g->black].name, "white",
 			b.ev.players[g->white].name, "handicap", g->handicap, "result", res));
@@ -89,11 +93,16 @@ void tournaments_standings(struct conn *c, const struct proto_request *req)
 			for (int k = 0; k < ntb; k++)
 				json_object_set_new(tbj, standings_tiebreak_name(standings_tiebreak_parse(names[k])),
 						    json_real(rows[i].tiebreak[k]));
-			json_array_append_new(arr, json_pack("{s:i, s:s, s:i, s:f, s:i, s:i, s:i, s:i, s:i, s:o}",
+			json_t *row = json_pack("{s:i, s:s, s:i, s:f, s:i, s:i, s:i, s:i, s:i, s:o}",
 				"rank", rows[i].place, "player", b.ev.players[rows[i].player].name, "points",
 				rows[i].points, "score", rows[i].score, "wins", rows[i].wins, "draws", rows[i].draws,
 				"losses", rows[i].losses, "byes", rows[i].byes, "warnings", rows[i].warnings,
-				"tiebreaks", tbj));
+				"tiebreaks", tbj);
+			/* Withdrawn (Art. 28): the last round the player took part in. */
+			int wd = b.ev.players[rows[i].player].withdrawn_after;
+			if (row && wd > 0)
+				json_object_set_new(row, "withdrawn_after", json_integer(wd));
+			json_array_append_new(arr, row);
 		}
 		json_t *r = proto_reply_ok(req->id);
 		json_object_set_new(r, "tournament", json_integer(t.row.id));
@@ -167,35 +176,123 @@ void tournaments_get(struct conn *c, const struct proto_request *req)
 	tour_clear(&t);
 }
 
+/* The first and last day of an event's rounds (yyyy-mm-dd, UTC). */
+struct export_dates {
+	char first[16], last[16];
+	char handicap[16];
+	double min, max;  /* Unix seconds; 0: no game yet */
+};
+
+static int dates_cb(void *ctx, const struct store_game *g)
+{
+	struct export_dates *d = ctx;
+	double at = g->start_at > 0 ? g->start_at : g->created_at;
+	if (at <= 0)
+		return 0;
+	if (d->min == 0 || at < d->min)
+		d->min = at;
+	if (at > d->max)
+		d->max = at;
+	return 0;
+}
+
+static void day_of(double at, char out[16])
+{
+	time_t s = (time_t)at;
+	struct tm tm;
+	gmtime_r(&s, &tm);
+	strftime(out, 16, "%Y-%m-%d", &tm);
+}
+
+/* The EGD's view of a proto time control (seconds). */
+static struct export_time export_time_of(const struct proto_time *p)
+{
+	struct export_time t = {.main_s = (int)(p->main_ms / 1000)};
+	switch (p->system) {
+	case PROTO_TIME_ABSOLUTE:
+		t.system = EXPORT_TIME_ABSOLUTE;
+		break;
+	case PROTO_TIME_BYOYOMI:
+		t.system = EXPORT_TIME_BYOYOMI;
+		t.period_s = (int)(p->period_ms / 1000);
+		break;
+	case PROTO_TIME_CANADIAN:
+		t.system = EXPORT_TIME_CANADIAN;
+		t.period_s = (int)(p->period_ms / 1000);
+		t.stones = p->stones;
+		break;
+	case PROTO_TIME_FISCHER:
+		t.system = EXPORT_TIME_FISCHER;
+		t.increment_s = (int)(p->increment_ms / 1000);
+		break;
+	default:
+		t.system = EXPORT_TIME_UNKNOWN;
+	}
+	return t;
+}
+
+/* The h9 header of t into *info (d holds its text): name, place, the rounds' first and last
+ * day (games' start times), handicap rule ("h<correction>" when the event gives handicaps),
+ * komi, time control, and online unless the event's venue is "board". */
+static void export_info_fill(struct server *srv, const struct tour *t, const struct ev_build *b,
+			     struct export_info *info, struct export_dates *d)
+{
+	json_t *set = tour_settings(t);
+	struct store_games_filter f = {.tournament_id = t->row.id};
+	struct game_settings gs;
+	memset(d, 0, sizeof *d);
+	store_games_list(srv->store, &f, dates_cb, d);
+	info->name = t->row.name;
+	info->place = json_string_value(json_object_get(set, "place"));
+	if (d->min > 0) {
+		day_of(d->min, d->first);
+		day_of(d->max, d->last);
+		info->date_start = d->first;
+		info->date_end = d->last;
+	}
+	if (b->ev.handicap) {
+		snprintf(d->handicap, sizeof d->handicap, "h%d", b->ev.handicap_correction);
+		info->handicap_rule = d->handicap;
+	}
+	info->komi = json_number_value(json_object_get(set, "komi"));
+	if (tour_game_settings(t, &gs) == 0)
+		info->time = export_time_of(&gs.time);
+	const char *venue = json_string_value(json_object_get(set, "venue"));
+	info->online = !venue || strcmp(venue, "board") != 0;
+}
+
 void tournaments_export(struct conn *c, const struct proto_request *req)
 {
 	struct proto_error err;
 	int format;
 	struct tour t;
 	struct ev_build b;
-	if (proto_get_choice(req->root, "format", true, formats, 3, &format, &err) < 0) {
+	int64_t round = 0;
+	if (proto_get_choice(req->root, "format", true, formats, EXPORT_FORMATS, &format, &err) < 0 ||
+	    proto_get_int(req->root, "round", false, 1, EVENT_MAX_ROUNDS, &round, &err) < 0) {
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
 	if (tournament_cmds_event(c, req, &t, &b) < 0)
 		return;
+	if (round > tour_round(&t)) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
+				   "field 'round': round %lld has not been played (the current round is %d)",
+				   (long long)round, tour_round(&t));
+		tour_ev_free(&b);
+		tour_clear(&t);
+		return;
+	}
 	const char *names[STANDINGS_MAX_TIEBREAKS];
 	int ntb = tour_tiebreak_names(&t, names);
-	struct game_settings gs;
-	tour_game_settings(&t, &gs);
-	char date[16];
-	time_t now = (time_t)server_now();
-	struct tm tm;
-	gmtime_r(&now, &tm);
-	strftime(date, sizeof date, "%Y-%m-%d", &tm);
-	struct export_info info = {.tiebreaks = names, .ntiebreaks = ntb, .name = t.row.name,
-				   .egd_class = "D", .date_start = date, .handicap_rule = "h9",
-				   .komi = json_number_value(json_object_get(tour_settings(&t), "komi")),
-				   .time_minutes = (int)(gs.time.main_ms / 60000)};
+	struct export_info info = {.tiebreaks = names, .ntiebreaks = ntb, .after_round = (int)round};
+	struct export_dates dates;
+	export_info_fill(c->srv, &t, &b, &info, &dates);
 	char *data = NULL;
 	standings_apply_withdrawals(&b.ev);
 	int rc = format == 0 ? export_json(&b.ev, &info, &data) :
-		 format == 1 ? export_csv(&b.ev, &info, &data) : export_h9(&b.ev, &info, &data);
+		 format == 1 ? export_csv(&b.ev, &info, &data) :
+		 format == 2 ? export_h9(&b.ev, &info, &data) : export_html(&b.ev, &info, &data);
 	if (rc < 0 || !data) {
 		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "export: %s", export_strerror(rc));
 	} else {

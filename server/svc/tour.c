@@ -156,6 +156,8 @@ static int collect_game(void *ctx, const struct store_game *g)
 	*eg = (struct event_game){.round = g->round, .black = bi, .white = wi,
 				  .handicap = g->handicap, .result = tour_result_of(g),
 				  .black_warnings = g->warnings_b, .white_warnings = g->warnings_w};
+	if (eg->result != RESULT_NONE && strlen(g->result) < sizeof eg->result_text)
+		strcpy(eg->result_text, g->result);
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 
 #define TOURNAMENT_ROUNDS_DEFAULT 5   /* Swiss and McMahon rounds unless set */
 #define TOURNAMENT_START_AT_MAX 1e11  /* Unix seconds: a sanity bound on start_at */
+#define TOURNAMENT_PLACE_MAX 128      /* bytes of tournament.create's place */
 #define TOURNAMENT_LIST_MAX 1000      /* tournaments in a listing or a profile, at most */
 #define TOURNAMENT_MMS_ABSENT_DEFAULT 0.5 /* McMahon score of an absent round (OpenGotha's) */
 #define TOURNAMENT_HANDICAP_CORRECTION_DEFAULT 1 /* stones = rank difference - this */

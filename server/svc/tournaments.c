@@ -41,6 +41,8 @@ int tournaments_create(struct server *srv, const struct tournament_settings *set
 			      "absent_points", set->absent_points, "mms_absent", set->mms_absent,
 			      "handicap_correction", set->handicap_correction, "handicap_none_above",
 			      set->handicap_none_above);
+	if (set->place)
+		json_object_set_new(s, "place", json_string(set->place));
 	json_t *state = json_pack("{s:o, s:[], s:[], s:i, s:s}", "settings", s, "players", "byes",
 				  "round", 0, "director", director);
 	char *text = json_dumps(state, JSON_COMPACT);

@@ -23,6 +23,7 @@
  * both players join a game there; results from the director). */
 struct tournament_settings {
 	const char *name;
+	const char *place;   /* where it is held, "country code,city" (EGD h9 PC[]); NULL: none */
 	int system, rounds, size, handicap_max, lateness_limit_s, bye, mcmahon_bar, mcmahon_floor;
 	int absent_points;    /* game points of an absent round (0..bye) */
 	int handicap_correction, handicap_none_above; /* McMahon handicap: ranks less, no

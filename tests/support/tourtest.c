@@ -345,14 +345,13 @@ void tt_check_pairings(const struct tt_event *e, int round)
 		ck_assert_pstr_eq(hj_str(p, "white"), e->names[g->w]);
 		const char *res = hj_str(p, "result");
 		ck_assert_msg(res != NULL, "round %d game %lld: no result: %s", round, g->id, hj_text(p));
-		/* Results are listed by kind: B+ / W+ (over the board), B+F / W+F, 0. */
-		char want[8];
+		/* Results: as recorded when won over the board (B+R, W+3.5), else by kind:
+		 * B+F / W+F, 0. */
+		char want[16];
 		if (g->forfeit)
 			snprintf(want, sizeof want, "%c+F", g->result[0]);
-		else if (strcmp(g->result, "0") == 0)
-			snprintf(want, sizeof want, "0");
 		else
-			snprintf(want, sizeof want, "%c+", g->result[0]);
+			snprintf(want, sizeof want, "%s", g->result);
 		ck_assert_msg(strcmp(res, want) == 0, "round %d game %lld: result %s, expected %s",
 			      round, g->id, res, want);
 	}
@@ -373,7 +372,8 @@ void tt_expect_conflict_start(const struct tt_event *e, const char *why)
 }
 
 /* tournament.export in each format (td only): h9 has header lines (";") and one line per
- * player, CSV a header and a row per player, JSON parses with a row per player. */
+ * player, CSV a header and a row per player, JSON parses with a row per player, HTML is a
+ * page naming every player. */
 void tt_check_exports(const struct tt_event *e, const char *tname)
 {
 	json_t *r = hc_req(e->c[0], "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament",
@@ -394,7 +394,7 @@ void tt_check_exports(const struct tt_event *e, const char *tname)
 		if (l[0] == ';') {
 			header++;
 			ev_line |= strcmp(l, ev_want) == 0;
-			columns |= strncmp(l, "; Num Name", 10) == 0;
+			columns |= strncmp(l, "; Pl Name", 9) == 0;
 		} else if (l[0]) {
 			lines++;
 			int found = 0;
@@ -429,6 +429,17 @@ void tt_check_exports(const struct tt_event *e, const char *tname)
 	ck_assert_msg(doc != NULL, "JSON export does not parse: %s", jerr.text);
 	ck_assert_int_eq(json_array_size(hj_get(doc, "standings")), e->n);
 	json_decref(doc);
+	json_decref(r);
+
+	r = hc_req(e->td, "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament",
+		   (json_int_t)e->id, "format", "html");
+	OK(r);
+	const char *html = hj_str(r, "data");
+	ck_assert_msg(html && strncmp(html, "<!DOCTYPE html>", 15) == 0 &&
+		      strstr(html, "<h2>Cross-table</h2>") && strstr(html, "</html>\n"),
+		      "HTML export: %s", html ? html : "null");
+	for (int i = 0; i < e->n; i++)
+		ck_assert_msg(strstr(html, e->names[i]), "HTML export without %s", e->names[i]);
 	json_decref(r);
 }
 

@@ -209,6 +209,70 @@ START_TEST(test_sb_alias_and_case)
 }
 END_TEST
 
+/* SOS-1, SOS-2, MOS and CUSS on the Swiss event, then on it as a McMahon. One value per round
+ * (the virtual opponent for an unplayed round), sorted; the cuts drop the lowest (SOS-1), the
+ * two lowest (SOS-2), the lowest and the highest (MOS).
+ *   Swiss       per round          SOS  SOS-1 SOS-2 MOS   score after R1, R2, R3   CUSS
+ *   Ann   Bob 2, Cid 5, Eve 4       11    9     5    4    2, 3, 3                  8
+ *   Bob   Ann 3, Eve 4, Dan 2        9    7     4    3    0, 0, 2                  2
+ *   Cid   (0), Ann 3, (0)            3    3     3    0    2, 3, 5                 10
+ *   Dan   (0), (0), Bob 2            2    2     2    0    0, 2, 2                  4
+ *   Eve   (0), Bob 2, Ann 3          5    5     3    2    2, 4, 4                 10
+ *   McMahon (start MMS Ann 30, Cid 29, Dan 28; MMS as in test_mcmahon):
+ *   Ann   Bob 31, Cid 31.5, Eve 30   92.5 62.5 31.5 31    31, 31.5, 31.5           94
+ *   Cid   (29), Ann 31.5, (29)       89.5 60.5 31.5 29    30, 30.5, 31.5           92
+ *   Dan   (28), (28), Bob 31         87   59   31   28    28, 29, 29               86 */
+START_TEST(test_sos_cuts_and_cuss)
+{
+	static const char *const tbs[] = { "SOS-1", "sos-2", "MOS", "CUSS" };
+	static const double swiss[5][4] = {
+		[ANN] = { 9, 5, 4, 8 }, [BOB] = { 7, 4, 3, 2 }, [CID] = { 3, 3, 0, 10 },
+		[DAN] = { 2, 2, 0, 4 }, [EVE] = { 5, 3, 2, 10 },
+	};
+	struct event ev = swiss_event();
+	struct standing rows[5];
+	const struct standing *s;
+	int n, i, j;
+
+	n = standings_compute(&ev, 0, tbs, 4, rows);
+	ck_assert_int_eq(n, 5);
+	for (i = 0; i < 5; i++) {
+		s = row_of(rows, n, i);
+		for (j = 0; j < 4; j++)
+			ck_assert_msg(fabs(s->tiebreak[j] - swiss[i][j]) < TOL,
+				"player %d %s: %g, want %g", i, tbs[j], s->tiebreak[j], swiss[i][j]);
+	}
+	ck_assert_int_eq(standings_tiebreak_parse("sos-1"), TIEBREAK_SOS1);
+	ck_assert_str_eq(standings_tiebreak_name(TIEBREAK_CUSS), "CUSS");
+	/* After round 1 only: one value each; SOS-1 drops it, MOS needs two. CUSS = the score. */
+	n = standings_compute(&ev, 1, tbs, 4, rows);
+	s = row_of(rows, n, ANN);
+	ck_assert_double_eq_tol(s->tiebreak[0], 0, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[2], 0, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[3], 2, TOL);
+
+	ev.system = SYSTEM_MCMAHON;
+	ev.mcmahon_bar = 0;
+	ev.mcmahon_floor = -2;
+	n = standings_compute(&ev, 0, tbs, 4, rows);
+	s = row_of(rows, n, ANN);
+	ck_assert_double_eq_tol(s->tiebreak[0], 62.5, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[1], 31.5, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[2], 31, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[3], 94, TOL);
+	s = row_of(rows, n, CID);
+	ck_assert_double_eq_tol(s->tiebreak[0], 60.5, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[1], 31.5, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[2], 29, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[3], 92, TOL);
+	s = row_of(rows, n, DAN);
+	ck_assert_double_eq_tol(s->tiebreak[0], 59, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[1], 31, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[2], 28, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[3], 86, TOL);
+}
+END_TEST
+
 START_TEST(test_direct_encounter)
 {
 	static const char *const de[] = { "DE" };
@@ -702,6 +766,7 @@ static Suite *standings_suite(void)
 	tcase_add_test(t, test_swiss_tiebreaks);
 	tcase_add_test(t, test_sb_alias_and_case);
 	tcase_add_test(t, test_direct_encounter);
+	tcase_add_test(t, test_sos_cuts_and_cuss);
 	tcase_add_test(t, test_after_round);
 	tcase_add_test(t, test_mcmahon);
 	tcase_add_test(t, test_knockout);
