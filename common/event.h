@@ -63,7 +63,7 @@ struct event_player {
 	int seed;            /* 0 = top seed */
 	int withdrawn_after; /* 0: in the event; else the last round the player took part in */
 	bool withdrawn_before_start;
-	uint64_t absent_rounds; /* bit r-1: not paired in round r (a director's absence, a late entry) */
+	uint64_t absent_rounds; /* bit r-1: not paired in round r (tournament.absent) */
 
 	/* For the EGD (h9) export; NULL when unknown (added by standings/export). */
 	const char *country; /* ISO 3166-1 alpha-2, e.g. "FR" */

@@ -11,8 +11,8 @@
 
 #define ENTRANT_FIELD_MAX 128 /* bytes of an entrant's string field read (checked after) */
 
-/* The profile fields of obj (each optional) into *in; `prefix` names obj in messages.
- * Returns 0, or -1 with *e. */
+/* The profile fields of obj (each optional; the name under `name_key`) into *in, as strings:
+ * their forms are checked by the service (profile_check). Returns 0, or -1 with *e. */
 static int profile_fields(const json_t *obj, const char *name_key, struct profile_in *in,
 			  struct proto_error *e)
 {

@@ -226,7 +226,8 @@ void tournament_cmds_withdraw(struct conn *c, const struct proto_request *req)
 	const char *name;
 	int64_t id;
 	int round;
-	if (proto_get_name(req->root, "player", true, &name, &err) < 0 ||
+	/* a name as in the field: an account's, or an entrant's "Surname Firstname" */
+	if (proto_get_string(req->root, "player", true, STORE_FULL_NAME_MAX, &name, &err) < 0 ||
 	    proto_get_id(req->root, "tournament", true, &id, &err) < 0 ||
 	    tournaments_withdraw(c->srv, id, name, &round, &err) < 0) {
 		reply_refused(c, req, &err);

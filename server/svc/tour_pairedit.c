@@ -125,7 +125,7 @@ static int round_valid(const struct ev_build *b, int round)
 }
 
 /* Write event game k as it now stands in b (games_repair), komi from the settings. */
-static int write_game(struct server *srv, const struct tour *t, const struct ev_build *b, int k,
+static int write_game(struct server *srv, const struct ev_build *b, int k,
 		      const struct game_settings *gs, struct proto_error *e)
 {
 	const struct event_game *g = &b->ev.games[k];
@@ -137,7 +137,6 @@ static int write_game(struct server *srv, const struct tour *t, const struct ev_
 				"handicap %d", (long long)b->game_ids[k], gs->size, gs->size, g->handicap);
 	if (rc < 0)
 		return editable(srv, b, k, e);
-	(void)t;
 	return 0;
 }
 
@@ -185,8 +184,8 @@ static int swap_seats(struct server *srv, struct tour *t, struct ev_build *b, in
 	if (round_valid(b, round) < 0)
 		return svc_fail(e, PROTO_ERR_INTERNAL, "the changed pairing is not valid");
 	/* Each game the same handicap as before (the director may set another after). */
-	if ((x->game >= 0 && write_game(srv, t, b, x->game, gs, e) < 0) ||
-	    (y->game >= 0 && write_game(srv, t, b, y->game, gs, e) < 0))
+	if ((x->game >= 0 && write_game(srv, b, x->game, gs, e) < 0) ||
+	    (y->game >= 0 && write_game(srv, b, y->game, gs, e) < 0))
 		return -1;
 	const struct seat *s[2] = {x, y};
 	for (int i = 0; i < 2; i++) {
@@ -254,7 +253,7 @@ static int apply(struct server *srv, struct tour *t, struct ev_build *b, int rou
 						"on this event's board", cap);
 			g->handicap = pe->handicap;
 		}
-		return write_game(srv, t, b, k, gs, e);
+		return write_game(srv, b, k, gs, e);
 	default:
 		return svc_fail(e, PROTO_ERR_BAD_REQUEST, "field 'op': unknown");
 	}

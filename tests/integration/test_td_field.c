@@ -273,6 +273,13 @@ START_TEST(test_entrants)
 	json_decref(lr);
 	json_decref(r);
 
+	/* An entrant withdraws by the name entered (Art. 28): the game is a forfeit. */
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament", (json_int_t)t,
+		   "player", "Roe Jane");
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "withdrawn_after"), 1);
+	json_decref(r);
+
 	/* An online event takes no entrant. */
 	long long on = tt_create(td, "EN Online", "swiss", NULL);
 	r = enter(td, on, json_pack("{s:s}", "name", "Doe John"));
