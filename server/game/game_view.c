@@ -72,5 +72,6 @@ json_t *game_json(const struct game *g)
 	json_object_set_new(o, "dead", dead ? dead : json_null());
 	json_object_set_new(o, "tournament", g->row.tournament_id ? json_integer(g->row.tournament_id) : json_null());
 	json_object_set_new(o, "round", g->row.round ? json_integer(g->row.round) : json_null());
+	game_predict_view(g, o);
 	return o;
 }

@@ -187,7 +187,7 @@ static const char *const contract_commands[] = {
 	"game.resume", "tournament.create", "tournament.register", "tournament.join",
 	"tournament.withdraw", "tournament.start_round", "tournament.result", "tournament.warn",
 	"tournament.pairings", "tournament.standings", "tournament.list", "tournament.get",
-	"tournament.export", "players", "player", "challenges",
+	"tournament.export", "players", "player", "challenges", "predict",
 };
 static const char *const no_login[] = {
 	"hello", "ping", "register", "login", "game", "games", "sgf", "observe", "unobserve",
@@ -712,7 +712,8 @@ START_TEST(rules_invalid)
 		{"{\"last_period\":\"Lose\"}",
 		 "field 'rules.last_period': must be one of \"lose\", \"pass\""},
 		{"{\"ko\":\"simple\",\"komi\":6.5}",
-		 "field 'rules.komi' is not a rules option (ko, illegal, cycle, counting, last_period)"},
+		 "field 'rules.komi' is not a rules option (ko, illegal, cycle, counting, last_period, "
+		 "ruleset, decisive, predict_s)"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char buf[256];
