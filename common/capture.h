@@ -40,6 +40,11 @@ void capture_check(const struct board *b, enum color c, int pt, enum capture_cho
 enum board_status capture_play(struct board *b, enum color c, int pt, enum capture_choice choice,
 			       struct capture_move *out);
 
+/* The comment a record (SGF) gives a move that removed the mover's own chains where both sides
+ * had chains without liberties (Art. 4.3), so that a replay (tengen score) takes the same
+ * choice: the move node's C[] starts with it. */
+#define CAPTURE_SGF_OWN "Removed: own chains (the mover's choice, Art. 4.3)"
+
 /* Names on the wire (docs/protocol.md `remove`): "opponent", "own". Parse returns 0 or -1. */
 int capture_choice_parse(const char *s, enum capture_choice *out);
 const char *capture_choice_name(enum capture_choice c);

@@ -219,6 +219,17 @@ int ruleset_result_normalise(const struct ruleset *rs, const char *in, char *out
 
 /* ---- records ---- */
 
+const struct ruleset *ruleset_from_sgf(const char *ru, bool *decisive)
+{
+	const char *p = ruleset_prediction.sgf_rules;
+	*decisive = false;
+	if (ru && strncmp(ru, p, strlen(p)) == 0) {
+		*decisive = strcmp(ru + strlen(p), RULESET_SGF_DECISIVE) == 0;
+		return &ruleset_prediction;
+	}
+	return ruleset_default();
+}
+
 int ruleset_sgf_info(const struct ruleset *rs, double komi, int handicap, struct sgf_game *s)
 {
 	int pts[9];

@@ -136,4 +136,12 @@ int ruleset_result_normalise(const struct ruleset *rs, const char *in, char *out
  * set. Returns SGF_OK, or SGF_ENOMEM. */
 int ruleset_sgf_info(const struct ruleset *rs, double komi, int handicap, struct sgf_game *s);
 
+/* The SGF RU[] of a prediction-rules game whose event asks for a decisive result (equality with
+ * the bar wins for the bar's colour): ruleset_prediction.sgf_rules and this suffix. */
+#define RULESET_SGF_DECISIVE " (decisive)"
+
+/* The ruleset a record's RU[] names (ruleset.sgf_rules, a prefix for the prediction rules'
+ * decisive form), and whether it is decisive; NULL or unknown: the default ruleset. */
+const struct ruleset *ruleset_from_sgf(const char *ru, bool *decisive);
+
 #endif

@@ -264,6 +264,10 @@ json_t *game_predict_bar_json(const struct game *g);
 json_t *game_predict_score_json(const struct score *s);
 const char *game_predict_name(const struct game *g, enum predict_role role);
 void game_predict_view(const struct game *g, json_t *o);
+/* A record's additions for a prediction-rules game (nothing for others): RU with the decisive
+ * suffix, and the root comment (first and second player, the predictions once shown, the
+ * colour choice and the bar; never a sealed prediction). Returns 0, or -1 (no memory). */
+int game_predict_sgf_info(const struct game *g, struct sgf_game *s);
 
 /* ---- game_play.c ---- */
 

@@ -300,3 +300,48 @@ void game_predict_view(const struct game *g, json_t *o)
 	if (g->started && r->scored)
 		json_object_set_new(o, "score", game_predict_score_json(&r->score));
 }
+
+int game_predict_sgf_info(const struct game *g, struct sgf_game *s)
+{
+	if (!game_is_prediction(g))
+		return 0;
+	const struct referee *r = &g->ref;
+	char ru[64], text[512];
+	if (g->rules.decisive) {
+		snprintf(ru, sizeof ru, "%s%s", g->rs->sgf_rules, RULESET_SGF_DECISIVE);
+		if (sgf_game_set_text(&s->rules, ru) != SGF_OK)
+			return -1;
+	}
+	int n = snprintf(text, sizeof text, "Prediction rules (seed 000): White first after a free "
+			 "opening of four stones (moves 1-4: W and B by the first player %s, B and W "
+			 "by the second player %s).", game_predict_name(g, PREDICT_FIRST),
+			 game_predict_name(g, PREDICT_SECOND));
+	if (r->revealed) {
+		char p1[PREDICT_TEXT_MAX], p2[PREDICT_TEXT_MAX], bar[PREDICT_TEXT_MAX];
+		struct predict_value v1 = predict_stated(r->predicted[PREDICT_FIRST]),
+				     v2 = predict_stated(r->predicted[PREDICT_SECOND]),
+				     vb = predict_stated(referee_bar(r));
+		snprintf(text + n, sizeof text - (size_t)n, " Predictions (area difference in "
+			 "points): %s %s, %s %s. %s takes White (%s). Bar %s: KM is minus the bar; "
+			 "RE is the margin over the bar.", game_predict_name(g, PREDICT_FIRST),
+			 predict_format(&v1, p1), game_predict_name(g, PREDICT_SECOND),
+			 predict_format(&v2, p2), g->white,
+			 r->predicted[PREDICT_FIRST] == r->predicted[PREDICT_SECOND]
+				 ? "equal predictions: the first player"
+				 : "the higher prediction in White's terms", predict_format(&vb, bar));
+	} else if (r->phase == PHASE_ENDED) {
+		snprintf(text + n, sizeof text - (size_t)n, " The game ended before the "
+			 "predictions were shown: the winner is recorded as White.");
+	}
+	if (s->comment) {
+		size_t l = strlen(s->comment) + strlen(text) + 2;
+		char *c = malloc(l);
+		if (!c)
+			return -1;
+		snprintf(c, l, "%s\n%s", text, s->comment);
+		free(s->comment);
+		s->comment = c;
+		return 0;
+	}
+	return (s->comment = strdup(text)) ? 0 : -1;
+}

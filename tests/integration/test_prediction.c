@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "harness.h"
 #include "srvtest.h"
+#include "capture.h"
 
 #define TEST_TIMEOUT_S 60
 
@@ -121,6 +122,41 @@ static void seal_both(struct hc *a, struct hc *b, long long g, const char *ca, d
 	}
 }
 
+#define GNUGO "/usr/games/gnugo"
+
+/* The game's record, written to DIR/name; its text (malloc'd). */
+static char *save_sgf(struct hc *c, long long g, const char *name, char *path)
+{
+	json_t *r = hc_req(c, "{s:s, s:I}", "cmd", "sgf", "game", (json_int_t)g);
+	OK(r);
+	char *text = strdup(hj_str(r, "sgf"));
+	json_decref(r);
+	snprintf(path, HARNESS_PATH_MAX, "%s/%s", D.dir, name);
+	FILE *f = fopen(path, "w");
+	ck_assert(f != NULL);
+	fputs(text, f);
+	fclose(f);
+	return text;
+}
+
+/* `tengen score` of the record at path must give `want` (and read RE as `want`). */
+static void expect_tengen_score(const char *path, const char *want)
+{
+	const char *tengen = getenv("TENGEN");
+	char cmd[2 * HARNESS_PATH_MAX];
+	snprintf(cmd, sizeof cmd, "'%s' score '%s'", tengen ? tengen : "./client/tengen", path);
+	FILE *p = popen(cmd, "r");
+	ck_assert(p != NULL);
+	json_error_t je;
+	json_t *rep = json_loadf(p, JSON_DISABLE_EOF_CHECK, &je);
+	ck_assert_int_eq(pclose(p), 0);
+	ck_assert_msg(rep != NULL, "tengen score printed no JSON: %s", je.text);
+	ck_assert_msg(strcmp(hj_str(rep, "result"), want) == 0 &&
+		      strcmp(hj_str(rep, "recorded_result"), want) == 0,
+		      "tengen score: %s, want %s", hj_text(rep), want);
+	json_decref(rep);
+}
+
 static void clear_events(struct hc *a, struct hc *b)
 {
 	st_ping_ok(a);
@@ -193,6 +229,30 @@ START_TEST(test_full_game)
 	ck_assert_pstr_eq(hj_str(r, "game.black"), "bob");
 	ck_assert(hj_num(r, "game.predictions.second.margin") == 6);
 	json_decref(r);
+
+	/* The record: the opening as W, B, W, B moves, KM minus the bar, RE over the bar */
+	char path[HARNESS_PATH_MAX];
+	char *text = save_sgf(o, g, "full.sgf", path);
+	const char *want[] = {"RU[Prediction]", "KM[-6.5]", "RE[B+1.5]", "PL[W]", "PB[bob]",
+			      "PW[alice]", ";W[cc]", "alice W+7", "bob W+6", "Bar W+6.5"};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+		ck_assert_msg(strstr(text, want[i]), "the record lacks %s: %s", want[i], text);
+	ck_assert_msg(strstr(text, ";W[ce]") < strstr(text, ";B[de]"), "opening order: %s", text);
+	free(text);
+	expect_tengen_score(path, "B+1.5");
+	/* An independent reader: GNU Go loads it and, with KM, counts the same result */
+	if (access(GNUGO, X_OK) == 0) {
+		char cmd[2 * HARNESS_PATH_MAX], out[4096];
+		snprintf(cmd, sizeof cmd, "printf 'loadsgf %s\\nfinal_score\\nquit\\n' | %s "
+			 "--mode gtp 2>&1", path, GNUGO);
+		FILE *p = popen(cmd, "r");
+		ck_assert(p != NULL);
+		size_t n = fread(out, 1, sizeof out - 1, p);
+		out[n] = '\0';
+		pclose(p);
+		ck_assert_msg(strncmp(out, "= ", 2) == 0 && strstr(out, "\n= B+1.5"),
+			      "GNU Go: %s", out);
+	}
 	hc_close(a);
 	hc_close(b);
 	hc_close(o);
@@ -246,6 +306,19 @@ START_TEST(test_both_sides)
 	b = st_login(&D, "bob");
 	st_expect_same_state(a, g, before, "kill -9 after an own removal");
 	json_decref(before);
+	/* counted, and the record replays the choice: tengen score agrees with the server */
+	pplay_ok(a, g, "pass", 13, "W");
+	pplay_ok(b, g, "pass", 14, "B");
+	json_decref(st_dead(a, g, json_pack("[]")));
+	json_decref(st_dead(b, g, json_pack("[]")));
+	json_t *end = hc_event(a, "game.end", g, T);
+	ck_assert_ptr_nonnull(end);
+	char path[HARNESS_PATH_MAX];
+	char *text = save_sgf(a, g, "own.sgf", path);
+	ck_assert_msg(strstr(text, "C[" CAPTURE_SGF_OWN), "no own note: %s", text);
+	free(text);
+	expect_tengen_score(path, hj_str(end, "result"));
+	json_decref(end);
 	/* the default: the opponent's */
 	long long g2 = both_sides(a, b);
 	r = pplay(b, g2, "B5", NULL, 12, "B");
