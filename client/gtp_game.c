@@ -134,6 +134,7 @@ void gtp_announce(struct game *g)
 	g->announced = true;
 	const char *sys = json_string_value(json_object_get(g->time, "system"));
 	gtp_say(g->br, "game %lld started: %s as %s against %s, %dx%d, komi %g, handicap %d, "
-		"time %s", (long long)g->id, g->br->user, g->color == 'B' ? "Black" : "White",
+		"time %s", (long long)g->id, g->br->user, g->color == 'B' ? "Black" : g->color == 'W'
+		? "White" : g->first ? "first player (prediction rules)" : "second player (prediction rules)",
 		g->opponent, g->size, g->size, g->komi, g->handicap, sys ? sys : "none");
 }
