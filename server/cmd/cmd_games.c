@@ -390,6 +390,14 @@ void games_resign(struct conn *c, const struct proto_request *req)
 	struct game *g = my_game(c, req, &me);
 	if (!g)
 		return;
+	if (game_predict_before_play(g)) { /* seed 000: before the colours, the winner is White */
+		json_t *r = proto_reply_ok(req->id);
+		json_object_set_new(r, "result", json_string(g->rs->result_win(WHITE,
+									   RULESET_WIN_RESIGNATION)));
+		server_reply(c, r);
+		game_predict_lose(srv, g, game_col_role(g, me), RULESET_WIN_RESIGNATION);
+		return;
+	}
 	if (referee_resign(&g->ref, me) < 0) {
 		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is %s: nothing to resign",
 				   (long long)g->id, g->row.phase);

@@ -510,6 +510,16 @@ START_TEST(test_refusals)
 	ck_assert(!hj_bool(r, "game.sealed.first"));
 	ck_assert_int_eq(json_array_size(hj_get(r, "game.moves")), 4);
 	json_decref(r);
+	/* resigning before the colours are decided: the winner is recorded as White */
+	r = hc_req(a, "{s:s, s:I}", "cmd", "resign", "game", (json_int_t)g);
+	OK(r);
+	ck_assert_pstr_eq(hj_str(r, "result"), "W+R");
+	json_decref(r);
+	st_expect_end_event(b, g, "W+R", "resignation");
+	r = st_game_get(a, g);
+	ck_assert_pstr_eq(hj_str(r, "game.white"), "bob");
+	ck_assert_pstr_eq(hj_str(r, "game.black"), "alice");
+	json_decref(r);
 	hc_close(a);
 	hc_close(b);
 }
