@@ -320,7 +320,8 @@ void games_join(struct conn *c, const struct proto_request *req)
 	struct game *g = my_game(c, req, &me);
 	if (!g)
 		return;
-	if (g->ref.phase != PHASE_SCHEDULED && g->ref.phase != PHASE_PLAYING) {
+	if (g->ref.phase != PHASE_SCHEDULED && g->ref.phase != PHASE_PLAYING &&
+	    !game_predict_before_play(g)) {
 		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is %s: nothing to join",
 				   (long long)g->id, referee_phase_name(g->ref.phase));
 		return;

@@ -26,8 +26,10 @@ static void on_timer_closed(uv_handle_t *h)
 struct game *game_alloc(void)
 {
 	struct game *g = calloc(1, sizeof *g);
-	if (g)
+	if (g) {
 		g->rs = ruleset_default();
+		g->first_col = BLACK; /* seed 000: the first player's column until the colours */
+	}
 	return g;
 }
 

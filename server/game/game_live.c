@@ -78,9 +78,12 @@ static void on_timer(uv_timer_t *t)
 		return;
 	}
 	if (g->ref.phase == PHASE_SCHEDULED && wall >= g->row.start_at) {
-		/* Art. 22: at the start time Black's clock starts, whoever is there. */
+		/* Art. 22: at the start time Black's clock starts, whoever is there (seed 000: the
+		 * first player's, for the first opening stone). */
 		server_txn(srv);
-		g->ref.phase = PHASE_PLAYING;
+		g->ref.phase = game_is_prediction(g) ? PHASE_OPENING : PHASE_PLAYING;
+		if (game_is_prediction(g))
+			g->pred_gen++;
 		game_turn_restart(g);
 		game_save(srv, g);
 		json_t *e = proto_event("game.begin");

@@ -525,6 +525,107 @@ START_TEST(test_refusals)
 }
 END_TEST
 
+
+/* ---- tournaments ---- */
+
+/* Wait until game g (seen by c) is in `phase`; its game object. */
+static json_t *wait_phase(struct hc *c, long long g, const char *phase)
+{
+	for (int i = 0; i < 100; i++) {
+		json_t *r = st_game_get(c, g);
+		if (strcmp(hj_str(r, "game.phase"), phase) == 0)
+			return r;
+		json_decref(r);
+		usleep(50000);
+	}
+	ck_abort_msg("game %lld never reached %s", g, phase);
+	return NULL;
+}
+
+/* A prediction-rules Swiss: the pairing's White is the first player; who is first alternates
+ * as colours do; the standings count each game for the right player whatever colour the
+ * loser was recorded with. Round 1: game 1's second player resigns (the first wins), game 2's
+ * first player resigns (the second wins). */
+START_TEST(test_tournament)
+{
+	struct hc *td = st_login(&D, "director");
+	hc_close(td);
+	ck_assert_int_eq(hd_grant(&D, "director", "td"), 0);
+	td = st_login(&D, "director");
+	const char *names[4] = {"p1", "p2", "p3", "p4"};
+	struct hc *p[4];
+	for (int i = 0; i < 4; i++)
+		p[i] = st_login(&D, names[i]);
+	json_t *r = hc_req(td, "{s:s, s:s, s:s, s:i, s:i, s:b, s:{s:s}}", "cmd",
+			   "tournament.create", "name", "prediction swiss", "system", "swiss", "rounds",
+			   2, "size", 5, "rated", 0, "rules", "ruleset", "prediction");
+	OK(r);
+	long long tid = hj_int(r, "tournament");
+	json_decref(r);
+	for (int i = 0; i < 4; i++) {
+		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
+			   (json_int_t)tid, "player", names[i]);
+		OK(r);
+		json_decref(r);
+	}
+	char first1[2][8];
+	for (int round = 1; round <= 2; round++) {
+		r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament",
+			   (json_int_t)tid);
+		OK(r);
+		json_t *pairs = hj_get(r, "pairings");
+		ck_assert_int_eq(json_array_size(pairs), 2);
+		for (size_t k = 0; k < 2; k++) {
+			json_t *pr = json_array_get(pairs, k);
+			long long g = hj_int(pr, "game");
+			const char *first = hj_str(pr, "first"), *second = hj_str(pr, "second");
+			ck_assert_pstr_eq(first, hj_str(pr, "white"));
+			json_t *go = wait_phase(td, g, "opening");
+			ck_assert_pstr_eq(hj_str(go, "game.first"), first);
+			ck_assert_pstr_eq(hj_str(go, "game.ruleset"), "prediction");
+			json_decref(go);
+			if (round == 2) {
+				/* who is first alternates: round 1's second players are first now */
+				ck_assert_msg(strcmp(first, first1[0]) != 0 && strcmp(first, first1[1]) != 0,
+					      "%s first in both rounds: %s", first, hj_text(r));
+				continue;
+			}
+			snprintf(first1[k], sizeof first1[k], "%s", first);
+			const char *quitter = k == 0 ? second : first;
+			struct hc *qc = p[quitter[1] - '1'];
+			json_t *rr = hc_req(qc, "{s:s, s:I}", "cmd", "resign", "game", (json_int_t)g);
+			OK(rr);
+			json_decref(rr);
+			json_decref(wait_phase(td, g, "ended"));
+		}
+		if (round == 1) {
+			/* the winners: game 1's first player, game 2's second */
+			json_t *st = hc_req(td, "{s:s, s:I}", "cmd", "tournament.standings",
+					    "tournament", (json_int_t)tid);
+			OK(st);
+			size_t i;
+			json_t *row;
+			int winners = 0;
+			json_array_foreach(hj_get(st, "standings"), i, row) {
+				const char *who = hj_str(row, "player");
+				bool won = hj_int(row, "wins") == 1;
+				bool want = strcmp(who, first1[0]) == 0 ||
+					    (strcmp(who, first1[1]) != 0 &&
+					     strcmp(who, hj_str(json_array_get(pairs, 1), "second")) == 0);
+				ck_assert_msg(won == want, "standings: %s", hj_text(st));
+				winners += won;
+			}
+			ck_assert_int_eq(winners, 2);
+			json_decref(st);
+		}
+		json_decref(r);
+	}
+	hc_close(td);
+	for (int i = 0; i < 4; i++)
+		hc_close(p[i]);
+}
+END_TEST
+
 static Suite *prediction_suite(void)
 {
 	Suite *s = suite_create("prediction");
@@ -537,6 +638,7 @@ static Suite *prediction_suite(void)
 	tcase_add_test(t, test_hidden_and_restart);
 	tcase_add_test(t, test_allowance_timeout);
 	tcase_add_test(t, test_refusals);
+	tcase_add_test(t, test_tournament);
 	suite_add_tcase(s, t);
 	return s;
 }
