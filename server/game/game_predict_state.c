@@ -288,7 +288,8 @@ void game_predict_view(const struct game *g, json_t *o)
 						   r->sealed[1]));
 	json_object_set_new(o, "predictions", shown ? game_predict_predictions_json(g) : json_null());
 	json_object_set_new(o, "bar", shown ? game_predict_bar_json(g) : json_null());
-	if (!shown && r->phase != PHASE_ENDED) {
+	if (!shown && r->phase != PHASE_ENDED && !pending) { /* a challenge lists the challenger
+								 * as Black, as any other */
 		json_object_set_new(o, "black", json_null());
 		json_object_set_new(o, "white", json_null());
 		json_object_set_new(o, "komi", json_null());

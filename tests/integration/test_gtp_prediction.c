@@ -124,7 +124,9 @@ START_TEST(two_gnugo_prediction_game)
 	ck_assert(a && b);
 	start_bridge(0, &d, "gnuA");
 	start_bridge(1, &d, "gnuB");
-	sleep_ms(1000); /* both bridges logged in */
+	for (long long end = now_ms() + 20000; now_ms() < end; sleep_ms(POLL_MS))
+		if (file_has(logs[0], "logged in") && file_has(logs[1], "logged in"))
+			break;
 	/* gnuB's own session challenges gnuA: gnuA's bridge accepts, gnuB's plays */
 	json_t *r = hc_req(b, "{s:s, s:s, s:i, s:s, s:b, s:{s:s}}", "cmd", "challenge", "opponent",
 			   "gnuA", "size", 9, "first", "me", "rated", 0, "rules", "ruleset",
