@@ -412,10 +412,19 @@ START_TEST(test_hidden_and_restart)
 	r = ppredict(a, g, "W", 1);
 	ERR(r, "conflict");
 	json_decref(r);
-	/* bob's W+3 is higher in White's terms than alice's B+12.5: bob White, bar B+4.75 */
-	r = ppredict(b, g, "W", 3);
-	OK(r);
-	json_decref(r);
+	/* bob's W+3 is higher in White's terms than alice's B+12.5: bob White, bar B+4.75; bob
+	 * seals it with `tengen predict` */
+	const char *tengen = getenv("TENGEN");
+	char cmd[2 * HARNESS_PATH_MAX], out[256] = "";
+	snprintf(cmd, sizeof cmd, "TENGEN_PASSWORD='bob%s' '%s' --server 127.0.0.1:%d --user bob "
+		 "predict %lld W+3 2>&1", HARNESS_PASSWORD_SUFFIX, tengen ? tengen : "./client/tengen",
+		 D.port, g);
+	FILE *p = popen(cmd, "r");
+	ck_assert(p != NULL);
+	size_t n = fread(out, 1, sizeof out - 1, p);
+	out[n] = '\0';
+	ck_assert_int_eq(pclose(p), 0);
+	ck_assert_msg(strstr(out, "Prediction sealed in game"), "tengen predict: %s", out);
 	json_t *e = hc_event(a, "game.predictions", g, T);
 	ck_assert_ptr_nonnull(e);
 	ck_assert_pstr_eq(hj_str(e, "white"), "bob");
