@@ -50,6 +50,7 @@ static long long pgame(struct hc *first, struct hc *second, json_t *more)
 	json_t *e = hc_event(second, "challenge", g, T);
 	ck_assert_ptr_nonnull(e);
 	ck_assert_pstr_eq(hj_str(e, "settings.rules.ruleset"), "prediction");
+	ck_assert_pstr_eq(hj_str(e, "settings.first"), "me");
 	json_decref(e);
 	r = hc_req(second, "{s:s, s:I}", "cmd", "accept", "game", (json_int_t)g);
 	OK(r);
