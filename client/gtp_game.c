@@ -119,8 +119,9 @@ int gtp_push_move(struct move **arr, int *n, int *cap, char color, const char *v
 void gtp_log_result(struct game *g, const char *result, const char *reason)
 {
 	const char *outcome = "";
-	struct ruleset_result res; /* games name no other ruleset yet */
-	if (result && ruleset_default()->result_parse(result, &res) == 0 && res.winner != EMPTY)
+	struct ruleset_result res; /* the prediction rules' texts include the Chinese ones */
+	const struct ruleset *rs = g->prediction ? &ruleset_prediction : ruleset_default();
+	if (result && rs->result_parse(result, &res) == 0 && res.winner != EMPTY)
 		outcome = (res.winner == BLACK ? 'B' : 'W') == g->color ? ", won" : ", lost";
 	gtp_say(g->br, "game %lld ended: %s (%s) as %s against %s%s", (long long)g->id,
 		result && *result ? result : "no result", reason && *reason ? reason : "?",
