@@ -269,6 +269,37 @@ static enum color sgf_color(int c)
 	return c == SGF_WHITE ? WHITE : BLACK;
 }
 
+/* Start the referee for a record of the prediction rules (RU[Prediction], seed 000): the
+ * opening is the record's first four moves; the predictions are not needed, only their bar,
+ * which KM gives (minus the bar): both are taken as the bar, so the fourth stone opens play
+ * under it. Returns CMD_EXIT_OK or CMD_EXIT_FAILURE (message printed). */
+static int replay_start_prediction(struct replay *rp, const char *path, double komi,
+				   enum ko_rule ko, bool decisive)
+{
+	const struct sgf_game *g = &rp->game;
+	struct rules rules;
+	bool rv;
+	rules_default(&rules);
+	rules.ko = ko;
+	rules.ruleset = RULESET_PREDICTION;
+	rules.decisive = decisive;
+	if (g->nsetup_black || g->nsetup_white ||
+	    referee_init_ruleset(&rp->ref, &ruleset_prediction, g->size, 0, 0, &rules) < 0) {
+		cli_errorf("%s: a prediction-rules record has no setup stones (AB/AW) and a board "
+			   "of %d to %d lines", path, BOARD_MIN_SIZE, BOARD_MAX_SIZE);
+		return CMD_EXIT_FAILURE;
+	}
+	rp->ref_live = true;
+	referee_predict(&rp->ref, PREDICT_FIRST, -komi, &rv);
+	referee_predict(&rp->ref, PREDICT_SECOND, -komi, &rv);
+	rp->illegal = calloc(g->nmoves ? g->nmoves : 1, sizeof *rp->illegal);
+	if (!rp->illegal) {
+		cli_errorf("out of memory");
+		return CMD_EXIT_FAILURE;
+	}
+	return CMD_EXIT_OK;
+}
+
 /* Start the referee for the record in rp->game: its size, the komi, the ko rule; setup
  * stones (AB/AW) are placed as they stand; with no setup stones, HA >= 2 places the GTP fixed
  * handicap. `komi` is the komi in force, handicap compensation included: tengen writes KM as
@@ -284,9 +315,12 @@ static int replay_start(struct replay *rp, const char *path, double komi, enum k
 	rules_default(&rules);
 	rules.ko = ko;
 	bool setup = g->nsetup_black > 0 || g->nsetup_white > 0;
+	bool decisive;
+	const struct ruleset *rs = ruleset_from_sgf(g->rules, &decisive);
+	if (rs->bar == RULESET_BAR_PREDICTION) /* seed 000: KM is minus the bar */
+		return replay_start_prediction(rp, path, komi, ko, decisive);
 	int handicap = !setup && g->handicap >= 2 ? g->handicap : 0;
 	int counted = setup ? (g->handicap != 0 ? (int)g->nsetup_black : 0) : handicap;
-	const struct ruleset *rs = ruleset_default();
 	komi -= rs->effective_komi(komi, counted) - komi;
 	if (referee_init_ruleset(&rp->ref, rs, g->size, komi, handicap, &rules) < 0) {
 		cli_errorf("%s: cannot start a %dx%d game with handicap %d (no fixed placement)",
@@ -347,7 +381,11 @@ static int replay_run(struct replay *rp, const char *path)
 			r->claimed[BLACK] = r->claimed[WHITE] = false;
 			board_set_to_move(&r->board, c);
 		}
-		if (referee_play(r, c, pt, mv) < 0) {
+		/* seed 000: a move whose comment says it removed the mover's own chains */
+		enum capture_choice ch = m->comment && strncmp(m->comment, CAPTURE_SGF_OWN,
+							       strlen(CAPTURE_SGF_OWN)) == 0
+			? CAPTURE_OWN : CAPTURE_OPPONENT;
+		if (referee_play_choice(r, c, pt, ch, mv) < 0) {
 			char v[VERTEX_MAX_LEN];
 			cli_errorf("%s: move %zu (%s %s): the referee refused it in phase %s", path, i + 1,
 				   c == BLACK ? "B" : "W", vertex_format(&r->board, pt, v),
@@ -523,8 +561,11 @@ int cmd_score(int argc, char **argv)
 		snprintf(result, sizeof result, "%s", rp.ref.result);
 		reason = referee_reason_name(rp.ref.reason);
 	} else {
-		const struct ruleset *rs = ruleset_default();
-		rs->result_counted(&s, result);
+		const struct ruleset *rs = rp.ref.ruleset;
+		if (rs->bar == RULESET_BAR_PREDICTION && rp.ref.rules.decisive)
+			predict_result(s.white - s.black, -s.komi, true, result);
+		else
+			rs->result_counted(&s, result);
 		stones_or_null = rs->result_spoken(score_margin(&s), stones);
 	}
 

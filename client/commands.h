@@ -70,6 +70,10 @@ int cmd_sgf(int argc, char **argv);
 /* tengen watch GAME   (observe; the board and clocks after each move, until the result) */
 int cmd_watch(int argc, char **argv);
 
+/* tengen predict GAME COLOR+MARGIN   (cmd_predict.c: a sealed prediction, seed 000's rules:
+ * "W+7", "B+2.5"; prints "Prediction sealed in game N.") */
+int cmd_predict(int argc, char **argv);
+
 /* ---- the tournament director (cmd_td.c) ----
  *
  * tengen td SUBCOMMAND ... (argv[0] is "td"); the usage text lists the subcommands. They need

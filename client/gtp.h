@@ -110,6 +110,12 @@ struct game {
 	int resume_mark;             /* moves recorded when play last resumed after counting */
 	int refusals;                /* our moves refused in a row (conflict, not_your_turn) */
 	json_t *their_dead;          /* the opponent's claim in this counting phase, or NULL */
+	char gen_color;              /* the colour of the genmove out (ours, or an opening stone's) */
+	double eng_komi;             /* the komi the engine was given */
+	/* the prediction ruleset (seed 000; gtp_predict.c) */
+	bool prediction;
+	bool first;                  /* we are the first player */
+	bool predict_out, predict_sent;
 };
 
 struct bridge {
@@ -174,7 +180,24 @@ void gtp_sync_game(struct game *g);
 /* A recorded move, from a game.move event or our play's reply. */
 void gtp_on_move(struct game *g, const json_t *m);
 
+/* ---- gtp_predict.c: the prediction ruleset (seed 000) ---- */
+
+/* The prediction fields of a game object (first, second, black/white null before the
+ * predictions are shown): g->prediction, g->first, our colour (0 while undecided), the
+ * opponent. Returns false for a game of another ruleset (nothing set). */
+bool gtp_predict_apply(struct game *g, const json_t *o, const char *user);
+/* What the game needs from the engine before play: our opening placement (genmove of the
+ * stone's colour) or our prediction (estimate_score, else final_score, at komi 0, sent as
+ * `predict`). Returns true if it handled the game's state (gtp_pump then does no more). */
+bool gtp_predict_pump(struct game *g);
+
 /* ---- gtp_engine.c ---- */
+
+/* Send the engine a command (printf-style) whose reply goes to cb. Returns 0 or -1. */
+int gtp_engine_send(struct game *g, engine_reply_cb cb, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Ask the engine for a move of colour c as move g->nmoves + 1 (its reply plays it). */
+void gtp_genmove(struct game *g, char c);
 
 /* Bring the engine level with the record, then ask it for what the game needs next. */
 void gtp_pump(struct game *g);

@@ -2,6 +2,7 @@
  * it, genmove on our turn and its dead stones when counting. See gtp.h. */
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,7 +102,12 @@ static int start_engine(struct game *g)
 	/* The komi in force: the game's komi plus the handicap compensation, as the server counts
 	 * and writes KM (the ruleset's effective_komi, docs/rules.md Art. 11). */
 	const struct ruleset *rs = ruleset_default();
-	engine_send(g->eng, setup_reply, g, "komi %g", rs->effective_komi(g->komi, g->handicap));
+	/* seed 000: komi is 0 until the predictions are shown, then minus the bar, so that the
+	 * engine plays for the real target */
+	g->eng_komi = g->prediction ? g->komi : rs->effective_komi(g->komi, g->handicap);
+	engine_send(g->eng, setup_reply, g, "komi %g", g->eng_komi);
+	if (g->prediction)
+		gtp_say(br, "game %lld: engine set up with komi %g", (long long)g->id, g->eng_komi);
 	if (g->handicap >= 2 && g->handicap <= GTP_HANDICAP_MAX) {
 		/* the server places them where the ruleset's opening says (GTP's fixed points);
 		 * a handicap of 1 places none: Black simply moves first */
@@ -199,13 +205,13 @@ static void genmove_reply(struct engine *e, bool ok, const char *text, void *arg
 	char v[GTP_VERTEX_MAX];
 	snprintf(v, sizeof v, "%s", text);
 	/* The engine has played it on its own board. */
-	if (gtp_push_move(&g->eng_moves, &g->eng_known, &g->eng_cap, g->color, v) < 0) {
+	if (gtp_push_move(&g->eng_moves, &g->eng_known, &g->eng_cap, g->gen_color, v) < 0) {
 		start_engine(g);
 		gtp_pump(g);
 		return;
 	}
-	if (strcmp(g->phase, "playing") != 0 || g->nmoves != g->genmove_number - 1 ||
-	    g->to_move != g->color) {
+	bool live = strcmp(g->phase, "playing") == 0 || strcmp(g->phase, "opening") == 0;
+	if (!live || g->nmoves != g->genmove_number - 1 || g->to_move != g->gen_color) {
 		/* the game moved on meanwhile: this engine's board holds a move that is not played */
 		gtp_say(g->br, "game %lld: stale genmove (%s); restarting the engine", (long long)g->id, v);
 		start_engine(g);
@@ -242,6 +248,23 @@ static void final_status_reply(struct engine *e, bool ok, const char *text, void
 	json_decref(stones);
 }
 
+void gtp_genmove(struct game *g, char c)
+{
+	g->gen_color = c;
+	g->genmove_number = g->nmoves + 1;
+	g->genmove_out = engine_send(g->eng, genmove_reply, g, "genmove %c", c) == 0;
+}
+
+int gtp_engine_send(struct game *g, engine_reply_cb cb, const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	return g->eng ? engine_send(g->eng, cb, g, "%s", line) : -1;
+}
+
 /* Bring the engine level with the record, then ask it for what the game needs next. */
 void gtp_pump(struct game *g)
 {
@@ -270,15 +293,20 @@ void gtp_pump(struct game *g)
 				return;
 			break;
 		}
-	if (g->genmove_out)
-		return; /* genmove_reply decides */
+	if (g->genmove_out || g->predict_out)
+		return; /* genmove_reply (or the prediction's reply) decides */
+	if (g->prediction && g->eng_komi != g->komi) {
+		start_engine(g); /* the bar is known now: komi minus the bar */
+		if (!g->eng)
+			return;
+	}
 	while (g->eng_known < g->nmoves) {
 		const struct move *m = &g->moves[g->eng_known];
 		if (engine_send(g->eng, replay_reply, g, "play %c %s", m->color, m->vertex) < 0)
 			return;
 		gtp_push_move(&g->eng_moves, &g->eng_known, &g->eng_cap, m->color, m->vertex);
 	}
-	if (g->paused)
+	if (g->paused || (g->prediction && gtp_predict_pump(g)))
 		return;
 	/* after two passes (since the last resumption) counting starts: no move is due */
 	bool two_passes = g->nmoves >= g->resume_mark + 2 &&
@@ -289,8 +317,7 @@ void gtp_pump(struct game *g)
 		long secs, stones;
 		if (clock_now(g, g->color, &secs, &stones))
 			engine_send(g->eng, setup_reply, g, "time_left %c %ld %ld", g->color, secs, stones);
-		g->genmove_number = g->nmoves + 1;
-		g->genmove_out = engine_send(g->eng, genmove_reply, g, "genmove %c", g->color) == 0;
+		gtp_genmove(g, g->color);
 		return;
 	}
 	if (strcmp(g->phase, "counting") == 0 && !g->dead_sent && !g->dead_out) {

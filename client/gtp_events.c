@@ -106,6 +106,12 @@ static void on_game_event(struct game *g, const char *name, json_t *ev)
 		const char *by = json_string_value(json_object_get(ev, "by"));
 		g->paused = true;
 		gtp_say(br, "game %lld: paused by %s", (long long)id, by ? by : "?");
+	} else if (strcmp(name, "game.predictions") == 0) {
+		gtp_say(br, "game %lld: predictions shown; playing %s", (long long)id,
+			json_string_value(json_object_get(ev, "white")) &&
+			strcasecmp(json_string_value(json_object_get(ev, "white")), br->user) == 0
+				? "White" : "Black");
+		gtp_sync_game(g); /* our colour and komi (minus the bar) from the game object */
 	} else if (strcmp(name, "game.begin") == 0) {
 		g->refusals = 0;
 		gtp_sync_game(g);

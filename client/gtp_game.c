@@ -119,8 +119,9 @@ int gtp_push_move(struct move **arr, int *n, int *cap, char color, const char *v
 void gtp_log_result(struct game *g, const char *result, const char *reason)
 {
 	const char *outcome = "";
-	struct ruleset_result res; /* games name no other ruleset yet */
-	if (result && ruleset_default()->result_parse(result, &res) == 0 && res.winner != EMPTY)
+	struct ruleset_result res; /* the prediction rules' texts include the Chinese ones */
+	const struct ruleset *rs = g->prediction ? &ruleset_prediction : ruleset_default();
+	if (result && rs->result_parse(result, &res) == 0 && res.winner != EMPTY)
 		outcome = (res.winner == BLACK ? 'B' : 'W') == g->color ? ", won" : ", lost";
 	gtp_say(g->br, "game %lld ended: %s (%s) as %s against %s%s", (long long)g->id,
 		result && *result ? result : "no result", reason && *reason ? reason : "?",
@@ -134,6 +135,7 @@ void gtp_announce(struct game *g)
 	g->announced = true;
 	const char *sys = json_string_value(json_object_get(g->time, "system"));
 	gtp_say(g->br, "game %lld started: %s as %s against %s, %dx%d, komi %g, handicap %d, "
-		"time %s", (long long)g->id, g->br->user, g->color == 'B' ? "Black" : "White",
+		"time %s", (long long)g->id, g->br->user, g->color == 'B' ? "Black" : g->color == 'W'
+		? "White" : g->first ? "first player (prediction rules)" : "second player (prediction rules)",
 		g->opponent, g->size, g->size, g->komi, g->handicap, sys ? sys : "none");
 }

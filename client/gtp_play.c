@@ -213,7 +213,9 @@ void gtp_apply_game(struct bridge *br, const json_t *o)
 	const char *phase = json_string_value(json_object_get(o, "phase"));
 	const char *black = json_string_value(json_object_get(o, "black"));
 	const char *white = json_string_value(json_object_get(o, "white"));
-	if (id <= 0 || !phase || !black || !white)
+	const char *rset = json_string_value(json_object_get(o, "ruleset"));
+	bool pred = rset && strcmp(rset, "prediction") == 0; /* colours come with the predictions */
+	if (id <= 0 || !phase || (!pred && (!black || !white)))
 		return;
 	struct game *g = gtp_find_game(br, id);
 	if (strcmp(phase, "ended") == 0) {
@@ -232,9 +234,11 @@ void gtp_apply_game(struct bridge *br, const json_t *o)
 	g->size = (int)json_integer_value(json_object_get(o, "size"));
 	g->komi = json_number_value(json_object_get(o, "komi"));
 	g->handicap = (int)json_integer_value(json_object_get(o, "handicap"));
-	bool me_black = strcasecmp(black, br->user) == 0;
-	g->color = me_black ? 'B' : 'W';
-	snprintf(g->opponent, sizeof g->opponent, "%s", me_black ? white : black);
+	if (!gtp_predict_apply(g, o, br->user)) {
+		bool me_black = strcasecmp(black, br->user) == 0;
+		g->color = me_black ? 'B' : 'W';
+		snprintf(g->opponent, sizeof g->opponent, "%s", me_black ? white : black);
+	}
 	json_t *t = json_object_get(o, "time");
 	if (json_is_object(t)) {
 		json_decref(g->time);
@@ -348,7 +352,7 @@ void gtp_on_move(struct game *g, const json_t *m)
 		g->clocks = json_incref(ck);
 		g->clocks_at = uv_now(g->br->loop);
 	}
-	if (c[0] == g->color && g->play_out && number == g->play_number)
+	if ((c[0] == g->color || g->color == 0) && g->play_out && number == g->play_number)
 		g->play_out = false;
 	gtp_pump(g);
 }

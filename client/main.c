@@ -38,6 +38,8 @@ static const struct command commands[] = {
 	{"pairings", cmd_pairings, true, "a tournament round's pairings"},
 	{"td", cmd_td, true,
 	 "tournament director's commands (create, register, start, result, ...)"},
+	{"predict", cmd_predict, true,
+	 "seal a prediction in a prediction-rules game: predict GAME W+7"},
 	{"gtp", cmd_gtp, true,
 	 "play as a bot through a GTP engine: gtp [OPTIONS] -- ENGINE ARGS..."},
 };

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "board.h"
+#include "board_int.h"
 
 #define HIST_INITIAL 64
 #define SEEN_INITIAL 256 /* power of two; grows (doubling) as a game goes on */
@@ -99,6 +100,11 @@ static int hist_push(struct board *b, int pt, enum color c)
 	return 0;
 }
 
+int board_int_hist_push(struct board *b, int pt, enum color c)
+{
+	return hist_push(b, pt, c);
+}
+
 /* Make room for `need` entries in the capture log. Returns 0 or -1 (no memory). */
 static int caplog_grow(struct board *b, size_t need)
 {
@@ -111,6 +117,11 @@ static int caplog_grow(struct board *b, size_t need)
 	b->caplog = nl;
 	b->capcaplog = ncap;
 	return 0;
+}
+
+int board_int_caplog_reserve(struct board *b, size_t need)
+{
+	return need > b->capcaplog ? caplog_grow(b, need) : 0;
 }
 
 /* ---- set-up ---- */
@@ -316,6 +327,16 @@ static int chain_remove(struct board *b, int h, int *out)
 	return n;
 }
 
+int board_int_chain_remove(struct board *b, int h, int *out)
+{
+	return chain_remove(b, h, out);
+}
+
+uint64_t board_int_zobrist(enum color c, int pt)
+{
+	return zobrist[c][pt];
+}
+
 static int analyse(const struct board *b, enum color c, int pt, int *caps, bool *suicide);
 
 int board_setup(struct board *b, enum color c, int pt)
@@ -376,9 +397,35 @@ static int analyse(const struct board *b, enum color c, int pt, int *caps, bool 
 	return ncap;
 }
 
-/* Does the position after c at pt (capturing caps) equal an earlier one under rule? A hash
- * match is confirmed on real boards: walking back from the current position, undoing moves
- * (stones only) with the capture log. */
+/* Was the position `after` (stones per point, hash h) on the board before, under rule (with
+ * `next` to move, for KO_SITUATIONAL)? A hash match is confirmed on real boards: walking back
+ * from the current position, undoing moves (stones only) with the capture log. */
+bool board_int_seen(const struct board *b, uint64_t h, const uint8_t *after, enum color next,
+		    enum ko_rule rule)
+{
+	if (!seen_has(b, h))
+		return false;
+	size_t n = (size_t)(b->stride * b->stride);
+	uint8_t then[BOARD_POINTS_MAX];
+	memcpy(then, b->stone, n);
+	for (size_t k = b->nhist; k-- > 0;) {
+		const struct board_hist *e = &b->hist[k];
+		if (e->hash == h && (rule != KO_SITUATIONAL || e->to_move == next) && memcmp(then, after, n) == 0)
+			return true;
+		if (k == 0 || e->pt <= 0)
+			continue;
+		/* Undo entry k: the board after entry k - 1. An own removal (e->own) took the
+		 * mover's stones and left its point empty. */
+		uint32_t end = k + 1 < b->nhist ? b->hist[k + 1].cap0 : (uint32_t)b->ncaplog;
+		enum color was = e->own ? (enum color)e->color : color_other((enum color)e->color);
+		then[e->pt] = EMPTY;
+		for (uint32_t i = e->cap0; i < end; i++)
+			then[b->caplog[i]] = (uint8_t)was;
+	}
+	return false;
+}
+
+/* Does the position after c at pt (capturing caps) equal an earlier one under rule? */
 static bool repeats(const struct board *b, enum color c, int pt, const int *caps, int ncap,
 		    enum ko_rule rule)
 {
@@ -387,11 +434,9 @@ static bool repeats(const struct board *b, enum color c, int pt, const int *caps
 		h ^= b->chash[caps[i]];
 	if (!seen_has(b, h))
 		return false;
-	enum color next = color_other(c);
 	size_t n = (size_t)(b->stride * b->stride);
-	uint8_t after[BOARD_POINTS_MAX], then[BOARD_POINTS_MAX];
+	uint8_t after[BOARD_POINTS_MAX];
 	memcpy(after, b->stone, n);
-	memcpy(then, b->stone, n);
 	for (int i = 0; i < ncap; i++) {
 		int s = caps[i];
 		do {
@@ -400,19 +445,7 @@ static bool repeats(const struct board *b, enum color c, int pt, const int *caps
 		} while (s != caps[i]);
 	}
 	after[pt] = (uint8_t)c;
-	for (size_t k = b->nhist; k-- > 0;) {
-		const struct board_hist *e = &b->hist[k];
-		if (e->hash == h && (rule != KO_SITUATIONAL || e->to_move == next) && memcmp(then, after, n) == 0)
-			return true;
-		if (k == 0 || e->pt <= 0)
-			continue;
-		/* Undo entry k: the board after entry k - 1. */
-		then[e->pt] = EMPTY;
-		uint32_t end = k + 1 < b->nhist ? b->hist[k + 1].cap0 : (uint32_t)b->ncaplog;
-		for (uint32_t i = e->cap0; i < end; i++)
-			then[b->caplog[i]] = (uint8_t)color_other((enum color)e->color);
-	}
-	return false;
+	return board_int_seen(b, h, after, color_other(c), rule);
 }
 
 /* The rules of play for c at the point pt (not a pass): Art. 19 (occupied), the simple ko,

@@ -54,6 +54,8 @@ struct board_hist {
 	int32_t pt;       /* the point played, BOARD_PASS for a pass, -1 for setup */
 	uint8_t color;    /* the colour that moved (or the setup stone's colour) */
 	uint8_t to_move;  /* colour to move after this entry */
+	uint8_t own;      /* 1: the move removed the mover's own chains (common/capture: the
+			   * prediction ruleset's suicide); its caplog holds the mover's stones */
 	uint32_t cap0;    /* its captured points are caplog[cap0 .. next entry's cap0) */
 };
 

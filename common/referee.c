@@ -22,8 +22,17 @@ int referee_check(int size, int handicap)
 /* Does the referee implement everything rs asks for? */
 static bool implemented(const struct ruleset *rs)
 {
-	return rs->free_opening_stones == 0 && rs->bar == RULESET_BAR_KOMI &&
-	       rs->suicide == RULESET_SUICIDE_ILLEGAL && rs->warnings_lose >= 1;
+	bool chinese = rs->free_opening_stones == 0 && rs->bar == RULESET_BAR_KOMI &&
+		       rs->suicide == RULESET_SUICIDE_ILLEGAL;
+	bool prediction = rs->free_opening_stones == 4 && rs->bar == RULESET_BAR_PREDICTION &&
+			  rs->suicide == RULESET_SUICIDE_REMOVES_OWN;
+	return (chinese || prediction) && rs->warnings_lose >= 1;
+}
+
+/* Is the game under the prediction rules (seed 000)? */
+static bool predicting_rules(const struct referee *r)
+{
+	return r->ruleset && r->ruleset->bar == RULESET_BAR_PREDICTION;
 }
 
 int referee_init_ruleset(struct referee *r, const struct ruleset *rs, int size, double komi,
@@ -35,9 +44,17 @@ int referee_init_ruleset(struct referee *r, const struct ruleset *rs, int size, 
 		r->rules = *rules;
 	else
 		rules_default(&r->rules);
+	if (r->ruleset->bar == RULESET_BAR_PREDICTION)
+		r->rules.ko = KO_POSITIONAL; /* Art. 5.4: no whole-board position may recur */
 	if (!implemented(r->ruleset) || check_opening(r->ruleset, size, handicap) < 0 ||
 	    board_init(&r->board, size, r->rules.ko) < 0)
 		return -1;
+	if (predicting_rules(r)) {
+		r->komi = 0; /* minus the bar, once the predictions are shown */
+		r->phase = PHASE_OPENING;
+		board_set_to_move(&r->board, r->ruleset->first_to_move(0));
+		return 0;
+	}
 	r->komi = komi;
 	r->phase = PHASE_PLAYING;
 	r->handicap = handicap;
@@ -93,7 +110,11 @@ static void finish_counted(struct referee *r, const bool *dead)
 	char res[SCORE_RESULT_MAX];
 	referee_count(r, dead, &r->score);
 	r->scored = true;
-	finish(r, ruleset_of(r)->result_counted(&r->score, res), END_SCORE);
+	if (predicting_rules(r) && r->rules.decisive) /* Art. 5.3.2: equality wins for the bar */
+		predict_result(r->score.white - r->score.black, -r->score.komi, true, res);
+	else
+		ruleset_of(r)->result_counted(&r->score, res);
+	finish(r, res, END_SCORE);
 }
 
 /* A pass or forfeited turn was recorded: count it, maybe open counting. */
@@ -122,14 +143,105 @@ static void warn(struct referee *r, enum color c, struct referee_move *out)
 	}
 }
 
+/* Both predictions in and the opening over: colours and the bar (Art. 5.3), play starts. */
+static void reveal(struct referee *r)
+{
+	double bar;
+	predict_decide(r->predicted[PREDICT_FIRST], r->predicted[PREDICT_SECOND], &r->white_role,
+		       &bar);
+	r->komi = -bar;
+	r->revealed = true;
+	r->phase = PHASE_PLAYING;
+	r->passes = 0;
+	board_set_to_move(&r->board, r->ruleset->first_to_move(0));
+}
+
+int referee_predict(struct referee *r, enum predict_role role, double white, bool *revealed)
+{
+	*revealed = false;
+	if (!predicting_rules(r) || (role != PREDICT_FIRST && role != PREDICT_SECOND) ||
+	    (r->phase != PHASE_OPENING && r->phase != PHASE_PREDICTING))
+		return -1;
+	if (r->sealed[role])
+		return -2;
+	r->sealed[role] = true;
+	r->predicted[role] = white;
+	if (r->phase == PHASE_PREDICTING && r->sealed[!role]) {
+		reveal(r);
+		*revealed = true;
+	}
+	return 0;
+}
+
+double referee_bar(const struct referee *r)
+{
+	return -r->komi;
+}
+
+/* A move under the prediction rules, in OPENING or PLAYING (see referee_play_choice). */
+static int play_prediction(struct referee *r, enum color c, int pt, enum capture_choice choice,
+			   struct referee_move *out)
+{
+	bool opening = r->phase == PHASE_OPENING;
+	if (c != r->board.to_move) {
+		out->offence = OFFENCE_NOT_YOUR_TURN;
+		if (!opening)
+			warn(r, c, out); /* Art. 17.2 of the Chinese rules: no rule of seed 000 */
+		return 0;
+	}
+	if (pt == BOARD_PASS && opening) {
+		out->offence = OFFENCE_NO_PASS; /* Art. 5.2 */
+		return 0;
+	}
+	struct capture_move cm;
+	enum board_status st = capture_play(&r->board, c, pt, choice, &cm);
+	if (st == BOARD_OCCUPIED) {
+		out->offence = OFFENCE_OCCUPIED; /* refused, nothing changes */
+		return 0;
+	}
+	if (st == BOARD_SUPERKO) { /* Art. 5.4: the repetition loses at once */
+		out->offence = OFFENCE_SUPERKO;
+		forfeit_loss(r, c, END_ILLEGAL);
+		out->lost = out->ended = true;
+		return 0;
+	}
+	if (st != BOARD_OK)
+		return -1;
+	out->pt = pt;
+	out->number = (int)board_moves(&r->board);
+	out->removed = cm.removed;
+	out->ncaptured = cm.ncaptured;
+	memcpy(out->captured, cm.captured, (size_t)cm.ncaptured * sizeof *cm.captured);
+	if (pt == BOARD_PASS) {
+		after_pass(r, c, out);
+		return 0;
+	}
+	r->passes = 0;
+	if (opening && out->number >= r->ruleset->free_opening_stones) {
+		out->predicting = true;
+		r->phase = PHASE_PREDICTING;
+		if (r->sealed[PREDICT_FIRST] && r->sealed[PREDICT_SECOND])
+			reveal(r); /* a replay: the predictions were restored first */
+	}
+	return 0;
+}
+
 int referee_play(struct referee *r, enum color c, int pt, struct referee_move *out)
+{
+	return referee_play_choice(r, c, pt, CAPTURE_OPPONENT, out);
+}
+
+int referee_play_choice(struct referee *r, enum color c, int pt, enum capture_choice choice,
+			struct referee_move *out)
 {
 	memset(out, 0, sizeof *out);
 	out->color = c;
 	out->pt = BOARD_PASS;
-	if (r->phase != PHASE_PLAYING || (c != BLACK && c != WHITE) ||
-	    (pt != BOARD_PASS && !board_on(&r->board, pt)))
+	bool live = r->phase == PHASE_PLAYING || (predicting_rules(r) && r->phase == PHASE_OPENING);
+	if (!live || (c != BLACK && c != WHITE) || (pt != BOARD_PASS && !board_on(&r->board, pt)))
 		return -1;
+	if (predicting_rules(r))
+		return play_prediction(r, c, pt, choice, out);
 
 	if (c != r->board.to_move) {
 		/* Art. 17.2: the move is void and earns a warning. */
@@ -238,10 +350,12 @@ int referee_end(struct referee *r, const char *result, enum end_reason reason, b
 
 /* ---- names ---- */
 
-static const char *const phase_names[] = {"pending", "scheduled", "playing", "counting", "ended"};
+static const char *const phase_names[] = {"pending", "scheduled", "playing", "counting", "ended",
+	"opening", "predicting"};
 static const char *const reason_names[] = {"", "resignation", "time", "score", "warnings",
 	"illegal", "lateness", "double_forfeit", "adjudicated", "cycle", "declined"};
-static const char *const offence_names[] = {"", "occupied", "suicide", "superko", "not_your_turn"};
+static const char *const offence_names[] = {"", "occupied", "suicide", "superko", "not_your_turn",
+	"no_pass"};
 
 static int find(const char *s, const char *const *names, int n)
 {

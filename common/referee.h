@@ -13,11 +13,16 @@
 
 #include <stdbool.h>
 #include "board.h"
+#include "capture.h"
+#include "predict.h"
 #include "rules.h"
 #include "ruleset.h"
 #include "score.h"
 
-enum game_phase { PHASE_PENDING = 0, PHASE_SCHEDULED, PHASE_PLAYING, PHASE_COUNTING, PHASE_ENDED };
+/* OPENING and PREDICTING: the prediction ruleset's free opening and sealed predictions (seed
+ * 000, Art. 5.2-5.3), before PLAYING. */
+enum game_phase { PHASE_PENDING = 0, PHASE_SCHEDULED, PHASE_PLAYING, PHASE_COUNTING, PHASE_ENDED,
+		  PHASE_OPENING, PHASE_PREDICTING };
 
 /* Why a game ended (docs/protocol.md game.end `reason`). */
 enum end_reason {
@@ -28,7 +33,7 @@ enum end_reason {
 
 /* What was wrong with a move (docs/protocol.md illegal_move `reason`). */
 enum offence { OFFENCE_NONE = 0, OFFENCE_OCCUPIED, OFFENCE_SUICIDE, OFFENCE_SUPERKO,
-	       OFFENCE_NOT_YOUR_TURN };
+	       OFFENCE_NOT_YOUR_TURN, OFFENCE_NO_PASS /* a pass in the opening (seed 000, 5.2) */ };
 
 struct referee {
 	struct board board;
@@ -47,6 +52,11 @@ struct referee {
 	enum end_reason reason;
 	bool scored;
 	struct score score;      /* valid when scored */
+	/* The prediction ruleset (seed 000, Art. 5.3), by enum predict_role: */
+	bool sealed[2];          /* the player's prediction is in */
+	double predicted[2];     /* White's terms, points (valid when sealed) */
+	bool revealed;           /* both were in once the opening ended: colours and bar decided */
+	enum predict_role white_role; /* who took White (valid when revealed) */
 };
 
 /* The outcome of one referee_play call. */
@@ -64,6 +74,9 @@ struct referee_move {
 	bool voided;             /* the game is void (`cycle: void`) */
 	bool counting;           /* this move opened the counting phase */
 	bool ended;              /* the game ended (lost, voided, or counted at once) */
+	enum color removed;      /* prediction ruleset: whose chains the move removed (EMPTY) */
+	bool predicting;         /* this move ended the opening (phase PREDICTING, or PLAYING when
+				  * both predictions were already in: replay) */
 };
 
 /* Can a game of `size` (BOARD_MIN_SIZE..BOARD_MAX_SIZE) with `handicap` be started? handicap
@@ -82,8 +95,10 @@ int referee_init(struct referee *r, int size, double komi, int handicap, const s
 
 /* The same under ruleset `rs` (NULL: ruleset_default()): its opening places the stones and
  * its first_to_move has the first move; the count uses its effective komi, the results its
- * texts, warnings its warnings_lose and repetitions its cost. Returns -1 also for a ruleset
- * the referee does not implement (a free opening, another bar than komi, suicide allowed). */
+ * texts, warnings its warnings_lose and repetitions its cost. Under the prediction ruleset
+ * (seed 000) the game starts in PHASE_OPENING with White to place, the board's repetition rule
+ * is positional, `komi` is ignored (it becomes minus the bar) and handicap must be 0. Returns
+ * -1 also for a ruleset the referee does not implement. */
 int referee_init_ruleset(struct referee *r, const struct ruleset *rs, int size, double komi,
 			 int handicap, const struct rules *rules);
 void referee_free(struct referee *r);
@@ -97,6 +112,29 @@ void referee_free(struct referee *r);
  * all-alive` end the game counted. Returns 0 (see *out), or -1 if the game is not in PLAYING or
  * `pt` is not a point of the board (nothing changes). */
 int referee_play(struct referee *r, enum color c, int pt, struct referee_move *out);
+
+/* referee_play with the choice the prediction ruleset gives when a move leaves chains of both
+ * sides without liberties (seed 000, Art. 4.3; referee_play: CAPTURE_OPPONENT). Under that
+ * ruleset, in OPENING and PLAYING: `c` must be the colour due (else OFFENCE_NOT_YOUR_TURN, in
+ * the opening without warning: the server says whose placement is due); a pass in the opening
+ * is OFFENCE_NO_PASS and a stone on an occupied point OFFENCE_OCCUPIED, both changing nothing
+ * (no move recorded, no penalty); a stone whose resulting whole-board position appeared before
+ * loses at once (OFFENCE_SUPERKO, lost, END_ILLEGAL; Art. 5.4); otherwise the move is played
+ * under common/capture (out->removed, out->captured: every stone removed). The fourth opening
+ * stone opens PREDICTING (out->predicting), or PLAYING if both predictions are in. Other
+ * rulesets: as referee_play, the choice unused. */
+int referee_play_choice(struct referee *r, enum color c, int pt, enum capture_choice choice,
+			struct referee_move *out);
+
+/* Prediction ruleset (Art. 5.3): player `role` seals `white` (its prediction in White's terms,
+ * points; predict_margin_ok of its magnitude). Allowed in PREDICTING, and in OPENING for a
+ * replay that restores predictions before the moves. Once both are in and the opening is
+ * over: colours and bar decided (predict_decide; r->komi = minus the bar), PLAYING with White
+ * to move, *revealed set. Returns 0, -1 (wrong phase or ruleset), or -2 (already sealed). */
+int referee_predict(struct referee *r, enum predict_role role, double white, bool *revealed);
+
+/* The bar in White's terms (prediction ruleset, once revealed): minus the komi. */
+double referee_bar(const struct referee *r);
 
 /* Counting phase (Art. 8, 21.4): `c` claims the stones at pts[0..n-1] dead (any stone marks
  * its chain). Returns 0, -1 if not in COUNTING, or the 1-based index of a point that is no

@@ -9,6 +9,9 @@ void rules_default(struct rules *r)
 	r->cycle = CYCLE_FORBID;
 	r->counting = COUNTING_AGREEMENT;
 	r->last_period = LAST_PERIOD_LOSE;
+	r->ruleset = RULESET_CHINESE;
+	r->decisive = false;
+	r->predict_s = RULES_PREDICT_DEFAULT;
 }
 
 static int lookup(const char *s, const char *const *names, int n)
@@ -24,6 +27,7 @@ static const char *const illegal_names[] = {"forfeit", "lose"};
 static const char *const cycle_names[] = {"forbid", "void"};
 static const char *const counting_names[] = {"agreement", "all-alive"};
 static const char *const last_period_names[] = {"lose", "pass"};
+static const char *const ruleset_names[] = {"chinese", "prediction"};
 
 #define RULES_NAMES(kind, type, table)                                       \
 	int rules_parse_##kind(const char *s, type *out)                     \
@@ -44,3 +48,14 @@ RULES_NAMES(illegal, enum rule_illegal, illegal_names)
 RULES_NAMES(cycle, enum rule_cycle, cycle_names)
 RULES_NAMES(counting, enum rule_counting, counting_names)
 RULES_NAMES(last_period, enum rule_last_period, last_period_names)
+RULES_NAMES(ruleset, enum rule_ruleset, ruleset_names)
+
+long long rules_predict_ms(const struct rules *r, long long main_ms, bool has_clock)
+{
+	if (!has_clock)
+		return 0;
+	if (r->predict_s > 0)
+		return (long long)r->predict_s * 1000;
+	long long t = main_ms / 10;
+	return t < RULES_PREDICT_MIN_S * 1000LL ? RULES_PREDICT_MIN_S * 1000LL : t;
+}

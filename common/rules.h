@@ -17,15 +17,26 @@ enum rule_counting { COUNTING_AGREEMENT = 0, COUNTING_ALL_ALIVE };
 /* Art. 22.5: the last byo-yomi period running out loses, or forfeits the turn. */
 enum rule_last_period { LAST_PERIOD_LOSE = 0, LAST_PERIOD_PASS };
 
+/* The ruleset a game is played under (docs/protocol.md `rules.ruleset`): the Chinese 2002 rules
+ * or seed 000's prediction rules (common/ruleset.h). */
+enum rule_ruleset { RULESET_CHINESE = 0, RULESET_PREDICTION };
+#define RULES_PREDICT_DEFAULT (-1) /* predict_s: a tenth of the main time, >= RULES_PREDICT_MIN_S */
+#define RULES_PREDICT_MIN_S 30     /* seconds: the least default prediction allowance */
+#define RULES_PREDICT_MAX_S 86400  /* seconds: the most a `predict_s` may give */
+
 struct rules {
 	enum ko_rule ko;
 	enum rule_illegal illegal;
 	enum rule_cycle cycle;
 	enum rule_counting counting;
 	enum rule_last_period last_period;
+	/* The prediction ruleset's options (seed 000, Art. 5.3); the Chinese ruleset ignores them. */
+	enum rule_ruleset ruleset;
+	bool decisive;           /* equality with the bar wins for the bar's colour (no draw) */
+	int predict_s;           /* the prediction allowance, s; RULES_PREDICT_DEFAULT */
 };
 
-/* The defaults: situational superko, forfeit, forbid, agreement, lose. */
+/* The defaults: situational superko, forfeit, forbid, agreement, lose; the Chinese ruleset. */
 void rules_default(struct rules *r);
 
 /* Names: "situational"/"positional"/"simple", "forfeit"/"lose", "forbid"/"void",
@@ -40,5 +51,12 @@ const char *rules_illegal_name(enum rule_illegal v);
 const char *rules_cycle_name(enum rule_cycle v);
 const char *rules_counting_name(enum rule_counting v);
 const char *rules_last_period_name(enum rule_last_period v);
+/* "chinese", "prediction". */
+int rules_parse_ruleset(const char *s, enum rule_ruleset *out);
+const char *rules_ruleset_name(enum rule_ruleset v);
+/* The prediction allowance in ms for a game whose main time is main_ms (0: no clock):
+ * r->predict_s if set, else a tenth of the main time and at least RULES_PREDICT_MIN_S;
+ * 0 (unlimited) for a game without clock (Art. 5.3.3). */
+long long rules_predict_ms(const struct rules *r, long long main_ms, bool has_clock);
 
 #endif

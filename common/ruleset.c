@@ -1,9 +1,11 @@
 /* ruleset: the rulesets and their lookup. See ruleset.h. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "predict.h"
 #include "rules.h"
 #include "ruleset.h"
 
@@ -91,13 +93,90 @@ const struct ruleset ruleset_chinese2002 = {
 	.result_parse = chinese_result_parse,
 };
 
+/* ---- seed 000: the prediction rules ---- */
+
+/* Art. 2.3, 5.4: White moves first (after the opening). */
+static enum color prediction_first_to_move(int handicap)
+{
+	(void)handicap;
+	return WHITE;
+}
+
+/* Art. 5.2: the opening is the players' free placement, no fixed stones; no handicap. */
+static int prediction_opening(int size, int handicap, int *pts, int stride)
+{
+	(void)size, (void)pts, (void)stride;
+	return handicap == 0 ? 0 : -1;
+}
+
+/* The komi of a prediction game is minus the bar (White's terms), set when the predictions
+ * are shown; handicaps do not exist. */
+static double prediction_effective_komi(double komi, int handicap)
+{
+	(void)handicap;
+	return komi;
+}
+
+/* Art. 5.3.2, 5.5: White's surplus against the bar (= -komi); equality a draw (the referee
+ * applies `decisive`). */
+static char *prediction_result_counted(const struct score *s, char *out)
+{
+	return predict_result(s->white - s->black, -s->komi, false, out);
+}
+
+/* Art. 5.5: the margin as stated, in points of area difference ("W+0.5"). */
+static char *prediction_result_spoken(double margin, char *out)
+{
+	if (margin == 0)
+		snprintf(out, 32, "0");
+	else
+		snprintf(out, 32, "%c+%g", margin > 0 ? 'B' : 'W', margin > 0 ? margin : -margin);
+	return out;
+}
+
+/* The Chinese texts, and "W+0" / "B+0": a decisive equality (docs/rules.md). */
+static int prediction_result_parse(const char *r, struct ruleset_result *out)
+{
+	if (r && (r[0] == 'W' || r[0] == 'B') && strcmp(r + 1, "+0") == 0) {
+		*out = (struct ruleset_result){ .winner = r[0] == 'B' ? BLACK : WHITE,
+						.counted = true, .margin = 0 };
+		return 0;
+	}
+	return chinese_result_parse(r, out);
+}
+
+const struct ruleset ruleset_prediction = {
+	.name = "prediction",
+	.sgf_rules = "Prediction",
+	.default_komi = 0,
+	.default_handicap_komi = 0,
+	.free_opening_stones = 4,
+	.bar = RULESET_BAR_PREDICTION,
+	.suicide = RULESET_SUICIDE_REMOVES_OWN,
+	.repetition = RULESET_REPETITION_LOSS,
+	.warnings_lose = 2,
+	.first_to_move = prediction_first_to_move,
+	.opening = prediction_opening,
+	.effective_komi = prediction_effective_komi,
+	.result_counted = prediction_result_counted,
+	.result_spoken = prediction_result_spoken,
+	.result_win = chinese_result_win,
+	.result_void = "Void",
+	.result_parse = prediction_result_parse,
+};
+
 /* ---- lookup ---- */
 
-static const struct ruleset *const rulesets[] = { &ruleset_chinese2002 };
+static const struct ruleset *const rulesets[] = { &ruleset_chinese2002, &ruleset_prediction };
 
 const struct ruleset *ruleset_default(void)
 {
 	return &ruleset_chinese2002;
+}
+
+const struct ruleset *ruleset_of_rules(const struct rules *r)
+{
+	return r && r->ruleset == RULESET_PREDICTION ? &ruleset_prediction : &ruleset_chinese2002;
 }
 
 const struct ruleset *ruleset_find(const char *name)
@@ -139,6 +218,17 @@ int ruleset_result_normalise(const struct ruleset *rs, const char *in, char *out
 }
 
 /* ---- records ---- */
+
+const struct ruleset *ruleset_from_sgf(const char *ru, bool *decisive)
+{
+	const char *p = ruleset_prediction.sgf_rules;
+	*decisive = false;
+	if (ru && strncmp(ru, p, strlen(p)) == 0) {
+		*decisive = strcmp(ru + strlen(p), RULESET_SGF_DECISIVE) == 0;
+		return &ruleset_prediction;
+	}
+	return ruleset_default();
+}
 
 int ruleset_sgf_info(const struct ruleset *rs, double komi, int handicap, struct sgf_game *s)
 {

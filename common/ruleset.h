@@ -9,11 +9,11 @@
  * The per-event options of struct rules (ko, illegal, cycle, counting, last_period; rules.h) are
  * choices within a ruleset, not part of it.
  *
- * The interface can also state seed-000's "prediction rules" (docs/rules.md: not implemented):
- * White moves first (first_to_move), the first stones are a free opening (free_opening_stones)
- * rather than fixed handicap points, and sealed predictions instead of komi decide the winner
- * (bar RULESET_BAR_PREDICTION). The referee refuses a ruleset whose opening, bar or suicide rule
- * it does not implement (referee_init_ruleset), rather than playing it wrongly.
+ * The second is seed 000's "prediction rules" (ruleset_prediction, docs/rules.md): White moves
+ * first (first_to_move), the first four stones are a free opening (free_opening_stones) rather
+ * than fixed handicap points, sealed predictions instead of komi decide the winner (bar
+ * RULESET_BAR_PREDICTION: the komi in force is minus the bar), suicide removes the mover's
+ * chains (common/capture) and a repetition loses.
  */
 #ifndef TENGEN_RULESET_H
 #define TENGEN_RULESET_H
@@ -26,7 +26,7 @@
 /* What decides the winner of a counted game. */
 enum ruleset_bar {
 	RULESET_BAR_KOMI = 0,   /* Black's area margin against the komi in force (effective_komi) */
-	RULESET_BAR_PREDICTION  /* sealed predictions (seed-000; not implemented) */
+	RULESET_BAR_PREDICTION  /* sealed predictions (seed 000, common/predict): komi = -bar */
 };
 
 /* What a move that leaves chains without liberties does. In every case the opponent's chains
@@ -34,7 +34,7 @@ enum ruleset_bar {
  * chain when that captures nothing. */
 enum ruleset_suicide {
 	RULESET_SUICIDE_ILLEGAL = 0, /* the move is illegal (Art. 5; as common/board plays) */
-	RULESET_SUICIDE_REMOVES_OWN  /* the mover's chain is removed (not implemented) */
+	RULESET_SUICIDE_REMOVES_OWN  /* the mover's chain is removed (seed 000 Art. 4, common/capture) */
 };
 
 /* What a repetition (a superko move, docs/rules.md Art. 6, 20) costs, beyond the move being
@@ -42,7 +42,8 @@ enum ruleset_suicide {
  * instead (Art. 20.3). */
 enum ruleset_repetition {
 	RULESET_REPETITION_WARNING = 0, /* also a warning (Art. 18.3) */
-	RULESET_REPETITION_TURN         /* the turn only */
+	RULESET_REPETITION_TURN,        /* the turn only */
+	RULESET_REPETITION_LOSS         /* the game is lost at once (seed 000, Art. 5.4) */
 };
 
 /* How a game was won without a count, for its result text. */
@@ -103,6 +104,16 @@ struct ruleset {
  * with a warning (Art. 18.3); two warnings lose (Art. 24.2); SGF results. */
 extern const struct ruleset ruleset_chinese2002;
 
+/* Seed 000's prediction rules (docs/rules.md "Prediction rules"): a free four-stone opening
+ * (W, B, W, B; Art. 5.2), sealed predictions deciding colours and the bar (Art. 5.3), White
+ * first (Art. 5.4), suicide legal and the both-sides choice (Art. 4), a repeated whole-board
+ * position losing (Art. 5.4), area difference against the bar (Art. 5.5, 6). */
+extern const struct ruleset ruleset_prediction;
+
+struct rules;
+/* The ruleset a game's rules name (rules.ruleset; NULL: the default). */
+const struct ruleset *ruleset_of_rules(const struct rules *r);
+
 /* The ruleset of games that name none: ruleset_chinese2002. */
 const struct ruleset *ruleset_default(void);
 
@@ -124,5 +135,13 @@ int ruleset_result_normalise(const struct ruleset *rs, const char *in, char *out
  * SGF implies (White when Black has stones before the first move, else Black). s->size must be
  * set. Returns SGF_OK, or SGF_ENOMEM. */
 int ruleset_sgf_info(const struct ruleset *rs, double komi, int handicap, struct sgf_game *s);
+
+/* The SGF RU[] of a prediction-rules game whose event asks for a decisive result (equality with
+ * the bar wins for the bar's colour): ruleset_prediction.sgf_rules and this suffix. */
+#define RULESET_SGF_DECISIVE " (decisive)"
+
+/* The ruleset a record's RU[] names (ruleset.sgf_rules, a prefix for the prediction rules'
+ * decisive form), and whether it is decisive; NULL or unknown: the default ruleset. */
+const struct ruleset *ruleset_from_sgf(const char *ru, bool *decisive);
 
 #endif

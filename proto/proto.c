@@ -165,6 +165,7 @@ static const struct proto_command commands[PROTO_CMD_COUNT] = {
 	CMD("tournament.absent", PROTO_CMD_TOURNAMENT_ABSENT, true, PROTO_ROLE_TD),
 	CMD("tournament.pair_edit", PROTO_CMD_TOURNAMENT_PAIR_EDIT, true, PROTO_ROLE_TD),
 	CMD("player.update", PROTO_CMD_PLAYER_UPDATE, true, PROTO_ROLE_PLAYER),
+	CMD("predict", PROTO_CMD_PREDICT, true, PROTO_ROLE_PLAYER),
 };
 #undef CMD
 
@@ -806,9 +807,11 @@ json_t *proto_time_to_json(const struct proto_time *t)
 
 /* ---- rules ---- */
 
-enum rules_key { RK_KO, RK_ILLEGAL, RK_CYCLE, RK_COUNTING, RK_LAST_PERIOD, RK_COUNT };
+enum rules_key { RK_KO, RK_ILLEGAL, RK_CYCLE, RK_COUNTING, RK_LAST_PERIOD, RK_RULESET, RK_COUNT };
 static const char *const rules_keys[RK_COUNT] = {"ko", "illegal", "cycle", "counting",
-						 "last_period"};
+						 "last_period", "ruleset"};
+/* The prediction ruleset's options besides the named ones (rules.h: decisive, predict_s). */
+static const char *const rules_extra_keys[] = {"decisive", "predict_s"};
 
 /* The name of value i of option k, or "?" past the last (rules.h's name functions). */
 static const char *rules_value_name(enum rules_key k, int i)
@@ -819,6 +822,7 @@ static const char *rules_value_name(enum rules_key k, int i)
 	case RK_CYCLE: return rules_cycle_name((enum rule_cycle)i);
 	case RK_COUNTING: return rules_counting_name((enum rule_counting)i);
 	case RK_LAST_PERIOD: return rules_last_period_name((enum rule_last_period)i);
+	case RK_RULESET: return rules_ruleset_name((enum rule_ruleset)i);
 	case RK_COUNT: break;
 	}
 	return "?";
@@ -833,6 +837,7 @@ static int rules_set(struct rules *r, enum rules_key k, const char *s)
 	case RK_CYCLE: return rules_parse_cycle(s, &r->cycle);
 	case RK_COUNTING: return rules_parse_counting(s, &r->counting);
 	case RK_LAST_PERIOD: return rules_parse_last_period(s, &r->last_period);
+	case RK_RULESET: return rules_parse_ruleset(s, &r->ruleset);
 	case RK_COUNT: break;
 	}
 	return -1;
@@ -855,14 +860,28 @@ int proto_get_rules(const json_t *obj, const char *field, bool required, struct 
 		bool known = false;
 		for (int k = 0; k < RK_COUNT && !known; k++)
 			known = strcmp(key, rules_keys[k]) == 0;
+		for (size_t k = 0; k < sizeof rules_extra_keys / sizeof *rules_extra_keys; k++)
+			known |= strcmp(key, rules_extra_keys[k]) == 0;
 		if (!known) {
 			char q[QUOTE_BUF];
 			return proto_error_set(err, PROTO_ERR_BAD_REQUEST,
 					       "field '%s.%s' is not a rules option (ko, illegal, "
-					       "cycle, counting, last_period)", field, quote(q, key));
+					       "cycle, counting, last_period, ruleset, decisive, "
+					       "predict_s)", field, quote(q, key));
 		}
 	}
 	struct rules nr = *out;
+	char lb[64];
+	int64_t ps = 0;
+	snprintf(lb, sizeof lb, "%s.decisive", field);
+	if (get_bool(o, "decisive", lb, false, &nr.decisive, err) < 0)
+		return -1;
+	snprintf(lb, sizeof lb, "%s.predict_s", field);
+	int got = get_int(o, "predict_s", lb, false, 1, RULES_PREDICT_MAX_S, &ps, err);
+	if (got < 0)
+		return -1;
+	if (got > 0)
+		nr.predict_s = (int)ps;
 	for (int k = 0; k < RK_COUNT; k++) {
 		char label[64];
 		snprintf(label, sizeof label, "%s.%s", field, rules_keys[k]);
@@ -889,10 +908,17 @@ int proto_get_rules(const json_t *obj, const char *field, bool required, struct 
 
 json_t *proto_rules_to_json(const struct rules *r)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:s}", "ko", rules_ko_name(r->ko), "illegal",
-			 rules_illegal_name(r->illegal), "cycle", rules_cycle_name(r->cycle),
-			 "counting", rules_counting_name(r->counting), "last_period",
-			 rules_last_period_name(r->last_period));
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s}", "ko", rules_ko_name(r->ko), "illegal",
+			      rules_illegal_name(r->illegal), "cycle", rules_cycle_name(r->cycle),
+			      "counting", rules_counting_name(r->counting), "last_period",
+			      rules_last_period_name(r->last_period));
+	if (o && r->ruleset != RULESET_CHINESE) { /* the Chinese rules' object stays as it was */
+		json_object_set_new(o, "ruleset", json_string(rules_ruleset_name(r->ruleset)));
+		json_object_set_new(o, "decisive", json_boolean(r->decisive));
+		if (r->predict_s > 0)
+			json_object_set_new(o, "predict_s", json_integer(r->predict_s));
+	}
+	return o;
 }
 
 /* ---- replies and events ---- */

@@ -99,6 +99,7 @@ enum proto_cmd {
 	PROTO_CMD_TOURNAMENT_ABSENT,
 	PROTO_CMD_TOURNAMENT_PAIR_EDIT,
 	PROTO_CMD_PLAYER_UPDATE,
+	PROTO_CMD_PREDICT,         /* the prediction ruleset's sealed prediction (seed 000) */
 	PROTO_CMD_COUNT
 };
 
@@ -232,7 +233,9 @@ const char *proto_time_system_name(enum proto_time_system s);
 /* The wire object for *t (as above, whole seconds where exact); NULL on OOM. */
 json_t *proto_time_to_json(const struct proto_time *t);
 
-/* Rules object: keys ko, illegal, cycle, counting, last_period (docs/rules.md; names of rules.h).
+/* Rules object: keys ko, illegal, cycle, counting, last_period, ruleset ("chinese",
+ * "prediction"), decisive (bool), predict_s (1..RULES_PREDICT_MAX_S) (docs/rules.md; names of
+ * rules.h).
  * Keys absent keep the value *out holds on entry (start from rules_default or the event's).
  * *out changes only on success. Unknown keys are an error. */
 int proto_get_rules(const json_t *obj, const char *field, bool required, struct rules *out,

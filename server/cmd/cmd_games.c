@@ -59,6 +59,9 @@ static struct game *my_game(struct conn *c, const struct proto_request *req, enu
 /* ---- commands ---- */
 
 static const char *const color_choices[] = {"nigiri", "black", "white"};
+/* Prediction ruleset: `first`, stored in the row's colour choice: "me" as "black" (the
+ * challenger first), "opponent" as "white", "nigiri" as it is. */
+static const char *const first_choices[] = {"nigiri", "me", "opponent"};
 
 void games_challenge(struct conn *c, const struct proto_request *req)
 {
@@ -83,6 +86,26 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 	    proto_get_rules(req->root, "rules", false, &s.rules, &err) < 0 ||
 	    proto_get_int(req->root, "expires_s", false, 1, GAMES_CHALLENGE_TTL_S, &expires_s, &err) < 0) {
 		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	int first = 0;
+	if (proto_get_choice(req->root, "first", false, first_choices, 3, &first, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	if (s.rules.ruleset == RULESET_PREDICTION) {
+		/* seed 000: no komi, colour or handicap; the bar comes from the predictions */
+		rs = ruleset_of_rules(&s.rules);
+		if (handicap > 0) {
+			server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'handicap': the "
+					   "prediction ruleset has no handicap");
+			return;
+		}
+		komi = rs->default_komi;
+		choice = first;
+	} else if (first) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'first': only with "
+				   "rules.ruleset \"prediction\"");
 		return;
 	}
 	if (komi * 2 != floor(komi * 2)) {
@@ -170,7 +193,12 @@ void games_accept(struct conn *c, const struct proto_request *req)
 	game_accept(srv, g, c->player_id, c->name);
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "game", json_integer(g->id));
-	json_object_set_new(r, "color", json_string(game_color_name(game_color_of(g, c->player_id))));
+	if (game_is_prediction(g)) { /* colours come with the predictions */
+		json_object_set_new(r, "color", json_null());
+		json_object_set_new(r, "first", json_string(game_predict_name(g, PREDICT_FIRST)));
+	} else {
+		json_object_set_new(r, "color", json_string(game_color_name(game_color_of(g, c->player_id))));
+	}
 	server_reply(c, r);
 	game_send_start(srv, g);
 }
@@ -204,10 +232,12 @@ void games_play(struct conn *c, const struct proto_request *req)
 	int64_t number = 0;
 	enum color me;
 	struct game *g = my_game(c, req, &me);
-	if (!g || !is_live(c, req, g, PHASE_PLAYING))
+	if (!g || !is_live(c, req, g, g->ref.phase == PHASE_OPENING ? PHASE_OPENING : PHASE_PLAYING))
 		return;
-	int x, y;
-	if (proto_get_vertex(req->root, "vertex", true, &vtx, &err) < 0 ||
+	int x, y, rm = 0;
+	static const char *const removes[] = {"opponent", "own"};
+	if (proto_get_choice(req->root, "remove", false, removes, 2, &rm, &err) < 0 ||
+	    proto_get_vertex(req->root, "vertex", true, &vtx, &err) < 0 ||
 	    proto_vertex_check("vertex", vtx, g->row.size, &x, &y, &err) < 0 ||
 	    proto_get_int(req->root, "number", false, 1, INT32_MAX, &number, &err) < 0) {
 		server_reply(c, proto_reply_error_from(req->id, &err));
@@ -223,11 +253,31 @@ void games_play(struct conn *c, const struct proto_request *req)
 		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is paused", (long long)g->id);
 		return;
 	}
+	g->choice = rm ? CAPTURE_OWN : CAPTURE_OPPONENT;
+	bool opening = g->ref.phase == PHASE_OPENING;
+	if (opening && game_col_role(g, me) != game_predict_placer(g)) {
+		/* seed 000, Art. 5.2: no warning, the server says whose placement is due */
+		json_t *r = proto_reply_error(req->id, PROTO_ERR_ILLEGAL_MOVE, "");
+		json_t *e = json_object_get(r, "error");
+		json_object_set_new(e, "message", json_string("the opening placement due is the "
+							      "other player's"));
+		json_object_set_new(e, "reason", json_string("not_your_turn"));
+		json_object_set_new(e, "penalty", json_pack("{s:b, s:b, s:i, s:b}", "forfeit_turn", 0,
+							    "warning", 0, "warnings", 0, "lost", 0));
+		server_reply(c, r);
+		return;
+	}
 	server_txn(srv);
-	int64_t lag = game_move_charges(g, me) ? lag_credit(c, srv->set.lag_allowance_ms) : 0;
+	bool charged = opening ? g->cc.system != CLOCK_NONE : game_move_charges(g, me);
+	int64_t lag = charged ? lag_credit(c, srv->set.lag_allowance_ms) : 0;
 	int64_t id = g->id;
 	struct referee_move m;
-	enum game_move_rc rc = game_move(srv, g, me, vertex_parse(&g->ref.board, vtx), c->read_ms, lag, &m);
+	int pt = vertex_parse(&g->ref.board, vtx);
+	if (opening)
+		me = g->ref.board.to_move; /* the colour of the stone due */
+	enum game_move_rc rc = opening
+		? game_place(srv, g, game_col_role(g, game_color_of(g, c->player_id)), pt, c->read_ms, lag, &m)
+		: game_move(srv, g, me, pt, c->read_ms, lag, &m);
 	if (rc != GAME_MOVE_PLAYED) {
 		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "your time ran out in game %lld%s",
 				   (long long)id, rc == GAME_MOVE_FLAG_ENDED ? "" : ": the turn was forfeited");
@@ -249,7 +299,9 @@ void games_play(struct conn *c, const struct proto_request *req)
 		char msg[192];
 		snprintf(msg, sizeof msg, "%s at %s: %s%s%s", game_offence_text(m.offence), vtx,
 			 m.lost ? "the game is lost" : m.voided ? "the game is void (Art. 20.3)" :
-			 m.forfeit_turn ? "the turn is forfeited (Art. 19)" : "the move is void (Art. 17.2)",
+			 m.forfeit_turn ? "the turn is forfeited (Art. 19)" :
+			 game_is_prediction(g) && !m.warning ? "refused, nothing changes" :
+			 "the move is void (Art. 17.2)",
 			 m.warning && !m.lost ? ", and a warning is given: " : "",
 			 m.warning && !m.lost ? (g->ref.warnings[me] == 1 ? "1 of 2, a second one loses" : "2") : "");
 		json_object_set_new(e, "message", json_string(msg));
@@ -268,7 +320,8 @@ void games_join(struct conn *c, const struct proto_request *req)
 	struct game *g = my_game(c, req, &me);
 	if (!g)
 		return;
-	if (g->ref.phase != PHASE_SCHEDULED && g->ref.phase != PHASE_PLAYING) {
+	if (g->ref.phase != PHASE_SCHEDULED && g->ref.phase != PHASE_PLAYING &&
+	    !game_predict_before_play(g)) {
 		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is %s: nothing to join",
 				   (long long)g->id, referee_phase_name(g->ref.phase));
 		return;
@@ -342,6 +395,14 @@ void games_resign(struct conn *c, const struct proto_request *req)
 	struct game *g = my_game(c, req, &me);
 	if (!g)
 		return;
+	if (game_predict_before_play(g)) { /* seed 000: before the colours, the winner is White */
+		json_t *r = proto_reply_ok(req->id);
+		json_object_set_new(r, "result", json_string(g->rs->result_win(WHITE,
+									   RULESET_WIN_RESIGNATION)));
+		server_reply(c, r);
+		game_predict_lose(srv, g, game_col_role(g, me), RULESET_WIN_RESIGNATION);
+		return;
+	}
 	if (referee_resign(&g->ref, me) < 0) {
 		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is %s: nothing to resign",
 				   (long long)g->id, g->row.phase);

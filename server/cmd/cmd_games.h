@@ -12,6 +12,8 @@
 void games_challenge(struct conn *c, const struct proto_request *req);
 /* `challenges {offset?, limit?}`: the player's pending challenges, sent and received. */
 void games_challenges(struct conn *c, const struct proto_request *req);
+/* `predict {game, color, margin}` (prediction ruleset, seed 000): seal a prediction. */
+void games_predict(struct conn *c, const struct proto_request *req);
 /* `accept {game}`, `decline {game}`: the challenged accepts (colours by Art. 10); either side
  * calls a challenge off. */
 void games_accept(struct conn *c, const struct proto_request *req);

@@ -10,6 +10,7 @@
 
 
 struct sgf_ctx {
+	const struct game *g;
 	struct sgf_game *s;
 	int size;
 	const struct clock_control *cc;
@@ -51,6 +52,9 @@ static int sgf_move_cb(void *ctx, const struct store_move *m)
 		sm->time_left_ms = left > INT32_MAX ? INT32_MAX : (int32_t)left;
 		sm->periods_left = (int16_t)count;
 	}
+	for (size_t i = 0; i < x->g->nown; i++) /* seed 000: the mover removed its own chains */
+		if (x->g->own_moves[i] == m->number && !(sm->comment = strdup(CAPTURE_SGF_OWN)))
+			return 1;
 	if (m->forfeit[0]) {
 		char buf[96];
 		enum offence o;
@@ -153,8 +157,18 @@ void games_sgf(struct conn *c, const struct proto_request *req)
 	}
 	if (strcmp(g->row.reason, "double_forfeit") == 0) /* SGF has no double loss: RE[Void] */
 		s.comment = strdup(GAMES_DOUBLE_LOSS_COMMENT);
-	s.black = strdup(g->black);
-	s.white = strdup(g->white);
+	bool colours = !game_is_prediction(g) || g->ref.revealed || g->ref.phase == PHASE_ENDED;
+	if (colours) { /* seed 000: no colours before the predictions are shown */
+		s.black = strdup(g->black);
+		s.white = strdup(g->white);
+	}
+	if (game_predict_sgf_info(g, &s) < 0) {
+		sgf_game_free(&s);
+		if (owned)
+			game_free(g);
+		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
+		return;
+	}
 	if (g->row.result[0])
 		s.result = strdup(g->row.result);
 	char date[16];
@@ -177,7 +191,7 @@ void games_sgf(struct conn *c, const struct proto_request *req)
 		if (clock_sgf_ot(&g->cc, ot)[0])
 			s.overtime = strdup(ot);
 	}
-	struct sgf_ctx x = {&s, g->row.size, &g->cc};
+	struct sgf_ctx x = {g, &s, g->row.size, &g->cc};
 	store_moves_get(c->srv->store, g->id, sgf_move_cb, &x);
 	store_warnings_get(c->srv->store, g->id, sgf_warning_cb, &x);
 	if (sgf_count(g, &s) < 0) {

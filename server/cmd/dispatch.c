@@ -119,6 +119,7 @@ static const handler_fn handlers[PROTO_CMD_COUNT] = {
 	[PROTO_CMD_ACCEPT] = games_accept,
 	[PROTO_CMD_DECLINE] = games_decline,
 	[PROTO_CMD_CHALLENGES] = games_challenges,
+	[PROTO_CMD_PREDICT] = games_predict,
 	[PROTO_CMD_PLAY] = games_play,
 	[PROTO_CMD_JOIN] = games_join,
 	[PROTO_CMD_GAME_PAUSE] = games_pause,

@@ -12,6 +12,7 @@ void game_release(struct game *g)
 	if (g->started)
 		referee_free(&g->ref);
 	store_game_clear(&g->row);
+	free(g->own_moves);
 	free(g->obs);
 	free(g);
 }
@@ -25,8 +26,10 @@ static void on_timer_closed(uv_handle_t *h)
 struct game *game_alloc(void)
 {
 	struct game *g = calloc(1, sizeof *g);
-	if (g)
+	if (g) {
 		g->rs = ruleset_default();
+		g->first_col = BLACK; /* seed 000: the first player's column until the colours */
+	}
 	return g;
 }
 
@@ -60,6 +63,7 @@ const char *game_offence_text(enum offence o)
 	case OFFENCE_SUICIDE: return "suicide";
 	case OFFENCE_SUPERKO: return "the move repeats a position (ko)";
 	case OFFENCE_NOT_YOUR_TURN: return "a move out of turn";
+	case OFFENCE_NO_PASS: return "a pass in the opening (seed 000, Art. 5.2)";
 	default: return "illegal";
 	}
 }

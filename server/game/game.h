@@ -31,6 +31,7 @@ struct extra_key {
 	int64_t turn_used;
 	bool present[2];
 	int lateness_limit_s;
+	int pred_gen;            /* the prediction state's change count (game_predict.c) */
 };
 
 struct game {
@@ -63,6 +64,15 @@ struct game {
 	bool has_timer;
 	bool due;                /* the timer is armed ... */
 	uint64_t due_at;         /* ... for this fairclock_fair_ms time (games_fire_due) */
+	/* The prediction ruleset (seed 000; game_predict.c). */
+	enum color first_col;    /* the row column (BLACK or WHITE) holding the first player */
+	int64_t pred_left[2];    /* per enum predict_role: allowance ms left as of pred_since */
+	uint64_t pred_since[2];  /* fairclock_fair_ms it last started running; 0: not running */
+	bool pred_started[2];    /* the allowance started (3rd stone: first; 4th: second) */
+	int *own_moves;          /* numbers of the moves that chose `remove: "own"` */
+	size_t nown, capown;
+	enum capture_choice choice; /* the `remove` of the move being played */
+	int pred_gen;            /* bumped at every change of the above: the row is rewritten */
 };
 
 /* ---- game.c ---- */
@@ -198,6 +208,71 @@ int64_t game_mark_present(struct game *g, enum color c);
  * did (g is gone). */
 bool game_announce_move(struct server *srv, struct game *g, enum color me,
 			const struct referee_move *m, const char *forfeit);
+
+/* ---- game_predict_state.c, game_predict.c (and game_live.c): the prediction ruleset ---- */
+
+/* The allowance of `role` (Art. 5.3.3): ms left at `now` (fairclock ms; INT64_MAX when
+ * unlimited, not running or sealed); start it (the 3rd / 4th stone); stop it (kept). */
+int64_t game_predict_allowance_left(const struct game *g, enum predict_role role, uint64_t now);
+void game_predict_allowance_start(struct game *g, enum predict_role role, uint64_t now);
+void game_predict_allowance_stop(struct game *g, enum predict_role role, uint64_t now);
+/* Exchange the two columns (ids, names, clocks, presence); first_col follows. */
+void game_predict_swap_columns(struct game *g);
+
+/* Does g play under the prediction ruleset? */
+bool game_is_prediction(const struct game *g);
+/* In its opening or prediction stage (colours not yet decided)? */
+bool game_predict_before_play(const struct game *g);
+/* The row column of a role, the role of a column (see game_predict.c). */
+enum color game_role_col(const struct game *g, enum predict_role role);
+enum predict_role game_col_role(const struct game *g, enum color col);
+/* The role whose opening placement is due (Art. 5.2: first, second, second, first). */
+enum predict_role game_predict_placer(const struct game *g);
+/* The row's phase text: "playing" for the opening and the prediction stage. */
+const char *game_row_phase(const struct game *g);
+/* Accept a prediction-rules challenge: first player by the challenger's `first` or by lot
+ * (Art. 5.1); phase opening; the first player's clock runs. As game_accept. */
+void game_predict_accept(struct server *srv, struct game *g, int64_t by_id, const char *by_name);
+/* An opening placement by `role` (whose turn the caller checked) at point pt, charged to its
+ * clock like game_move; starts the allowances at stones 3 and 4. */
+enum game_move_rc game_place(struct server *srv, struct game *g, enum predict_role role, int pt,
+			     uint64_t read_ms, int64_t lag_ms, struct referee_move *m);
+/* `role` seals `white` (points, White's terms) in the open transaction; the second seal shows
+ * both (*revealed): columns become colours, komi minus the bar, play starts with White's
+ * clock. Returns 0, or referee_predict's -1 / -2 (nothing changed). */
+int game_predict_seal(struct server *srv, struct game *g, enum predict_role role, double white,
+		      bool *revealed);
+/* Before the colours are decided `loser` loses (time): the winner is recorded as White. g is
+ * gone. */
+void game_predict_lose(struct server *srv, struct game *g, enum predict_role loser,
+		       enum ruleset_win how);
+/* ms until the opening placer's flag or an allowance runs out; -1: nothing due. */
+int64_t game_predict_due(const struct game *g);
+/* The timer fired: a flag or an allowance ran out? Returns true if the game ended (g gone). */
+bool game_predict_timer(struct server *srv, struct game *g);
+/* A move of g->choice was played: remember an own removal for the replay. */
+void game_predict_note_move(struct game *g, const struct referee_move *m);
+/* The row extra's "prediction" object (NULL for other rulesets); new reference. */
+json_t *game_predict_extra_json(const struct game *g);
+/* Before the replay: first column, sealed predictions, own removals, allowances. */
+void game_predict_preload(struct game *g);
+/* Replay stored move `number` of colour c at pt through the referee. Returns 0 or -1. */
+int game_predict_replay(struct game *g, enum color c, int pt, int number);
+/* After restore_state: the stage the row's phase column cannot say. */
+void game_predict_restore(struct game *g);
+/* The game goes live at `now` (fairclock ms): running allowances resume. */
+void game_predict_go_live(struct game *g, uint64_t now);
+/* Views: predictions / bar objects (JSON null until shown), a count's score {black, white,
+ * bar}, the name of a role, and the fields the `game` object adds or overrides. */
+json_t *game_predict_predictions_json(const struct game *g);
+json_t *game_predict_bar_json(const struct game *g);
+json_t *game_predict_score_json(const struct score *s);
+const char *game_predict_name(const struct game *g, enum predict_role role);
+void game_predict_view(const struct game *g, json_t *o);
+/* A record's additions for a prediction-rules game (nothing for others): RU with the decisive
+ * suffix, and the root comment (first and second player, the predictions once shown, the
+ * colour choice and the bar; never a sealed prediction). Returns 0, or -1 (no memory). */
+int game_predict_sgf_info(const struct game *g, struct sgf_game *s);
 
 /* ---- game_play.c ---- */
 

@@ -53,7 +53,9 @@ void game_send_end(struct server *srv, struct game *g)
 	json_object_set_new(e, "result", json_string(g->ref.result));
 	json_object_set_new(e, "reason", json_string(referee_reason_name(g->ref.reason)));
 	if (g->ref.scored)
-		json_object_set_new(e, "score", game_score_json(&g->ref.score));
+		json_object_set_new(e, "score", game_is_prediction(g)
+					? game_predict_score_json(&g->ref.score)
+					: game_score_json(&g->ref.score));
 	if (g->row.rated && hooks.ended && hooks.ended(srv, g->id, e) < 0)
 		game_persist_failed(srv, "ratings");
 	game_send(srv, g, e);
@@ -98,6 +100,15 @@ void game_send_start(struct server *srv, struct game *g)
 		json_object_set_new(e, "tournament", g->row.tournament_id ? json_integer(g->row.tournament_id) : json_null());
 		json_object_set_new(e, "round", g->row.round ? json_integer(g->row.round) : json_null());
 		json_object_set_new(e, "start_at", g->row.start_at ? json_real(g->row.start_at) : json_null());
+		if (game_is_prediction(g)) { /* seed 000: first and second; colours come later */
+			json_object_set_new(e, "ruleset", json_string("prediction"));
+			json_object_set_new(e, "first", json_string(game_predict_name(g, PREDICT_FIRST)));
+			json_object_set_new(e, "second", json_string(game_predict_name(g, PREDICT_SECOND)));
+			json_object_set_new(e, "black", json_null());
+			json_object_set_new(e, "white", json_null());
+			json_object_set_new(e, "komi", json_null());
+			json_object_set_new(e, "color", json_null());
+		}
 		server_send_player(srv, col == BLACK ? g->row.black_id : g->row.white_id, e);
 		json_decref(e);
 	}
@@ -139,6 +150,13 @@ static void put_move_fields(struct jsonout *o, const struct game *g, enum color 
 		jsonout_str(o, vertex_format(&g->ref.board, m->captured[i], v));
 	}
 	jsonout_lit(o, "]");
+	if (game_is_prediction(g)) { /* seed 000: whose chains the move removed */
+		jsonout_lit(o, ",\"removed\":");
+		if (m->removed == EMPTY)
+			jsonout_lit(o, "null");
+		else
+			jsonout_str(o, m->removed == me ? "own" : "opponent");
+	}
 	if (forfeited) {
 		jsonout_lit(o, ",\"forfeited\":");
 		jsonout_str(o, forfeited);

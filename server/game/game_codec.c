@@ -27,7 +27,7 @@ static bool extra_key_same(const struct extra_key *a, const struct extra_key *b)
 	       a->first_passer == b->first_passer && a->to_move == b->to_move &&
 	       a->paused == b->paused && a->turn_used == b->turn_used &&
 	       a->present[0] == b->present[0] && a->present[1] == b->present[1] &&
-	       a->lateness_limit_s == b->lateness_limit_s;
+	       a->lateness_limit_s == b->lateness_limit_s && a->pred_gen == b->pred_gen;
 }
 
 /* The row's clocks text from the game's clocks (NULL without a time control). */
@@ -88,6 +88,7 @@ char *game_extra_text(const struct game *g, int at_move, const char *to_move)
 	jsonout_bool(&o, g->present[WHITE]);
 	jsonout_lit(&o, ",\"lateness_limit_s\":");
 	jsonout_int(&o, g->lateness_limit_s);
+	put_owned(&o, "prediction", game_predict_extra_json(g));
 	if (r->phase == PHASE_PENDING && g->expires_at > 0) {
 		jsonout_lit(&o, ",\"expires_at\":");
 		jsonout_int(&o, g->expires_at);
@@ -107,7 +108,7 @@ void game_save_as(struct server *srv, struct game *g, bool move)
 	bool state_only = false;
 	if (g->started) {
 		const struct referee *r = &g->ref;
-		const char *phase = referee_phase_name(r->phase);
+		const char *phase = game_row_phase(g);
 		const char *reason = referee_reason_name(r->reason);
 		state_only = move && strcmp(g->row.phase, phase) == 0;
 		bool same = state_only && strcmp(g->row.result, r->result) == 0 &&
@@ -129,6 +130,7 @@ void game_save_as(struct server *srv, struct game *g, bool move)
 			.turn_used = g->paused ? g->turn_used : 0,
 			.present = {g->present[BLACK], g->present[WHITE]},
 			.lateness_limit_s = g->lateness_limit_s,
+			.pred_gen = g->pred_gen,
 		};
 		if (same && extra_key_same(&g->saved, &key)) {
 			/* An ordinary move: the row stays as written; the move row has the clocks. */
@@ -168,7 +170,10 @@ static int replay_move(struct replay_ctx *x, const struct store_move *m)
 	struct board *b = &x->g->ref.board;
 	enum color c = m->color == 'B' ? BLACK : WHITE;
 	int pt = m->forfeit[0] ? BOARD_PASS : vertex_parse(b, m->vertex);
-	if (pt < 0 || board_play(b, c, pt, NULL, NULL) != BOARD_OK) {
+	bool bad = pt < 0 || (game_is_prediction(x->g)
+		? game_predict_replay(x->g, c, pt, m->number) < 0
+		: board_play(b, c, pt, NULL, NULL) != BOARD_OK);
+	if (bad) {
 		x->bad = m->number;
 		return 1;
 	}
@@ -293,6 +298,7 @@ struct game *game_build(struct server *srv, struct store_game *row,
 		goto bad;
 	if (game_start_referee(g) < 0)
 		goto bad;
+	game_predict_preload(g);
 	struct replay_ctx x = {g, 0, 0, NULL};
 	if (moves) {
 		for (size_t i = 0; i < nmoves && !x.bad; i++)
@@ -307,6 +313,7 @@ struct game *game_build(struct server *srv, struct store_game *row,
 	}
 	g->replay_to_move = g->ref.board.to_move;
 	restore_state(g, &x);
+	game_predict_restore(g);
 	default_expiry(g);
 	free(x.last_clocks);
 	return g;
@@ -332,6 +339,7 @@ int game_names_of(struct server *srv, struct game *g)
 
 int game_start_referee(struct game *g)
 {
+	g->rs = ruleset_of_rules(&g->rules); /* the rules object names the ruleset */
 	if (referee_init_ruleset(&g->ref, g->rs, g->row.size, g->row.komi, g->row.handicap,
 				 &g->rules) < 0)
 		return -1;

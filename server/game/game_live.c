@@ -56,7 +56,11 @@ int64_t game_mark_present(struct game *g, enum color c)
 void game_begin(struct server *srv, struct game *g)
 {
 	server_txn(srv);
-	g->ref.phase = PHASE_PLAYING;
+	/* seed 000: the game begins with the opening, the first player's clock for its first
+	 * stone */
+	g->ref.phase = game_is_prediction(g) ? PHASE_OPENING : PHASE_PLAYING;
+	if (game_is_prediction(g))
+		g->pred_gen++;
 	game_turn_restart(g);
 	game_save(srv, g);
 	json_t *e = proto_event("game.begin");
@@ -103,6 +107,8 @@ static void on_timer(uv_timer_t *t)
 							 RULESET_WIN_FORFEIT), END_LATENESS);
 		return;
 	}
+	if (game_predict_timer(srv, g))
+		return; /* the opening's or the prediction stage's time ran out (seed 000) */
 	if (game_clock_running(g)) {
 		enum color c = g->ref.board.to_move;
 		struct clock_state st;
@@ -140,6 +146,9 @@ void game_arm(struct game *g)
 			}
 		}
 	}
+	int64_t pd = game_predict_due(g); /* seed 000: the opening and the allowances */
+	if (pd >= 0 && (due < 0 || pd < due))
+		due = pd;
 	if (due < 0) { /* nothing due (a bad clock never spins the loop) */
 		g->due = false;
 		uv_timer_stop(&g->timer);
@@ -188,6 +197,7 @@ void game_go_live(struct server *srv, struct game *g)
 		g->has_timer = true;
 	}
 	g->turn_start = fairclock_fair_ms(srv); /* turn_used: 0, or what a paused turn had used */
+	game_predict_go_live(g, g->turn_start);
 	idmap_put(&srv->games, g->id, g);
 	game_arm(g);
 }
@@ -404,3 +414,44 @@ bool game_announce_move(struct server *srv, struct game *g, enum color me,
 	game_arm(g);
 	return false;
 }
+
+/* ---- the prediction ruleset's stages (seed 000, Art. 5.2-5.3) ---- */
+
+void game_predict_lose(struct server *srv, struct game *g, enum predict_role loser,
+		       enum ruleset_win how)
+{
+	/* Colours are not decided yet: the winner is recorded as White (docs/rules.md). */
+	if (game_role_col(g, loser) == WHITE)
+		game_predict_swap_columns(g);
+	uint64_t now = fairclock_fair_ms(srv);
+	game_predict_allowance_stop(g, PREDICT_FIRST, now);
+	game_predict_allowance_stop(g, PREDICT_SECOND, now);
+	g->pred_gen++;
+	log_msg(LOGL_INFO, "prediction_lost", "game=%lld loser=%s", (long long)g->id, g->black);
+	game_end(srv, g, g->rs->result_win(WHITE, how), how == RULESET_WIN_TIME ? END_TIME
+										 : END_RESIGNATION);
+}
+
+bool game_predict_timer(struct server *srv, struct game *g)
+{
+	if (!game_predict_before_play(g) || g->paused)
+		return false;
+	uint64_t now = fairclock_fair_ms(srv);
+	if (g->ref.phase == PHASE_OPENING && g->cc.system != CLOCK_NONE) {
+		enum predict_role p = game_predict_placer(g);
+		enum color col = game_role_col(g, p);
+		struct clock_state st;
+		if (clock_peek(&g->cc, &g->clk[col], game_turn_elapsed(g), &st) == CLOCK_FLAG) {
+			g->clk[col] = st;
+			game_predict_lose(srv, g, p, RULESET_WIN_TIME);
+			return true;
+		}
+	}
+	for (int r = 0; r < 2; r++)
+		if (game_predict_allowance_left(g, (enum predict_role)r, now) <= 0) {
+			game_predict_lose(srv, g, (enum predict_role)r, RULESET_WIN_TIME);
+			return true;
+		}
+	return false;
+}
+

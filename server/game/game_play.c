@@ -64,6 +64,10 @@ bad:
 
 void game_accept(struct server *srv, struct game *g, int64_t by_id, const char *by_name)
 {
+	if (game_is_prediction(g)) {
+		game_predict_accept(srv, g, by_id, by_name);
+		return;
+	}
 	/* Art. 10: colours by the challenger's choice, or by nigiri. */
 	bool challenger_black = strcmp(g->row.color_choice, "black") == 0 ||
 		(strcmp(g->row.color_choice, "nigiri") == 0 && randombytes_uniform(2) == 0);
@@ -103,7 +107,8 @@ enum game_move_rc game_move(struct server *srv, struct game *g, enum color me, i
 		if (clock_move(&g->cc, &charged, used > 0 ? used : 0) == CLOCK_FLAG)
 			return game_flag_fall(srv, g) ? GAME_MOVE_FLAG_ENDED : GAME_MOVE_FLAG;
 	}
-	referee_play(&g->ref, me, pt, m);
+	referee_play_choice(&g->ref, me, pt, g->choice, m);
+	game_predict_note_move(g, m);
 	if (m->number && my_turn) {
 		g->clk[me] = charged;
 		game_turn_restart(g); /* the opponent's clock starts as the move commits */

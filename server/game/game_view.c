@@ -6,10 +6,17 @@
 
 json_t *game_settings_json(const struct game *g)
 {
-	return json_pack("{s:i, s:f, s:i, s:o, s:b, s:s, s:o}", "size", g->row.size, "komi",
-			 g->row.komi, "handicap", g->row.handicap, "time", proto_time_to_json(&g->time),
-			 "rated", g->row.rated, "color", g->row.color_choice, "rules",
-			 proto_rules_to_json(&g->rules));
+	json_t *o = json_pack("{s:i, s:f, s:i, s:o, s:b, s:s, s:o}", "size", g->row.size, "komi",
+			      g->row.komi, "handicap", g->row.handicap, "time",
+			      proto_time_to_json(&g->time), "rated", g->row.rated, "color",
+			      g->row.color_choice, "rules", proto_rules_to_json(&g->rules));
+	if (o && game_is_prediction(g)) { /* seed 000: the challenger's `first`, as stored */
+		const char *c = g->row.color_choice;
+		json_object_set_new(o, "first", json_string(strcmp(c, "black") == 0 ? "me" :
+							    strcmp(c, "white") == 0 ? "opponent" :
+							    "nigiri"));
+	}
+	return o;
 }
 
 /* The dead stones both players agreed on (Art. 8), the chains in full, as counted: the
@@ -74,5 +81,6 @@ json_t *game_json(const struct game *g)
 	json_object_set_new(o, "dead", dead ? dead : json_null());
 	json_object_set_new(o, "tournament", g->row.tournament_id ? json_integer(g->row.tournament_id) : json_null());
 	json_object_set_new(o, "round", g->row.round ? json_integer(g->row.round) : json_null());
+	game_predict_view(g, o);
 	return o;
 }

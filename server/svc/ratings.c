@@ -6,6 +6,7 @@
 #include "panic.h"
 #include "rating.h"
 #include "ruleset.h"
+#include "tour.h"
 
 /* Reasons of a game decided on the board (issue 7). */
 static const char *const board_reasons[] = { "resignation", "time", "score", "warnings",
@@ -27,8 +28,8 @@ bool ratings_game_counts(const struct store_game *g, double *score_black)
 			board = true;
 	if (!board)
 		return false;
-	struct ruleset_result res; /* games name no other ruleset yet */
-	if (ruleset_default()->result_parse(g->result, &res) < 0)
+	struct ruleset_result res;
+	if (ruleset_find(tour_game_ruleset(g))->result_parse(g->result, &res) < 0)
 		return false;
 	if (res.draw)
 		score = 0.5;

@@ -131,8 +131,8 @@ enum event_result tour_result_of(const struct store_game *g)
 {
 	if (strcmp(g->phase, "ended") != 0 || strcmp(g->reason, "declined") == 0)
 		return RESULT_NONE;
-	struct ruleset_result res; /* games name no other ruleset yet */
-	if (ruleset_default()->result_parse(g->result, &res) < 0)
+	struct ruleset_result res;
+	if (ruleset_find(tour_game_ruleset(g))->result_parse(g->result, &res) < 0)
 		res = (struct ruleset_result){ .winner = EMPTY }; /* "": no result */
 	if (res.draw)
 		return RESULT_DRAW;
@@ -143,6 +143,37 @@ enum event_result tour_result_of(const struct store_game *g)
 	if (res.winner == BLACK)
 		return forfeit ? RESULT_BLACK_FORFEIT_WIN : RESULT_BLACK_WIN;
 	return forfeit ? RESULT_WHITE_FORFEIT_WIN : RESULT_WHITE_WIN;
+}
+
+const char *tour_game_ruleset(const struct store_game *g)
+{
+	json_t *r = g->rules ? json_loads(g->rules, 0, NULL) : NULL;
+	const char *n = json_string_value(json_object_get(r, "ruleset"));
+	bool pred = n && strcmp(n, "prediction") == 0;
+	json_decref(r);
+	return pred ? ruleset_prediction.name : ruleset_default()->name;
+}
+
+/* Seed 000: is the first player in the game's Black column (the row's extra says which)? */
+static bool first_in_black(const struct store_game *g)
+{
+	json_t *x = g->extra ? json_loads(g->extra, 0, NULL) : NULL;
+	const char *f = json_string_value(json_object_get(json_object_get(x, "prediction"), "first"));
+	bool black = !f || strcmp(f, "W") != 0;
+	json_decref(x);
+	return black;
+}
+
+/* The result seen from the other side (colours exchanged). */
+static enum event_result mirrored(enum event_result r)
+{
+	switch (r) {
+	case RESULT_BLACK_WIN: return RESULT_WHITE_WIN;
+	case RESULT_WHITE_WIN: return RESULT_BLACK_WIN;
+	case RESULT_BLACK_FORFEIT_WIN: return RESULT_WHITE_FORFEIT_WIN;
+	case RESULT_WHITE_FORFEIT_WIN: return RESULT_BLACK_FORFEIT_WIN;
+	default: return r;
+	}
 }
 
 static int collect_game(void *ctx, const struct store_game *g)
@@ -156,8 +187,19 @@ static int collect_game(void *ctx, const struct store_game *g)
 	*eg = (struct event_game){.round = g->round, .black = bi, .white = wi,
 				  .handicap = g->handicap, .result = tour_result_of(g),
 				  .black_warnings = g->warnings_b, .white_warnings = g->warnings_w};
-	if (eg->result != RESULT_NONE && strlen(g->result) < sizeof eg->result_text)
+	/* Seed 000: the event's White is the first player (so that pairing balances who is
+	 * first), whatever colour the predictions gave: the game seen from there. */
+	if (strcmp(tour_game_ruleset(g), ruleset_prediction.name) == 0 && first_in_black(g))
+		*eg = (struct event_game){.round = g->round, .black = wi, .white = bi,
+					  .handicap = g->handicap, .result = mirrored(eg->result),
+					  .black_warnings = g->warnings_w,
+					  .white_warnings = g->warnings_b};
+	if (eg->result != RESULT_NONE && strlen(g->result) < sizeof eg->result_text) {
 		strcpy(eg->result_text, g->result);
+		/* a mirrored game's text names the colours as the event sees them, too */
+		if (eg->black == wi && wi != bi && (eg->result_text[0] == 'B' || eg->result_text[0] == 'W'))
+			eg->result_text[0] = eg->result_text[0] == 'B' ? 'W' : 'B';
+	}
 	return 0;
 }
 

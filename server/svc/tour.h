@@ -69,6 +69,8 @@ void tour_ev_free(struct ev_build *b);
 int tour_player_index(const struct event *ev, int64_t id);
 /* A stored game's result as the standings see it. */
 enum event_result tour_result_of(const struct store_game *g);
+/* The name of the ruleset (ruleset_find) a stored game is played under: its rules' `ruleset`. */
+const char *tour_game_ruleset(const struct store_game *g);
 /* Load tournament `id` (tour_get) and build its event (tour_ev_build). Returns 0, or -1 with
  * *e filled (not found; internal "could not read the tournament"), nothing to free then. */
 int tour_event_get(struct server *srv, int64_t id, struct tour *t, struct ev_build *b,

@@ -256,8 +256,12 @@ static json_t *create_round_games(struct server *srv, const struct tour *t, cons
 	for (int k = 0; k < out->npairs; k++) {
 		const struct pairing_pair *p = &out->pairs[k];
 		const struct event_player *bp = &b->ev.players[p->black], *wp = &b->ev.players[p->white];
-		int64_t gid = games_create_scheduled(srv, bp->id, wp->id, gs, p->handicap, t->row.id,
-						     round, tour_board(t) ? 0 : start_at);
+		/* seed 000: the pairing's White is the first player (who is first is balanced as
+		 * colours are), listed in the game's first column until the predictions decide */
+		bool pred = gs->rules.ruleset == RULESET_PREDICTION;
+		int64_t gid = games_create_scheduled(srv, pred ? wp->id : bp->id, pred ? bp->id : wp->id,
+						     gs, p->handicap, t->row.id, round,
+						     tour_board(t) ? 0 : start_at);
 		if (gid < 0) {
 			create_failed(srv, t, round, k, e);
 			json_decref(pairs);
@@ -274,6 +278,10 @@ static json_t *create_round_games(struct server *srv, const struct tour *t, cons
 					 true);
 		json_t *pj = json_pack("{s:I, s:s, s:s, s:i}", "game", (json_int_t)gid, "black",
 				       bp->name, "white", wp->name, "handicap", p->handicap);
+		if (pred) {
+			json_object_set_new(pj, "first", json_string(wp->name));
+			json_object_set_new(pj, "second", json_string(bp->name));
+		}
 		if (p->handicap_wanted > p->handicap) {
 			/* capped at what the board holds (or the director's handicap_max): said so */
 			json_object_set_new(pj, "handicap_wanted", json_integer(p->handicap_wanted));

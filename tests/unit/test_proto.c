@@ -188,7 +188,7 @@ static const char *const contract_commands[] = {
 	"tournament.withdraw", "tournament.start_round", "tournament.result", "tournament.warn",
 	"tournament.pairings", "tournament.standings", "tournament.list", "tournament.get",
 	"tournament.export", "players", "player", "challenges", "tournament.absent",
-	"tournament.pair_edit", "player.update",
+	"tournament.pair_edit", "player.update", "predict",
 };
 static const char *const no_login[] = {
 	"hello", "ping", "register", "login", "game", "games", "sgf", "observe", "unobserve",
@@ -692,6 +692,22 @@ START_TEST(rules_valid)
 			    "\"counting\":\"agreement\",\"last_period\":\"lose\"}\n");
 	free(s);
 	json_decref(j);
+
+	/* the prediction ruleset's options, read and sent back */
+	o = obj("{\"rules\":{\"ruleset\":\"prediction\",\"decisive\":true,\"predict_s\":45}}");
+	rules_default(&r);
+	ck_assert_int_eq(proto_get_rules(o, "rules", true, &r, &err), 1);
+	ck_assert_int_eq(r.ruleset, RULESET_PREDICTION);
+	ck_assert(r.decisive);
+	ck_assert_int_eq(r.predict_s, 45);
+	json_decref(o);
+	j = proto_rules_to_json(&r);
+	s = proto_serialize(j, NULL);
+	ck_assert_str_eq(s, "{\"ko\":\"situational\",\"illegal\":\"forfeit\",\"cycle\":\"forbid\","
+			    "\"counting\":\"agreement\",\"last_period\":\"lose\",\"ruleset\":"
+			    "\"prediction\",\"decisive\":true,\"predict_s\":45}\n");
+	free(s);
+	json_decref(j);
 }
 END_TEST
 
@@ -712,8 +728,13 @@ START_TEST(rules_invalid)
 		 "field 'rules.counting': must be one of \"agreement\", \"all-alive\""},
 		{"{\"last_period\":\"Lose\"}",
 		 "field 'rules.last_period': must be one of \"lose\", \"pass\""},
+		{"{\"ruleset\":\"japanese\"}",
+		 "field 'rules.ruleset': must be one of \"chinese\", \"prediction\""},
+		{"{\"decisive\":1}", "field 'rules.decisive': must be true or false, not a number"},
+		{"{\"predict_s\":0}", "field 'rules.predict_s': must be an integer from 1 to 86400"},
 		{"{\"ko\":\"simple\",\"komi\":6.5}",
-		 "field 'rules.komi' is not a rules option (ko, illegal, cycle, counting, last_period)"},
+		 "field 'rules.komi' is not a rules option (ko, illegal, cycle, counting, last_period, "
+		 "ruleset, decisive, predict_s)"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char buf[256];
