@@ -1,7 +1,8 @@
 /* The h9 export read back by OpenGotha's own h9 importer (a real EGD tool, not ours): a Swiss
  * event (a forfeit, byes, a double loss, a drawn game, a handicap game, a multi-word surname,
  * a one-word name, unknown country and club, a club longer than 4 characters, EGD PINs) and a
- * McMahon event (handicaps up to 9, a forfeit, a pending game). The Java harness
+ * McMahon event (handicaps up to 9, a forfeit, a pending game, a lower-case country, a club
+ * of two words). The Java harness
  * tests/tools/H9Check.java prints the players (name, first name, rank, country, club), the
  * games (round, black, white, handicap, result, by default) and the rounds each player did
  * not play, as OpenGotha understood them; the test compares that with what it expects from
@@ -11,6 +12,7 @@
  * TENGEN_OPENGOTHA_DIR (./configure --with-opengotha=DIR); exits 77 (skipped) without them.
  */
 #include <check.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,8 +68,12 @@ static void expected(const struct event *ev, char *out)
 			if (sur[k] == ' ')
 				sur[k] = '_';
 		snprintf(club, sizeof club, "%.4s", p->club ? p->club : "xxxx");
-		len += (size_t)snprintf(out + len, OUT_MAX - len, "player %d %s|%s|%s|%s|%s\n", i + 1,
-			sur, sp ? sp + 1 : "x", rank, p->country ? p->country : "XX", club);
+		for (k = 0; club[k]; k++)
+			if (club[k] == ' ')
+				club[k] = '_';
+		len += (size_t)snprintf(out + len, OUT_MAX - len, "player %d %s|%s|%s|%c%c|%s\n", i + 1,
+			sur, sp ? sp + 1 : "x", rank, p->country ? toupper((unsigned char)p->country[0]) : 'X',
+			p->country ? toupper((unsigned char)p->country[1]) : 'X', club);
 	}
 	for (r = 1; r <= ev->rounds_played; r++) {
 		char lines[16][64];
@@ -206,7 +212,7 @@ START_TEST(test_h9_mcmahon_read_by_opengotha)
 {
 	struct event_player p[4] = {
 		{ .id = 1, .name = "Kim Min", .rank = 2, .country = "KR", .club = "Seou", .seed = 0 },
-		{ .id = 2, .name = "Novak Petr", .rank = -1, .country = "CZ", .club = "Brno",
+		{ .id = 2, .name = "Novak Petr", .rank = -1, .country = "cz", .club = "Go Brno",
 			.seed = 1, .egd_pin = "10203040" },
 		{ .id = 3, .name = "Garcia Luis", .rank = -5, .country = "ES", .seed = 2 },
 		{ .id = 4, .name = "Mueller Hans", .rank = -12, .club = "Berl", .seed = 3 },
