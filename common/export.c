@@ -136,7 +136,7 @@ bool export_date_ok(const char *s)
 	return m >= 1 && m <= 12 && d >= 1 && d <= 31;
 }
 
-/* Two ASCII letters (ISO 3166-1 alpha-2). */
+/* Two ASCII letters (ISO 3166-1 alpha-2), either case. */
 static bool country_ok(const char *s)
 {
 	return strlen(s) == 2 && isalpha((unsigned char)s[0]) && isalpha((unsigned char)s[1]);
@@ -191,7 +191,7 @@ int export_ctx_init(struct export_ctx *x, const struct event *ev, const struct e
 		if (p->withdrawn_before_start)
 			continue;
 		if (!p->name || !export_text_ok(p->name) || (p->country && !country_ok(p->country)) ||
-				(p->club && !export_token_ok(p->club)) || (p->egd_pin && !pin_ok(p->egd_pin)))
+				(p->club && (!p->club[0] || !export_text_ok(p->club))) || (p->egd_pin && !pin_ok(p->egd_pin)))
 			return EXPORT_EINVAL;
 	}
 	tbs = info->tiebreaks;

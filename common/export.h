@@ -124,8 +124,8 @@ int export_csv(const struct event *ev, const struct export_info *info, char **ou
  *   place (right-aligned, 4 wide), name as "Surname Firstname" (the player's name split at its
  *   last space; spaces in the surname become '_'; a one-word name gets the first name "x" as
  *   OpenGotha's importer gives it), padded to 30 characters, rank ("3k"/"2d", 3 wide),
- *   country (2 letters, "XX" unknown), club (first 4 characters, "xxxx" unknown), the main
- *   score and the tie-breaks (each at least 4 wide; names in the column comment as the EGD
+ *   country (2 letters in capitals, "XX" unknown), club (first 4 characters, spaces as
+ *   '_', "xxxx" unknown), the main score and the tie-breaks (each at least 4 wide; names in the column comment as the EGD
  *   writes them: DE is "DC"), one field per round (see above; 8 wide), and " |PIN" when
  *   egd_pin is known. "\n" line ends. info may be NULL. */
 int export_h9(const struct event *ev, const struct export_info *info, char **out);

@@ -3,6 +3,7 @@
  * whose importer reads names and ranks from fixed columns. */
 #include "export.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,7 +163,8 @@ static void add_name(struct export_buf *b, const char *name)
 		export_buf_add(b, " ");
 }
 
-/* The club: its first H9_CLUB_CHARS characters, right-aligned, or H9_NO_CLUB. */
+/* The club: its first H9_CLUB_CHARS characters (spaces as '_': one token), right-aligned,
+ * or H9_NO_CLUB. */
 static void add_club(struct export_buf *b, const char *club)
 {
 	size_t i = 0;
@@ -178,7 +180,8 @@ static void add_club(struct export_buf *b, const char *club)
 			i++;
 		chars++;
 	}
-	export_buf_add(b, " %*s%.*s", H9_CLUB_CHARS - chars, "", (int)i, club);
+	export_buf_add(b, " %*s", H9_CLUB_CHARS - chars, "");
+	add_unblanked(b, club, i);
 }
 
 /* One round's field. */
@@ -202,7 +205,11 @@ static void player_line(struct export_buf *b, const struct export_ctx *x, int i)
 	export_rank_str(rank, p->rank);
 	export_buf_add(b, "%*d ", H9_PLACE_WIDTH, i + 1);
 	add_name(b, p->name);
-	export_buf_add(b, " %*s %s", H9_RANK_WIDTH, rank, p->country ? p->country : H9_NO_COUNTRY);
+	if (p->country)
+		export_buf_add(b, " %*s %c%c", H9_RANK_WIDTH, rank, toupper((unsigned char)p->country[0]),
+			toupper((unsigned char)p->country[1]));
+	else
+		export_buf_add(b, " %*s %s", H9_RANK_WIDTH, rank, H9_NO_COUNTRY);
 	add_club(b, p->club);
 	export_fmt_num(f, s->score);
 	export_buf_add(b, " %*s", H9_CRITERION_WIDTH, f);

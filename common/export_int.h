@@ -54,7 +54,7 @@ struct export_ctx {
 	const char *tbname[STANDINGS_MAX_TIEBREAKS];
 };
 
-/* Validates ev and its players' text (names, country: two ASCII letters, club: a token,
+/* Validates ev and its players' text (names; country: two ASCII letters; club: non-empty;
  * egd_pin: EXPORT_PIN_DIGITS digits), computes the standings after info->after_round with
  * info's tie-breaks (info may be NULL) and fills the round table. EXPORT_OK, EXPORT_EINVAL or
  * EXPORT_ENOMEM; on success free with export_ctx_free. */

@@ -176,11 +176,12 @@ void tournaments_get(struct conn *c, const struct proto_request *req)
 	tour_clear(&t);
 }
 
-/* The first and last day of an event's rounds (yyyy-mm-dd, UTC). */
+/* The text export_info_fill points an export_info into: the first and last day of an
+ * event's rounds (yyyy-mm-dd, UTC) and the handicap rule ("h1"). */
 struct export_dates {
 	char first[16], last[16];
 	char handicap[16];
-	double min, max;  /* Unix seconds; 0: no game yet */
+	double min, max;  /* Unix seconds of the first and last game's start; 0: no game yet */
 };
 
 static int dates_cb(void *ctx, const struct store_game *g)

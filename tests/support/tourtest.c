@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/time.h>
 #include "tourtest.h"
+#include "h9check.h"
 
 struct hd tt_d;
 
@@ -371,6 +372,66 @@ void tt_expect_conflict_start(const struct tt_event *e, const char *why)
 	json_decref(r);
 }
 
+/* The server's h9 read by OpenGotha's own importer (tests/support/h9check.h; skipped without
+ * java or TENGEN_OPENGOTHA_DIR): every player once, with its name as the first-name-less
+ * account name; every game with a result once, with its round, colours and result (a draw
+ * reads as unknown there, a forfeit as by default); nothing else. */
+static void tt_check_h9_opengotha(const struct tt_event *e)
+{
+	static char got[65536];
+	if (!h9check_ready())
+		return;
+	json_t *r = hc_req(e->td, "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament",
+			   (json_int_t)e->id, "format", "h9");
+	OK(r);
+	int rounds = 0, games = 0, nplayers = 0, ngames = 0;
+	for (int k = 0; k < e->ng; k++) {
+		if (e->g[k].round > rounds)
+			rounds = e->g[k].round;
+		games += strchr("BW0", e->g[k].result[0]) != NULL && e->g[k].result[0];
+	}
+	ck_assert_int_eq(h9check_read(hj_str(r, "data"), rounds, got, sizeof got), 0);
+	json_decref(r);
+	const char *by_num[TT_MAXP + 1] = {0};
+	for (char *save, *l = strtok_r(got, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char name[64], res[8];
+		int num, rd, b, w, h;
+		if (sscanf(l, "player %d %63[^|]|x|", &num, name) == 2) {
+			int i = 0;
+			while (i < e->n && strcmp(e->names[i], name) != 0)
+				i++;
+			ck_assert_msg(i < e->n && num >= 1 && num <= TT_MAXP && !by_num[num],
+				      "OpenGotha read an unknown or repeated player: %s", l);
+			by_num[num] = e->names[i];
+			nplayers++;
+		} else if (sscanf(l, "game %d %d %d %d %7s", &rd, &b, &w, &h, res) == 5) {
+			ck_assert_msg(b >= 1 && b <= TT_MAXP && w >= 1 && w <= TT_MAXP && by_num[b] &&
+				      by_num[w], "OpenGotha read a game of unknown players: %s", l);
+			int k = 0;
+			for (; k < e->ng; k++) {
+				const struct tt_game *g = &e->g[k];
+				if (g->round == rd && strcmp(e->names[g->b], by_num[b]) == 0 &&
+				    strcmp(e->names[g->w], by_num[w]) == 0)
+					break;
+			}
+			ck_assert_msg(k < e->ng, "OpenGotha read a game not played: %s", l);
+			const struct tt_game *g = &e->g[k];
+			char want[8];
+			if (g->result[0] == '0')
+				snprintf(want, sizeof want, "?");
+			else
+				snprintf(want, sizeof want, "%c+%s", g->result[0], g->forfeit ? "!" : "");
+			ck_assert_msg(strcmp(res, want) == 0, "OpenGotha read %s for %s (%s)", l,
+				      g->result, want);
+			ngames++;
+		} else {
+			ck_assert_msg(strncmp(l, "absent ", 7) == 0, "OpenGotha said: %s", l);
+		}
+	}
+	ck_assert_int_eq(nplayers, e->n);
+	ck_assert_int_eq(ngames, games);
+}
+
 /* tournament.export in each format (td only): h9 has header lines (";") and one line per
  * player, CSV a header and a row per player, JSON parses with a row per player, HTML is a
  * page naming every player. */
@@ -407,6 +468,7 @@ void tt_check_exports(const struct tt_event *e, const char *tname)
 	ck_assert_msg(header >= 2 && ev_line && columns, "h9 header: %d lines, EV %d, columns %d",
 		      header, ev_line, columns);
 	ck_assert_int_eq(lines, e->n);
+	tt_check_h9_opengotha(e);
 
 	r = hc_req(e->td, "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament",
 		   (json_int_t)e->id, "format", "csv");

@@ -102,7 +102,9 @@ void tt_check_pairings(const struct tt_event *e, int round);
 /* tournament.start_round must be a conflict now; `why` says why, for the message. */
 void tt_expect_conflict_start(const struct tt_event *e, const char *why);
 /* tournament.export in each format (td only): h9 has header lines (";") and one line per
- * player, CSV a header and a row per player, JSON parses with a row per player. */
+ * player, and OpenGotha's importer reads every player and game of it (when java and
+ * TENGEN_OPENGOTHA_DIR are there: tests/support/h9check.h); CSV a header and a row per player,
+ * JSON parses with a row per player, HTML is a page naming every player. */
 void tt_check_exports(const struct tt_event *e, const char *tname);
 /* Close every player's connection and the director's. */
 void tt_close_all(struct tt_event *e);

@@ -257,7 +257,7 @@ START_TEST(test_export_invalid)
 	x_players[1].name = "\xc3\x28"; /* invalid UTF-8 */
 	ck_assert_int_eq(export_json(&ev, NULL, &s), EXPORT_EINVAL);
 	x_players[1].name = "Bob";
-	x_players[1].club = "two words";
+	x_players[1].club = "";
 	ck_assert_int_eq(export_h9(&ev, NULL, &s), EXPORT_EINVAL);
 	ck_assert_ptr_null(s);
 	ck_assert_int_eq(export_json(&ev, NULL, NULL), EXPORT_EINVAL);
@@ -355,13 +355,14 @@ END_TEST
 
 /* h9 names, clubs and PINs: "Surname Firstname" split at the last space, a multi-word
  * surname joined by '_', stray spaces dropped, UTF-8 padded by characters, a club cut to 4
- * characters (UTF-8 aware), the PIN after '|'; a bad PIN or country is refused. */
+ * characters (UTF-8 aware, spaces as '_'), the country in capitals, the PIN after '|'; a bad
+ * PIN or country is refused. */
 START_TEST(test_export_h9_names)
 {
 	struct event_player p[2] = {
 		{ .name = " de la Fuente  Ana ", .rank = 3, .country = "ES", .club = "Madrid",
 			.egd_pin = "18012345" },
-		{ .name = "M\xc3\xbcller J\xc3\xb6rg", .rank = -30, .country = "DE",
+		{ .name = "M\xc3\xbcller J\xc3\xb6rg", .rank = -30, .country = "de",
 			.club = "K\xc3\xb6ln1", .seed = 1 },
 	};
 	struct event ev = mk(SYSTEM_SWISS, p, 2, NULL, 0, NULL, 0, 0);
@@ -372,6 +373,12 @@ START_TEST(test_export_h9_names)
 		"    0 |18012345\n"), "%s", s);
 	ck_assert_ptr_nonnull(strstr(s, "\n   2 M\xc3\xbcller J\xc3\xb6rg                    "
 		"30k DE K\xc3\xb6ln    0    0    0\n"));
+	free(s);
+	s = NULL;
+	/* A club of two words: one token; a lower-case country in capitals. */
+	p[0].club = "Go Club";
+	ck_assert_int_eq(export_h9(&ev, NULL, &s), EXPORT_OK);
+	ck_assert_ptr_nonnull(strstr(s, " 4d ES Go_C "));
 	free(s);
 	s = NULL;
 	p[0].egd_pin = "1801234";
