@@ -6,6 +6,24 @@
 
 #include "pairing.h"
 
+const char *const team_system_names[TEAM_SYSTEMS] = { "team_round_robin", "team_swiss",
+	"team_knockout", "arena" };
+
+int team_system_parse(const char *name, enum team_system *out, enum event_system *base)
+{
+	static const enum event_system bases[TEAM_SYSTEMS] = { SYSTEM_ROUND_ROBIN, SYSTEM_SWISS,
+		SYSTEM_KNOCKOUT, SYSTEM_KNOCKOUT };
+	if (!name || !out || !base)
+		return -1;
+	for (int i = 0; i < TEAM_SYSTEMS; i++)
+		if (strcmp(name, team_system_names[i]) == 0) {
+			*out = (enum team_system)i;
+			*base = bases[i];
+			return 0;
+		}
+	return -1;
+}
+
 bool team_home_black(int board)
 {
 	return board % 2 == 1;

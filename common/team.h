@@ -121,6 +121,16 @@ struct team_standing {
 	int won, drawn, lost, byes; /* matches */
 };
 
+/* The team systems' names as the protocol gives them ("team_round_robin", "team_swiss",
+ * "team_knockout", "arena"), in enum team_system order. */
+enum team_system { TEAM_SYSTEM_ROUND_ROBIN = 0, TEAM_SYSTEM_SWISS, TEAM_SYSTEM_KNOCKOUT,
+	TEAM_SYSTEM_ARENA };
+#define TEAM_SYSTEMS 4
+extern const char *const team_system_names[TEAM_SYSTEMS];
+/* The team system called `name` (exact match): 0 with *out set and *base the individual
+ * system its teams are paired by (arena: SYSTEM_KNOCKOUT, a match of two teams), or -1. */
+int team_system_parse(const char *name, enum team_system *out, enum event_system *base);
+
 /* Does the home team play Black on board `board` (0 = board 1)? Home has White on boards
  * 1, 3, ... and Black on 2, 4, ... (colours alternate by board). */
 bool team_home_black(int board);

@@ -162,6 +162,9 @@ static const struct proto_command commands[PROTO_CMD_COUNT] = {
 	CMD("players", PROTO_CMD_PLAYERS, false, PROTO_ROLE_PLAYER),
 	CMD("player", PROTO_CMD_PLAYER, false, PROTO_ROLE_PLAYER),
 	CMD("challenges", PROTO_CMD_CHALLENGES, true, PROTO_ROLE_PLAYER),
+	CMD("team.create", PROTO_CMD_TEAM_CREATE, true, PROTO_ROLE_TD),
+	/* a director, or the team's captain: checked by the command */
+	CMD("team.lineup", PROTO_CMD_TEAM_LINEUP, true, PROTO_ROLE_PLAYER),
 };
 #undef CMD
 

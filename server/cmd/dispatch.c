@@ -5,6 +5,7 @@
 #include "cmd_games.h"
 #include "dispatch.h"
 #include "jsonout.h"
+#include "team_cmds.h"
 #include "tournament_cmds.h"
 #include "tournament_views.h"
 
@@ -141,6 +142,8 @@ static const handler_fn handlers[PROTO_CMD_COUNT] = {
 	[PROTO_CMD_TOURNAMENT_LIST] = tournaments_list,
 	[PROTO_CMD_TOURNAMENT_GET] = tournaments_get,
 	[PROTO_CMD_TOURNAMENT_EXPORT] = tournaments_export,
+	[PROTO_CMD_TEAM_CREATE] = team_cmds_create,
+	[PROTO_CMD_TEAM_LINEUP] = team_cmds_lineup,
 };
 
 void dispatch_line(void *ctx, struct conn *c, const char *line, size_t len)

@@ -5,6 +5,8 @@
 #include "export.h"
 #include "rating.h"
 #include "standings.h"
+#include "team_cmds.h"
+#include "teams.h"
 #include "tour.h"
 #include "tournament_cmds.h"
 #include "tournament_views.h"
@@ -39,6 +41,10 @@ void tournaments_pairings(struct conn *c, const struct proto_request *req)
 		return;
 	if (!round)
 		round = tour_round(&t);
+	if (teams_is_team(&t)) {
+		team_views_pairings(c, req, &t, &b, (int)round);
+		return;
+	}
 	json_t *pairs = json_array(), *byes = json_array();
 	for (int k = b.ev.ngames - 1; k >= 0; k--) { /* listed newest first: restore order */
 		const struct event_game *g = &b.ev.games[k];
@@ -74,6 +80,10 @@ void tournaments_standings(struct conn *c, const struct proto_request *req)
 	}
 	if (tournament_cmds_event(c, req, &t, &b) < 0)
 		return;
+	if (teams_is_team(&t)) {
+		team_views_standings(c, req, &t, &b, (int)round);
+		return;
+	}
 	const char *names[STANDINGS_MAX_TIEBREAKS];
 	int ntb = tour_tiebreak_names(&t, names);
 	struct standing *rows = calloc(b.ev.nplayers ? (size_t)b.ev.nplayers : 1, sizeof *rows);

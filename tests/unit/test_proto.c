@@ -187,7 +187,7 @@ static const char *const contract_commands[] = {
 	"game.resume", "tournament.create", "tournament.register", "tournament.join",
 	"tournament.withdraw", "tournament.start_round", "tournament.result", "tournament.warn",
 	"tournament.pairings", "tournament.standings", "tournament.list", "tournament.get",
-	"tournament.export", "players", "player", "challenges",
+	"tournament.export", "players", "player", "challenges", "team.create", "team.lineup",
 };
 static const char *const no_login[] = {
 	"hello", "ping", "register", "login", "game", "games", "sgf", "observe", "unobserve",
@@ -197,7 +197,7 @@ static const char *const no_login[] = {
 static const char *const td_only[] = {
 	"tournament.create", "tournament.register", "tournament.withdraw",
 	"tournament.start_round", "tournament.result", "tournament.warn", "tournament.export",
-	"game.pause", "game.resume",
+	"game.pause", "game.resume", "team.create",
 };
 
 static bool in(const char *const *list, size_t n, const char *s)
