@@ -397,6 +397,16 @@ START_TEST(test_knockout_two_losses)
 		left += losses[i] < 2;
 	ck_assert_int_eq(left, 1);
 	ck_assert(games == 8 || games == 9);
+	/* the standings put the one left first, alone */
+	int winner = 0;
+	while (losses[winner] >= 2)
+		winner++;
+	json_t *r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.standings", "tournament", (json_int_t)t);
+	OK(r);
+	ck_assert_pstr_eq(hj_str(r, "standings.0.player"), names[winner]);
+	ck_assert_int_eq(hj_int(r, "standings.0.rank"), 1);
+	ck_assert_int_eq(hj_int(r, "standings.1.rank"), 2);
+	json_decref(r);
 	hc_close(td);
 }
 END_TEST
