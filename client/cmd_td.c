@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "cli_print.h"
 #include "cli_run.h"
+#include "cmd_td_team.h"
 #include "commands.h"
 
 #define TD_MAX_POS 64       /* positional arguments of a td subcommand (td register) */
@@ -30,11 +31,15 @@ static const char td_usage[] =
 	"  td create NAME --system swiss|mcmahon|round_robin|double_round_robin|knockout\n"
 	"            [--rounds N] [--size N] [--komi K] [--time SPEC] [--lateness SECONDS]\n"
 	"            [--tiebreaks SOS,SOSOS,...] [--rated yes|no] [--bye POINTS] [--rules JSON]\n"
+	"            [--elimination-losses K]    (swiss, knockout: out after K losses)\n"
+	"  td create NAME --system team_round_robin|team_swiss|team_knockout --boards N\n"
+	"            [--lineup fixed|per_round] [the options above]\n"
 	"                                        create a tournament; prints its id\n"
 	"      SPEC: byoyomi:MAIN/PERIODSxPERIOD (byoyomi:60/3x10), canadian:MAIN/STONES/PERIOD,\n"
 	"            fischer:MAIN+INC[/MAX], absolute:MAIN, none; times in seconds, or with a\n"
 	"            unit: 90s, 10m, 1h\n"
 	"  td register T PLAYER...               enter players\n"
+	TD_TEAM_USAGE
 	"  td withdraw T PLAYER                  withdraw a player (Art. 28)\n"
 	"  td start T [--at UNIXTIME | --in SECONDS]\n"
 	"                                        pair and start the next round; prints the pairings\n"
@@ -232,7 +237,10 @@ static void print_started(struct cli_batch *b, const json_t *req, const json_t *
 		return;
 	if (!json_object_get(r, "tournament"))
 		json_object_set(r, "tournament", json_object_get(req, "tournament"));
-	cli_print_pairings(r);
+	if (td_team_is_pairings(r))
+		td_team_print_pairings(r);
+	else
+		cli_print_pairings(r);
 	double at = json_number_value(json_object_get(r, "start_at"));
 	if (at > 0) {
 		time_t t = (time_t)at;
@@ -370,8 +378,10 @@ static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 	static const struct cli_option opts[] = {
 		{"--system", true}, {"--rounds", true}, {"--size", true}, {"--komi", true},
 		{"--time", true}, {"--lateness", true}, {"--tiebreaks", true}, {"--rated", true},
-		{"--bye", true}, {"--rules", true}};
-	enum { SYS, ROUNDS, SIZE, KOMI, TIME, LATE, TB, RATED, BYE, RULES, NOPT };
+		{"--bye", true}, {"--rules", true}, {"--boards", true}, {"--lineup", true},
+		{"--elimination-losses", true}};
+	enum { SYS, ROUNDS, SIZE, KOMI, TIME, LATE, TB, RATED, BYE, RULES, BOARDS, LINEUP, ELIM,
+	       NOPT };
 	const char *v[NOPT] = {0};
 	const char *pos[1];
 	int npos;
@@ -451,6 +461,18 @@ static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 			goto bad;
 		}
 		json_object_set_new(req, "rules", rules);
+	}
+	if (v[BOARDS]) { /* team events (docs/teams.md); the server checks the system */
+		if (parse_int("--boards", v[BOARDS], 1, 64, &n) != 0)
+			goto bad;
+		json_object_set_new(req, "boards", json_integer(n));
+	}
+	if (v[LINEUP])
+		json_object_set_new(req, "lineup", json_string(v[LINEUP]));
+	if (v[ELIM]) {
+		if (parse_int("--elimination-losses", v[ELIM], 1, 64, &n) != 0)
+			goto bad;
+		json_object_set_new(req, "elimination_losses", json_integer(n));
 	}
 	return td_one(x, req, print_created);
 bad:
@@ -744,6 +766,14 @@ static int td_resume(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 	return td_one_id(argc, argv, o, x, "GAME", "game.resume", "game", print_clocks_reply);
 }
 
+static int td_team(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
+{
+	json_t *req = NULL;
+	cli_print_fn print = NULL;
+	int r = td_team_parse(argc, argv, o, td_usage, &req, &print);
+	return r != 0 ? r : td_one(x, req, print);
+}
+
 static int td_show(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 {
 	return td_one_id(argc, argv, o, x, "TOURNAMENT", "tournament.get", "tournament",
@@ -760,6 +790,7 @@ static const struct {
 	{"start", td_start}, {"result", td_result}, {"results", td_results},
 	{"warn", td_warn}, {"pause", td_pause},
 	{"resume", td_resume}, {"export", td_export}, {"list", td_list}, {"show", td_show},
+	{"team", td_team},
 };
 
 int cmd_td(int argc, char **argv)
