@@ -196,6 +196,7 @@ void tournaments_export(struct conn *c, const struct proto_request *req)
 				   .komi = json_number_value(json_object_get(tour_settings(&t), "komi")),
 				   .time_minutes = (int)(gs.time.main_ms / 60000)};
 	char *data = NULL;
+	teams_export_prepare(&t, &b);
 	standings_apply_withdrawals(&b.ev);
 	int rc = format == 0 ? export_json(&b.ev, &info, &data) :
 		 format == 1 ? export_csv(&b.ev, &info, &data) : export_h9(&b.ev, &info, &data);

@@ -632,3 +632,16 @@ out:
 	team_build_free(&tb);
 	return arr;
 }
+
+void teams_export_prepare(const struct tour *t, struct ev_build *b)
+{
+	if (!teams_is_team(t))
+		return;
+	for (int i = 0; i < b->ev.nplayers; i++) {
+		bool played = false;
+		for (int k = 0; k < b->ev.ngames && !played; k++)
+			played = b->ev.games[k].black == i || b->ev.games[k].white == i;
+		if (!played)
+			b->ev.players[i].withdrawn_before_start = true;
+	}
+}

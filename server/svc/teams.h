@@ -57,4 +57,9 @@ json_t *teams_byes(const struct tour *t, int round);
 json_t *teams_standings(const struct tour *t, const struct ev_build *b, int round,
 			struct proto_error *e);
 
+/* Before an export of team event t (h9, CSV, JSON carry the individual games, as the EGD
+ * takes them): players who played no game (reserves never used) are left out of b, as if
+ * they had withdrawn before the start. Does nothing to an individual event. */
+void teams_export_prepare(const struct tour *t, struct ev_build *b);
+
 #endif

@@ -238,15 +238,16 @@ END_TEST
  * (reversed); others may not; it is used when the round starts and cannot change after. */
 START_TEST(test_team_swiss_lineup)
 {
-	static char names[8][32];
+	static char names[9][32];
 	static const char *const teams[] = {"North", "South", "East", "West", NULL};
-	login_all("tsw", 8, names);
+	login_all("tsw", 9, names);
 	struct hc *td = tt_director("tsw_td");
 	long long t = tt_create(td, "Team Swiss", "team_swiss",
 				json_pack("{s:i, s:s, s:i}", "boards", NB, "lineup", "per_round",
 					  "rounds", 2));
-	for (int k = 0; k < NT; k++) {
-		json_t *r = team_create(td, t, teams[k], names[2 * k], names[2 * k + 1], NULL);
+	for (int k = 0; k < NT; k++) { /* North has a reserve, who never plays */
+		json_t *r = team_create(td, t, teams[k], names[2 * k], names[2 * k + 1],
+					k == 0 ? names[8] : NULL);
 		OK(r);
 		json_decref(r);
 	}
@@ -321,6 +322,21 @@ START_TEST(test_team_swiss_lineup)
 	json_decref(r);
 	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)t);
 	ERR(r, "conflict"); /* 2 rounds planned */
+	json_decref(r);
+	/* the h9 export carries the individual games: a line for each of the 8 players who
+	 * played, 2 games each; the unused reserve has none */
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament", (json_int_t)t,
+		   "format", "h9");
+	OK(r);
+	const char *h9 = hj_str(r, "data");
+	ck_assert_ptr_nonnull(h9);
+	int lines = 0;
+	for (const char *q = h9; *q; q = strchr(q, '\n') ? strchr(q, '\n') + 1 : q + strlen(q))
+		lines += *q != ';' && *q != '\n';
+	ck_assert_int_eq(lines, 8);
+	ck_assert_ptr_null(strstr(h9, names[8]));
+	for (int i = 0; i < 8; i++)
+		ck_assert_ptr_nonnull(strstr(h9, names[i]));
 	json_decref(r);
 	hc_close(captain);
 	hc_close(other);
