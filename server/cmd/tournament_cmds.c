@@ -88,9 +88,6 @@ static int create_parse_forms(struct conn *c, const struct proto_request *req,
 		bad = "field 'match_games': 3, 5 or 7";
 	else if (ts == TEAM_SYSTEM_ARENA)
 		bad = "field 'system': arena matches are not run by the server yet (docs/teams.md)";
-	else if (games)
-		bad = "field 'match_games': best-of-N pairings are not run by the server yet "
-		      "(docs/teams.md)";
 	else if (losses && base != SYSTEM_SWISS && base != SYSTEM_KNOCKOUT)
 		bad = "field 'elimination_losses': for swiss or knockout";
 	else if (losses && s->double_elimination)
@@ -258,6 +255,8 @@ void tournament_cmds_start_round(struct conn *c, const struct proto_request *req
 	}
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "round", json_integer(out.round));
+	if (out.continued)
+		json_object_set_new(r, "continued", json_true());
 	if (out.replay)
 		json_object_set_new(r, "replay", json_true());
 	else

@@ -6,6 +6,7 @@
 #include "rating.h"
 #include "standings.h"
 #include "team_cmds.h"
+#include "matches.h"
 #include "teams.h"
 #include "tour.h"
 #include "tournament_cmds.h"
@@ -87,7 +88,8 @@ void tournaments_standings(struct conn *c, const struct proto_request *req)
 	const char *names[STANDINGS_MAX_TIEBREAKS];
 	int ntb = tour_tiebreak_names(&t, names);
 	struct standing *rows = calloc(b.ev.nplayers ? (size_t)b.ev.nplayers : 1, sizeof *rows);
-	int n = rows ? standings_apply_withdrawals(&b.ev) : STANDINGS_ENOMEM;
+	int n = !rows ? STANDINGS_ENOMEM : matches_reduce(&t, &b) < 0 ? STANDINGS_EINVAL :
+		standings_apply_withdrawals(&b.ev);
 	if (n >= 0)
 		n = standings_compute(&b.ev, (int)round, names, ntb, rows);
 	if (n < 0) {

@@ -10,6 +10,7 @@
 #include "event.h"
 #include "games.h"
 #include "log.h"
+#include "matches.h"
 #include "panic.h"
 #include "pairing.h"
 #include "rating.h"
@@ -377,7 +378,19 @@ int tournaments_start_round(struct server *srv, int64_t tournament, double start
 	}
 	if (round_ready(&t, &b, e) < 0)
 		goto out;
-	if (t.system == SYSTEM_KNOCKOUT && round > 1 &&
+	if (matches_games(&t)) { /* best-of-N: the round's matches first (svc/matches.h) */
+		rc = matches_next_games(srv, &t, &b, start_at, res, e);
+		if (rc != 0) {
+			rc = rc > 0 ? 0 : -1;
+			goto out;
+		}
+		if (matches_reduce(&t, &b) < 0) {
+			rc = svc_fail(e, PROTO_ERR_INTERNAL, "could not read the matches");
+			goto out;
+		}
+		rc = -1;
+	}
+	if (!matches_games(&t) && t.system == SYSTEM_KNOCKOUT && round > 1 &&
 	    (rc = knockout_replays(srv, &t, &b, &gs, start_at, res, e)) != 0) {
 		rc = rc > 0 ? 0 : -1;
 		goto out;

@@ -49,6 +49,7 @@ struct tournament_round {
 	int round;
 	double start_at;
 	bool replay;
+	bool continued; /* best-of-N: the next games of the round's matches (svc/matches.h) */
 	json_t *pairings, *byes;
 };
 

@@ -427,6 +427,105 @@ START_TEST(test_knockout_two_losses)
 }
 END_TEST
 
+/* start_round's pairings: each one's game, black and white into g/bl/wh (at most 4). */
+static int read_pairs(json_t *r, long long *g, char bl[][32], char wh[][32])
+{
+	json_t *pairs = hj_get(r, "pairings");
+	int n = (int)json_array_size(pairs);
+	ck_assert_int_le(n, 4);
+	for (int k = 0; k < n; k++) {
+		json_t *p = json_array_get(pairs, (size_t)k);
+		g[k] = hj_int(p, "game");
+		snprintf(bl[k], 32, "%s", hj_str(p, "black"));
+		snprintf(wh[k], 32, "%s", hj_str(p, "white"));
+	}
+	return n;
+}
+
+/* A knockout of 4 whose pairings are best-of-3 matches: the first games; a draw replayed;
+ * the colours alternating; start_round creating each undecided match's next game
+ * ("continued") until both are decided (2-1 and 2-0), then the final between the winners;
+ * the standings count each match as one game. */
+START_TEST(test_best_of_three_knockout)
+{
+	static char names[4][32];
+	login_all("bo3", 4, names);
+	struct hc *td = tt_director("bo3_td");
+	long long t = tt_create(td, "BO3", "knockout", json_pack("{s:i}", "match_games", 3));
+	for (int i = 0; i < 4; i++) {
+		json_t *r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
+				   (json_int_t)t, "player", names[i]);
+		OK(r);
+		json_decref(r);
+	}
+	long long g[4];
+	char bl[4][32], wh[4][32], first_b[2][32], first_w[2][32];
+	json_t *r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)t);
+	OK(r);
+	ck_assert_int_eq(read_pairs(r, g, bl, wh), 2);
+	json_decref(r);
+	for (int k = 0; k < 2; k++) {
+		snprintf(first_b[k], 32, "%s", bl[k]);
+		snprintf(first_w[k], 32, "%s", wh[k]);
+	}
+	set_result(td, g[0], "B+R"); /* match 0: its first Black leads 1-0 */
+	set_result(td, g[1], "0");   /* match 1: a draw, replayed */
+	/* game 2 of each: colours swapped; round 1 still */
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)t);
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "round"), 1);
+	ck_assert(json_is_true(hj_get(r, "continued")));
+	ck_assert_int_eq(read_pairs(r, g, bl, wh), 2);
+	for (int k = 0; k < 2; k++) {
+		ck_assert_pstr_eq(bl[k], first_w[k]);
+		ck_assert_pstr_eq(wh[k], first_b[k]);
+		ck_assert_int_eq(hj_int(json_array_get(hj_get(r, "pairings"), (size_t)k), "match_game"), 2);
+	}
+	json_decref(r);
+	set_result(td, g[0], "B+R"); /* match 0: 1-1 */
+	set_result(td, g[1], "W+R"); /* match 1: its first Black (now White) 1-0 */
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)t);
+	OK(r);
+	ck_assert(json_is_true(hj_get(r, "continued")));
+	ck_assert_int_eq(read_pairs(r, g, bl, wh), 2);
+	for (int k = 0; k < 2; k++) /* game 3: game 1's colours */
+		ck_assert_pstr_eq(bl[k], first_b[k]);
+	json_decref(r);
+	set_result(td, g[0], "B+R"); /* match 0: 2-1 to its first Black */
+	set_result(td, g[1], "B+R"); /* match 1: 2-0 to its first Black */
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)t);
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "round"), 2);
+	ck_assert_ptr_null(hj_get(r, "continued"));
+	ck_assert_int_eq(read_pairs(r, g, bl, wh), 1);
+	ck_assert((strcmp(bl[0], first_b[0]) == 0 && strcmp(wh[0], first_b[1]) == 0) ||
+		  (strcmp(bl[0], first_b[1]) == 0 && strcmp(wh[0], first_b[0]) == 0));
+	json_decref(r);
+	/* standings after round 1: a match is one game: the winners 2 points, 1 win, no loss */
+	r = hc_req(td, "{s:s, s:I, s:i}", "cmd", "tournament.standings", "tournament", (json_int_t)t,
+		   "round", 1);
+	OK(r);
+	json_t *rows = hj_get(r, "standings");
+	ck_assert_int_eq((int)json_array_size(rows), 4);
+	for (size_t i = 0; i < 4; i++) {
+		json_t *row = json_array_get(rows, i);
+		bool winner = strcmp(hj_str(row, "player"), first_b[0]) == 0 ||
+			      strcmp(hj_str(row, "player"), first_b[1]) == 0;
+		ck_assert_int_eq(hj_int(row, "points"), winner ? 2 : 0);
+		ck_assert_int_eq(hj_int(row, "wins") + hj_int(row, "losses"), 1);
+	}
+	json_decref(r);
+	/* the final: one game won, 1-0; a second game follows */
+	set_result(td, g[0], "W+R");
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)t);
+	OK(r);
+	ck_assert(json_is_true(hj_get(r, "continued")));
+	ck_assert_int_eq(hj_int(r, "round"), 2);
+	json_decref(r);
+	hc_close(td);
+}
+END_TEST
+
 static Suite *teams_suite(void)
 {
 	Suite *s = suite_create("teams");
@@ -436,6 +535,7 @@ static Suite *teams_suite(void)
 	tcase_add_test(tc, test_team_round_robin);
 	tcase_add_test(tc, test_team_swiss_lineup);
 	tcase_add_test(tc, test_knockout_two_losses);
+	tcase_add_test(tc, test_best_of_three_knockout);
 	suite_add_tcase(s, tc);
 	return s;
 }
