@@ -86,8 +86,8 @@ static int create_parse_forms(struct conn *c, const struct proto_request *req,
 		bad = "fields 'match_games' and 'elimination_losses' are for individual systems";
 	else if (games % 2 == 0 && games)
 		bad = "field 'match_games': 3, 5 or 7";
-	else if (ts == TEAM_SYSTEM_ARENA)
-		bad = "field 'system': arena matches are not run by the server yet (docs/teams.md)";
+	else if (ts == TEAM_SYSTEM_ARENA && lineup == 1)
+		bad = "field 'lineup': an arena's order is fixed at team.create";
 	else if (losses && base != SYSTEM_SWISS && base != SYSTEM_KNOCKOUT)
 		bad = "field 'elimination_losses': for swiss or knockout";
 	else if (losses && s->double_elimination)

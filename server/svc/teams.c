@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "arenas.h"
 #include "games.h"
 #include "log.h"
 #include "pairing.h"
@@ -143,6 +144,10 @@ int teams_create(struct server *srv, int64_t tournament, const char *name, const
 	}
 	if (team_index(&t, name) >= 0) {
 		svc_fail(e, PROTO_ERR_CONFLICT, "a team named '%s' exists", name);
+		goto out;
+	}
+	if (arenas_is_arena(&t) && json_array_size(json_object_get(t.state, "teams")) >= 2) {
+		svc_fail(e, PROTO_ERR_CONFLICT, "an arena match has 2 teams");
 		goto out;
 	}
 	if (json_array_size(json_object_get(t.state, "teams")) >= TEAM_MAX_TEAMS) {
@@ -481,6 +486,8 @@ int teams_start_round(struct server *srv, struct tour *t, struct ev_build *b, do
 	struct team_build tb;
 	struct game_settings gs;
 	const char *why;
+	if (arenas_is_arena(t))
+		return arenas_start_game(srv, t, b, start_at, out, e);
 	if (tour_game_settings(t, &gs) < 0 || team_build(t, b, &tb) < 0)
 		return svc_fail(e, PROTO_ERR_INTERNAL, "could not read the team event");
 	int round = tour_round(t) + 1, rc = -1, created = 0;
@@ -605,6 +612,8 @@ json_t *teams_standings(const struct tour *t, const struct ev_build *b, int roun
 			struct proto_error *e)
 {
 	struct team_build tb;
+	if (arenas_is_arena(t))
+		return arenas_standings(t, b, e);
 	if (team_build(t, b, &tb) < 0) {
 		svc_fail(e, PROTO_ERR_INTERNAL, "could not read the team event");
 		return NULL;

@@ -526,6 +526,83 @@ START_TEST(test_best_of_three_knockout)
 }
 END_TEST
 
+/* An arena match (擂台赛) of two teams of 3 to its end: the winner stays on, colours
+ * alternate between the teams, a draw puts both out, the team whose players are all beaten
+ * loses; then start_round is a conflict and the standings put the winner first. */
+START_TEST(test_arena)
+{
+	static char names[6][32];
+	login_all("are", 6, names);
+	struct hc *td = tt_director("are_td");
+	long long t = tt_create(td, "Arena", "arena", json_pack("{s:i}", "boards", 3));
+	json_t *r = hc_req(td, "{s:s, s:I, s:s, s:[s, s, s]}", "cmd", "team.create", "tournament",
+			   (json_int_t)t, "name", "Red", "players", names[0], names[1], names[2]);
+	OK(r);
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I, s:s, s:[s, s, s]}", "cmd", "team.create", "tournament",
+		   (json_int_t)t, "name", "Blue", "players", names[3], names[4], names[5]);
+	OK(r);
+	json_decref(r);
+	struct hc *x = tt_login("are_x1");
+	hc_close(x);
+	x = tt_login("are_x2");
+	hc_close(x);
+	x = tt_login("are_x3");
+	hc_close(x);
+	r = hc_req(td, "{s:s, s:I, s:s, s:[s, s, s]}", "cmd", "team.create", "tournament",
+		   (json_int_t)t, "name", "Green", "players", "are_x1", "are_x2", "are_x3");
+	ERR(r, "conflict"); /* two teams only */
+	json_decref(r);
+	/* game k: (Red's place, Blue's place, Red Black?, result) */
+	static const struct { int red, blue; bool red_black; const char *res; } want[] = {
+		{1, 1, true, "B+R"},  /* Red 1 wins, stays */
+		{1, 2, false, "B+R"}, /* Blue 2 (Black) wins, stays */
+		{2, 2, true, "0"},    /* drawn: both out */
+		{3, 3, false, "W+R"}, /* Red 3 (White) wins: Blue is all beaten */
+	};
+	for (int k = 0; k < 4; k++) {
+		r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)t);
+		OK(r);
+		ck_assert_int_eq(hj_int(r, "round"), k + 1);
+		json_t *p = json_array_get(hj_get(r, "pairings"), 0);
+		ck_assert_int_eq(hj_int(p, "home_player"), want[k].red);
+		ck_assert_int_eq(hj_int(p, "away_player"), want[k].blue);
+		const char *red = names[want[k].red - 1], *blue = names[3 + want[k].blue - 1];
+		ck_assert_pstr_eq(hj_str(p, "games.0.black"), want[k].red_black ? red : blue);
+		ck_assert_pstr_eq(hj_str(p, "games.0.white"), want[k].red_black ? blue : red);
+		long long g = hj_int(p, "games.0.game");
+		json_decref(r);
+		if (k == 1) { /* a game without a result holds the next */
+			r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament",
+				   (json_int_t)t);
+			ERR(r, "conflict");
+			json_decref(r);
+		}
+		set_result(td, g, want[k].res);
+	}
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)t);
+	ERR(r, "conflict");
+	ck_assert_ptr_nonnull(strstr(hj_str(r, "error.message"), "decided (Red)"));
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.standings", "tournament", (json_int_t)t);
+	OK(r);
+	ck_assert_pstr_eq(hj_str(r, "standings.0.team"), "Red");
+	ck_assert_int_eq(hj_int(r, "standings.0.match_points"), 2);
+	ck_assert_int_eq(hj_int(r, "standings.0.board_points"), 4);
+	ck_assert_int_eq(hj_int(r, "standings.0.boards.0"), 2);
+	ck_assert_int_eq(hj_int(r, "standings.0.boards.1"), 0);
+	ck_assert_int_eq(hj_int(r, "standings.0.boards.2"), 2);
+	ck_assert_int_eq(hj_int(r, "standings.0.players_left"), 1);
+	ck_assert_pstr_eq(hj_str(r, "standings.1.team"), "Blue");
+	ck_assert_int_eq(hj_int(r, "standings.1.rank"), 2);
+	ck_assert_int_eq(hj_int(r, "standings.1.match_points"), 0);
+	ck_assert_int_eq(hj_int(r, "standings.1.boards.1"), 2);
+	ck_assert_int_eq(hj_int(r, "standings.1.players_left"), 0);
+	json_decref(r);
+	hc_close(td);
+}
+END_TEST
+
 static Suite *teams_suite(void)
 {
 	Suite *s = suite_create("teams");
@@ -536,6 +613,7 @@ static Suite *teams_suite(void)
 	tcase_add_test(tc, test_team_swiss_lineup);
 	tcase_add_test(tc, test_knockout_two_losses);
 	tcase_add_test(tc, test_best_of_three_knockout);
+	tcase_add_test(tc, test_arena);
 	suite_add_tcase(s, tc);
 	return s;
 }
