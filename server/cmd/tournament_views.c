@@ -165,6 +165,8 @@ void tournaments_get(struct conn *c, const struct proto_request *req)
 			json_object_get(v, "withdrawn_before_start")));
 	}
 	json_object_set_new(o, "field", field);
+	if (teams_is_team(&t))
+		json_object_set_new(o, "teams", teams_list(&t));
 	json_object_set(o, "director", json_object_get(t.state, "director"));
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "tournament", o);

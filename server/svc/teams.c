@@ -654,3 +654,23 @@ void teams_export_prepare(const struct tour *t, struct ev_build *b)
 			b->ev.players[i].withdrawn_before_start = true;
 	}
 }
+
+json_t *teams_list(const struct tour *t)
+{
+	json_t *arr = json_array(), *players = json_object_get(t->state, "players");
+	int boards = boards_of(t);
+	size_t i, k;
+	json_t *v, *p;
+	json_array_foreach(json_object_get(t->state, "teams"), i, v) {
+		json_t *pl = json_array(), *res = json_array();
+		json_array_foreach(json_object_get(v, "players"), k, p) {
+			json_t *name = json_object_get(json_array_get(players, (size_t)json_integer_value(p)),
+						       "name");
+			json_array_append(k < (size_t)boards ? pl : res, name ? name : json_null());
+		}
+		json_array_append_new(arr, json_pack("{s:i, s:O, s:o, s:o}", "team", (int)i + 1, "name",
+						     json_object_get(v, "name"), "players", pl, "reserves",
+						     res));
+	}
+	return arr;
+}

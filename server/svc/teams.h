@@ -57,6 +57,10 @@ json_t *teams_byes(const struct tour *t, int round);
 json_t *teams_standings(const struct tour *t, const struct ev_build *b, int round,
 			struct proto_error *e);
 
+/* Team event t's teams for tournament.get: [{team, name, players: [name…] (board order),
+ * reserves: [name…]}], a new array (empty for an individual event). */
+json_t *teams_list(const struct tour *t);
+
 /* Before an export of team event t (h9, CSV, JSON carry the individual games, as the EGD
  * takes them): players who played no game (reserves never used) are left out of b, as if
  * they had withdrawn before the start. Does nothing to an individual event. */

@@ -187,6 +187,14 @@ START_TEST(test_team_round_robin)
 	r = team_create(td, t, "Eels", names[0], names[8], NULL);
 	ERR(r, "conflict"); /* players in another team */
 	json_decref(r);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.get", "tournament", (json_int_t)t);
+	OK(r); /* the teams, board order and reserves */
+	ck_assert_pstr_eq(hj_str(r, "tournament.teams.0.name"), "Aces");
+	ck_assert_pstr_eq(hj_str(r, "tournament.teams.0.players.1"), names[1]);
+	ck_assert_pstr_eq(hj_str(r, "tournament.teams.0.reserves.0"), names[8]);
+	ck_assert_int_eq(hj_int(r, "tournament.teams.3.team"), 4);
+	ck_assert_int_eq((int)json_array_size(hj_get(r, "tournament.teams.3.reserves")), 0);
+	json_decref(r);
 	struct hc *p = tt_login(names[3]);
 	r = team_create(p, t, "Flies", "x1", "x2", NULL);
 	ERR(r, "forbidden");
