@@ -237,10 +237,8 @@ int tour_ev_build(struct server *srv, const struct tour *t, struct ev_build *b)
 					  tour_setting_int(t, "size", RULES_DEFAULT_SIZE));
 	b->ev.handicap_none_above = tour_setting_int(t, "handicap_none_above", RANK_MAX);
 	b->ev.double_elimination = json_is_true(json_object_get(tour_settings(t), "double_elimination"));
-	/* elimination after 2 losses (docs/teams.md): the standings count a knockout's
-	 * eliminations as double elimination does */
-	if (tour_setting_int(t, "elimination_losses", 0) == 2)
-		b->ev.double_elimination = true;
+	/* elimination after k losses (docs/teams.md): the standings' KO score counts k */
+	b->ev.elimination_losses = tour_setting_int(t, "elimination_losses", 0);
 	return 0;
 }
 

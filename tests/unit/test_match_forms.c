@@ -12,6 +12,7 @@
 #include "bestof.h"
 #include "elim.h"
 #include "pairing.h"
+#include "standings.h"
 
 /* ---- arena ---- */
 
@@ -410,6 +411,16 @@ START_TEST(test_knockout_k_losses_random)
 				winner_losses = losses[i];
 		ck_assert_int_ge(winner_losses, 0);
 		ck_assert_int_eq(s->ev.ngames, k * (n - 1) + winner_losses);
+		/* the standings' KO score: the one left first, alone (out at the k-th loss) */
+		struct standing rows[40];
+		s->ev.elimination_losses = k;
+		s->ev.rounds_played = rounds;
+		const char *const tb[1] = { "SEED" };
+		ck_assert_int_eq(standings_compute(&s->ev, 0, tb, 1, rows), n);
+		ck_assert_int_lt(losses[rows[0].player], k);
+		ck_assert_int_eq(rows[0].place, 1);
+		ck_assert_int_eq(rows[1].place, 2);
+		ck_assert(rows[0].score > rows[1].score);
 		if (k == 1) {
 			int lg = 0;
 			while ((1 << lg) < n)
