@@ -118,6 +118,11 @@ int tournaments_register(struct server *srv, int64_t tournament, const char *nam
 	struct tour t;
 	if (tour_get(srv, tournament, &t, e) < 0)
 		return -1;
+	if (teams_is_team(&t)) { /* docs/teams.md: players enter with their team */
+		tour_clear(&t);
+		return svc_fail(e, PROTO_ERR_CONFLICT, "tournament %lld is a team event: players "
+				"enter with team.create", (long long)tournament);
+	}
 	int rc = add_player(srv, &t, name, out, e);
 	tour_clear(&t);
 	return rc;

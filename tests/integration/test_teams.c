@@ -169,6 +169,10 @@ START_TEST(test_team_round_robin)
 	r = team_create(td, t, "Ghosts", names[0], "nobody_here", NULL);
 	ERR(r, "not_found");
 	json_decref(r);
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament", (json_int_t)t,
+		   "player", names[0]);
+	ERR(r, "conflict"); /* a team event's players enter with their team */
+	json_decref(r);
 	long long ind = tt_create(td, "Individual", "swiss", NULL);
 	r = team_create(td, ind, "Aces", names[0], names[1], NULL);
 	ERR(r, "conflict");
