@@ -201,6 +201,7 @@ void tournaments_export(struct conn *c, const struct proto_request *req)
 				   .time_minutes = (int)(gs.time.main_ms / 60000)};
 	char *data = NULL;
 	teams_export_prepare(&t, &b);
+	matches_reduce(&t, &b); /* best-of-N: a match a round, as the standings read it */
 	standings_apply_withdrawals(&b.ev);
 	int rc = format == 0 ? export_json(&b.ev, &info, &data) :
 		 format == 1 ? export_csv(&b.ev, &info, &data) : export_h9(&b.ev, &info, &data);

@@ -531,7 +531,8 @@ static int of_player_cb(void *ctx, const struct store_tournament *row)
 	int ntb = tour_tiebreak_names(&t, names);
 	if (tour_ev_build(o->srv, &t, &b) == 0) {
 		struct standing *rows = calloc(b.ev.nplayers ? (size_t)b.ev.nplayers : 1, sizeof *rows);
-		int n = rows && standings_apply_withdrawals(&b.ev) >= 0 ?
+		/* best-of-N: a match a round (svc/matches.h) */
+		int n = rows && matches_reduce(&t, &b) == 0 && standings_apply_withdrawals(&b.ev) >= 0 ?
 			standings_compute(&b.ev, 0, names, ntb, rows) : -1;
 		for (int k = 0; k < n; k++)
 			if (b.ev.players[rows[k].player].id == o->player_id) {

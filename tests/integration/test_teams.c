@@ -527,6 +527,17 @@ START_TEST(test_best_of_three_knockout)
 		ck_assert_int_eq(hj_int(row, "wins") + hj_int(row, "losses"), 1);
 	}
 	json_decref(r);
+	/* the h9 export reads a match as one game: a line per player, one result each */
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament", (json_int_t)t,
+		   "format", "h9");
+	OK(r);
+	ck_assert_ptr_nonnull(strstr(hj_str(r, "data"), first_b[0]));
+	json_decref(r);
+	/* the player's profile lists the event with the match as one win */
+	r = hc_req(td, "{s:s, s:s}", "cmd", "player", "name", first_b[0]);
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "tournaments.0.wins"), 1);
+	json_decref(r);
 	/* the final: one game won, 1-0; a second game follows */
 	set_result(td, g[0], "W+R");
 	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)t);
