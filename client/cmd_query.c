@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "cli_print.h"
 #include "cli_run.h"
+#include "cmd_td_team.h"
 #include "commands.h"
 
 /* ---- register ---- */
@@ -90,6 +91,10 @@ static void standings_print(struct cli_batch *b, const json_t *req, const json_t
 {
 	(void)b;
 	(void)req;
+	if (td_team_is_standings(reply)) {
+		td_team_print_standings(reply);
+		return;
+	}
 	const json_t *rows = json_object_get(reply, "standings");
 	const json_t *first = json_object_get(json_array_get(rows, 0), "tiebreaks");
 	printf("Tournament %lld, after round %lld (score %s)\n",
@@ -164,7 +169,10 @@ static void pairings_print(struct cli_batch *b, const json_t *req, const json_t 
 {
 	(void)b;
 	(void)req;
-	cli_print_pairings(reply);
+	if (td_team_is_pairings(reply))
+		td_team_print_pairings(reply);
+	else
+		cli_print_pairings(reply);
 }
 
 int cmd_pairings(int argc, char **argv)

@@ -19,6 +19,7 @@
 #include "cli_tables.h"
 #include "rating.h"
 #include "cli_run.h"
+#include "cmd_td_team.h"
 #include "commands.h"
 #include "td.h"
 
@@ -37,6 +38,7 @@ static const char td_usage[] =
 	"            [--handicap yes|no] [--handicap-max N] [--handicap-komi K]\n"
 	"            [--absent-points N] [--mms-absent K] [--double-elimination]\n"
 	"            [--top-group RANK] [--handicap-correction N] [--handicap-none-above RANK]\n"
+	"            [--elimination-losses K]    (swiss, knockout: out after K losses)\n"
 	"                                        create a tournament; prints its id (and, on\n"
 	"                                        stderr, the defaults used: 5 rounds, online)\n"
 	"      T (every command): a tournament's number, or its name\n"
@@ -44,10 +46,13 @@ static const char td_usage[] =
 	"            start equal (default 1d); --mcmahon-floor: at or below it (default 20k);\n"
 	"            handicap = rank difference - correction (default 1), none when the weaker\n"
 	"            player is above --handicap-none-above\n"
+	"  td create NAME --system team_round_robin|team_swiss|team_knockout --boards N\n"
+	"            [--lineup fixed|per_round] [the options above]\n"
 	"      SPEC: byoyomi:MAIN/PERIODSxPERIOD (byoyomi:60/3x10), canadian:MAIN/STONES/PERIOD,\n"
 	"            fischer:MAIN+INC[/MAX], absolute:MAIN, none; times in seconds, or with a\n"
 	"            unit: 90s, 10m, 1h\n"
 	"  td register T PLAYER...               enter players\n"
+	TD_TEAM_USAGE
 	"  td withdraw T PLAYER                  withdraw a player (Art. 28)\n"
 	"  td start T [--at UNIXTIME | --in SECONDS]\n"
 	"                                        pair and start the next round; prints the pairings\n"
@@ -262,7 +267,10 @@ static void print_started(struct cli_batch *b, const json_t *req, const json_t *
 		return;
 	if (!json_object_get(r, "tournament"))
 		json_object_set(r, "tournament", json_object_get(req, "tournament"));
-	cli_print_pairings(r);
+	if (td_team_is_pairings(r))
+		td_team_print_pairings(r);
+	else
+		cli_print_pairings(r);
 	double at = json_number_value(json_object_get(r, "start_at"));
 	if (at > 0) {
 		time_t t = (time_t)at;
@@ -463,9 +471,11 @@ static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 		{"--mcmahon-floor", true}, {"--handicap", true}, {"--handicap-max", true},
 		{"--handicap-komi", true}, {"--absent-points", true}, {"--mms-absent", true},
 		{"--double-elimination", false}, {"--top-group", true}, {"--handicap-correction", true},
-		{"--handicap-none-above", true}, {"--place", true}};
+		{"--handicap-none-above", true}, {"--place", true}, {"--boards", true}, {"--lineup", true},
+		{"--elimination-losses", true}};
 	enum { SYS, ROUNDS, SIZE, KOMI, TIME, LATE, TB, RATED, BYE, RULES, VENUE, BAR, FLOOR, HCAP,
-	       HMAX, HKOMI, ABSP, MMSA, DOUBLE, TOP, HCORR, HNONE, PLACE, NOPT };
+	       HMAX, HKOMI, ABSP, MMSA, DOUBLE, TOP, HCORR, HNONE, PLACE,
+	       BOARDS, LINEUP, ELIM, NOPT };
 	const char *v[NOPT] = {0};
 	const char *pos[1];
 	int npos;
@@ -565,6 +575,18 @@ static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 	}
 	if (v[PLACE])
 		json_object_set_new(req, "place", json_string(v[PLACE]));
+	if (v[BOARDS]) { /* team events (docs/teams.md); the server checks the system */
+		if (parse_int("--boards", v[BOARDS], 1, 64, &n) != 0)
+			goto bad;
+		json_object_set_new(req, "boards", json_integer(n));
+	}
+	if (v[LINEUP])
+		json_object_set_new(req, "lineup", json_string(v[LINEUP]));
+	if (v[ELIM]) {
+		if (parse_int("--elimination-losses", v[ELIM], 1, 64, &n) != 0)
+			goto bad;
+		json_object_set_new(req, "elimination_losses", json_integer(n));
+	}
 	return td_one(x, req, print_created);
 bad:
 	json_decref(req);
@@ -864,6 +886,14 @@ static int td_resume(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 	return td_one_id(argc, argv, o, x, "GAME", "game.resume", "game", print_clocks_reply);
 }
 
+static int td_team(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
+{
+	json_t *req = NULL;
+	cli_print_fn print = NULL;
+	int r = td_team_parse(argc, argv, o, td_usage, &req, &print);
+	return r != 0 ? r : td_one(x, req, print);
+}
+
 static int td_show(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 {
 	return td_one_id(argc, argv, o, x, "TOURNAMENT", "tournament.get", "tournament",
@@ -915,6 +945,7 @@ static const struct {
 	{"enter", td_entrant}, {"import", td_import}, {"players", td_players},
 	{"absent", td_absent}, {"pair", td_pair}, {"profile", td_profile},
 	{"crosstable", td_crosstable},
+	{"team", td_team},
 };
 
 int cmd_td(int argc, char **argv)

@@ -123,6 +123,9 @@ struct event {
 	uint64_t draw_seed;
 	/* Knockout: double elimination instead of single. */
 	bool double_elimination;
+	/* Knockout after k losses (common/elim.h): when > 0, a player is out at this many losses
+	 * in the standings' KO score, in place of 1 or 2 (added by teams). */
+	int elimination_losses;
 	/* Swiss/McMahon: match on every pair of the field even when it is large (the reference
 	 * the windowed search is checked against; tests and tests/bench/pair_bench). */
 	bool full_graph;

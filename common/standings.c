@@ -257,7 +257,8 @@ static int opponent_of(const struct event_game *g, int player)
 static void tally(struct ctx *c)
 {
 	const struct event *ev = c->ev;
-	int limit = ev->double_elimination ? 2 : 1;
+	int limit = ev->elimination_losses > 0 ? ev->elimination_losses :
+		    ev->double_elimination ? 2 : 1;
 	int i, r;
 
 	for (i = 0; i < ev->nplayers; i++) {

@@ -16,7 +16,7 @@
  *          + 1/2 per draw + ev->mms_bye per bye + ev->mms_absent per round without a game or
  *          bye (rounds after a withdrawal excluded).
  *   KO     rounds survived (knockout): eliminated in round r (the loss that makes 1 loss, or 2
- *          with double elimination; a withdrawal after round k eliminates in round k+1) gives
+ *          with double elimination, or ev->elimination_losses when it is > 0; a withdrawal after round k eliminates in round k+1) gives
  *          r - 1; not eliminated gives the rounds counted.
  *   SOS    sum of the opponents' scores (points; MMS in McMahon).
  *   SOS-1  SOS without the lowest opponent's score (EGF; chess: Buchholz cut 1).

@@ -166,6 +166,9 @@ static const struct proto_command commands[PROTO_CMD_COUNT] = {
 	CMD("tournament.pair_edit", PROTO_CMD_TOURNAMENT_PAIR_EDIT, true, PROTO_ROLE_TD),
 	CMD("player.update", PROTO_CMD_PLAYER_UPDATE, true, PROTO_ROLE_PLAYER),
 	CMD("predict", PROTO_CMD_PREDICT, true, PROTO_ROLE_PLAYER),
+	CMD("team.create", PROTO_CMD_TEAM_CREATE, true, PROTO_ROLE_TD),
+	/* a director, or the team's captain: checked by the command */
+	CMD("team.lineup", PROTO_CMD_TEAM_LINEUP, true, PROTO_ROLE_PLAYER),
 };
 #undef CMD
 

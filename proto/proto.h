@@ -100,6 +100,8 @@ enum proto_cmd {
 	PROTO_CMD_TOURNAMENT_PAIR_EDIT,
 	PROTO_CMD_PLAYER_UPDATE,
 	PROTO_CMD_PREDICT,         /* the prediction ruleset's sealed prediction (seed 000) */
+	PROTO_CMD_TEAM_CREATE,
+	PROTO_CMD_TEAM_LINEUP,
 	PROTO_CMD_COUNT
 };
 

@@ -6,6 +6,7 @@
 #include "director_cmds.h"
 #include "dispatch.h"
 #include "jsonout.h"
+#include "team_cmds.h"
 #include "tournament_cmds.h"
 #include "tournament_views.h"
 
@@ -146,6 +147,8 @@ static const handler_fn handlers[PROTO_CMD_COUNT] = {
 	[PROTO_CMD_TOURNAMENT_ABSENT] = tournament_cmds_absent,
 	[PROTO_CMD_TOURNAMENT_PAIR_EDIT] = tournament_cmds_pair_edit,
 	[PROTO_CMD_PLAYER_UPDATE] = account_cmds_player_update,
+	[PROTO_CMD_TEAM_CREATE] = team_cmds_create,
+	[PROTO_CMD_TEAM_LINEUP] = team_cmds_lineup,
 };
 
 void dispatch_line(void *ctx, struct conn *c, const char *line, size_t len)

@@ -2,11 +2,14 @@
 #include <math.h>
 #include <string.h>
 #include "director_cmds.h"
+#include "bestof.h"
+#include "elim.h"
 #include "games.h"
 #include "pairing.h"
 #include "rating.h"
 #include "ruleset.h"
 #include "standings.h"
+#include "team.h"
 #include "tournament_cmds.h"
 #include "tournaments.h"
 
@@ -60,6 +63,58 @@ static bool place_ok(const char *p)
 	return true;
 }
 
+/* tournament.create's systems: the individual ones (common/event.h), then the team ones
+ * (common/team.h). */
+static const char *const create_systems[EVENT_SYSTEMS + TEAM_SYSTEMS] = {
+	"round_robin", "double_round_robin", "swiss", "mcmahon", "knockout",
+	"team_round_robin", "team_swiss", "team_knockout", "arena"
+};
+static const char *const lineups[] = {"fixed", "per_round"};
+
+/* The system (an index of create_systems) and the team and match-form fields (boards,
+ * lineup, match_games, elimination_losses; docs/teams.md) into *s; replies and returns -1
+ * on the first that is wrong. */
+static int create_parse_forms(struct conn *c, const struct proto_request *req,
+			      struct tournament_settings *s, int system)
+{
+	struct proto_error err;
+	int64_t boards = 0, games = 0, losses = 0;
+	int lineup = 0;
+	bool team = system >= EVENT_SYSTEMS;
+	enum event_system base = (enum event_system)(team ? 0 : system);
+	enum team_system ts = TEAM_SYSTEM_ROUND_ROBIN;
+	if (team)
+		team_system_parse(create_systems[system], &ts, &base);
+	if (proto_get_int(req->root, "boards", team, 1, TEAM_MAX_BOARDS, &boards, &err) < 0 ||
+	    proto_get_choice(req->root, "lineup", false, lineups, 2, &lineup, &err) < 0 ||
+	    proto_get_int(req->root, "match_games", false, BESTOF_MIN_GAMES, BESTOF_MAX_GAMES, &games,
+			  &err) < 0 ||
+	    proto_get_int(req->root, "elimination_losses", false, 1, ELIM_MAX_LOSSES, &losses, &err) < 0)
+		return field_refused(c, req, &err);
+	const char *bad = NULL;
+	if (!team && (json_object_get(req->root, "boards") || json_object_get(req->root, "lineup")))
+		bad = "fields 'boards' and 'lineup' are for team systems";
+	else if (team && (games || losses))
+		bad = "fields 'match_games' and 'elimination_losses' are for individual systems";
+	else if (games % 2 == 0 && games)
+		bad = "field 'match_games': 3, 5 or 7";
+	else if (ts == TEAM_SYSTEM_ARENA && lineup == 1)
+		bad = "field 'lineup': an arena's order is fixed at team.create";
+	else if (losses && base != SYSTEM_SWISS && base != SYSTEM_KNOCKOUT)
+		bad = "field 'elimination_losses': for swiss or knockout";
+	else if (losses && s->double_elimination)
+		bad = "field 'elimination_losses': not with double_elimination (say 2)";
+	if (bad)
+		return server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "%s", bad);
+	s->system = (int)base;
+	s->team_system = team ? (int)ts : -1;
+	s->boards = (int)boards;
+	s->lineup_per_round = lineup == 1;
+	s->match_games = (int)games;
+	s->elimination_losses = (int)losses;
+	return 0;
+}
+
 /* The fields of tournament.create into *s (defaults for those absent), checked; replies and
  * returns -1 on the first that is wrong. */
 static int create_parse(struct conn *c, const struct proto_request *req,
@@ -79,7 +134,8 @@ static int create_parse(struct conn *c, const struct proto_request *req,
 	s->rated = true;
 	rules_default(&s->rules);
 	if (proto_get_string(req->root, "name", true, STORE_TOURNAMENT_NAME_MAX, &s->name, &err) < 0 ||
-	    proto_get_choice(req->root, "system", true, event_system_names, EVENT_SYSTEMS, &system, &err) < 0 ||
+	    proto_get_choice(req->root, "system", true, create_systems, EVENT_SYSTEMS + TEAM_SYSTEMS,
+			     &system, &err) < 0 ||
 	    proto_get_int(req->root, "rounds", false, 1, EVENT_MAX_ROUNDS, &rounds, &err) < 0 ||
 	    proto_get_int(req->root, "size", false, BOARD_MIN_SIZE, BOARD_MAX_SIZE, &size, &err) < 0 ||
 	    proto_get_number(req->root, "komi", false, -GAMES_KOMI_MAX, GAMES_KOMI_MAX, &komi, &err) < 0 ||
@@ -133,12 +189,13 @@ static int create_parse(struct conn *c, const struct proto_request *req,
 						  "field 'tiebreaks': entry %zu is not a tie-break (SOS, SOS-1, SOS-2, MOS, SOSOS, SODOS, CUSS, MMS, DE, WARN, SEED)", i + 1);
 		s->tiebreaks[s->ntiebreaks++] = json_string_value(v);
 	}
-	s->system = system;
 	s->board = venue == TOUR_VENUE_BOARD;
 	s->absent_points = (int)absent_points;
 	s->mms_absent = mms_absent;
 	s->handicap_correction = (int)hcorr;
 	s->handicap_none_above = (int)hnone;
+	if (create_parse_forms(c, req, s, system) < 0)
+		return -1;
 	s->rounds = (int)rounds;
 	s->size = (int)size;
 	s->komi = komi;
@@ -252,6 +309,8 @@ void tournament_cmds_start_round(struct conn *c, const struct proto_request *req
 	}
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "round", json_integer(out.round));
+	if (out.continued)
+		json_object_set_new(r, "continued", json_true());
 	if (out.replay)
 		json_object_set_new(r, "replay", json_true());
 	else

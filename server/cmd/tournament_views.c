@@ -6,6 +6,9 @@
 #include "export.h"
 #include "rating.h"
 #include "standings.h"
+#include "team_cmds.h"
+#include "matches.h"
+#include "teams.h"
 #include "tour.h"
 #include "tournament_cmds.h"
 #include "tournament_views.h"
@@ -41,6 +44,10 @@ void tournaments_pairings(struct conn *c, const struct proto_request *req)
 		return;
 	if (!round)
 		round = tour_round(&t);
+	if (teams_is_team(&t)) {
+		team_views_pairings(c, req, &t, &b, (int)round);
+		return;
+	}
 	json_t *pairs = json_array(), *byes = json_array();
 	for (int k = b.ev.ngames - 1; k >= 0; k--) { /* listed newest first: restore order */
 		const struct event_game *g = &b.ev.games[k];
@@ -78,10 +85,15 @@ void tournaments_standings(struct conn *c, const struct proto_request *req)
 	}
 	if (tournament_cmds_event(c, req, &t, &b) < 0)
 		return;
+	if (teams_is_team(&t)) {
+		team_views_standings(c, req, &t, &b, (int)round);
+		return;
+	}
 	const char *names[STANDINGS_MAX_TIEBREAKS];
 	int ntb = tour_tiebreak_names(&t, names);
 	struct standing *rows = calloc(b.ev.nplayers ? (size_t)b.ev.nplayers : 1, sizeof *rows);
-	int n = rows ? standings_apply_withdrawals(&b.ev) : STANDINGS_ENOMEM;
+	int n = !rows ? STANDINGS_ENOMEM : matches_reduce(&t, &b) < 0 ? STANDINGS_EINVAL :
+		standings_apply_withdrawals(&b.ev);
 	if (n >= 0)
 		n = standings_compute(&b.ev, (int)round, names, ntb, rows);
 	if (n < 0) {
@@ -169,6 +181,8 @@ void tournaments_get(struct conn *c, const struct proto_request *req)
 		json_array_append_new(field, fe);
 	}
 	json_object_set_new(o, "field", field);
+	if (teams_is_team(&t))
+		json_object_set_new(o, "teams", teams_list(&t));
 	json_object_set(o, "director", json_object_get(t.state, "director"));
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "tournament", o);
@@ -290,6 +304,8 @@ void tournaments_export(struct conn *c, const struct proto_request *req)
 	struct export_dates dates;
 	export_info_fill(c->srv, &t, &b, &info, &dates);
 	char *data = NULL;
+	teams_export_prepare(&t, &b);
+	matches_reduce(&t, &b); /* best-of-N: a match a round, as the standings read it */
 	standings_apply_withdrawals(&b.ev);
 	int rc = format == 0 ? export_json(&b.ev, &info, &data) :
 		 format == 1 ? export_csv(&b.ev, &info, &data) :

@@ -8,6 +8,7 @@
 #include "ruleset.h"
 #include "standings.h"
 #include "svc_error.h"
+#include "team.h"
 #include "tour.h"
 
 /* ---- the state document ---- */
@@ -28,7 +29,11 @@ int tour_get(struct server *srv, int64_t id, struct tour *t, struct proto_error 
 		store_tournament_clear(&t->row);
 		return svc_fail(e, PROTO_ERR_NOT_FOUND, "no tournament %lld", (long long)id);
 	}
-	event_system_parse(t->row.system, &t->system); /* none: round_robin, as memset left it */
+	/* none: round_robin, as memset left it; a team system: the system its teams pair by */
+	if (event_system_parse(t->row.system, &t->system) < 0) {
+		enum team_system ts;
+		team_system_parse(t->row.system, &ts, &t->system);
+	}
 	return 0;
 }
 
@@ -307,6 +312,8 @@ int tour_ev_build(struct server *srv, const struct tour *t, struct ev_build *b)
 					  tour_setting_int(t, "size", RULES_DEFAULT_SIZE));
 	b->ev.handicap_none_above = tour_setting_int(t, "handicap_none_above", RANK_MAX);
 	b->ev.double_elimination = json_is_true(json_object_get(tour_settings(t), "double_elimination"));
+	/* elimination after k losses (docs/teams.md): the standings' KO score counts k */
+	b->ev.elimination_losses = tour_setting_int(t, "elimination_losses", 0);
 	return 0;
 }
 

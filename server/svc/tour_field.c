@@ -11,6 +11,7 @@
 #include "rating.h"
 #include "ratings.h"
 #include "svc_error.h"
+#include "teams.h"
 #include "tour.h"
 #include "tournaments.h"
 
@@ -20,6 +21,9 @@
  * round robin's or a knockout's tables are drawn from the whole field). */
 static int entry_open(const struct tour *t, struct proto_error *e)
 {
+	if (teams_is_team(t)) /* docs/teams.md: players enter with their team */
+		return svc_fail(e, PROTO_ERR_CONFLICT, "tournament %lld is a team event: players "
+				"enter with team.create", (long long)t->row.id);
 	if (tour_round(t) > 0 && t->system != SYSTEM_SWISS && t->system != SYSTEM_MCMAHON)
 		return svc_fail(e, PROTO_ERR_CONFLICT, "registration closed: round 1 has started "
 				"(late entry is for Swiss and McMahon events)");
@@ -86,6 +90,10 @@ int tournaments_register(struct server *srv, int64_t tournament, const char *nam
 	if (tour_get(srv, tournament, &t, e) < 0)
 		return -1;
 	int rc = -1;
+	if (teams_is_team(&t)) {
+		entry_open(&t, e);
+		goto out;
+	}
 	if (store_player_by_name(srv->store, name, &p) != STORE_OK) {
 		svc_fail(e, PROTO_ERR_NOT_FOUND, "no player named '%s' (a person without an account "
 			 "is registered as an entrant)", name);

@@ -6,19 +6,36 @@
 #include <strings.h>
 #include <time.h>
 #include "director.h"
+#include "elim.h"
 #include "event.h"
 #include "games.h"
 #include "log.h"
+#include "matches.h"
 #include "panic.h"
 #include "pairing.h"
 #include "rating.h"
 #include "ruleset.h"
 #include "standings.h"
 #include "svc_error.h"
+#include "team.h"
+#include "teams.h"
 #include "tour.h"
 #include "tournaments.h"
 
 /* ---- commands ---- */
+
+/* The settings of team events and match forms into the settings object s (teams.h). */
+static void tournaments_create_extra(const struct tournament_settings *set, json_t *s)
+{
+	if (set->team_system >= 0) {
+		json_object_set_new(s, "boards", json_integer(set->boards));
+		json_object_set_new(s, "lineup", json_string(set->lineup_per_round ? "per_round" : "fixed"));
+	}
+	if (set->match_games)
+		json_object_set_new(s, "match_games", json_integer(set->match_games));
+	if (set->elimination_losses)
+		json_object_set_new(s, "elimination_losses", json_integer(set->elimination_losses));
+}
 
 int tournaments_create(struct server *srv, const struct tournament_settings *set,
 		       const char *director, int64_t *id, int *handicap_max, struct proto_error *e)
@@ -43,6 +60,7 @@ int tournaments_create(struct server *srv, const struct tournament_settings *set
 			      set->handicap_none_above);
 	if (set->place)
 		json_object_set_new(s, "place", json_string(set->place));
+	tournaments_create_extra(set, s);
 	json_t *state = json_pack("{s:o, s:[], s:[], s:i, s:s}", "settings", s, "players", "byes",
 				  "round", 0, "director", director);
 	char *text = json_dumps(state, JSON_COMPACT);
@@ -50,15 +68,16 @@ int tournaments_create(struct server *srv, const struct tournament_settings *set
 	if (!text) /* nothing written yet */
 		return svc_fail(e, PROTO_ERR_INTERNAL, "could not store the tournament");
 	server_txn(srv);
-	enum store_rc rc = store_tournament_create(srv->store, set->name, event_system_name(set->system),
-						   text, id);
+	const char *sysname = set->team_system >= 0 ? team_system_names[set->team_system] :
+			      event_system_name(set->system);
+	enum store_rc rc = store_tournament_create(srv->store, set->name, sysname, text, id);
 	free(text);
 	if (rc == STORE_CONFLICT)
 		return svc_fail(e, PROTO_ERR_CONFLICT, "a tournament named '%s' exists", set->name);
 	if (rc != STORE_OK) /* the iteration's other changes may be gone with it (panic.h) */
 		CORE_PANIC(srv->store, "what=tournament_create");
 	log_msg(LOGL_INFO, "tournament_create", "tournament=%lld name=\"%s\" system=%s handicap_max=%d by=%s",
-		(long long)*id, set->name, event_system_name(set->system), cap, director);
+		(long long)*id, set->name, sysname, cap, director);
 	*handicap_max = cap;
 	return 0;
 }
@@ -294,6 +313,19 @@ static json_t *create_round_games(struct server *srv, const struct tour *t, cons
 	return pairs;
 }
 
+/* The draw of round `round`: pairing_round, or with elimination after k losses
+ * (common/elim.h: knockout, or Swiss keeping the field even, Art. 26.1, 26.4). */
+static int tournaments_pair(const struct tour *t, const struct event *ev, int round,
+			    struct pairing_out *out)
+{
+	int k = tour_setting_int(t, "elimination_losses", 0);
+	if (k > 0 && t->system == SYSTEM_KNOCKOUT)
+		return elim_knockout_round(ev, k, round, out);
+	if (k > 0)
+		return elim_swiss_round(ev, k, true, round, out);
+	return pairing_round(ev, round, out);
+}
+
 int tournaments_start_round(struct server *srv, int64_t tournament, double start_at,
 			    struct tournament_round *res, struct proto_error *e)
 {
@@ -308,16 +340,32 @@ int tournaments_start_round(struct server *srv, int64_t tournament, double start
 		return svc_fail(e, PROTO_ERR_INTERNAL, "could not read the tournament");
 	}
 	int round = tour_round(&t) + 1, rc = -1;
+	if (teams_is_team(&t)) {
+		rc = teams_start_round(srv, &t, &b, start_at, res, e);
+		goto out;
+	}
 	if (round_ready(&t, &b, e) < 0)
 		goto out;
-	if (t.system == SYSTEM_KNOCKOUT && round > 1 &&
+	if (matches_games(&t)) { /* best-of-N: the round's matches first (svc/matches.h) */
+		rc = matches_next_games(srv, &t, &b, start_at, res, e);
+		if (rc != 0) {
+			rc = rc > 0 ? 0 : -1;
+			goto out;
+		}
+		if (matches_reduce(&t, &b) < 0) {
+			rc = svc_fail(e, PROTO_ERR_INTERNAL, "could not read the matches");
+			goto out;
+		}
+		rc = -1;
+	}
+	if (!matches_games(&t) && t.system == SYSTEM_KNOCKOUT && round > 1 &&
 	    (rc = knockout_replays(srv, &t, &b, &gs, start_at, res, e)) != 0) {
 		rc = rc > 0 ? 0 : -1;
 		goto out;
 	}
 	rc = -1;
 	out = malloc(sizeof *out);
-	int prc = out ? pairing_round(&b.ev, round, out) : PAIRING_ENOMEM;
+	int prc = out ? tournaments_pair(&t, &b.ev, round, out) : PAIRING_ENOMEM;
 	if (prc < 0) {
 		svc_fail(e, prc == PAIRING_EOVER || prc == PAIRING_EPENDING ? PROTO_ERR_CONFLICT :
 			 PROTO_ERR_INTERNAL, "cannot pair round %d: %s", round, pairing_strerror(prc));
@@ -446,7 +494,8 @@ static int of_player_cb(void *ctx, const struct store_tournament *row)
 	int ntb = tour_tiebreak_names(&t, names);
 	if (tour_ev_build(o->srv, &t, &b) == 0) {
 		struct standing *rows = calloc(b.ev.nplayers ? (size_t)b.ev.nplayers : 1, sizeof *rows);
-		int n = rows && standings_apply_withdrawals(&b.ev) >= 0 ?
+		/* best-of-N: a match a round (svc/matches.h) */
+		int n = rows && matches_reduce(&t, &b) == 0 && standings_apply_withdrawals(&b.ev) >= 0 ?
 			standings_compute(&b.ev, 0, names, ntb, rows) : -1;
 		for (int k = 0; k < n; k++)
 			if (b.ev.players[rows[k].player].id == o->player_id) {

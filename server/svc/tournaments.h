@@ -35,6 +35,12 @@ struct tournament_settings {
 	bool rated, handicap, double_elimination, board;
 	const char *tiebreaks[STANDINGS_MAX_TIEBREAKS];
 	int ntiebreaks;
+	/* Team events and match forms (docs/teams.md): team_system -1 (an individual event) or
+	 * an enum team_system (common/team.h; system is then the one its teams pair by), boards
+	 * (players a match), lineup_per_round; individual events: match_games (0, or 3, 5, 7:
+	 * best-of-N pairings) and elimination_losses (0, or k: out after k losses). */
+	int team_system, boards, match_games, elimination_losses;
+	bool lineup_per_round;
 };
 
 /* What registering a player gave: the player's name in the field (an entrant's as entered),
@@ -51,6 +57,7 @@ struct tournament_round {
 	int round;
 	double start_at;
 	bool replay;
+	bool continued; /* best-of-N: the next games of the round's matches (svc/matches.h) */
 	json_t *pairings, *byes;
 };
 

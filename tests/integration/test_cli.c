@@ -864,6 +864,81 @@ START_TEST(test_td_director)
 }
 END_TEST
 
+/* td team (issue 21): a 2-board team round robin created, its teams entered with a reserve
+ * and a refusal, round 1 started and printed by match and board, the team standings printed
+ * after the director's results (docs/teams.md). */
+START_TEST(test_td_team)
+{
+	struct run r;
+	static const char *const names[] = {"ta1", "ta2", "tb1", "tb2", "tr"};
+	for (int i = 0; i < 5; i++)
+		cli_register(names[i]);
+	cli_register("carol");
+	grant("carol", "td");
+	const char *td = pw_of("carol");
+	run(&r, td, NULL, "--user", "carol", "td", "create", "Team Cup", "--system",
+	    "team_round_robin", "--boards", "2", "--size", "9", NULL);
+	EXPECT_STATUS(r, 0);
+	long long t = atoll(r.out);
+	ck_assert_msg(t > 0, "td create printed '%s'", r.out);
+	run_free(&r);
+	char ts[32];
+	snprintf(ts, sizeof ts, "%lld", t);
+	run(&r, td, NULL, "--user", "carol", "td", "team", "create", ts, "Alpha", "ta1", "ta2",
+	    "--reserves", "tr", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "team 1: Alpha");
+	run_free(&r);
+	run(&r, td, NULL, "--user", "carol", "td", "team", "create", ts, "Beta", "tb1", NULL);
+	EXPECT_STATUS(r, 1); /* one player on a 2-board event */
+	EXPECT_ERR(r, "2 players");
+	run_free(&r);
+	run(&r, td, NULL, "--user", "carol", "td", "team", "create", ts, "Beta", "tb1", "tb2", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "team 2: Beta");
+	run_free(&r);
+	run(&r, td, NULL, "--user", "carol", "td", "team", "bogus", ts, NULL);
+	EXPECT_STATUS(r, 2);
+	run_free(&r);
+	run(&r, td, NULL, "--user", "carol", "td", "start", ts, NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "Match 1: Alpha (home) v Beta");
+	EXPECT_OUT(r, "board 1");
+	EXPECT_OUT(r, "board 2");
+	run_free(&r);
+	/* the director's results (W+R on board 1, B+R on board 2: both to the home team, White on
+	 * board 1 and Black on board 2), then the team standings */
+	struct hc *c = hc_open(D.port);
+	ck_assert(c);
+	json_t *p = hc_req(c, "{s:s, s:I, s:i}", "cmd", "tournament.pairings", "tournament",
+			   (json_int_t)t, "round", 1);
+	ck_assert_msg(hj_ok(p), "%s", hj_text(p));
+	char g1[32], g2[32];
+	snprintf(g1, sizeof g1, "%lld", hj_int(p, "pairings.0.games.0.game"));
+	snprintf(g2, sizeof g2, "%lld", hj_int(p, "pairings.0.games.1.game"));
+	json_decref(p);
+	hc_close(c);
+	run(&r, td, NULL, "--user", "carol", "td", "result", g1, "W+R", NULL);
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	run(&r, td, NULL, "--user", "carol", "td", "result", g2, "B+R", NULL);
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	run(&r, NULL, NULL, "standings", ts, NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "match points, Art. 27.2");
+	/* Alpha: board 1 won (White) and board 2 won (Black, B+R): 2 MP, 4 BP */
+	EXPECT_OUT(r, "   1  Alpha                   2    4");
+	EXPECT_OUT(r, "   2  Beta                    0    0");
+	run_free(&r);
+	run(&r, NULL, NULL, "pairings", ts, "1", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "W+");
+	EXPECT_OUT(r, "B+");
+	run_free(&r);
+}
+END_TEST
+
 /* games pages: --limit and --before, the next page's --before printed while games are left
  * (and in --json, the reply's `next`). */
 START_TEST(test_games_pages)
@@ -986,6 +1061,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_watch);
 	tcase_add_test(tc, test_games_pages);
 	tcase_add_test(tc, test_td_director);
+	tcase_add_test(tc, test_td_team);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -188,7 +188,8 @@ static const char *const contract_commands[] = {
 	"tournament.withdraw", "tournament.start_round", "tournament.result", "tournament.warn",
 	"tournament.pairings", "tournament.standings", "tournament.list", "tournament.get",
 	"tournament.export", "players", "player", "challenges", "tournament.absent",
-	"tournament.pair_edit", "player.update", "predict",
+	"tournament.pair_edit", "player.update", "predict", "team.create",
+	"team.lineup",
 };
 static const char *const no_login[] = {
 	"hello", "ping", "register", "login", "game", "games", "sgf", "observe", "unobserve",
@@ -198,7 +199,7 @@ static const char *const no_login[] = {
 static const char *const td_only[] = {
 	"tournament.create", "tournament.register", "tournament.withdraw",
 	"tournament.start_round", "tournament.result", "tournament.warn", "tournament.export",
-	"game.pause", "game.resume", "tournament.absent", "tournament.pair_edit",
+	"game.pause", "game.resume", "tournament.absent", "tournament.pair_edit", "team.create",
 };
 
 static bool in(const char *const *list, size_t n, const char *s)
