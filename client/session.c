@@ -176,6 +176,7 @@ static void drop_conn(struct session *s)
 		uv_close((uv_handle_t *)&c->tcp, conn_close_cb);
 	framing_free(&s->fr);
 	framing_init(&s->fr);
+	framing_set_max(&s->fr, FRAMING_MAX_SEND_LINE);
 }
 
 static void timer_backoff_cb(uv_timer_t *t)
@@ -389,8 +390,15 @@ static void read_cb(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
 		enum framing_result r = framing_next(&s->fr, &line, &len);
 		if (r == FRAMING_NONE)
 			return;
-		if (r == FRAMING_TOO_LONG)
-			continue;
+		if (r == FRAMING_TOO_LONG) {
+			/* Never sent by a tengend of this protocol: its reply would never come, so
+			 * waiting for it is pointless. Drop the connection (replies owed get NULL). */
+			char msg[SESSION_ERROR_MAX];
+			snprintf(msg, sizeof msg, "the server at %s sent a line over %u bytes",
+				 s->server, FRAMING_MAX_SEND_LINE);
+			fail(s, msg, true);
+			return;
+		}
 		/* The line lives in the framing buffer, which a callback may reset: copy it. */
 		char *copy = malloc(len + 1);
 		if (!copy) {
@@ -595,6 +603,7 @@ struct session *session_open(uv_loop_t *loop, const struct session_options *opt)
 	s->opt.user = s->user;
 	s->opt.password = NULL; /* only s->password holds it */
 	framing_init(&s->fr);
+	framing_set_max(&s->fr, FRAMING_MAX_SEND_LINE); /* every line the server may send */
 	s->backoff_ms = SESSION_BACKOFF_MIN_MS;
 	uv_timer_init(loop, &s->timer);
 	s->timer.data = s;

@@ -796,6 +796,47 @@ START_TEST(test_watch)
 }
 END_TEST
 
+/* A reply longer than the 64 KiB a request line may hold comes out whole: the client reads
+ * the server's lines up to FRAMING_MAX_SEND_LINE. 420 declined challenges make 420 game rows,
+ * about 180 bytes each in a `games` reply. */
+#define LONG_GAMES 420
+START_TEST(test_long_reply)
+{
+	struct hc *a = hc_login_new(D.port, "alice");
+	struct hc *b = hc_login_new(D.port, "bob");
+	ck_assert(a && b);
+	hc_close(b); /* bob need not be online to be challenged */
+	for (int i = 0; i < LONG_GAMES; i++) {
+		json_t *rep = hc_req(a, "{s:s, s:s, s:i}", "cmd", "challenge", "opponent", "bob",
+				     "size", 19);
+		ck_assert_msg(hj_ok(rep), "%s", hj_text(rep));
+		long long g = hj_int(rep, "game");
+		json_decref(rep);
+		rep = hc_req(a, "{s:s, s:I}", "cmd", "decline", "game", (json_int_t)g);
+		ck_assert_msg(hj_ok(rep), "%s", hj_text(rep));
+		json_decref(rep);
+		hc_clear(a);
+	}
+	struct run r;
+	run(&r, NULL, NULL, "call", "games", "limit=500", NULL);
+	EXPECT_STATUS(r, 0);
+	ck_assert_msg(strlen(r.out) > 65536, "the reply is only %zu bytes", strlen(r.out));
+	json_t *lines = json_lines(r.out);
+	ck_assert_int_eq(json_array_size(lines), 1);
+	ck_assert_int_eq(json_array_size(hj_get(json_array_get(lines, 0), "games")), LONG_GAMES);
+	json_decref(lines);
+	run_free(&r);
+	run(&r, NULL, NULL, "games", "--limit", "500", NULL);
+	EXPECT_STATUS(r, 0);
+	int rows = 0;
+	for (const char *p = r.out; (p = strchr(p, '\n')) != NULL; p++)
+		rows++;
+	ck_assert_int_eq(rows, LONG_GAMES + 1); /* the header, a row per game */
+	run_free(&r);
+	hc_close(a);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
 	Suite *s = suite_create("tengen-cli");
@@ -807,6 +848,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_tournament);
 	tcase_add_test(tc, test_watch);
 	tcase_add_test(tc, test_games_pages);
+	tcase_add_test(tc, test_long_reply);
 	suite_add_tcase(s, tc);
 	return s;
 }
