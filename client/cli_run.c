@@ -13,7 +13,7 @@ static void timer_cb(uv_timer_t *t)
 	struct cli *c = t->data;
 	cli_errorf("no reply from the server at %s within %d s", session_server(c->s),
 		   CLI_REPLY_TIMEOUT_MS / 1000);
-	cli_finish(c, CMD_EXIT_FAILURE);
+	cli_finish(c, CMD_EXIT_UNREACHABLE);
 }
 
 void cli_finish(struct cli *c, int status)
@@ -78,7 +78,7 @@ bool cli_reply_ok(struct cli *c, const json_t *reply)
 	if (json_is_true(json_object_get(reply, "ok")))
 		return true;
 	cli_print_error(c, reply);
-	c->status = CMD_EXIT_FAILURE;
+	c->status = CMD_EXIT_REFUSED;
 	return false;
 }
 
@@ -93,14 +93,27 @@ static void on_ready(struct session *s, bool first, void *ctx)
 	fflush(stdout);
 }
 
+int cli_status_of_failure(enum session_failure kind)
+{
+	switch (kind) {
+	case SESSION_FAIL_UNREACHABLE:
+	case SESSION_FAIL_LOST:
+	case SESSION_FAIL_PROTOCOL:
+		return CMD_EXIT_UNREACHABLE;
+	case SESSION_FAIL_LOGIN:
+		return CMD_EXIT_LOGIN;
+	default:
+		return CMD_EXIT_FAILURE;
+	}
+}
+
 static void on_error(struct session *s, const char *error, bool final, void *ctx)
 {
 	struct cli *c = ctx;
-	(void)s;
 	if (!final || c->done)
 		return;
 	cli_errorf("%s", error);
-	cli_finish(c, CMD_EXIT_FAILURE);
+	cli_finish(c, cli_status_of_failure(session_failure(s)));
 }
 
 static void on_event(struct session *s, json_t *event, void *ctx)
@@ -192,15 +205,16 @@ static void batch_reply(struct session *s, json_t *reply, void *arg)
 	const json_t *req = json_array_get(b->reqs, b->next - 1);
 	if (b->print_error && !c->opt->json && !json_is_true(json_object_get(reply, "ok"))) {
 		uv_timer_stop(&c->timer);
-		b->failed = true;
+		b->failed = b->refused = true;
 		b->print_error(b, req, reply);
 		batch_send_next(c);
 		return;
 	}
 	bool ok = cli_reply_ok(c, reply);
 	if (!ok)
-		b->failed = true;
-	if (c->opt->json)
+		b->failed = b->refused = true;
+	/* An error is reported once, on stderr (cli_reply_ok): stdout has the results only. */
+	if (ok && c->opt->json)
 		cli_print_json(reply);
 	else if (ok)
 		b->print(b, req, reply);
@@ -211,7 +225,7 @@ static void batch_send_next(struct cli *c)
 {
 	struct cli_batch *b = c->ctx;
 	if (b->next >= json_array_size(b->reqs)) {
-		cli_finish(c, b->failed ? CMD_EXIT_FAILURE : CMD_EXIT_OK);
+		cli_finish(c, b->refused ? CMD_EXIT_REFUSED : b->failed ? CMD_EXIT_FAILURE : CMD_EXIT_OK);
 		return;
 	}
 	/* a copy: the session sets its "id", the printer gets the request as it was */

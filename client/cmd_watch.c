@@ -61,7 +61,7 @@ static void watch_game_reply(struct session *s, json_t *reply, void *arg)
 		return;
 	x->fetching = false;
 	if (!cli_reply_ok(c, reply)) {
-		cli_finish(c, CMD_EXIT_FAILURE);
+		cli_finish(c, CMD_EXIT_REFUSED);
 		return;
 	}
 	const json_t *g = json_object_get(reply, "game");
@@ -105,7 +105,7 @@ static void watch_observe_reply(struct session *s, json_t *reply, void *arg)
 	if (c->opt->json) {
 		cli_print_json(reply);
 		if (!json_is_true(json_object_get(reply, "ok")))
-			cli_finish(c, CMD_EXIT_FAILURE);
+			cli_finish(c, CMD_EXIT_REFUSED);
 		return;
 	}
 	if (code && strcmp(code, "conflict") == 0) {
@@ -116,7 +116,7 @@ static void watch_observe_reply(struct session *s, json_t *reply, void *arg)
 		return;
 	}
 	if (!cli_reply_ok(c, reply)) {
-		cli_finish(c, CMD_EXIT_FAILURE);
+		cli_finish(c, CMD_EXIT_REFUSED);
 		return;
 	}
 	const json_t *g = json_object_get(reply, "game");

@@ -321,7 +321,7 @@ START_TEST(test_errors)
 	struct proc p;
 	proc_start(&p, NULL, NULL, args);
 	proc_finish(&p, &r);
-	EXPECT_STATUS(r, 1);
+	EXPECT_STATUS(r, 4);
 	EXPECT_ERR(r, expect);
 	ck_assert_str_eq(r.out, "");
 	run_free(&r);
@@ -351,7 +351,7 @@ START_TEST(test_errors)
 	/* Wrong password. */
 	cli_register("alice");
 	run(&r, "not-the-password", NULL, "--user", "alice", "call", "ping", NULL);
-	EXPECT_STATUS(r, 1);
+	EXPECT_STATUS(r, 5);
 	EXPECT_ERR(r, "tengen: login failed: wrong name or password");
 	run_free(&r);
 	/* The right one, and a registration that conflicts. */
@@ -359,14 +359,14 @@ START_TEST(test_errors)
 	EXPECT_STATUS(r, 0);
 	run_free(&r);
 	run(&r, pw_of("alice"), NULL, "--user", "alice", "register", NULL);
-	EXPECT_STATUS(r, 1);
+	EXPECT_STATUS(r, 3);
 	EXPECT_ERR(r, "taken");
 	run_free(&r);
 
 	/* Not a director. */
 	run(&r, pw_of("alice"), NULL, "--user", "alice", "td", "create", "Cup", "--system",
 	    "swiss", NULL);
-	EXPECT_STATUS(r, 1);
+	EXPECT_STATUS(r, 3);
 	EXPECT_ERR(r, "tengen: you are not a tournament director (ask an admin: tengend grant");
 	run_free(&r);
 }
@@ -410,16 +410,16 @@ START_TEST(test_call)
 	json_decref(g);
 	hc_close(c);
 
-	/* An error reply: printed, exit 1. */
+	/* An error reply: printed, exit 3. */
 	run(&r, NULL, NULL, "call", "game", "game=999", NULL);
-	EXPECT_STATUS(r, 1);
+	EXPECT_STATUS(r, 3);
 	lines = json_lines(r.out);
 	ck_assert_str_eq(hj_err(json_array_get(lines, 0)), "not_found");
 	json_decref(lines);
 	run_free(&r);
 	/* Needs a login. */
 	run(&r, NULL, NULL, "call", "resign", "game=1", NULL);
-	EXPECT_STATUS(r, 1);
+	EXPECT_STATUS(r, 3);
 	EXPECT_ERR(r, "log in");
 	run_free(&r);
 
@@ -437,10 +437,10 @@ START_TEST(test_call)
 	ck_assert(json_is_array(hj_get(json_array_get(lines, 2), "games")));
 	json_decref(lines);
 	run_free(&r);
-	/* An error among them: all answered, exit 1. */
+	/* An error among them: all answered, exit 3. */
 	run(&r, NULL, "{\"cmd\":\"ping\"}\n{\"cmd\":\"nope\"}\nnot json\n{\"cmd\":\"ping\"}\n",
 	    "call", "-", NULL);
-	EXPECT_STATUS(r, 1);
+	EXPECT_STATUS(r, 3);
 	lines = json_lines(r.out);
 	ck_assert_int_eq(json_array_size(lines), 3);
 	ck_assert_str_eq(hj_err(json_array_get(lines, 1)), "unknown_command");
@@ -494,7 +494,7 @@ static long long tour_start(const char *td, const char *ts)
 	EXPECT_OUT(r, "registered bob");
 	run_free(&r);
 	run(&r, td, NULL, "--user", "carol", "td", "register", ts, "nobody", NULL);
-	EXPECT_STATUS(r, 1);
+	EXPECT_STATUS(r, 3);
 	run_free(&r);
 
 	run(&r, td, NULL, "--user", "carol", "td", "start", ts, "--in", "600", NULL);
@@ -545,7 +545,7 @@ static void tour_results_file(const char *td, const char *gs)
 	snprintf(in, sizeof in, "# round 1\n\n%s b+r\n  %s jigo   # agreed\n999999 W+R\n%s x+1\n",
 		 gs, gs, gs);
 	run(&r, td, in, "--user", "carol", "td", "results", "-", NULL);
-	EXPECT_STATUS(r, 1);
+	EXPECT_STATUS(r, 3);
 	snprintf(want, sizeof want, "line 3: game %s: result B+R", gs);
 	EXPECT_OUT(r, want);
 	snprintf(want, sizeof want, "line 4: game %s: result 0", gs);
