@@ -837,6 +837,199 @@ START_TEST(test_long_reply)
 }
 END_TEST
 
+/* Run `tengen ARGS...` as NAME (--user NAME, its password), with --server. */
+#define AS(r, name, ...) run((r), pw_of(name), NULL, "--user", (name), __VA_ARGS__, NULL)
+
+/* The playing commands, a whole game from challenge to count (issue 19). */
+START_TEST(test_play_commands)
+{
+	struct run r;
+	cli_register("alice");
+	cli_register("bob");
+	/* challenge: a line a person reads, the game's id in it */
+	AS(&r, "alice", "challenge", "bob", "--size", "5", "--komi", "0.5", "--color", "black",
+	   "--rated", "no");
+	EXPECT_STATUS(r, 0);
+	long long g = 0;
+	ck_assert_msg(sscanf(strstr(r.out, "game ") ? strstr(r.out, "game ") : "", "game %lld", &g) == 1,
+		      "no game id: %s", r.out);
+	EXPECT_OUT(r, "Challenged bob: game");
+	EXPECT_OUT(r, "5x5, komi 0.5, no clocks, unrated, you play Black");
+	run_free(&r);
+	char gs[32];
+	snprintf(gs, sizeof gs, "%lld", g);
+	/* games --mine: bob sees the challenge waiting */
+	AS(&r, "bob", "games", "--mine", "--phase", "pending");
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "alice");
+	EXPECT_OUT(r, "pending");
+	run_free(&r);
+	run(&r, NULL, NULL, "games", "--mine", NULL); /* --mine needs a user */
+	EXPECT_STATUS(r, 2);
+	run_free(&r);
+	/* bad options are usage errors, before anything is sent */
+	AS(&r, "alice", "challenge", "bob", "--size", "nine");
+	EXPECT_STATUS(r, 2);
+	EXPECT_ERR(r, "--size must be a whole number");
+	run_free(&r);
+	AS(&r, "alice", "challenge", "bob", "--time", "byoyomi:60");
+	EXPECT_STATUS(r, 2);
+	EXPECT_ERR(r, "bad --time");
+	run_free(&r);
+	/* the server's refusal: once, on stderr, status 3 */
+	AS(&r, "alice", "challenge", "nobody");
+	EXPECT_STATUS(r, 3);
+	EXPECT_ERR(r, "no player named 'nobody' (not_found)");
+	ck_assert_str_eq(r.out, "");
+	run_free(&r);
+	AS(&r, "alice", "accept", gs);
+	EXPECT_STATUS(r, 3);
+	EXPECT_ERR(r, "only the challenged player may accept");
+	run_free(&r);
+	AS(&r, "bob", "accept", gs);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "you play White");
+	run_free(&r);
+
+	/* play: numbered from the game; run again, it is refused here, not warned */
+	AS(&r, "alice", "play", gs, "C3");
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "move 1: Black C3");
+	run_free(&r);
+	AS(&r, "alice", "play", gs, "C3");
+	EXPECT_STATUS(r, 3);
+	EXPECT_ERR(r, "it is not your turn in game");
+	ck_assert_str_eq(r.out, "");
+	run_free(&r);
+	struct hc *c = hc_open(D.port);
+	ck_assert(c);
+	json_t *gj = hc_req(c, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+	ck_assert_int_eq(hj_int(gj, "game.warnings.B"), 0);
+	ck_assert_int_eq(json_array_size(hj_get(gj, "game.moves")), 1);
+	json_decref(gj);
+	/* --number pins the move's number */
+	AS(&r, "bob", "play", gs, "D4", "--number", "3");
+	EXPECT_STATUS(r, 3);
+	EXPECT_ERR(r, "the next move is number 2, not 3");
+	run_free(&r);
+	/* an illegal move: the server's reason on stderr (the turn is forfeited) */
+	AS(&r, "bob", "play", gs, "C3");
+	EXPECT_STATUS(r, 3);
+	EXPECT_ERR(r, "occupied at C3");
+	EXPECT_ERR(r, "(illegal_move)");
+	run_free(&r);
+	AS(&r, "alice", "play", gs, "Z9");
+	EXPECT_STATUS(r, 3);
+	EXPECT_ERR(r, "bad_request");
+	run_free(&r);
+	AS(&r, "alice", "play", gs, "B2", "--json");
+	EXPECT_STATUS(r, 0);
+	json_t *lines = json_lines(r.out);
+	ck_assert_int_eq(json_array_size(lines), 1);
+	ck_assert_str_eq(hj_str(json_array_get(lines, 0), "move.vertex"), "B2");
+	ck_assert_int_eq(hj_int(json_array_get(lines, 0), "move.number"), 3);
+	json_decref(lines);
+	run_free(&r);
+	/* two passes open counting, and the second says so */
+	AS(&r, "bob", "pass", gs);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "move 4: White passes");
+	EXPECT_OUT(r, "goes on: Black to move");
+	run_free(&r);
+	AS(&r, "alice", "pass", gs);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "move 5: Black passes");
+	EXPECT_OUT(r, "is counting");
+	run_free(&r);
+	AS(&r, "alice", "play", gs, "D4");
+	EXPECT_STATUS(r, 3);
+	EXPECT_ERR(r, "is counting, not playing");
+	run_free(&r);
+	/* different claims resume play; equal ones end the game counted */
+	AS(&r, "alice", "dead", gs);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "every stone alive. Waiting for the opponent's claim");
+	run_free(&r);
+	AS(&r, "bob", "dead", gs, "C3");
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "The claims differ");
+	EXPECT_OUT(r, "to move");
+	run_free(&r);
+	AS(&r, "alice", "dead", gs, "D4");
+	EXPECT_STATUS(r, 3);
+	EXPECT_ERR(r, "playing, not counting");
+	run_free(&r);
+	/* two more passes (whoever is to move), then equal claims */
+	for (int k = 0; k < 2; k++) {
+		gj = hc_req(c, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+		const char *tm = hj_str(gj, "game.to_move");
+		AS(&r, strcmp(tm, "B") == 0 ? "alice" : "bob", "pass", gs);
+		json_decref(gj);
+		EXPECT_STATUS(r, 0);
+		run_free(&r);
+	}
+	AS(&r, "alice", "dead", gs, "");
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	AS(&r, "bob", "dead", gs);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "The claims agree");
+	EXPECT_OUT(r, "is over. Result: B+24.5 (score)"); /* 25 points, komi 0.5 */
+	run_free(&r);
+	AS(&r, "bob", "resign", gs);
+	EXPECT_STATUS(r, 3);
+	EXPECT_ERR(r, "is over");
+	run_free(&r);
+
+	/* resign and decline on fresh challenges; TENGEN_SERVER instead of --server */
+	char server[64];
+	snprintf(server, sizeof server, "127.0.0.1:%d", D.port);
+	setenv("TENGEN_SERVER", server, 1);
+	const char *ch[] = {"--user", "bob", "challenge", "alice", "--size", "9", NULL};
+	struct proc p;
+	proc_start(&p, pw_of("bob"), NULL, ch);
+	proc_finish(&p, &r);
+	EXPECT_STATUS(r, 0);
+	long long g2 = 0;
+	ck_assert(sscanf(strstr(r.out, "game "), "game %lld", &g2) == 1);
+	run_free(&r);
+	snprintf(gs, sizeof gs, "%lld", g2);
+	const char *dec[] = {"--user", "alice", "decline", gs, NULL};
+	proc_start(&p, pw_of("alice"), NULL, dec);
+	proc_finish(&p, &r);
+	unsetenv("TENGEN_SERVER");
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "Called off game");
+	run_free(&r);
+	AS(&r, "bob", "challenge", "alice", "--size", "9", "--color", "white");
+	EXPECT_STATUS(r, 0);
+	ck_assert(sscanf(strstr(r.out, "game "), "game %lld", &g2) == 1);
+	run_free(&r);
+	snprintf(gs, sizeof gs, "%lld", g2);
+	AS(&r, "alice", "accept", gs);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "you play Black");
+	run_free(&r);
+	AS(&r, "bob", "resign", gs);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "B+R");
+	run_free(&r);
+
+	/* players: the leaderboard, no login needed */
+	run(&r, NULL, NULL, "players", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "Player");
+	EXPECT_OUT(r, "alice");
+	EXPECT_OUT(r, "bob");
+	run_free(&r);
+	/* a wrong password: status 5; no server: status 4 */
+	run(&r, "wrong-password", NULL, "--user", "alice", "resign", gs, NULL);
+	EXPECT_STATUS(r, 5);
+	run_free(&r);
+	hc_close(c);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
 	Suite *s = suite_create("tengen-cli");
@@ -849,6 +1042,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_watch);
 	tcase_add_test(tc, test_games_pages);
 	tcase_add_test(tc, test_long_reply);
+	tcase_add_test(tc, test_play_commands);
 	suite_add_tcase(s, tc);
 	return s;
 }
