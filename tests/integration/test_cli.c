@@ -1030,6 +1030,55 @@ START_TEST(test_play_commands)
 }
 END_TEST
 
+/* A dispute that play does not settle: the third count with the same two claims ends the
+ * game, counted with only the stones both hold dead (docs/rules.md, Art. 8 and 21.4). */
+START_TEST(test_dispute_settled)
+{
+	struct run r;
+	cli_register("alice");
+	cli_register("bob");
+	AS(&r, "alice", "challenge", "bob", "--size", "5", "--komi", "0.5", "--color", "black",
+	   "--rated", "no");
+	EXPECT_STATUS(r, 0);
+	long long g = 0;
+	ck_assert(sscanf(strstr(r.out, "game "), "game %lld", &g) == 1);
+	run_free(&r);
+	char gs[32];
+	snprintf(gs, sizeof gs, "%lld", g);
+	AS(&r, "bob", "accept", gs);
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	AS(&r, "alice", "play", gs, "C3");
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	struct hc *c = hc_open(D.port);
+	ck_assert(c);
+	for (int k = 1; k <= 3; k++) {
+		/* two passes, whoever is to move first */
+		for (int n = 0; n < 2; n++) {
+			json_t *gj = hc_req(c, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+			const char *who = strcmp(hj_str(gj, "game.to_move"), "B") == 0 ? "alice" : "bob";
+			AS(&r, who, "pass", gs);
+			json_decref(gj);
+			EXPECT_STATUS(r, 0);
+			run_free(&r);
+		}
+		AS(&r, "alice", "dead", gs);
+		EXPECT_STATUS(r, 0);
+		run_free(&r);
+		AS(&r, "bob", "dead", gs, "C3"); /* and never captures it */
+		EXPECT_STATUS(r, 0);
+		EXPECT_OUT(r, k < 3 ? "The claims differ" : "is over. Result: B+24.5 (score)");
+		run_free(&r);
+	}
+	json_t *gj = hc_req(c, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+	ck_assert_str_eq(hj_str(gj, "game.phase"), "ended");
+	ck_assert_int_eq(json_array_size(hj_get(gj, "game.dead")), 0); /* C3 counted alive */
+	json_decref(gj);
+	hc_close(c);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
 	Suite *s = suite_create("tengen-cli");
@@ -1043,6 +1092,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_games_pages);
 	tcase_add_test(tc, test_long_reply);
 	tcase_add_test(tc, test_play_commands);
+	tcase_add_test(tc, test_dispute_settled);
 	suite_add_tcase(s, tc);
 	return s;
 }
