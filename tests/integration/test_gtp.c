@@ -649,6 +649,55 @@ START_TEST(gnugo_sizes)
 }
 END_TEST
 
+/* GNU Go against an engine that claims every stone alive: the dispute is settled by play
+ * (GNU Go's kgs-genmove_cleanup captures the stones in question) or, at the latest, by the
+ * bound (REFEREE_DISPUTES_MAX) or the bridge's agreement: a few counting phases, never
+ * hundreds. */
+START_TEST(gnugo_dispute)
+{
+	struct hd d;
+	ck_assert_int_eq(hd_start(&d, NULL), 0);
+	register_player(d.port, "alice");
+	register_player(d.port, "bob");
+	char fake[HARNESS_PATH_MAX], gtplog[HARNESS_PATH_MAX + 16];
+	fake_engine_path(fake, sizeof fake);
+	snprintf(gtplog, sizeof gtplog, "%s/gtp-alice.log", d.dir);
+	const char *eb[] = {GNUGO_PATH, "--mode", "gtp", "--level", "0", NULL};
+	const char *ew[] = {"/usr/bin/env", "python3", fake, "--moves", "B2,F6,B6,F2,C3", NULL};
+	const char *opts[] = {"--gtp-log", gtplog, NULL};
+	int alice = start_bridge_opts(&d, "alice", opts, eb);
+	int bob = start_bridge(&d, "bob", ew);
+	sleep_ms(1000);
+	struct hc *a = hc_login_new(d.port, "alice");
+	json_t *r = hc_req(a, "{s:s, s:s, s:i, s:f, s:s, s:b}", "cmd", "challenge", "opponent", "bob",
+			   "size", 7, "komi", 0.5, "color", "black", "rated", 0);
+	ck_assert_msg(hj_ok(r), "%s", hj_text(r));
+	long long gid = hj_int(r, "game");
+	json_decref(r);
+	hc_close(a);
+	json_t *g = wait_ended(d.port, gid, GAME_WAIT_MS);
+	if (!g)
+		fail_with_logs(&d, "the disputed game did not end");
+	if (strcmp(hj_str(g, "reason"), "score") != 0 || json_array_size(hj_get(g, "moves")) > 120)
+		fail_with_logs(&d, "the disputed game did not end by a count, soon");
+	fprintf(stderr, "gnugo_dispute: %s after %zu moves\n", hj_str(g, "result"),
+		json_array_size(hj_get(g, "moves")));
+	json_decref(g);
+	/* GNU Go holds the scattered White stones dead, the fake engine alive: play resumed, and
+	 * GNU Go (which lists kgs-genmove_cleanup) was asked for its moves with it */
+	if (!log_has(bridges[alice].log, "dead stones disputed"))
+		fail_with_logs(&d, "no dispute: the test does not test what it should");
+	if (!log_has(gtplog, "> kgs-genmove_cleanup B"))
+		fail_with_logs(&d, "no kgs-genmove_cleanup after the dispute");
+	unlink(gtplog);
+	ck_assert_int_eq(stop_bridge(alice), 0);
+	ck_assert_int_eq(stop_bridge(bob), 0);
+	ck_assert_int_eq(hd_stop(&d), 0);
+	forget_bridges();
+	hd_cleanup(&d);
+}
+END_TEST
+
 /* An engine that refuses the game's moves after the start: its bridge resigns the game at
  * once, instead of playing on with moves the engine does not have. */
 START_TEST(engine_refuses_moves)
@@ -756,6 +805,8 @@ int main(void)
 	if (gnugo) {
 		tcase_add_test(tc, e2e_round_robin);
 		tcase_add_test(tc, gnugo_sizes);
+		if (python)
+			tcase_add_test(tc, gnugo_dispute);
 	}
 	else
 		fprintf(stderr, "test_gtp: no GNU Go: the end-to-end tournament is left out\n");
