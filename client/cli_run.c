@@ -22,6 +22,8 @@ void cli_finish(struct cli *c, int status)
 		return;
 	c->done = true;
 	c->status = status;
+	if (c->rc && c->rc->on_stop)
+		c->rc->on_stop(c);
 	fflush(stdout);
 	uv_timer_stop(&c->timer);
 	if (c->s)
@@ -87,9 +89,12 @@ static void on_ready(struct session *s, bool first, void *ctx)
 {
 	struct cli *c = ctx;
 	(void)s;
-	if (!first || c->done)
+	if (c->done)
 		return;
-	c->start(c);
+	if (!first && c->rc && c->rc->on_reconnect)
+		c->rc->on_reconnect(c);
+	else if (first)
+		c->start(c);
 	fflush(stdout);
 }
 
@@ -110,8 +115,12 @@ int cli_status_of_failure(enum session_failure kind)
 static void on_error(struct session *s, const char *error, bool final, void *ctx)
 {
 	struct cli *c = ctx;
-	if (!final || c->done)
+	if (c->done)
 		return;
+	if (!final) { /* cli_run_reconnecting: the session tries again */
+		cli_errorf("%s; reconnecting", error);
+		return;
+	}
 	cli_errorf("%s", error);
 	cli_finish(c, cli_status_of_failure(session_failure(s)));
 }
@@ -127,6 +136,12 @@ static void on_event(struct session *s, json_t *event, void *ctx)
 }
 
 int cli_run(const struct cli_opts *o, bool login, cli_start_fn start, cli_event_fn ev, void *ctx)
+{
+	return cli_run_reconnecting(o, login, start, ev, ctx, NULL);
+}
+
+int cli_run_reconnecting(const struct cli_opts *o, bool login, cli_start_fn start,
+			 cli_event_fn ev, void *ctx, const struct cli_reconnect *rc)
 {
 	char *password = NULL;
 	if (login) {
@@ -153,6 +168,7 @@ int cli_run(const struct cli_opts *o, bool login, cli_start_fn start, cli_event_
 	c->start = start;
 	c->on_event = ev;
 	c->ctx = ctx;
+	c->rc = rc;
 	c->status = CMD_EXIT_OK;
 	uv_loop_init(&c->loop);
 	uv_timer_init(&c->loop, &c->timer);
@@ -161,7 +177,7 @@ int cli_run(const struct cli_opts *o, bool login, cli_start_fn start, cli_event_
 		.server = o->server,
 		.user = login ? o->user : NULL,
 		.password = password,
-		.reconnect = false,
+		.reconnect = rc != NULL,
 		.on_ready = on_ready,
 		.on_event = on_event,
 		.on_error = on_error,

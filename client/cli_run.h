@@ -20,6 +20,8 @@ struct cli;
 typedef void (*cli_start_fn)(struct cli *c);
 typedef void (*cli_event_fn)(struct cli *c, json_t *event);
 
+struct cli_reconnect;
+
 struct cli {
 	uv_loop_t loop;
 	struct session *s;
@@ -31,12 +33,25 @@ struct cli {
 	cli_start_fn start;   /* called once the session is ready (logged in if --user) */
 	cli_event_fn on_event;
 	void *ctx;            /* the subcommand's own state */
+	const struct cli_reconnect *rc; /* cli_run_reconnecting, else NULL */
+};
+
+/* A command that follows events for long (watch): the session reconnects with backoff like
+ * the bridge's (SESSION_BACKOFF_MIN_MS..MAX), each drop is said on stderr, and on_reconnect
+ * runs once the session is back (to read the state again); on_stop runs at cli_finish (to
+ * close the command's own handles). */
+struct cli_reconnect {
+	cli_start_fn on_reconnect;
+	cli_start_fn on_stop;
 };
 
 /* Run a subcommand: connect (and log in when `login`, which needs --user: a usage error
  * otherwise), call start(c), run the loop until cli_finish. Returns the exit status. */
 int cli_run(const struct cli_opts *o, bool login, cli_start_fn start, cli_event_fn on_event,
 	    void *ctx);
+/* cli_run with reconnection (rc: not NULL, outlives the run). */
+int cli_run_reconnecting(const struct cli_opts *o, bool login, cli_start_fn start,
+			 cli_event_fn on_event, void *ctx, const struct cli_reconnect *rc);
 /* Stop with this exit status (the first call wins). */
 void cli_finish(struct cli *c, int status);
 /* Send `req` (consumed) with reply callback cb(session, reply, c). Finishes with status 1 and a

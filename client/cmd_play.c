@@ -217,10 +217,9 @@ static void accept_print(struct cli_batch *b, const json_t *req, const json_t *r
 	(void)b;
 	(void)req;
 	const char *color = json_string_value(json_object_get(reply, "color"));
-	printf("Accepted game %lld: you play %s (%s). %s moves first.\n",
+	printf("Accepted game %lld: you play %s (%s).\n",
 	       (long long)json_integer_value(json_object_get(req, "game")), color_name(color),
-	       color && strcmp(color, "B") == 0 ? "X" : "O",
-	       "Black (White after a handicap)");
+	       color && strcmp(color, "B") == 0 ? "X" : "O");
 }
 
 static void decline_print(struct cli_batch *b, const json_t *req, const json_t *reply)

@@ -68,7 +68,10 @@ int cmd_pairings(int argc, char **argv);
 int cmd_games(int argc, char **argv);
 /* tengen sgf GAME   (prints the SGF text) */
 int cmd_sgf(int argc, char **argv);
-/* tengen watch GAME   (observe; the board and clocks after each move, until the result) */
+/* tengen watch GAME   (observe: the board after each move with the last move marked, the
+ * captures, both clocks (counting on a terminal), warnings and claims, until the result;
+ * reconnects when the connection drops; --json: the observe reply and the events, or the game
+ * object of a game that is over) */
 int cmd_watch(int argc, char **argv);
 
 /* ---- playing (cmd_play.c) ----

@@ -42,7 +42,7 @@ static const struct command commands[] = {
 	 "list games (--phase, --player, --tournament, --limit, --before)"},
 	{"sgf", cmd_sgf, true, "print a game's record (SGF)"},
 	{"watch", cmd_watch, true,
-	 "observe a game: board and clocks after each move, then the result"},
+	 "observe a game live: board, last move, captures, clocks, claims, result"},
 	{"standings", cmd_standings, true, "a tournament's standings (--round N)"},
 	{"pairings", cmd_pairings, true, "a tournament round's pairings"},
 	{"td", cmd_td, true,

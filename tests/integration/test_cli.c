@@ -757,8 +757,9 @@ START_TEST(test_watch)
 	ck_assert_msg(proc_wait_for(&p, "to move", T), "watch printed no board: %s / %s", p.out,
 		      p.err);
 
-	const char *moves[] = {"D4", "E5", "C3"};
-	for (int k = 0; k < 3; k++) {
+	/* stones, a capture (White E5 is taken by D5 F5 E4 E6), two passes, the claims */
+	const char *moves[] = {"D5", "E5", "F5", "A1", "E4", "A2", "E6", "pass", "pass"};
+	for (int k = 0; k < 9; k++) {
 		rep = hc_req(k % 2 ? b : a, "{s:s, s:I, s:s}", "cmd", "play", "game",
 			     (json_int_t)game, "vertex", moves[k]);
 		ck_assert_msg(hj_ok(rep), "%s", hj_text(rep));
@@ -767,6 +768,11 @@ START_TEST(test_watch)
 		snprintf(want, sizeof want, "Move %d:", k + 1);
 		ck_assert_msg(proc_wait_for(&p, want, T), "watch did not show %s: %s", want, p.out);
 	}
+	ck_assert_msg(proc_wait_for(&p, "Both passed", T), "no counting: %s", p.out);
+	rep = hc_req(a, "{s:s, s:I, s:[s]}", "cmd", "dead", "game", (json_int_t)game, "stones", "A1");
+	ck_assert_msg(hj_ok(rep), "%s", hj_text(rep));
+	json_decref(rep);
+	ck_assert_msg(proc_wait_for(&p, "Black claims dead: A1 A2", T), "no claim: %s", p.out);
 	rep = hc_req(b, "{s:s, s:I}", "cmd", "resign", "game", (json_int_t)game);
 	ck_assert_msg(hj_ok(rep), "%s", hj_text(rep));
 	json_decref(rep);
@@ -774,25 +780,87 @@ START_TEST(test_watch)
 	proc_finish(&p, &r);
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "Watching game");
-	EXPECT_OUT(r, "Move 1: Black D4");
-	EXPECT_OUT(r, "Move 2: White E5");
-	/* The board after move 3: row 5 has White at E, row 4 Black at D, row 3 Black at C. */
-	EXPECT_OUT(r, "  5 . . . . O . . . . 5");
-	EXPECT_OUT(r, "  4 . . . X . . . . . 4");
-	EXPECT_OUT(r, "  3 . . X . . . . . . 3");
+	EXPECT_OUT(r, "Move 1: Black D5");
+	EXPECT_OUT(r, "Move 7: Black E6, captures 1: E5");
+	/* the board after move 7: E6 marked as the last move, E5 empty again */
+	EXPECT_OUT(r, "  6 . . . .(X). . . . 6");
+	EXPECT_OUT(r, "  5 . . . X . X . . . 5");
+	EXPECT_OUT(r, "Captures: Black 1, White 0");
 	EXPECT_OUT(r, "Black (X) alice:");
 	EXPECT_OUT(r, "White (O) bob:");
+	/* the second pass comes before the counting it opens */
+	const char *pass = strstr(r.out, "Move 9: Black pass");
+	const char *counting = strstr(r.out, "Both passed");
+	ck_assert_msg(pass && counting && pass < counting, "order:\n%s", r.out);
 	EXPECT_OUT(r, "Result: B+R (resignation)");
 	run_free(&r);
 
-	/* Watching an ended game prints its final board and result. */
+	/* Watching an ended game prints its final board and result; --json its game object. */
 	run(&r, NULL, NULL, "watch", gs, NULL);
 	EXPECT_STATUS(r, 0);
-	EXPECT_OUT(r, "  3 . . X . . . . . . 3");
+	EXPECT_OUT(r, "is over");
+	EXPECT_OUT(r, "  5 . . . X . X . . . 5");
 	EXPECT_OUT(r, "Result: B+R");
+	run_free(&r);
+	run(&r, NULL, NULL, "watch", gs, "--json", NULL);
+	EXPECT_STATUS(r, 0);
+	json_t *lines = json_lines(r.out);
+	ck_assert_int_eq(json_array_size(lines), 1);
+	ck_assert_str_eq(hj_str(json_array_get(lines, 0), "game.phase"), "ended");
+	ck_assert_str_eq(hj_str(json_array_get(lines, 0), "game.result"), "B+R");
+	json_decref(lines);
+	ck_assert_str_eq(r.err, "");
 	run_free(&r);
 	hc_close(a);
 	hc_close(b);
+}
+END_TEST
+
+/* watch reconnects when the server restarts, and reads the game again. */
+START_TEST(test_watch_reconnect)
+{
+	/* a daemon of its own, on a port that stays the same across the restart */
+	struct hd d;
+	char listen[32];
+	snprintf(listen, sizeof listen, "127.0.0.1:%d", closed_port());
+	const char *extra[] = {"--listen", listen, NULL};
+	ck_assert_int_eq(hd_start(&d, extra), 0);
+	struct hc *a = hc_login_new(d.port, "alice");
+	struct hc *b = hc_login_new(d.port, "bob");
+	ck_assert(a && b);
+	json_t *rep = hc_req(a, "{s:s, s:s, s:i, s:s}", "cmd", "challenge", "opponent", "bob",
+			     "size", 9, "color", "black");
+	long long game = hj_int(rep, "game");
+	json_decref(rep);
+	json_decref(hc_req(b, "{s:s, s:I}", "cmd", "accept", "game", (json_int_t)game));
+	hc_close(a);
+	hc_close(b);
+	char gs[32];
+	snprintf(gs, sizeof gs, "%lld", game);
+	const char *args[] = {"watch", gs, "--server", listen, NULL};
+	struct proc p;
+	proc_start(&p, NULL, NULL, args);
+	ck_assert_msg(proc_wait_for(&p, "to move", T), "no board: %s / %s", p.out, p.err);
+	ck_assert_int_eq(hd_kill(&d), 0);
+	ck_assert_int_eq(hd_restart(&d), 0);
+	ck_assert_msg(proc_wait_for(&p, "Reconnected", 3 * T), "no reconnection: %s / %s", p.out,
+		      p.err);
+	a = hc_login_new(d.port, "alice");
+	ck_assert(a);
+	rep = hc_req(a, "{s:s, s:I, s:s}", "cmd", "play", "game", (json_int_t)game, "vertex", "C3");
+	ck_assert_msg(hj_ok(rep), "%s", hj_text(rep));
+	json_decref(rep);
+	ck_assert_msg(proc_wait_for(&p, "Move 1: Black C3", T), "no move after it: %s", p.out);
+	json_decref(hc_req(a, "{s:s, s:I}", "cmd", "resign", "game", (json_int_t)game));
+	hc_close(a);
+	struct run r;
+	proc_finish(&p, &r);
+	EXPECT_STATUS(r, 0);
+	EXPECT_ERR(r, "reconnecting");
+	EXPECT_OUT(r, "Result: W+R");
+	run_free(&r);
+	ck_assert_int_eq(hd_stop(&d), 0);
+	hd_cleanup(&d);
 }
 END_TEST
 
@@ -1089,6 +1157,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_call);
 	tcase_add_test(tc, test_tournament);
 	tcase_add_test(tc, test_watch);
+	tcase_add_test(tc, test_watch_reconnect);
 	tcase_add_test(tc, test_games_pages);
 	tcase_add_test(tc, test_long_reply);
 	tcase_add_test(tc, test_play_commands);
