@@ -91,6 +91,7 @@ static void on_ready(struct session *s, bool first, void *ctx)
 	(void)s;
 	if (c->done)
 		return;
+	c->was_ready = true;
 	if (!first && c->rc && c->rc->on_reconnect)
 		c->rc->on_reconnect(c);
 	else if (first)
@@ -117,10 +118,11 @@ static void on_error(struct session *s, const char *error, bool final, void *ctx
 	struct cli *c = ctx;
 	if (c->done)
 		return;
-	if (!final) { /* cli_run_reconnecting: the session tries again */
+	if (!final && c->was_ready) { /* cli_run_reconnecting: the session tries again */
 		cli_errorf("%s; reconnecting", error);
 		return;
 	}
+	/* (never connected: a wrong address or a server that is down is said at once) */
 	cli_errorf("%s", error);
 	cli_finish(c, cli_status_of_failure(session_failure(s)));
 }

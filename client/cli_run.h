@@ -34,10 +34,12 @@ struct cli {
 	cli_event_fn on_event;
 	void *ctx;            /* the subcommand's own state */
 	const struct cli_reconnect *rc; /* cli_run_reconnecting, else NULL */
+	bool was_ready;       /* the session was ready once (only then is a drop retried) */
 };
 
-/* A command that follows events for long (watch): the session reconnects with backoff like
- * the bridge's (SESSION_BACKOFF_MIN_MS..MAX), each drop is said on stderr, and on_reconnect
+/* A command that follows events for long (watch): once connected, the session reconnects with
+ * backoff like the bridge's (SESSION_BACKOFF_MIN_MS..MAX), each drop is said on stderr (a first
+ * connection that fails ends the command as usual), and on_reconnect
  * runs once the session is back (to read the state again); on_stop runs at cli_finish (to
  * close the command's own handles). */
 struct cli_reconnect {

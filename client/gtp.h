@@ -133,6 +133,8 @@ struct game {
 	int eng_known, eng_cap;
 	bool genmove_out;
 	int genmove_number;
+	bool eng_backlog;            /* a command did not fit in the engine's queue
+				      * (ENGINE_QUEUE_MAX): pump again as answers come */
 	/* our move in flight (or to resend after a reconnect) */
 	bool play_out, play_sent;
 	int play_number;

@@ -39,11 +39,15 @@ static void engine_exited(struct engine *e, int64_t status, int term_signal, voi
 	gtp_resign(g, "the engine is gone");
 }
 
+static void pump_backlog(struct game *g);
+
 static void setup_reply(struct engine *e, bool ok, const char *text, void *arg)
 {
 	struct game *g = arg;
 	if (e == g->eng && text && !ok)
 		gtp_say(g->br, "game %lld: the engine refused a setup command: %s", (long long)g->id, text);
+	if (e == g->eng && text)
+		pump_backlog(g);
 }
 
 /* A command the game cannot go on without (boardsize, clear_board, the handicap stones, a
@@ -59,11 +63,25 @@ static void setup_fatal_reply(struct engine *e, bool ok, const char *text, void 
 	gtp_resign(g, "the engine cannot set up the game");
 }
 
+/* A long record (a resync, a reconnect) does not fit in the engine's queue at once: each
+ * answer makes room for the rest (and then the genmove). */
+static void pump_backlog(struct game *g)
+{
+	if (!g->eng_backlog)
+		return;
+	g->eng_backlog = false;
+	gtp_pump(g);
+}
+
 static void replay_reply(struct engine *e, bool ok, const char *text, void *arg)
 {
 	struct game *g = arg;
-	if (e != g->eng || !text || ok)
+	if (e != g->eng || !text)
 		return;
+	if (ok) {
+		pump_backlog(g);
+		return;
+	}
 	gtp_say(g->br, "game %lld: the engine refused a recorded move: %s", (long long)g->id, text);
 	g->eng_failed = true;
 	gtp_resign(g, "the engine refuses the game's moves");
@@ -313,8 +331,10 @@ void gtp_pump(struct game *g)
 		return; /* genmove_reply decides */
 	while (g->eng_known < g->nmoves) {
 		const struct move *m = &g->moves[g->eng_known];
-		if (engine_send(g->eng, replay_reply, g, "play %c %s", m->color, m->vertex) < 0)
+		if (engine_send(g->eng, replay_reply, g, "play %c %s", m->color, m->vertex) < 0) {
+			g->eng_backlog = true; /* the queue is full: the answers pump again */
 			return;
+		}
 		gtp_push_move(&g->eng_moves, &g->eng_known, &g->eng_cap, m->color, m->vertex);
 	}
 	if (g->paused)
@@ -334,6 +354,7 @@ void gtp_pump(struct game *g)
 		bool cleanup = g->countings > 0 && br->caps.genmove_cleanup;
 		g->genmove_out = engine_send(g->eng, genmove_reply, g, "%s %c",
 					     cleanup ? "kgs-genmove_cleanup" : "genmove", g->color) == 0;
+		g->eng_backlog = !g->genmove_out;
 		return;
 	}
 	if (strcmp(g->phase, "counting") == 0 && !g->dead_sent && !g->dead_out) {
@@ -345,5 +366,6 @@ void gtp_pump(struct game *g)
 			return;
 		}
 		g->dead_out = engine_send(g->eng, final_status_reply, g, "final_status_list dead") == 0;
+		g->eng_backlog = !g->dead_out;
 	}
 }

@@ -698,6 +698,65 @@ START_TEST(gnugo_dispute)
 }
 END_TEST
 
+/* A game whose record is longer than 64 KiB on the wire (1,650 moves on 25x25): the bridge
+ * reads its game.state and game replies whole and plays on. (The client used to drop any
+ * line over 64 KiB and wait for it forever, and its side lost on time.) */
+#define LONG_REFILL 200 /* Black stones after White's capture of the full board */
+START_TEST(long_game_record)
+{
+	struct hd d;
+	ck_assert_int_eq(hd_start(&d, NULL), 0);
+	register_player(d.port, "alice");
+	register_player(d.port, "bob");
+	struct hc *a = hc_login_new(d.port, "alice");
+	struct hc *b = hc_login_new(d.port, "bob");
+	ck_assert(a && b);
+	json_t *r = hc_req(a, "{s:s, s:s, s:i, s:s, s:b}", "cmd", "challenge", "opponent", "bob",
+			   "size", 25, "color", "black", "rated", 0);
+	long long gid = hj_int(r, "game");
+	json_decref(r);
+	json_decref(hc_req(b, "{s:s, s:I}", "cmd", "accept", "game", (json_int_t)gid));
+	static const char cols[] = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+	int number = 0;
+	/* Black fills the board but Z1, White passing; White's Z1 takes all 624; Black again */
+	for (int k = 0; k < 624 + LONG_REFILL; k++) {
+		int p = k < 624 ? k : k - 624;
+		char v[8];
+		snprintf(v, sizeof v, "%c%d", cols[p % 25], 25 - p / 25);
+		const char *wv = k == 623 ? "Z1" : "pass";
+		r = hc_req(a, "{s:s, s:I, s:s, s:i}", "cmd", "play", "game", (json_int_t)gid, "vertex",
+			   v, "number", ++number);
+		ck_assert_msg(hj_ok(r), "move %d %s: %s", number, v, hj_text(r));
+		json_decref(r);
+		r = hc_req(b, "{s:s, s:I, s:s, s:i}", "cmd", "play", "game", (json_int_t)gid, "vertex",
+			   wv, "number", ++number);
+		ck_assert_msg(hj_ok(r), "move %d %s: %s", number, wv, hj_text(r));
+		json_decref(r);
+		hc_clear(a);
+		hc_clear(b);
+	}
+	hc_close(a);
+	hc_close(b);
+	json_t *g = get_game(d.port, gid);
+	char *text = json_dumps(g, JSON_COMPACT);
+	ck_assert_msg(strlen(text) > 65536, "the record is only %zu bytes", strlen(text));
+	free(text);
+	json_decref(g);
+	/* Black's bridge logs in: game.state, then its game request, both over 64 KiB */
+	char fake[HARNESS_PATH_MAX];
+	fake_engine_path(fake, sizeof fake);
+	const char *eb[] = {"/usr/bin/env", "python3", fake, "--moves", "Z2", NULL};
+	int alice = start_bridge(&d, "alice", eb);
+	if (!wait_moves(d.port, gid, (size_t)number + 1, GAME_WAIT_MS))
+		fail_with_logs(&d, "the bridge did not play in the long game");
+	ck_assert(bridge_alive(alice));
+	ck_assert_int_eq(stop_bridge(alice), 0);
+	ck_assert_int_eq(hd_stop(&d), 0);
+	forget_bridges();
+	hd_cleanup(&d);
+}
+END_TEST
+
 /* An engine that refuses the game's moves after the start: its bridge resigns the game at
  * once, instead of playing on with moves the engine does not have. */
 START_TEST(engine_refuses_moves)
@@ -817,6 +876,7 @@ int main(void)
 		tcase_add_test(tc, challenge_filters);
 		tcase_add_test(tc, engine_refuses_moves);
 		tcase_add_test(tc, fischer_and_gtp_log);
+		tcase_add_test(tc, long_game_record);
 	} else {
 		fprintf(stderr, "test_gtp: no python3: the scripted-engine tests are left out\n");
 	}
