@@ -340,6 +340,69 @@ START_TEST(test_dispute_settled)
 }
 END_TEST
 
+/* The count of repeated disputes survives a restart (it is kept in the game's row): two
+ * disputes, a killed and restarted server, the third ends the game. */
+static void dispute_round(int port, long long g, bool last)
+{
+	struct hc *a = hc_login_new(port, "alice"), *b = hc_login_new(port, "bob");
+	ck_assert(a && b);
+	for (int n = 0; n < 2; n++) {
+		json_t *gj = hc_req(a, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+		struct hc *who = strcmp(hj_str(gj, "game.to_move"), "B") == 0 ? a : b;
+		json_decref(gj);
+		json_t *r = hc_req(who, "{s:s, s:I, s:s}", "cmd", "play", "game", (json_int_t)g,
+				   "vertex", "pass");
+		ck_assert_msg(hj_ok(r), "%s", hj_text(r));
+		json_decref(r);
+	}
+	json_t *r = hc_req(a, "{s:s, s:I, s:[]}", "cmd", "dead", "game", (json_int_t)g, "stones");
+	ck_assert_msg(hj_ok(r), "%s", hj_text(r));
+	json_decref(r);
+	r = hc_req(b, "{s:s, s:I, s:[s]}", "cmd", "dead", "game", (json_int_t)g, "stones", "C3");
+	ck_assert_msg(hj_ok(r), "%s", hj_text(r));
+	ck_assert_int_eq(hj_bool(r, "ended"), last);
+	ck_assert_int_eq(hj_bool(r, "resumed"), !last);
+	json_decref(r);
+	hc_close(a);
+	hc_close(b);
+}
+
+START_TEST(test_dispute_restart)
+{
+	struct hd d;
+	char listen[32];
+	snprintf(listen, sizeof listen, "127.0.0.1:%d", closed_port());
+	const char *extra[] = {"--listen", listen, NULL};
+	ck_assert_int_eq(hd_start(&d, extra), 0);
+	struct hc *a = hc_login_new(d.port, "alice"), *b = hc_login_new(d.port, "bob");
+	ck_assert(a && b);
+	json_t *r = hc_req(a, "{s:s, s:s, s:i, s:f, s:s, s:b}", "cmd", "challenge", "opponent", "bob",
+			   "size", 5, "komi", 0.5, "color", "black", "rated", 0);
+	long long g = hj_int(r, "game");
+	json_decref(r);
+	json_decref(hc_req(b, "{s:s, s:I}", "cmd", "accept", "game", (json_int_t)g));
+	r = hc_req(a, "{s:s, s:I, s:s}", "cmd", "play", "game", (json_int_t)g, "vertex", "C3");
+	ck_assert_msg(hj_ok(r), "%s", hj_text(r));
+	json_decref(r);
+	hc_close(a);
+	hc_close(b);
+	dispute_round(d.port, g, false);
+	dispute_round(d.port, g, false);
+	ck_assert_int_eq(hd_kill(&d), 0);
+	ck_assert_int_eq(hd_restart(&d), 0);
+	dispute_round(d.port, g, true);
+	struct hc *c = hc_open(d.port);
+	json_t *gj = hc_req(c, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+	ck_assert_str_eq(hj_str(gj, "game.phase"), "ended");
+	ck_assert_str_eq(hj_str(gj, "game.result"), "B+24.5");
+	ck_assert_int_eq(json_array_size(hj_get(gj, "game.dead")), 0);
+	json_decref(gj);
+	hc_close(c);
+	ck_assert_int_eq(hd_stop(&d), 0);
+	hd_cleanup(&d);
+}
+END_TEST
+
 static Suite *cli_play_suite(void)
 {
 	Suite *s = suite_create("tengen-cli-play");
@@ -348,6 +411,7 @@ static Suite *cli_play_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_play_commands);
 	tcase_add_test(tc, test_dispute_settled);
+	tcase_add_test(tc, test_dispute_restart);
 	tcase_add_test(tc, test_long_reply);
 	tcase_add_test(tc, test_watch_reconnect);
 	suite_add_tcase(s, tc);
