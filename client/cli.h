@@ -11,8 +11,8 @@
  *
  * Global options (every command that talks to tengend; main() moves the ones given before
  * the command's name after it):
- *   --server HOST:PORT   the daemon (default $TENGEN_SERVER, else SESSION_DEFAULT_SERVER,
- *                        i.e. 127.0.0.1:6970)
+ *   --server HOST:PORT   the daemon (default session_default_server(): $TENGEN_SERVER, the
+ *                        config file, else 127.0.0.1:6970)
  *   --user NAME          log in as NAME first (the password: --password-file F, first line,
  *                        else the environment variable TENGEN_PASSWORD)
  *   --password-file F

@@ -568,10 +568,59 @@ static int split_server(struct session *s, const char *server)
 	return 0;
 }
 
+/* The config file's path into out[n]: $TENGEN_CONFIG, else $XDG_CONFIG_HOME/tengen/config,
+ * else $HOME/.config/tengen/config. False if there is none to look at. */
+static bool config_path(char *out, size_t n)
+{
+	const char *env = getenv(SESSION_CONFIG_ENV), *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	int w;
+	if (env && *env)
+		w = snprintf(out, n, "%s", env);
+	else if (xdg && *xdg)
+		w = snprintf(out, n, "%s/tengen/config", xdg);
+	else if (home && *home)
+		w = snprintf(out, n, "%s/.config/tengen/config", home);
+	else
+		return false;
+	return w > 0 && (size_t)w < n;
+}
+
+/* The `server HOST:PORT` line of the config file, or NULL (no file, no such line). */
+static const char *config_server(void)
+{
+	static char server[SESSION_HOST_MAX + 16];
+	char path[4096], line[SESSION_HOST_MAX + 64];
+	if (!config_path(path, sizeof path))
+		return NULL;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	const char *found = NULL;
+	while (!found && fgets(line, sizeof line, f)) {
+		/* "server HOST:PORT" or "server = HOST:PORT"; '#' starts a comment line */
+		char *p = line + strspn(line, " \t");
+		if (strncmp(p, "server", 6) != 0 || !strchr(" \t=", p[6]))
+			continue;
+		p += 6 + strspn(p + 6, " \t=");
+		size_t n = strcspn(p, " \t\r\n#");
+		if (n > 0 && n < sizeof server) {
+			memcpy(server, p, n);
+			server[n] = '\0';
+			found = server;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
 const char *session_default_server(void)
 {
 	const char *env = getenv(SESSION_SERVER_ENV);
-	return env && *env ? env : SESSION_DEFAULT_SERVER;
+	if (env && *env)
+		return env;
+	const char *conf = config_server();
+	return conf ? conf : SESSION_DEFAULT_SERVER;
 }
 
 enum session_failure session_failure(const struct session *s)

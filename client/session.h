@@ -22,6 +22,7 @@
 #define SESSION_CONNECT_TIMEOUT_MS 5000
 #define SESSION_DEFAULT_SERVER "127.0.0.1:6970"
 #define SESSION_SERVER_ENV "TENGEN_SERVER" /* the address when no --server is given */
+#define SESSION_CONFIG_ENV "TENGEN_CONFIG" /* the config file (session_default_server) */
 
 /* What kind of failure the last on_error reported (for the client's exit status). */
 enum session_failure {
@@ -64,7 +65,9 @@ int session_request(struct session *s, json_t *req, session_reply_cb cb, void *a
 /* Close the connection and free the session once libuv is done with it; pending reply
  * callbacks get NULL. */
 void session_close(struct session *s);
-/* The address used when none is given: $TENGEN_SERVER if set and not empty, else
+/* The address used when none is given: $TENGEN_SERVER if set and not empty, else the line
+ * `server HOST:PORT` of the config file ($TENGEN_CONFIG, else $XDG_CONFIG_HOME/tengen/config,
+ * else ~/.config/tengen/config; lines starting with '#' are comments), else
  * SESSION_DEFAULT_SERVER. */
 const char *session_default_server(void);
 /* The kind of the failure the last on_error call reported (SESSION_FAIL_NONE before any). */

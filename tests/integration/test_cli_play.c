@@ -276,6 +276,33 @@ START_TEST(test_play_commands)
 	EXPECT_OUT(r, "B+R");
 	run_free(&r);
 
+	/* the address from the config file ($TENGEN_CONFIG) when neither --server nor
+	 * TENGEN_SERVER gives one */
+	char conf[HARNESS_PATH_MAX + 16];
+	snprintf(conf, sizeof conf, "%s/tengen.conf", D.dir);
+	FILE *cf = fopen(conf, "w");
+	ck_assert(cf);
+	fprintf(cf, "# tengen's client\nserver = %s\n", server);
+	fclose(cf);
+	setenv("TENGEN_CONFIG", conf, 1);
+	const char *pl[] = {"players", NULL};
+	proc_start(&p, NULL, NULL, pl);
+	proc_finish(&p, &r);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "alice");
+	run_free(&r);
+	cf = fopen(conf, "w");
+	ck_assert(cf);
+	fprintf(cf, "server 127.0.0.1:%d\n", closed_port());
+	fclose(cf);
+	proc_start(&p, NULL, NULL, pl);
+	proc_finish(&p, &r);
+	unsetenv("TENGEN_CONFIG");
+	unlink(conf);
+	EXPECT_STATUS(r, 4);
+	EXPECT_ERR(r, "cannot reach the server at 127.0.0.1:");
+	run_free(&r);
+
 	/* players: the leaderboard, no login needed */
 	run(&r, NULL, NULL, "players", NULL);
 	EXPECT_STATUS(r, 0);
