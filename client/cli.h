@@ -11,7 +11,8 @@
  *
  * Global options (every command that talks to tengend; main() moves the ones given before
  * the command's name after it):
- *   --server HOST:PORT   the daemon (default SESSION_DEFAULT_SERVER, i.e. 127.0.0.1:6970)
+ *   --server HOST:PORT   the daemon (default session_default_server(): $TENGEN_SERVER, the
+ *                        config file, else 127.0.0.1:6970)
  *   --user NAME          log in as NAME first (the password: --password-file F, first line,
  *                        else the environment variable TENGEN_PASSWORD)
  *   --password-file F
@@ -25,10 +26,15 @@
 #include <stdbool.h>
 #include <jansson.h>
 
-/* Exit statuses shared by every subcommand of the client. */
-#define CMD_EXIT_OK 0      /* success */
-#define CMD_EXIT_FAILURE 1 /* the work failed: unreadable file, unreachable server, error reply */
-#define CMD_EXIT_USAGE 2   /* bad command line: unknown option, bad option value */
+/* Exit statuses shared by every subcommand of the client (README "Exit statuses"). */
+#define CMD_EXIT_OK 0          /* success */
+#define CMD_EXIT_FAILURE 1     /* the work failed here: unreadable file, out of memory */
+#define CMD_EXIT_USAGE 2       /* bad command line: unknown option, bad option value */
+#define CMD_EXIT_REFUSED 3     /* the server refused the request (an error reply: illegal move,
+                                  not your turn, no such game, ...) */
+#define CMD_EXIT_UNREACHABLE 4 /* no answer: the server cannot be reached, the connection
+                                  dropped, or no reply came in time */
+#define CMD_EXIT_LOGIN 5       /* the login was refused (wrong name or password) */
 
 #define CLI_PROG "tengen" /* the prefix of error messages */
 

@@ -13,7 +13,7 @@ static void timer_cb(uv_timer_t *t)
 	struct cli *c = t->data;
 	cli_errorf("no reply from the server at %s within %d s", session_server(c->s),
 		   CLI_REPLY_TIMEOUT_MS / 1000);
-	cli_finish(c, CMD_EXIT_FAILURE);
+	cli_finish(c, CMD_EXIT_UNREACHABLE);
 }
 
 void cli_finish(struct cli *c, int status)
@@ -22,6 +22,8 @@ void cli_finish(struct cli *c, int status)
 		return;
 	c->done = true;
 	c->status = status;
+	if (c->rc && c->rc->on_stop)
+		c->rc->on_stop(c);
 	fflush(stdout);
 	uv_timer_stop(&c->timer);
 	if (c->s)
@@ -78,7 +80,7 @@ bool cli_reply_ok(struct cli *c, const json_t *reply)
 	if (json_is_true(json_object_get(reply, "ok")))
 		return true;
 	cli_print_error(c, reply);
-	c->status = CMD_EXIT_FAILURE;
+	c->status = CMD_EXIT_REFUSED;
 	return false;
 }
 
@@ -87,20 +89,42 @@ static void on_ready(struct session *s, bool first, void *ctx)
 {
 	struct cli *c = ctx;
 	(void)s;
-	if (!first || c->done)
+	if (c->done)
 		return;
-	c->start(c);
+	c->was_ready = true;
+	if (!first && c->rc && c->rc->on_reconnect)
+		c->rc->on_reconnect(c);
+	else if (first)
+		c->start(c);
 	fflush(stdout);
+}
+
+int cli_status_of_failure(enum session_failure kind)
+{
+	switch (kind) {
+	case SESSION_FAIL_UNREACHABLE:
+	case SESSION_FAIL_LOST:
+	case SESSION_FAIL_PROTOCOL:
+		return CMD_EXIT_UNREACHABLE;
+	case SESSION_FAIL_LOGIN:
+		return CMD_EXIT_LOGIN;
+	default:
+		return CMD_EXIT_FAILURE;
+	}
 }
 
 static void on_error(struct session *s, const char *error, bool final, void *ctx)
 {
 	struct cli *c = ctx;
-	(void)s;
-	if (!final || c->done)
+	if (c->done)
 		return;
+	if (!final && c->was_ready) { /* cli_run_reconnecting: the session tries again */
+		cli_errorf("%s; reconnecting", error);
+		return;
+	}
+	/* (never connected: a wrong address or a server that is down is said at once) */
 	cli_errorf("%s", error);
-	cli_finish(c, CMD_EXIT_FAILURE);
+	cli_finish(c, cli_status_of_failure(session_failure(s)));
 }
 
 static void on_event(struct session *s, json_t *event, void *ctx)
@@ -114,6 +138,12 @@ static void on_event(struct session *s, json_t *event, void *ctx)
 }
 
 int cli_run(const struct cli_opts *o, bool login, cli_start_fn start, cli_event_fn ev, void *ctx)
+{
+	return cli_run_reconnecting(o, login, start, ev, ctx, NULL);
+}
+
+int cli_run_reconnecting(const struct cli_opts *o, bool login, cli_start_fn start,
+			 cli_event_fn ev, void *ctx, const struct cli_reconnect *rc)
 {
 	char *password = NULL;
 	if (login) {
@@ -140,6 +170,7 @@ int cli_run(const struct cli_opts *o, bool login, cli_start_fn start, cli_event_
 	c->start = start;
 	c->on_event = ev;
 	c->ctx = ctx;
+	c->rc = rc;
 	c->status = CMD_EXIT_OK;
 	uv_loop_init(&c->loop);
 	uv_timer_init(&c->loop, &c->timer);
@@ -148,7 +179,7 @@ int cli_run(const struct cli_opts *o, bool login, cli_start_fn start, cli_event_
 		.server = o->server,
 		.user = login ? o->user : NULL,
 		.password = password,
-		.reconnect = false,
+		.reconnect = rc != NULL,
 		.on_ready = on_ready,
 		.on_event = on_event,
 		.on_error = on_error,
@@ -192,15 +223,16 @@ static void batch_reply(struct session *s, json_t *reply, void *arg)
 	const json_t *req = json_array_get(b->reqs, b->next - 1);
 	if (b->print_error && !c->opt->json && !json_is_true(json_object_get(reply, "ok"))) {
 		uv_timer_stop(&c->timer);
-		b->failed = true;
+		b->failed = b->refused = true;
 		b->print_error(b, req, reply);
 		batch_send_next(c);
 		return;
 	}
 	bool ok = cli_reply_ok(c, reply);
 	if (!ok)
-		b->failed = true;
-	if (c->opt->json)
+		b->failed = b->refused = true;
+	/* An error is reported once, on stderr (cli_reply_ok): stdout has the results only. */
+	if (ok && c->opt->json)
 		cli_print_json(reply);
 	else if (ok)
 		b->print(b, req, reply);
@@ -211,7 +243,7 @@ static void batch_send_next(struct cli *c)
 {
 	struct cli_batch *b = c->ctx;
 	if (b->next >= json_array_size(b->reqs)) {
-		cli_finish(c, b->failed ? CMD_EXIT_FAILURE : CMD_EXIT_OK);
+		cli_finish(c, b->refused ? CMD_EXIT_REFUSED : b->failed ? CMD_EXIT_FAILURE : CMD_EXIT_OK);
 		return;
 	}
 	/* a copy: the session sets its "id", the printer gets the request as it was */

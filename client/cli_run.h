@@ -20,6 +20,8 @@ struct cli;
 typedef void (*cli_start_fn)(struct cli *c);
 typedef void (*cli_event_fn)(struct cli *c, json_t *event);
 
+struct cli_reconnect;
+
 struct cli {
 	uv_loop_t loop;
 	struct session *s;
@@ -31,12 +33,27 @@ struct cli {
 	cli_start_fn start;   /* called once the session is ready (logged in if --user) */
 	cli_event_fn on_event;
 	void *ctx;            /* the subcommand's own state */
+	const struct cli_reconnect *rc; /* cli_run_reconnecting, else NULL */
+	bool was_ready;       /* the session was ready once (only then is a drop retried) */
+};
+
+/* A command that follows events for long (watch): once connected, the session reconnects with
+ * backoff like the bridge's (SESSION_BACKOFF_MIN_MS..MAX), each drop is said on stderr (a first
+ * connection that fails ends the command as usual), and on_reconnect
+ * runs once the session is back (to read the state again); on_stop runs at cli_finish (to
+ * close the command's own handles). */
+struct cli_reconnect {
+	cli_start_fn on_reconnect;
+	cli_start_fn on_stop;
 };
 
 /* Run a subcommand: connect (and log in when `login`, which needs --user: a usage error
  * otherwise), call start(c), run the loop until cli_finish. Returns the exit status. */
 int cli_run(const struct cli_opts *o, bool login, cli_start_fn start, cli_event_fn on_event,
 	    void *ctx);
+/* cli_run with reconnection (rc: not NULL, outlives the run). */
+int cli_run_reconnecting(const struct cli_opts *o, bool login, cli_start_fn start,
+			 cli_event_fn on_event, void *ctx, const struct cli_reconnect *rc);
 /* Stop with this exit status (the first call wins). */
 void cli_finish(struct cli *c, int status);
 /* Send `req` (consumed) with reply callback cb(session, reply, c). Finishes with status 1 and a
@@ -45,9 +62,13 @@ int cli_send(struct cli *c, json_t *req, session_reply_cb cb);
 /* The `struct cli` of a reply callback's arg. */
 #define CLI_OF(arg) ((struct cli *)(arg))
 /* Check a reply: true for an ok reply. For an error reply print a clear message on stderr
- * (the not-a-director and log-in-first cases get their own), set the exit status to 1 and
+ * (the not-a-director and log-in-first cases get their own), set the exit status to
+ * CMD_EXIT_REFUSED and
  * return false. A NULL reply (connection lost; the session reports why) returns false. */
 bool cli_reply_ok(struct cli *c, const json_t *reply);
+/* The exit status for a session failure: CMD_EXIT_UNREACHABLE, CMD_EXIT_LOGIN or
+ * CMD_EXIT_FAILURE. */
+int cli_status_of_failure(enum session_failure kind);
 /* Print an error reply's message on stderr (as cli_reply_ok does). */
 void cli_print_error(struct cli *c, const json_t *reply);
 
@@ -65,11 +86,13 @@ struct cli_batch {
 	cli_print_fn print_error; /* NULL: an error reply is reported by cli_reply_ok */
 	void *ctx;           /* the printer's own state */
 	bool failed;         /* an error reply came (or a printer set it): exit status 1 */
+	bool refused;        /* an error reply came: exit status CMD_EXIT_REFUSED */
 };
 
 /* Run a batch (reqs consumed; NULL: "out of memory", status 1): send each request once the
  * previous one's reply came; with --json print every reply raw, else print() each ok one.
- * An error reply is reported (cli_reply_ok) and the batch goes on; the exit status is then 1.
+ * An error reply is reported (cli_reply_ok: once, on stderr, never on stdout) and the batch
+ * goes on; the exit status is then CMD_EXIT_REFUSED.
  * Logs in first when `login` (see cli_run). */
 int cli_run_batch(const struct cli_opts *o, bool login, json_t *reqs, cli_print_fn print,
 		  void *ctx);

@@ -21,15 +21,22 @@ static const char call_usage[] =
 	"Send one request (CMD with fields KEY=VALUE; a VALUE that parses as JSON is taken as JSON:\n"
 	"5, true, [\"D4\"], {\"system\":\"none\"}; anything else is a string), or with '-' one\n"
 	"request per line of standard input (JSON objects), and print each reply as one JSON line.\n"
-	"With --user, log in first. Exit status 1 if any reply is an error.\n";
+	"With --user, log in first. Exit status 3 if any reply is an error (its text also goes to\n"
+	"stderr), 1 if a line of stdin is not a request.\n";
 
 struct call_ctx {
 	json_t *req;   /* the single request (args mode), or NULL */
 	bool from_stdin;
 	long lineno;
 	json_t *user_id; /* the "id" the user gave the request in flight, or NULL */
-	bool failed;
+	bool failed;     /* a line of stdin was no request: exit status 1 */
+	bool refused;    /* an error reply came: exit status CMD_EXIT_REFUSED */
 };
+
+static int call_status(const struct call_ctx *x)
+{
+	return x->refused ? CMD_EXIT_REFUSED : x->failed ? CMD_EXIT_FAILURE : CMD_EXIT_OK;
+}
 
 static void call_next(struct cli *c);
 
@@ -54,13 +61,13 @@ static void call_reply(struct session *s, json_t *reply, void *arg)
 	json_decref(x->user_id);
 	x->user_id = NULL;
 	if (!json_is_true(json_object_get(reply, "ok"))) {
-		x->failed = true;
+		x->refused = true;
 		cli_print_error(c, reply);
 	}
 	if (x->from_stdin)
 		call_next(c);
 	else
-		cli_finish(c, x->failed ? CMD_EXIT_FAILURE : CMD_EXIT_OK);
+		cli_finish(c, call_status(x));
 }
 
 /* Send `req` (consumed), remembering the user's own "id" to put back into the reply. */
@@ -105,7 +112,7 @@ static void call_next(struct cli *c)
 		return;
 	}
 	free(line);
-	cli_finish(c, x->failed ? CMD_EXIT_FAILURE : CMD_EXIT_OK);
+	cli_finish(c, call_status(x));
 }
 
 static void call_start(struct cli *c)

@@ -14,7 +14,13 @@
 #include "engine.h"
 #include "gtp.h"
 
-/* ---- the engine probe: is it there, what is it, does it know kgs-time_settings ---- */
+/* ---- the engine probe: is it there, what is it, what does it know and take ----
+ *
+ * name, version, list_commands (struct gtp_caps), then `boardsize N` for every size the
+ * server plays: a dry run, so that a challenge on a board the engine refuses is declined
+ * instead of accepted and lost (GTP 2 §6.3.1: "unacceptable size"). */
+
+#define PROBE_ANSWERS (3 + GTP_SIZE_MAX - GTP_SIZE_MIN + 1)
 
 struct probe {
 	struct bridge *br;
@@ -36,22 +42,21 @@ static void probe_reply(struct engine *e, bool ok, const char *text, void *arg)
 		p->failed = true;
 		return;
 	}
-	p->answers++;
+	int k = p->answers++;
+	if (k >= 3) { /* boardsize GTP_SIZE_MIN + k - 3 */
+		if (ok)
+			p->br->caps.sizes |= 1u << (GTP_SIZE_MIN + k - 3);
+		return;
+	}
 	if (!ok)
 		return;
-	if (p->answers == 1)
+	if (k == 0) {
 		snprintf(p->br->engine_name, sizeof p->br->engine_name, "%s", text);
-	else if (p->answers == 2) {
+	} else if (k == 1) {
 		size_t n = strlen(p->br->engine_name);
 		snprintf(p->br->engine_name + n, sizeof p->br->engine_name - n, " %s", text);
 	} else {
-		for (const char *l = text; l && *l;) {
-			if (strncmp(l, "kgs-time_settings", 17) == 0 && (l[17] == '\n' || l[17] == '\0'))
-				p->br->kgs_time = true;
-			l = strchr(l, '\n');
-			if (l)
-				l++;
-		}
+		gtp_caps_from_list(&p->br->caps, text);
 	}
 }
 
@@ -72,18 +77,26 @@ static int probe_engine(struct bridge *br)
 	engine_send(e, probe_reply, &p, "name");
 	engine_send(e, probe_reply, &p, "version");
 	engine_send(e, probe_reply, &p, "list_commands");
-	while (p.answers < 3 && !p.failed && !p.timed_out && uv_run(br->loop, UV_RUN_ONCE))
+	for (int n = GTP_SIZE_MIN; n <= GTP_SIZE_MAX; n++)
+		engine_send(e, probe_reply, &p, "boardsize %d", n);
+	while (p.answers < PROBE_ANSWERS && !p.failed && !p.timed_out &&
+	       uv_run(br->loop, UV_RUN_ONCE))
 		;
 	engine_close(e);
 	uv_close((uv_handle_t *)&timer, NULL);
 	uv_run(br->loop, UV_RUN_NOWAIT); /* the timer's close */
-	if (p.answers < 3) {
+	if (p.answers < PROBE_ANSWERS) {
 		/* let the engine's process end and its handles close (engine_close kills it after
 		 * ENGINE_QUIT_MS), so that it is freed before the loop is torn down */
 		uv_run(br->loop, UV_RUN_DEFAULT);
 		cli_errorf("the engine '%s' does not answer GTP%s", br->engine_argv[0],
 			   p.timed_out ? " (no answer to 'name', 'version', 'list_commands' in "
 					 "time)" : "");
+		return -1;
+	}
+	if (!br->caps.sizes) {
+		cli_errorf("the engine '%s' takes no board size from %d to %d", br->engine_argv[0],
+			   GTP_SIZE_MIN, GTP_SIZE_MAX);
 		return -1;
 	}
 	return 0;
@@ -104,14 +117,21 @@ static void usage(FILE *f)
 {
 	fputs("usage: tengen gtp [--server HOST:PORT] [--user NAME] [--password-file FILE]\n"
 	      "                  [--accept any|rated|from=NAME,...] [--max-games N]\n"
-	      "                  [--engine-stderr] -- ENGINE [ARGS...]\n"
+	      "                  [--sizes 9,13,19|9-19] [--time-systems none,absolute,byoyomi,\n"
+	      "                  canadian,fischer] [--main-time MIN-MAX] [--period-time MIN-MAX]\n"
+	      "                  [--max-handicap N] [--rated yes|no|any] [--rulesets NAME,...]\n"
+	      "                  [--reject NAME,...] [--gtp-log PATH] [--engine-stderr]\n"
+	      "                  -- ENGINE [ARGS...]\n"
 	      "\n"
 	      "Play on a tengen server through a GTP engine, e.g.\n"
 	      "  tengen gtp --user bot1 -- /usr/games/gnugo --mode gtp --level 5\n"
 	      "The password: --password-file (first line), else $TENGEN_PASSWORD.\n"
-	      "One engine process per game; challenges are accepted by the --accept policy while\n"
+	      "One engine process per game; challenges are accepted by the --accept policy and the\n"
+	      "filters (the board sizes the engine takes, then --sizes, time system, main time and\n"
+	      "the time a move gets after it in seconds, handicap, rated, ruleset, opponents) while\n"
 	      "fewer than --max-games games are live (default 4); tournament games are joined at\n"
-	      "their start. Runs until SIGINT or SIGTERM.\n", f);
+	      "their start. --gtp-log PATH appends every game's GTP traffic to PATH ('{game}' in\n"
+	      "PATH: one file per game). Runs until SIGINT or SIGTERM.\n", f);
 }
 
 static void close_walk(uv_handle_t *h, void *arg)
@@ -144,12 +164,64 @@ static int parse_accept(struct bridge *br, char *spec)
 	return -1;
 }
 
-enum { OPT_ENGINE_STDERR, OPT_ACCEPT, OPT_MAX_GAMES, NOPTS };
+enum { OPT_ENGINE_STDERR, OPT_ACCEPT, OPT_MAX_GAMES, OPT_SIZES, OPT_SYSTEMS, OPT_MAIN,
+       OPT_PERIOD, OPT_HANDICAP, OPT_RATED, OPT_RULESETS, OPT_REJECT, OPT_GTP_LOG, NOPTS };
 static const struct cli_option gtp_options[NOPTS] = {
 	[OPT_ENGINE_STDERR] = {"--engine-stderr", false},
 	[OPT_ACCEPT] = {"--accept", true},
 	[OPT_MAX_GAMES] = {"--max-games", true},
+	[OPT_SIZES] = {"--sizes", true},
+	[OPT_SYSTEMS] = {"--time-systems", true},
+	[OPT_MAIN] = {"--main-time", true},
+	[OPT_PERIOD] = {"--period-time", true},
+	[OPT_HANDICAP] = {"--max-handicap", true},
+	[OPT_RATED] = {"--rated", true},
+	[OPT_RULESETS] = {"--rulesets", true},
+	[OPT_REJECT] = {"--reject", true},
+	[OPT_GTP_LOG] = {"--gtp-log", true},
 };
+
+/* A filter option's value into br->filter. 0, or -1 (message printed). */
+static int set_filter(struct bridge *br, int opt, const char *val)
+{
+	struct gtp_filter *f = &br->filter;
+	char *end;
+	long n;
+	int rc = 0;
+	switch (opt) {
+	case OPT_SIZES:
+		rc = gtp_filter_sizes(f, val);
+		break;
+	case OPT_SYSTEMS:
+		rc = gtp_filter_systems(f, val);
+		break;
+	case OPT_MAIN:
+		rc = gtp_filter_seconds(f->main_s, val);
+		break;
+	case OPT_PERIOD:
+		rc = gtp_filter_seconds(f->period_s, val);
+		break;
+	case OPT_HANDICAP:
+		errno = 0;
+		n = strtol(val, &end, 10);
+		rc = errno || *end || end == val || n < 0 || n > GTP_HANDICAP_MAX ? -1 : 0;
+		f->max_handicap = (int)n;
+		break;
+	case OPT_RATED:
+		rc = strcmp(val, "yes") == 0 ? (f->rated = 1, 0) : strcmp(val, "no") == 0 ?
+		     (f->rated = -1, 0) : strcmp(val, "any") == 0 ? (f->rated = 0, 0) : -1;
+		break;
+	case OPT_RULESETS:
+		rc = gtp_filter_names(f->rulesets, &f->nrulesets, (char *)val);
+		break;
+	case OPT_REJECT:
+		rc = gtp_filter_names(f->reject, &f->nreject, (char *)val);
+		break;
+	}
+	if (rc < 0)
+		cli_prog_errorf(GTP_PROG, "bad %s '%s' (tengen gtp --help)", gtp_options[opt].name, val);
+	return rc;
+}
 
 /* Take option `opt`'s value into br. Returns 0 or -1 (message printed). */
 static int set_option(struct bridge *br, int opt, const char *val)
@@ -177,6 +249,11 @@ static int set_option(struct bridge *br, int opt, const char *val)
 		}
 		br->max_games = (int)n;
 		break;
+	case OPT_GTP_LOG:
+		br->gtp_log = val;
+		break;
+	default:
+		return set_filter(br, opt, val);
 	}
 	return 0;
 }
@@ -257,12 +334,14 @@ static void run(struct bridge *br, const char *server, const char *password)
 	uv_close((uv_handle_t *)&br->sigterm, NULL);
 	/* let the engines quit (engine_close kills them after ENGINE_QUIT_MS) */
 	uv_run(loop, UV_RUN_DEFAULT);
+	gtp_log_close(br);
 }
 
 int cmd_gtp(int argc, char **argv)
 {
 	struct bridge br = {.max_games = GTP_MAX_GAMES_DEFAULT, .accept = ACCEPT_ANY,
 			    .status = CMD_EXIT_OK};
+	gtp_filter_init(&br.filter);
 	struct cli_opts o = {0};
 	int status = parse_args(argc, argv, &br, &o);
 	if (status >= 0)

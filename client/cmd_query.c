@@ -200,10 +200,11 @@ int cmd_pairings(int argc, char **argv)
 /* ---- games ---- */
 
 static const char games_usage[] =
-	"usage: tengen [GLOBAL OPTIONS] games [--phase pending|scheduled|playing|counting|ended]\n"
+	"usage: tengen [GLOBAL OPTIONS] games [--mine] [--phase pending|scheduled|playing|counting|ended]\n"
 	"                                     [--player NAME] [--tournament T] [--limit N]\n"
 	"                                     [--before ID] [--json]\n"
 	"List games, newest first: a page of N (default 100) with ids below ID (default all);\n"
+	"--mine: the games of the --user (challenges waiting: --mine --phase pending);\n"
 	"when more are left, the last line gives the --before of the next page.\n";
 
 static void games_print(struct cli_batch *b, const json_t *req, const json_t *reply)
@@ -239,13 +240,20 @@ int cmd_games(int argc, char **argv)
 	struct cli_opts o = {0};
 	static const struct cli_option opts[] = {{"--phase", true}, {"--player", true},
 						 {"--tournament", true}, {"--limit", true},
-						 {"--before", true}};
-	const char *values[5] = {NULL, NULL, NULL, NULL, NULL};
+						 {"--before", true}, {"--mine", false}};
+	const char *values[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
 	const char *pos[1];
 	int npos;
-	int r = cli_parse_args(argc, argv, &o, games_usage, opts, 5, values, pos, 0, &npos);
+	int r = cli_parse_args(argc, argv, &o, games_usage, opts, 6, values, pos, 0, &npos);
 	if (r != 0)
 		return r > 0 ? CMD_EXIT_OK : CMD_EXIT_USAGE;
+	if (values[5]) { /* --mine: the logged-in player's games */
+		if (!o.user || values[1]) {
+			cli_errorf("games: --mine needs --user NAME (and no --player)");
+			return CMD_EXIT_USAGE;
+		}
+		values[1] = o.user;
+	}
 	json_int_t t = 0, limit = 0, before = 0;
 	if ((values[2] && cli_parse_id("--tournament", values[2], &t) != 0) ||
 	    (values[3] && cli_parse_id("--limit", values[3], &limit) != 0) ||

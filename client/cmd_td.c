@@ -20,11 +20,11 @@
 #include "rating.h"
 #include "cli_run.h"
 #include "cmd_td_team.h"
+#include "cli_values.h"
 #include "commands.h"
 #include "td.h"
 
 #define TD_MAX_POS 64       /* positional arguments of a td subcommand (td register) */
-#define TD_TIME_SPEC_MAX 64 /* bytes of a --time value */
 #define TD_WHAT_MAX 4352    /* bytes of "td results: FILE line N: GAME" (FILE a path) */
 
 static const char td_usage[] =
@@ -86,111 +86,13 @@ int td_one(struct td_ctx *x, json_t *req, cli_print_fn print)
 
 /* ---- values ---- */
 
-/* A duration: seconds, or a number with a unit s, m or h ("90s", "10m", "1.5h"). */
-static int parse_duration(const char *s, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || !isfinite(v) || v < 0)
-		return -1;
-	if (*end == 's')
-		end++;
-	else if (*end == 'm')
-		v *= 60, end++;
-	else if (*end == 'h')
-		v *= 3600, end++;
-	if (*end)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /* --time SPEC -> the wire's time control object, or NULL (message printed). */
 static json_t *parse_time(const char *spec)
 {
-	char buf[TD_TIME_SPEC_MAX];
-	if (strlen(spec) >= sizeof buf)
-		goto bad;
-	strcpy(buf, spec);
-	char *colon = strchr(buf, ':');
-	char *rest = colon ? colon + 1 : buf + strlen(buf);
-	if (colon)
-		*colon = '\0';
-	double v[3];
-	if (strcmp(buf, "none") == 0 && !colon)
-		return json_pack("{s:s}", "system", "none");
-	if (!colon)
-		goto bad;
-	if (strcmp(buf, "absolute") == 0) {
-		if (parse_duration(rest, &v[0]) != 0)
-			goto bad;
-		return json_pack("{s:s, s:f}", "system", "absolute", "main_s", v[0]);
-	}
-	if (strcmp(buf, "byoyomi") == 0) {
-		/* MAIN/PERIODSxPERIOD */
-		char *slash = strchr(rest, '/');
-		char *x = slash ? strchr(slash + 1, 'x') : NULL;
-		if (!slash || !x)
-			goto bad;
-		*slash = '\0';
-		*x = '\0';
-		char *end;
-		long periods = strtol(slash + 1, &end, 10);
-		if (*end || end == slash + 1 || parse_duration(rest, &v[0]) != 0 ||
-		    parse_duration(x + 1, &v[1]) != 0)
-			goto bad;
-		return json_pack("{s:s, s:f, s:i, s:f}", "system", "byoyomi", "main_s", v[0],
-				 "periods", (int)periods, "period_s", v[1]);
-	}
-	if (strcmp(buf, "canadian") == 0) {
-		/* MAIN/STONES/PERIOD */
-		char *s1 = strchr(rest, '/');
-		char *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
-		if (!s1 || !s2)
-			goto bad;
-		*s1 = '\0';
-		*s2 = '\0';
-		char *end;
-		long stones = strtol(s1 + 1, &end, 10);
-		if (*end || end == s1 + 1 || parse_duration(rest, &v[0]) != 0 ||
-		    parse_duration(s2 + 1, &v[1]) != 0)
-			goto bad;
-		return json_pack("{s:s, s:f, s:i, s:f}", "system", "canadian", "main_s", v[0],
-				 "stones", (int)stones, "period_s", v[1]);
-	}
-	if (strcmp(buf, "fischer") == 0) {
-		/* MAIN+INC[/MAX] */
-		char *plus = strchr(rest, '+');
-		if (!plus)
-			goto bad;
-		*plus = '\0';
-		char *slash = strchr(plus + 1, '/');
-		if (slash)
-			*slash = '\0';
-		if (parse_duration(rest, &v[0]) != 0 || parse_duration(plus + 1, &v[1]) != 0 ||
-		    (slash && parse_duration(slash + 1, &v[2]) != 0))
-			goto bad;
-		json_t *t = json_pack("{s:s, s:f, s:f}", "system", "fischer", "main_s", v[0],
-				      "increment_s", v[1]);
-		if (t && slash)
-			json_object_set_new(t, "max_s", json_real(v[2]));
-		return t;
-	}
-bad:
-	cli_errorf("td create: bad --time '%s' (byoyomi:MAIN/PERIODSxPERIOD, canadian:MAIN/STONES/"
-		   "PERIOD, fischer:MAIN+INC, absolute:MAIN or none; e.g. byoyomi:60/3x10)", spec);
-	return NULL;
-}
-
-/* "yes"/"no" (also true/false, on/off, 1/0). Returns 1, 0 or -1. */
-static int parse_yes_no(const char *s)
-{
-	if (!strcmp(s, "yes") || !strcmp(s, "true") || !strcmp(s, "on") || !strcmp(s, "1"))
-		return 1;
-	if (!strcmp(s, "no") || !strcmp(s, "false") || !strcmp(s, "off") || !strcmp(s, "0"))
-		return 0;
-	return -1;
+	json_t *t = cli_parse_time(spec);
+	if (!t)
+		cli_errorf("td create: bad --time '%s' (%s)", spec, CLI_TIME_SPEC_HELP);
+	return t;
 }
 
 static int parse_int(const char *what, const char *s, long min, long max, long *out)
@@ -430,7 +332,7 @@ static int td_create_more(const char *venue, const char *bar, const char *floor_
 		json_object_set_new(req, "mcmahon_floor", json_integer(n));
 	}
 	if (hcap) {
-		int yes = parse_yes_no(hcap);
+		int yes = cli_parse_yes_no(hcap);
 		if (yes < 0) {
 			cli_errorf("--handicap must be yes or no, not '%s'", hcap);
 			return -1;
@@ -518,7 +420,7 @@ static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 	}
 	if (v[LATE]) {
 		double s;
-		if (parse_duration(v[LATE], &s) != 0 || s != floor(s)) {
+		if (cli_parse_duration(v[LATE], &s) != 0 || s != floor(s)) {
 			cli_errorf("--lateness must be whole seconds (or 15m), not '%s'", v[LATE]);
 			goto bad;
 		}
@@ -535,7 +437,7 @@ static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 		json_object_set_new(req, "tiebreaks", arr);
 	}
 	if (v[RATED]) {
-		int yes = parse_yes_no(v[RATED]);
+		int yes = cli_parse_yes_no(v[RATED]);
 		if (yes < 0) {
 			cli_errorf("--rated must be yes or no, not '%s'", v[RATED]);
 			goto bad;
@@ -652,7 +554,7 @@ static int td_start(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 			}
 		} else {
 			double in;
-			if (parse_duration(v[1], &in) != 0) {
+			if (cli_parse_duration(v[1], &in) != 0) {
 				cli_errorf("--in must be seconds (or 10m), not '%s'", v[1]);
 				json_decref(req);
 				return -1;

@@ -63,16 +63,43 @@ int cmd_register(int argc, char **argv);
 int cmd_standings(int argc, char **argv);
 /* tengen pairings TOURNAMENT [ROUND] */
 int cmd_pairings(int argc, char **argv);
-/* tengen games [--phase P] [--player NAME] [--tournament T] [--limit N] */
+/* tengen games [--mine] [--phase P] [--player NAME] [--tournament T] [--limit N]
+ *              (--mine: the games of the --user) */
 int cmd_games(int argc, char **argv);
 /* tengen sgf GAME   (prints the SGF text) */
 int cmd_sgf(int argc, char **argv);
-/* tengen watch GAME   (observe; the board and clocks after each move, until the result) */
+/* tengen watch GAME   (observe: the board after each move with the last move marked, the
+ * captures, both clocks (counting on a terminal), warnings and claims, until the result;
+ * reconnects when the connection drops; --json: the observe reply and the events, or the game
+ * object of a game that is over) */
 int cmd_watch(int argc, char **argv);
 
 /* tengen predict GAME COLOR+MARGIN   (cmd_predict.c: a sealed prediction, seed 000's rules:
  * "W+7", "B+2.5"; prints "Prediction sealed in game N.") */
 int cmd_predict(int argc, char **argv);
+/* ---- playing (cmd_play.c) ----
+ *
+ * Each needs a login (--user) except players; prints one line a person reads, or with --json
+ * the server's reply object; reports an error once on stderr; exits CMD_EXIT_REFUSED when the
+ * server (or the client, seeing it is not your turn) refuses. */
+/* tengen challenge NAME [--size N] [--komi K] [--handicap H] [--time SPEC]
+ *                  [--color black|white|nigiri] [--rated yes|no] [--ruleset R]
+ *                  [--rules K=V,...] [--expires S] */
+int cmd_challenge(int argc, char **argv);
+/* tengen accept GAME | decline GAME | resign GAME */
+int cmd_accept(int argc, char **argv);
+int cmd_decline(int argc, char **argv);
+int cmd_resign(int argc, char **argv);
+/* tengen play GAME VERTEX [--number N] | pass GAME [--number N]: the move number is read from
+ * the game (a `game` request) and sent as `number`, after checking it is the user's turn, so
+ * running the command twice cannot play twice. A pass that opens counting (or ends the game)
+ * says so (a second `game` request). */
+int cmd_play(int argc, char **argv);
+int cmd_pass(int argc, char **argv);
+/* tengen dead GAME [VERTEX...]   (no vertex: every stone alive) */
+int cmd_dead(int argc, char **argv);
+/* tengen players [--sort KEY] [--limit N]   (the leaderboard) */
+int cmd_players(int argc, char **argv);
 
 /* ---- the tournament director (cmd_td.c) ----
  *

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine.h"
 
@@ -41,6 +42,8 @@ struct engine {
 	char rbuf[ENGINE_READ_CHUNK];
 	engine_exit_cb on_exit;
 	void *ctx;
+	FILE *log;            /* engine_set_log: the GTP traffic, or NULL */
+	long long log_tag;
 };
 
 struct write_req {
@@ -131,6 +134,36 @@ static void process_exited(uv_process_t *p, int64_t status, int term_signal)
 		uv_timer_start(&e->timer, timer_fired, ENGINE_DRAIN_MS, 0);
 }
 
+void engine_set_log(struct engine *e, FILE *log, long long tag)
+{
+	if (!e)
+		return;
+	e->log = log;
+	e->log_tag = tag;
+}
+
+/* One line of traffic in the log: "HH:MM:SS [tag] > command" or "... < = response" (a
+ * response's lines joined by " | "). */
+static void log_traffic(struct engine *e, const char *dir, const char *text)
+{
+	if (!e->log)
+		return;
+	char stamp[16];
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof stamp, "%H:%M:%S", &tm);
+	fprintf(e->log, "%s [%lld] %s ", stamp, e->log_tag, dir);
+	for (const char *p = text; *p; p++) {
+		if (*p == '\n')
+			fputs(" | ", e->log);
+		else
+			fputc(*p, e->log);
+	}
+	fputc('\n', e->log);
+	fflush(e->log);
+}
+
 /* One complete response in e->buf[0..n) (no final blank line). Returns -1 if malformed. */
 static int deliver(struct engine *e, char *resp, size_t n)
 {
@@ -151,6 +184,7 @@ static int deliver(struct engine *e, char *resp, size_t n)
 	struct pending p = e->q[e->qhead];
 	e->qhead = (e->qhead + 1) % ENGINE_QUEUE_MAX;
 	e->qlen--;
+	log_traffic(e, ok ? "< =" : "< ?", text);
 	p.cb(e, ok, text, p.arg);
 	return 0;
 }
@@ -318,6 +352,7 @@ int engine_send(struct engine *e, engine_reply_cb cb, void *arg, const char *fmt
 	va_end(ap);
 	if (n < 0 || (size_t)n >= sizeof line - 1 || strchr(line, '\n'))
 		return -1;
+	log_traffic(e, ">", line);
 	line[n++] = '\n';
 	if (write_line(e, line, (size_t)n) < 0)
 		return -1;

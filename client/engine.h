@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <uv.h>
 
 #define ENGINE_CMD_MAX 8192        /* longest command line, newline included */
@@ -50,6 +51,9 @@ struct engine *engine_spawn(uv_loop_t *loop, const struct engine_options *opt, c
  * newline, or ENGINE_QUEUE_MAX commands are waiting (cb is then never called). */
 int engine_send(struct engine *e, engine_reply_cb cb, void *arg, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* Log every command sent and response received (one line each, tagged `tag`, e.g. the game)
+ * on `log` (borrowed: it must outlive the engine or be replaced; NULL: no log). */
+void engine_set_log(struct engine *e, FILE *log, long long tag);
 /* Stop the engine: `quit`, close its input, SIGKILL after ENGINE_QUIT_MS if it has not exited,
  * and free everything once libuv is done. Pending callbacks are dropped without being called;
  * on_exit is not called. Safe on NULL. */

@@ -42,6 +42,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <uv.h>
 #include <jansson.h>
 
@@ -66,7 +67,39 @@
 #define GTP_REFUSALS_MAX 3  /* our moves refused in a row before waiting for the server's next
 			     * event: never a hot loop against a server that disagrees with itself */
 
+#define GTP_SIZE_MIN 2       /* board sizes the server plays (proto.h: 2..25) */
+#define GTP_SIZE_MAX 25
+#define GTP_SIZES_ALL (((1u << (GTP_SIZE_MAX + 1)) - 1) & ~((1u << GTP_SIZE_MIN) - 1))
+#define GTP_SECONDS_MAX 604800.0 /* --main-time, --period-time: at most a week */
+#define GTP_DEFAULT_RULESET "chinese" /* a game whose rules name no ruleset (--rulesets) */
+
 enum accept_policy { ACCEPT_ANY, ACCEPT_RATED, ACCEPT_FROM };
+
+/* What the engine said it knows (list_commands) and takes (the boardsize dry run). */
+struct gtp_caps {
+	bool kgs_time;            /* kgs-time_settings (byoyomi, canadian, absolute, none) */
+	bool kata_time;           /* kata-time_settings (fischer too) */
+	bool genmove_cleanup;     /* kgs-genmove_cleanup: capture what the opponent holds alive */
+	bool place_free_handicap, set_free_handicap;
+	uint32_t sizes;           /* bit N: `boardsize N` was accepted */
+};
+
+/* The operator's challenge filters (gtp2ogs-like); gtp_filter_init sets "anything". */
+struct gtp_filter {
+	uint32_t sizes;           /* --sizes: bit N for NxN */
+	unsigned systems;         /* --time-systems: bit k for none, absolute, byoyomi, canadian,
+	                             fischer */
+	double main_s[2];         /* --main-time MIN-MAX, seconds (timed games) */
+	double period_s[2];       /* --period-time MIN-MAX: the time a move gets after the main
+	                             time (byo-yomi period, Canadian block / stones, Fischer
+	                             increment) */
+	int max_handicap;         /* --max-handicap */
+	int rated;                /* --rated: 1 only rated, -1 only unrated, 0 either */
+	const char *rulesets[GTP_ACCEPT_NAMES_MAX]; /* --rulesets: none listed = any */
+	int nrulesets;
+	const char *reject[GTP_ACCEPT_NAMES_MAX];   /* --reject: opponents declined */
+	int nreject;
+};
 
 struct move {
 	char color;                  /* 'B' or 'W' */
@@ -100,6 +133,8 @@ struct game {
 	int eng_known, eng_cap;
 	bool genmove_out;
 	int genmove_number;
+	bool eng_backlog;            /* a command did not fit in the engine's queue
+				      * (ENGINE_QUEUE_MAX): pump again as answers come */
 	/* our move in flight (or to resend after a reconnect) */
 	bool play_out, play_sent;
 	int play_number;
@@ -116,6 +151,7 @@ struct game {
 	bool prediction;
 	bool first;                  /* we are the first player */
 	bool predict_out, predict_sent;
+	FILE *log;                   /* --gtp-log with {game}: this game's file, or NULL */
 };
 
 struct bridge {
@@ -124,7 +160,11 @@ struct bridge {
 	const char *user;
 	char **engine_argv;
 	bool engine_stderr;
-	bool kgs_time;               /* the engine knows kgs-time_settings */
+	struct gtp_caps caps;        /* what the engine knows (the probe) */
+	struct gtp_filter filter;    /* which challenges to accept */
+	const char *gtp_log;         /* --gtp-log PATH: the engines' GTP traffic, or NULL */
+	FILE *log_file;              /* that file, when it is one for all games */
+	bool log_failed;             /* it could not be opened (said once) */
 	int max_games;
 	enum accept_policy accept;
 	const char *accept_names[GTP_ACCEPT_NAMES_MAX];
@@ -140,6 +180,37 @@ struct bridge {
 };
 
 extern struct bridge *gtp_bridge; /* the running bridge: session reply callbacks find it here */
+
+/* ---- gtp_filter.c: challenges and engine capabilities (pure) ---- */
+
+void gtp_filter_init(struct gtp_filter *f);
+/* --sizes "9,13,19" or "9-19,25"; --time-systems "byoyomi,fischer". 0, or -1 (malformed). */
+int gtp_filter_sizes(struct gtp_filter *f, const char *spec);
+int gtp_filter_systems(struct gtp_filter *f, const char *spec);
+/* --main-time / --period-time "MIN-MAX" or "N" (seconds) into out[2]. 0, or -1. */
+int gtp_filter_seconds(double out[2], const char *spec);
+/* A comma-separated list of names into names[] (pointers into spec, which is cut up): 0, or
+ * -1 (empty, more than GTP_ACCEPT_NAMES_MAX). */
+int gtp_filter_names(const char **names, int *n, char *spec);
+/* May the bridge accept a challenge from `from` with these settings (the `challenge` event's
+ * settings or a game object: size, handicap, rated, time, rules)? False with the reason in
+ * why[n]. The engine must take the size (engine_sizes, struct gtp_caps) and the filters must
+ * allow everything. */
+bool gtp_filter_allows(const struct gtp_filter *f, uint32_t engine_sizes, const json_t *settings,
+		       const char *from, char *why, size_t n);
+/* The commands of a list_commands response that the bridge uses when present. */
+void gtp_caps_from_list(struct gtp_caps *c, const char *list_commands);
+
+/* ---- gtp_log.c: --gtp-log ---- */
+
+/* Log the traffic of g's (new) engine: to PATH for all games, or to PATH with {game}
+ * replaced by g's id (opened on first use, appended to). A file that cannot be opened is
+ * reported, and the game plays on without a log. */
+void gtp_log_attach(struct game *g);
+/* Close g's own log file (a game being freed). */
+void gtp_log_close_game(struct game *g);
+/* Close the shared log file (the bridge stopping). */
+void gtp_log_close(struct bridge *br);
 
 /* ---- gtp_game.c ---- */
 

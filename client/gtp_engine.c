@@ -40,18 +40,72 @@ static void engine_exited(struct engine *e, int64_t status, int term_signal, voi
 	gtp_resign(g, "the engine is gone");
 }
 
+static void pump_backlog(struct game *g);
+
 static void setup_reply(struct engine *e, bool ok, const char *text, void *arg)
 {
 	struct game *g = arg;
 	if (e == g->eng && text && !ok)
 		gtp_say(g->br, "game %lld: the engine refused a setup command: %s", (long long)g->id, text);
+	if (e == g->eng && text)
+		pump_backlog(g);
+}
+
+/* A command the game cannot go on without (boardsize, clear_board, the handicap stones, a
+ * recorded move): refused, the engine's board is not the game's, so the game is resigned at
+ * once rather than played on with moves the engine refuses. */
+static void setup_fatal_reply(struct engine *e, bool ok, const char *text, void *arg)
+{
+	struct game *g = arg;
+	if (e != g->eng || !text || ok)
+		return;
+	gtp_say(g->br, "game %lld: the engine refused a setup command: %s", (long long)g->id, text);
+	g->eng_failed = true;
+	gtp_resign(g, "the engine cannot set up the game");
+}
+
+/* A long record (a resync, a reconnect) does not fit in the engine's queue at once: each
+ * answer makes room for the rest (and then the genmove). */
+static void pump_backlog(struct game *g)
+{
+	if (!g->eng_backlog)
+		return;
+	g->eng_backlog = false;
+	gtp_pump(g);
 }
 
 static void replay_reply(struct engine *e, bool ok, const char *text, void *arg)
 {
 	struct game *g = arg;
-	if (e == g->eng && text && !ok)
-		gtp_say(g->br, "game %lld: the engine refused a recorded move: %s", (long long)g->id, text);
+	if (e != g->eng || !text)
+		return;
+	if (ok) {
+		pump_backlog(g);
+		return;
+	}
+	gtp_say(g->br, "game %lld: the engine refused a recorded move: %s", (long long)g->id, text);
+	g->eng_failed = true;
+	gtp_resign(g, "the engine refuses the game's moves");
+}
+
+/* Fischer (docs/protocol.md "Time control object"): with kata-time_settings the engine is
+ * told the system itself (fischer MAIN INC, or fischer-capped MAIN INC MAX -1 with a cap).
+ * GTP's time_settings has no increment: the engine is told Canadian overtime of one stone in
+ * INC seconds after the main time (time_settings MAIN INC 1), which is what a Fischer clock
+ * guarantees a move once the main time is low, and time_left reports the main time as the
+ * clock holds it, increments included. */
+static void engine_fischer_settings(struct game *g, long main_s)
+{
+	double inc = json_number_value(json_object_get(g->time, "increment_s"));
+	const json_t *max = json_object_get(g->time, "max_s");
+	if (g->br->caps.kata_time && json_is_number(max))
+		engine_send(g->eng, setup_reply, g, "kata-time_settings fischer-capped %ld %g %g -1",
+			    main_s, inc, json_number_value(max));
+	else if (g->br->caps.kata_time)
+		engine_send(g->eng, setup_reply, g, "kata-time_settings fischer %ld %g", main_s, inc);
+	else
+		engine_send(g->eng, setup_reply, g, "time_settings %ld %ld 1", main_s,
+			    inc >= 1 ? (long)inc : 1L);
 }
 
 static void engine_time_settings(struct game *g)
@@ -65,7 +119,7 @@ static void engine_time_settings(struct game *g)
 		period_s = 1;
 	if (!sys || strcmp(sys, "none") == 0)
 		engine_send(g->eng, setup_reply, g, "time_settings 0 1 0");
-	else if (strcmp(sys, "byoyomi") == 0 && g->br->kgs_time)
+	else if (strcmp(sys, "byoyomi") == 0 && g->br->caps.kgs_time)
 		engine_send(g->eng, setup_reply, g, "kgs-time_settings byoyomi %ld %ld %ld", main_s,
 			    period_s, periods);
 	else if (strcmp(sys, "byoyomi") == 0)
@@ -73,7 +127,9 @@ static void engine_time_settings(struct game *g)
 	else if (strcmp(sys, "canadian") == 0)
 		engine_send(g->eng, setup_reply, g, "time_settings %ld %ld %ld", main_s, period_s,
 			    stones);
-	else /* absolute, fischer: main time only (time_left keeps a Fischer clock current) */
+	else if (strcmp(sys, "fischer") == 0)
+		engine_fischer_settings(g, main_s);
+	else /* absolute */
 		engine_send(g->eng, setup_reply, g, "time_settings %ld 0 0", main_s);
 }
 
@@ -97,8 +153,9 @@ static int start_engine(struct game *g)
 		gtp_resign(g, "no engine");
 		return -1;
 	}
-	engine_send(g->eng, setup_reply, g, "boardsize %d", g->size);
-	engine_send(g->eng, setup_reply, g, "clear_board");
+	gtp_log_attach(g);
+	engine_send(g->eng, setup_fatal_reply, g, "boardsize %d", g->size);
+	engine_send(g->eng, setup_fatal_reply, g, "clear_board");
 	/* The komi in force: the game's komi plus the handicap compensation, as the server counts
 	 * and writes KM (the ruleset's effective_komi, docs/rules.md Art. 11). */
 	const struct ruleset *rs = ruleset_default();
@@ -121,7 +178,7 @@ static int start_engine(struct game *g)
 			len += (size_t)snprintf(line + len, sizeof line - len, " %s", v);
 		}
 		if (n > 0)
-			engine_send(g->eng, setup_reply, g, "%s", line);
+			engine_send(g->eng, setup_fatal_reply, g, "%s", line);
 	}
 	engine_time_settings(g);
 	return 0;
@@ -159,7 +216,7 @@ static bool clock_now(struct game *g, char c, long *secs, long *stones)
 			periods--;
 		}
 		int64_t left = period_ms > elapsed ? period_ms - elapsed : 0;
-		if (g->br->kgs_time) {
+		if (g->br->caps.kgs_time) {
 			*secs = (long)(full / 1000);
 			*stones = (long)periods;
 		} else {
@@ -184,8 +241,8 @@ static void genmove_reply(struct engine *e, bool ok, const char *text, void *arg
 	if (e != g->eng)
 		return;
 	g->genmove_out = false;
-	if (!text)
-		return; /* dead: engine_exited resigns */
+	if (!text || g->eng_failed || g->resign_sent)
+		return; /* dead (engine_exited resigns), or resigned: no move from it */
 	if (!ok) {
 		gtp_say(g->br, "game %lld: genmove failed: %s", (long long)g->id, text);
 		gtp_resign(g, "the engine could not move");
@@ -230,7 +287,7 @@ static void final_status_reply(struct engine *e, bool ok, const char *text, void
 	if (e != g->eng)
 		return;
 	g->dead_out = false;
-	if (!text)
+	if (!text || g->eng_failed || g->resign_sent)
 		return;
 	if (strcmp(g->phase, "counting") != 0 || g->dead_sent)
 		return;
@@ -252,7 +309,12 @@ void gtp_genmove(struct game *g, char c)
 {
 	g->gen_color = c;
 	g->genmove_number = g->nmoves + 1;
-	g->genmove_out = engine_send(g->eng, genmove_reply, g, "genmove %c", c) == 0;
+	/* After a disputed count (play resumed), an engine that has it captures the stones it
+	 * holds dead and the opponent alive, so the next count can agree (KGS's rule). */
+	bool cleanup = g->countings > 0 && g->br->caps.genmove_cleanup;
+	g->genmove_out = engine_send(g->eng, genmove_reply, g, "%s %c",
+				     cleanup ? "kgs-genmove_cleanup" : "genmove", c) == 0;
+	g->eng_backlog = !g->genmove_out;
 }
 
 int gtp_engine_send(struct game *g, engine_reply_cb cb, const char *fmt, ...)
@@ -302,8 +364,10 @@ void gtp_pump(struct game *g)
 	}
 	while (g->eng_known < g->nmoves) {
 		const struct move *m = &g->moves[g->eng_known];
-		if (engine_send(g->eng, replay_reply, g, "play %c %s", m->color, m->vertex) < 0)
+		if (engine_send(g->eng, replay_reply, g, "play %c %s", m->color, m->vertex) < 0) {
+			g->eng_backlog = true; /* the queue is full: the answers pump again */
 			return;
+		}
 		gtp_push_move(&g->eng_moves, &g->eng_known, &g->eng_cap, m->color, m->vertex);
 	}
 	if (g->paused || (g->prediction && gtp_predict_pump(g)))
@@ -329,5 +393,6 @@ void gtp_pump(struct game *g)
 			return;
 		}
 		g->dead_out = engine_send(g->eng, final_status_reply, g, "final_status_list dead") == 0;
+		g->eng_backlog = !g->dead_out;
 	}
 }

@@ -43,12 +43,20 @@ static void ignore_reply(struct session *s, json_t *reply, void *arg)
 	(void)arg;
 }
 
-static void consider_challenge(struct bridge *br, json_int_t id, const char *from, bool rated,
-			       int size)
+/* `settings`: the challenge event's settings, or the pending game object (size, handicap,
+ * rated, time, rules). */
+static void consider_challenge(struct bridge *br, json_int_t id, const char *from,
+			       const json_t *settings)
 {
+	bool rated = json_is_true(json_object_get(settings, "rated"));
+	int size = (int)json_integer_value(json_object_get(settings, "size"));
 	const char *cmd = "accept", *why = NULL;
+	char filtered[160];
 	if (!policy_allows(br, from, rated))
 		why = "not allowed by --accept";
+	else if (!gtp_filter_allows(&br->filter, br->caps.sizes, settings, from, filtered,
+				    sizeof filtered))
+		why = filtered;
 	else if (br->ngames >= br->max_games)
 		why = "--max-games reached";
 	if (why)
@@ -147,8 +155,7 @@ void gtp_on_event(struct session *s, json_t *ev, void *ctx)
 		const char *white = json_string_value(json_object_get(gv, "white"));
 		if (black && white && strcasecmp(white, br->user) == 0)
 			consider_challenge(br, json_integer_value(json_object_get(gv, "id")), black,
-					   json_is_true(json_object_get(gv, "rated")),
-					   (int)json_integer_value(json_object_get(gv, "size")));
+					   gv);
 		return;
 	}
 	json_int_t id = json_integer_value(gv);
@@ -157,8 +164,7 @@ void gtp_on_event(struct session *s, json_t *ev, void *ctx)
 	if (strcmp(name, "challenge") == 0) {
 		json_t *st = json_object_get(ev, "settings");
 		const char *from = json_string_value(json_object_get(ev, "from"));
-		consider_challenge(br, id, from ? from : "?", json_is_true(json_object_get(st, "rated")),
-				   (int)json_integer_value(json_object_get(st, "size")));
+		consider_challenge(br, id, from ? from : "?", st);
 		return;
 	}
 	struct game *g = gtp_find_game(br, id);

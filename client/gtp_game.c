@@ -69,6 +69,7 @@ static void game_freed(uv_handle_t *h)
 	json_decref(g->time);
 	json_decref(g->clocks);
 	json_decref(g->their_dead);
+	gtp_log_close_game(g);
 	free(g);
 }
 

@@ -29,11 +29,20 @@ static const struct command commands[] = {
 	{"call", cmd_call, true,
 	 "send raw requests (CMD key=value..., or - for JSON lines on stdin)"},
 	{"register", cmd_register, true, "create the account --user NAME (optional --rank 3k)"},
+	{"challenge", cmd_challenge, true,
+	 "challenge a player: challenge NAME [--size --komi --handicap --time --color ...]"},
+	{"accept", cmd_accept, true, "accept a challenge: accept GAME"},
+	{"decline", cmd_decline, true, "decline a challenge (or withdraw yours): decline GAME"},
+	{"play", cmd_play, true, "play a move: play GAME VERTEX (numbered from the game)"},
+	{"pass", cmd_pass, true, "pass: pass GAME"},
+	{"resign", cmd_resign, true, "resign: resign GAME"},
+	{"dead", cmd_dead, true, "claim dead stones while counting: dead GAME [VERTEX...]"},
+	{"players", cmd_players, true, "list the players (--sort, --limit)"},
 	{"games", cmd_games, true,
 	 "list games (--phase, --player, --tournament, --limit, --before)"},
 	{"sgf", cmd_sgf, true, "print a game's record (SGF)"},
 	{"watch", cmd_watch, true,
-	 "observe a game: board and clocks after each move, then the result"},
+	 "observe a game live: board, last move, captures, clocks, claims, result"},
 	{"standings", cmd_standings, true, "a tournament's standings (--round N)"},
 	{"pairings", cmd_pairings, true, "a tournament round's pairings"},
 	{"td", cmd_td, true,
@@ -51,7 +60,9 @@ static void usage(FILE *f)
 	fputs("usage: tengen [--help | --version] [GLOBAL OPTIONS] COMMAND [ARGS...]\n"
 	      "\n"
 	      "global options (before or after COMMAND; for the commands that talk to tengend):\n"
-	      "  --server HOST:PORT   the server (default " SESSION_DEFAULT_SERVER ")\n"
+	      "  --server HOST:PORT   the server (default $" SESSION_SERVER_ENV ", else 'server\n"
+	      "                       HOST:PORT' in ~/.config/tengen/config, else "
+	      SESSION_DEFAULT_SERVER ")\n"
 	      "  --user NAME          log in as NAME\n"
 	      "  --password-file F    the password is F's first line (else $TENGEN_PASSWORD)\n"
 	      "  --json               print the raw JSON replies instead of tables\n"
@@ -62,7 +73,8 @@ static void usage(FILE *f)
 	fputs("  help       show this help, or a command's: tengen help COMMAND\n"
 	      "\n"
 	      "Run 'tengen COMMAND --help' for a command's options.\n"
-	      "Exit status: 0 success, 1 failure, 2 bad command line.\n", f);
+	      "Exit status: 0 success, 1 failure here, 2 bad command line, 3 the server refused,\n"
+	      "4 no answer from the server, 5 login refused.\n", f);
 }
 
 static const struct command *find_command(const char *name)

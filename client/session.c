@@ -79,10 +79,11 @@ struct session {
 	unsigned backoff_ms;
 	bool was_ready;        /* on_ready was called at least once */
 	char *logged_in;       /* the logged-in name, or NULL */
+	enum session_failure failure; /* the kind of the last failure reported */
 };
 
 static void start_attempt(struct session *s);
-static void fail(struct session *s, const char *msg, bool allow_retry);
+static void fail(struct session *s, enum session_failure kind, const char *msg, bool allow_retry);
 
 static void maybe_free(struct session *s)
 {
@@ -176,6 +177,7 @@ static void drop_conn(struct session *s)
 		uv_close((uv_handle_t *)&c->tcp, conn_close_cb);
 	framing_free(&s->fr);
 	framing_init(&s->fr);
+	framing_set_max(&s->fr, FRAMING_MAX_SEND_LINE);
 }
 
 static void timer_backoff_cb(uv_timer_t *t)
@@ -187,8 +189,9 @@ static void timer_backoff_cb(uv_timer_t *t)
 }
 
 /* The attempt or the connection failed: report, then retry or die. */
-static void fail(struct session *s, const char *msg, bool allow_retry)
+static void fail(struct session *s, enum session_failure kind, const char *msg, bool allow_retry)
 {
+	s->failure = kind;
 	bool was = s->state == ST_READY;
 	uv_timer_stop(&s->timer);
 	drop_conn(s);
@@ -214,7 +217,7 @@ static void fail_unreachable(struct session *s, const char *why)
 	bool hint = strcmp(why, "connection refused") == 0 || strcmp(why, "timed out") == 0;
 	snprintf(msg, sizeof msg, "cannot reach the server at %s: %s%s", s->server, why,
 		 hint ? " (is tengend running?)" : "");
-	fail(s, msg, true);
+	fail(s, SESSION_FAIL_UNREACHABLE, msg, true);
 }
 
 /* libuv's error text, in the lower case of the messages ("connection refused"). */
@@ -317,7 +320,7 @@ static void login_cb(struct session *s, json_t *reply, void *arg)
 	char msg[SESSION_ERROR_MAX];
 	snprintf(msg, sizeof msg, "login failed: %s", message ? message : "refused");
 	/* A rate limit passes with time; anything else (wrong password) will not. */
-	fail(s, msg, code && strcmp(code, "rate_limited") == 0);
+	fail(s, SESSION_FAIL_LOGIN, msg, code && strcmp(code, "rate_limited") == 0);
 }
 
 static void handle_line(struct session *s, const char *line, size_t len)
@@ -367,7 +370,7 @@ static void read_cb(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
 		char msg[SESSION_ERROR_MAX];
 		snprintf(msg, sizeof msg, "connection to the server at %s lost: %s", s->server,
 			 uv_why((int)nread));
-		fail(s, msg, true);
+		fail(s, SESSION_FAIL_LOST, msg, true);
 		return;
 	}
 	if (nread == 0) {
@@ -376,7 +379,7 @@ static void read_cb(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
 	}
 	if (framing_feed(&s->fr, buf->base, (size_t)nread) != 0) {
 		free(buf->base);
-		fail(s, "out of memory", true);
+		fail(s, SESSION_FAIL_OTHER, "out of memory", true);
 		return;
 	}
 	free(buf->base);
@@ -389,12 +392,19 @@ static void read_cb(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
 		enum framing_result r = framing_next(&s->fr, &line, &len);
 		if (r == FRAMING_NONE)
 			return;
-		if (r == FRAMING_TOO_LONG)
-			continue;
+		if (r == FRAMING_TOO_LONG) {
+			/* Never sent by a tengend of this protocol: its reply would never come, so
+			 * waiting for it is pointless. Drop the connection (replies owed get NULL). */
+			char msg[SESSION_ERROR_MAX];
+			snprintf(msg, sizeof msg, "the server at %s sent a line over %u bytes",
+				 s->server, FRAMING_MAX_SEND_LINE);
+			fail(s, SESSION_FAIL_PROTOCOL, msg, true);
+			return;
+		}
 		/* The line lives in the framing buffer, which a callback may reset: copy it. */
 		char *copy = malloc(len + 1);
 		if (!copy) {
-			fail(s, "out of memory", true);
+			fail(s, SESSION_FAIL_OTHER, "out of memory", true);
 			return;
 		}
 		memcpy(copy, line, len);
@@ -446,7 +456,7 @@ static void connect_cb(uv_connect_t *req, int status)
 				      "password", s->password);
 	if (!req_login || send_request(s, req_login, login_cb, NULL) != 0) {
 		json_decref(req_login);
-		fail(s, "out of memory", true);
+		fail(s, SESSION_FAIL_OTHER, "out of memory", true);
 		return;
 	}
 	json_decref(req_login);
@@ -457,13 +467,13 @@ static void connect_addr(struct session *s, const struct sockaddr *addr)
 {
 	struct conn *c = calloc(1, sizeof *c);
 	if (!c) {
-		fail(s, "out of memory", true);
+		fail(s, SESSION_FAIL_OTHER, "out of memory", true);
 		return;
 	}
 	c->s = s;
 	if (uv_tcp_init(s->loop, &c->tcp) != 0) {
 		free(c);
-		fail(s, "cannot create a socket", true);
+		fail(s, SESSION_FAIL_OTHER, "cannot create a socket", true);
 		return;
 	}
 	c->tcp.data = c;
@@ -517,7 +527,7 @@ static void start_attempt(struct session *s)
 	hints.ai_socktype = SOCK_STREAM;
 	uv_getaddrinfo_t *gai = calloc(1, sizeof *gai);
 	if (!gai) {
-		fail(s, "out of memory", true);
+		fail(s, SESSION_FAIL_OTHER, "out of memory", true);
 		return;
 	}
 	gai->data = s;
@@ -558,9 +568,69 @@ static int split_server(struct session *s, const char *server)
 	return 0;
 }
 
+/* The config file's path into out[n]: $TENGEN_CONFIG, else $XDG_CONFIG_HOME/tengen/config,
+ * else $HOME/.config/tengen/config. False if there is none to look at. */
+static bool config_path(char *out, size_t n)
+{
+	const char *env = getenv(SESSION_CONFIG_ENV), *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	int w;
+	if (env && *env)
+		w = snprintf(out, n, "%s", env);
+	else if (xdg && *xdg)
+		w = snprintf(out, n, "%s/tengen/config", xdg);
+	else if (home && *home)
+		w = snprintf(out, n, "%s/.config/tengen/config", home);
+	else
+		return false;
+	return w > 0 && (size_t)w < n;
+}
+
+/* The `server HOST:PORT` line of the config file, or NULL (no file, no such line). */
+static const char *config_server(void)
+{
+	static char server[SESSION_HOST_MAX + 16];
+	char path[4096], line[SESSION_HOST_MAX + 64];
+	if (!config_path(path, sizeof path))
+		return NULL;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	const char *found = NULL;
+	while (!found && fgets(line, sizeof line, f)) {
+		/* "server HOST:PORT" or "server = HOST:PORT"; '#' starts a comment line */
+		char *p = line + strspn(line, " \t");
+		if (strncmp(p, "server", 6) != 0 || !strchr(" \t=", p[6]))
+			continue;
+		p += 6 + strspn(p + 6, " \t=");
+		size_t n = strcspn(p, " \t\r\n#");
+		if (n > 0 && n < sizeof server) {
+			memcpy(server, p, n);
+			server[n] = '\0';
+			found = server;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+const char *session_default_server(void)
+{
+	const char *env = getenv(SESSION_SERVER_ENV);
+	if (env && *env)
+		return env;
+	const char *conf = config_server();
+	return conf ? conf : SESSION_DEFAULT_SERVER;
+}
+
+enum session_failure session_failure(const struct session *s)
+{
+	return s->failure;
+}
+
 struct session *session_open(uv_loop_t *loop, const struct session_options *opt)
 {
-	const char *server = opt->server ? opt->server : SESSION_DEFAULT_SERVER;
+	const char *server = opt->server ? opt->server : session_default_server();
 	struct session *s = calloc(1, sizeof *s);
 	if (!s) {
 		cli_errorf("out of memory");
@@ -595,6 +665,7 @@ struct session *session_open(uv_loop_t *loop, const struct session_options *opt)
 	s->opt.user = s->user;
 	s->opt.password = NULL; /* only s->password holds it */
 	framing_init(&s->fr);
+	framing_set_max(&s->fr, FRAMING_MAX_SEND_LINE); /* every line the server may send */
 	s->backoff_ms = SESSION_BACKOFF_MIN_MS;
 	uv_timer_init(loop, &s->timer);
 	s->timer.data = s;

@@ -21,6 +21,18 @@
 #define SESSION_BACKOFF_MAX_MS 8000
 #define SESSION_CONNECT_TIMEOUT_MS 5000
 #define SESSION_DEFAULT_SERVER "127.0.0.1:6970"
+#define SESSION_SERVER_ENV "TENGEN_SERVER" /* the address when no --server is given */
+#define SESSION_CONFIG_ENV "TENGEN_CONFIG" /* the config file (session_default_server) */
+
+/* What kind of failure the last on_error reported (for the client's exit status). */
+enum session_failure {
+	SESSION_FAIL_NONE = 0,
+	SESSION_FAIL_UNREACHABLE, /* no connection: refused, unknown host, timed out */
+	SESSION_FAIL_LOST,        /* the connection dropped */
+	SESSION_FAIL_LOGIN,       /* the login was refused (wrong password, rate limited) */
+	SESSION_FAIL_PROTOCOL,    /* the server sent what no tengend sends (a line too long) */
+	SESSION_FAIL_OTHER,       /* out of memory, no socket */
+};
 
 struct session;
 
@@ -34,7 +46,7 @@ typedef void (*session_ready_cb)(struct session *s, bool first, void *ctx);
 typedef void (*session_error_cb)(struct session *s, const char *error, bool final, void *ctx);
 
 struct session_options {
-	const char *server;     /* "HOST:PORT"; NULL: SESSION_DEFAULT_SERVER */
+	const char *server;     /* "HOST:PORT"; NULL: session_default_server() */
 	const char *user;       /* NULL: do not log in */
 	const char *password;
 	bool reconnect;         /* retry with backoff on a dropped connection */
@@ -53,6 +65,13 @@ int session_request(struct session *s, json_t *req, session_reply_cb cb, void *a
 /* Close the connection and free the session once libuv is done with it; pending reply
  * callbacks get NULL. */
 void session_close(struct session *s);
+/* The address used when none is given: $TENGEN_SERVER if set and not empty, else the line
+ * `server HOST:PORT` of the config file ($TENGEN_CONFIG, else $XDG_CONFIG_HOME/tengen/config,
+ * else ~/.config/tengen/config; lines starting with '#' are comments), else
+ * SESSION_DEFAULT_SERVER. */
+const char *session_default_server(void);
+/* The kind of the failure the last on_error call reported (SESSION_FAIL_NONE before any). */
+enum session_failure session_failure(const struct session *s);
 /* The server address "HOST:PORT" the session connects to (for messages). */
 const char *session_server(const struct session *s);
 

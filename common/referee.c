@@ -297,6 +297,27 @@ int referee_play_choice(struct referee *r, enum color c, int pt, enum capture_ch
 	return 0;
 }
 
+/* FNV-1a over both claims: equal keys are (but for a collision of 2^-64) the same dispute. */
+static uint64_t claims_key(const struct referee *r)
+{
+	uint64_t h = 14695981039346656037ull;
+	for (int c = BLACK; c <= WHITE; c++)
+		for (int p = 0; p < BOARD_POINTS_MAX; p++) {
+			h ^= (uint64_t)(r->dead[c][p] ? 1 + p : 0);
+			h *= 1099511628211ull;
+		}
+	return h;
+}
+
+const bool *referee_counted_dead(const struct referee *r)
+{
+	if (!r->scored || r->phase != PHASE_ENDED)
+		return NULL;
+	if (r->settled)
+		return r->counted_dead;
+	return r->claimed[BLACK] && r->claimed[WHITE] ? r->dead[BLACK] : NULL;
+}
+
 int referee_dead(struct referee *r, enum color c, const int *pts, int n, bool *ended, bool *resumed)
 {
 	bool dead[BOARD_POINTS_MAX];
@@ -312,6 +333,18 @@ int referee_dead(struct referee *r, enum color c, const int *pts, int n, bool *e
 		return 0;
 	if (memcmp(r->dead[BLACK], r->dead[WHITE], sizeof dead) == 0) {
 		finish_counted(r, r->dead[BLACK]);
+		*ended = true;
+		return 0;
+	}
+	/* The same dispute again? After REFEREE_DISPUTES_MAX in a row, the count settles it. */
+	uint64_t key = claims_key(r);
+	r->disputes = r->disputes > 0 && key == r->dispute_key ? r->disputes + 1 : 1;
+	r->dispute_key = key;
+	if (r->disputes >= REFEREE_DISPUTES_MAX) {
+		for (int p = 0; p < BOARD_POINTS_MAX; p++)
+			r->counted_dead[p] = r->dead[BLACK][p] && r->dead[WHITE][p];
+		r->settled = true;
+		finish_counted(r, r->counted_dead);
 		*ended = true;
 		return 0;
 	}

@@ -12,6 +12,7 @@
 #define TENGEN_REFEREE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include "board.h"
 #include "capture.h"
 #include "predict.h"
@@ -23,6 +24,13 @@
  * 000, Art. 5.2-5.3), before PLAYING. */
 enum game_phase { PHASE_PENDING = 0, PHASE_SCHEDULED, PHASE_PLAYING, PHASE_COUNTING, PHASE_ENDED,
 		  PHASE_OPENING, PHASE_PREDICTING };
+
+/* Counting phases in a row that may end with the same two different claims before the dispute
+ * is settled by the count (docs/rules.md, Art. 8 and 21.4): play resumed twice for the claimant
+ * to capture the stones in question (Art. 21.4: "settled by actual play") and the third count
+ * brought the same claims, so the stones were not captured: they are counted alive, and only
+ * the stones both hold dead are removed (Art. 8: dead stones are those both confirm). */
+#define REFEREE_DISPUTES_MAX 3
 
 /* Why a game ended (docs/protocol.md game.end `reason`). */
 enum end_reason {
@@ -57,6 +65,11 @@ struct referee {
 	double predicted[2];     /* White's terms, points (valid when sealed) */
 	bool revealed;           /* both were in once the opening ended: colours and bar decided */
 	enum predict_role white_role; /* who took White (valid when revealed) */
+	int disputes;            /* counting phases in a row ended by the same two different
+				  * claims (REFEREE_DISPUTES_MAX) */
+	uint64_t dispute_key;    /* a hash of those claims */
+	bool settled;            /* ended at REFEREE_DISPUTES_MAX: counted with counted_dead */
+	bool counted_dead[BOARD_POINTS_MAX]; /* then: the stones both claims held dead */
 };
 
 /* The outcome of one referee_play call. */
@@ -140,8 +153,14 @@ double referee_bar(const struct referee *r);
  * its chain). Returns 0, -1 if not in COUNTING, or the 1-based index of a point that is no
  * stone (nothing changes). When both have claimed: equal claims end the game, counted; else
  * play resumes (*resumed = true) with the player who holds dead stones the other holds alive
- * to move, or, if both do, the player who passed first. */
+ * to move, or, if both do, the player who passed first; but the REFEREE_DISPUTES_MAX-th
+ * counting phase in a row to end with the same two different claims ends the game counted
+ * with only the stones both hold dead removed (*ended, r->settled). */
 int referee_dead(struct referee *r, enum color c, const int *pts, int n, bool *ended, bool *resumed);
+/* The dead stones the count of an ended, counted game used (every stone of each chain): the
+ * agreed claims, or counted_dead for a dispute settled at REFEREE_DISPUTES_MAX; NULL for a game
+ * not counted by claims (all alive, or not counted). */
+const bool *referee_counted_dead(const struct referee *r);
 
 /* `c` resigns (PLAYING or COUNTING). Returns 0 or -1 if the game is not live. */
 int referee_resign(struct referee *r, enum color c);

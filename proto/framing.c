@@ -4,11 +4,20 @@
 #include "framing.h"
 
 /* The largest unfinished line kept: the limit plus a possible trailing '\r'. */
-#define FRAMING_PARTIAL_MAX (FRAMING_MAX_LINE + 1)
+static size_t partial_max(const struct framing *f)
+{
+	return f->max_line + 1;
+}
 
 void framing_init(struct framing *f)
 {
 	memset(f, 0, sizeof *f);
+	f->max_line = FRAMING_MAX_LINE;
+}
+
+void framing_set_max(struct framing *f, size_t max_line)
+{
+	f->max_line = max_line > 0 ? max_line : 1;
 }
 
 void framing_free(struct framing *f)
@@ -48,8 +57,8 @@ static int reserve(struct framing *f, size_t more)
 	while (want < need)
 		want *= 2;
 	/* An unfinished line never needs more than this: do not overshoot by doubling. */
-	if (need <= FRAMING_PARTIAL_MAX + 1 && want > FRAMING_PARTIAL_MAX + 1)
-		want = FRAMING_PARTIAL_MAX + 1;
+	if (need <= partial_max(f) + 1 && want > partial_max(f) + 1)
+		want = partial_max(f) + 1;
 	char *nb = realloc(f->buf, want);
 	if (!nb)
 		return -1;
@@ -98,7 +107,7 @@ int framing_feed(struct framing *f, const char *buf, size_t len)
 	/* Nothing left to hand out: start over at the front, and give back a large buffer. */
 	if (f->start == f->len && f->mark_head == f->nmarks) {
 		f->start = f->len = 0;
-		if (f->cap > FRAMING_PARTIAL_MAX + 1) {
+		if (f->cap > partial_max(f) + 1) {
 			free(f->buf);
 			f->buf = NULL;
 			f->cap = 0;
@@ -120,7 +129,7 @@ int framing_feed(struct framing *f, const char *buf, size_t len)
 			char last = seg > 0 ? nl[-1] : f->partial > 0 ? f->buf[f->len - 1] : '\0';
 			if (content > 0 && last == '\r')
 				content--;
-			if (content > FRAMING_MAX_LINE) {
+			if (content > f->max_line) {
 				if (mark_too_long(f) < 0)
 					return -1;
 			} else if (append(f, buf, seg + 1) < 0) {
@@ -130,7 +139,7 @@ int framing_feed(struct framing *f, const char *buf, size_t len)
 			len -= seg + 1;
 			buf = nl + 1;
 		} else {
-			if (f->partial + len > FRAMING_PARTIAL_MAX) {
+			if (f->partial + len > partial_max(f)) {
 				if (mark_too_long(f) < 0)
 					return -1;
 				f->discarding = true;

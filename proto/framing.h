@@ -2,11 +2,12 @@
  *
  * Bytes are fed as they arrive (any split); framing_next then hands out complete lines in
  * order. `\n` ends a line and one trailing `\r` is stripped. A line of more than
- * FRAMING_MAX_LINE bytes (not counting `\r\n`) is reported once as FRAMING_TOO_LONG, as soon as
+ * f->max_line bytes (not counting `\r\n`; FRAMING_MAX_LINE unless framing_set_max changed it) is
+ * reported once as FRAMING_TOO_LONG, as soon as
  * it is seen to be too long, and the rest of it up to the next `\n` is dropped; the lines after
  * it come out normally. NUL bytes inside a line are passed through.
  *
- * Memory: the buffer holds the complete lines not yet taken plus at most FRAMING_MAX_LINE + 1
+ * Memory: the buffer holds the complete lines not yet taken plus at most f->max_line + 1
  * bytes of the unfinished line; an over-long line is never buffered beyond that. A server that
  * takes a bounded number of lines per read should stop reading while framing_pending() is large
  * (e.g. more than FRAMING_MAX_LINE) so a flood of short lines cannot grow it either.
@@ -19,6 +20,11 @@
 
 #define FRAMING_MAX_LINE 65536 /* bytes in a line, without its "\n" or "\r\n" (docs/protocol.md) */
 #define FRAMING_INITIAL_CAP 4096 /* first buffer allocation, bytes */
+/* The longest line tengend sends (a reply or an event), bytes without its "\n": a reply that
+ * would be longer is replaced by an `internal` error reply (docs/protocol.md "Limits"). The
+ * client frames the server's lines with this limit (framing_set_max), so every line the server
+ * may send is read whole. Below the server's default --max-queued (8 MiB). */
+#define FRAMING_MAX_SEND_LINE (4u << 20)
 
 enum framing_result {
 	FRAMING_NONE = 0, /* no complete line yet: feed more bytes */
@@ -37,11 +43,15 @@ struct framing {
 	size_t nmarks;      /* marks[mark_head..nmarks) are pending */
 	size_t mark_head;
 	size_t mark_cap;
+	size_t max_line;    /* the longest line taken, bytes (FRAMING_MAX_LINE by default) */
 };
 
-/* Start with an empty buffer (allocates nothing). */
+/* Start with an empty buffer (allocates nothing) and the limit FRAMING_MAX_LINE. */
 void framing_init(struct framing *f);
-/* Release the buffer; f may be initialised again. */
+/* Take lines of up to `max_line` bytes instead (>= 1; e.g. FRAMING_MAX_SEND_LINE for the
+ * client reading the server). Call right after framing_init, before any byte is fed. */
+void framing_set_max(struct framing *f, size_t max_line);
+/* Release the buffer; f may be initialised again (framing_init: the default limit). */
 void framing_free(struct framing *f);
 /* Append `len` bytes received from the peer. Returns 0, or -1 when out of memory (the stream
  * is then in an unknown state: close the connection). Invalidates a line from framing_next. */

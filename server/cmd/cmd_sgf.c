@@ -125,7 +125,7 @@ static int sgf_count(const struct game *g, struct sgf_game *s)
 	if (!r->scored || r->phase != PHASE_ENDED)
 		return 0;
 	const struct board *b = &r->board;
-	const bool *dead = r->claimed[BLACK] && r->claimed[WHITE] ? r->dead[BLACK] : NULL;
+	const bool *dead = referee_counted_dead(r);
 	unsigned char owner[BOARD_POINTS_MAX];
 	score_territory(b, dead, owner);
 	for (int y = b->size - 1; y >= 0; y--)

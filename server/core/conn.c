@@ -252,6 +252,12 @@ void server_send_raw(struct conn *c, const char *line, size_t len)
 	}
 }
 
+/* Is this line (its "\n" included) longer than any line the server sends? */
+static bool line_too_long(size_t len)
+{
+	return len > (size_t)FRAMING_MAX_SEND_LINE + 1;
+}
+
 void server_send(struct conn *c, const json_t *msg)
 {
 	size_t len;
@@ -259,6 +265,25 @@ void server_send(struct conn *c, const json_t *msg)
 	if (!line) {
 		log_msg(LOGL_ERROR, "serialize", "conn=%llu", (unsigned long long)c->serial);
 		return;
+	}
+	if (line_too_long(len)) {
+		/* Clients read lines of up to FRAMING_MAX_SEND_LINE bytes: a reply that would be
+		 * longer becomes an error reply (an event is dropped) so nobody waits forever. */
+		free(line);
+		log_msg(LOGL_ERROR, "serialize", "conn=%llu too_long=%zu", (unsigned long long)c->serial,
+			len - 1);
+		const json_t *id = json_object_get(msg, "id");
+		if (json_object_get(msg, "event") || !json_object_get(msg, "ok"))
+			return;
+		struct proto_error err = {.code = PROTO_ERR_INTERNAL};
+		snprintf(err.message, sizeof err.message,
+			 "the reply would be %zu bytes, more than the %u a line may hold: ask for less",
+			 len - 1, FRAMING_MAX_SEND_LINE);
+		json_t *r = proto_reply_error_from(id, &err);
+		line = r ? proto_serialize(r, &len) : NULL;
+		json_decref(r);
+		if (!line)
+			return;
 	}
 	server_send_raw(c, line, len);
 	free(line);

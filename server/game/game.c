@@ -213,13 +213,18 @@ json_t *game_score_json(const struct score *s)
 	return json_pack("{s:f, s:f, s:f}", "black", s->black, "white", s->white, "komi", s->komi);
 }
 
-json_t *game_claims_json(const struct game *g, enum color c)
+json_t *game_points_json(const struct game *g, const bool *set)
 {
 	json_t *a = json_array();
 	char v[VERTEX_MAX_LEN];
 	const struct board *b = &g->ref.board;
 	for (int p = 0; p < b->stride * b->stride; p++)
-		if (g->ref.dead[c][p])
+		if (set[p])
 			json_array_append_new(a, json_string(vertex_format(b, p, v)));
 	return a;
+}
+
+json_t *game_claims_json(const struct game *g, enum color c)
+{
+	return game_points_json(g, g->ref.dead[c]);
 }

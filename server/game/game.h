@@ -118,6 +118,8 @@ void game_clock_state_from(const json_t *o, struct clock_state *s);
 json_t *game_score_json(const struct score *s);
 /* Player c's claimed dead stones, as vertices. */
 json_t *game_claims_json(const struct game *g, enum color c);
+/* The points p of the board with set[p], as vertices (a JSON array). */
+json_t *game_points_json(const struct game *g, const bool *set);
 
 /* ---- game_codec.c ---- */
 

@@ -76,6 +76,13 @@ char *game_extra_text(const struct game *g, int at_move, const char *to_move)
 	put_owned(&o, "claim_B", r->claimed[BLACK] ? game_claims_json(g, BLACK) : NULL);
 	put_owned(&o, "claim_W", r->claimed[WHITE] ? game_claims_json(g, WHITE) : NULL);
 	put_owned(&o, "score", r->scored ? game_score_json(&r->score) : NULL);
+	if (r->disputes > 0) { /* the disputed counts in a row (REFEREE_DISPUTES_MAX) */
+		jsonout_lit(&o, ",\"disputes\":");
+		jsonout_int(&o, r->disputes);
+		jsonout_lit(&o, ",\"dispute_key\":");
+		jsonout_int(&o, (long long)r->dispute_key);
+	}
+	put_owned(&o, "counted_dead", r->settled ? game_points_json(g, r->counted_dead) : NULL);
 	jsonout_lit(&o, ",\"paused\":");
 	jsonout_bool(&o, g->paused);
 	if (g->paused) { /* the part of the turn used before the pause survives a restart */
@@ -203,6 +210,25 @@ static void restore_claim(struct game *g, json_t *x, const char *key, enum color
 	}
 }
 
+/* The disputed counts in a row, and the count that settled them (game_extra_text). */
+static void restore_disputes(struct game *g, json_t *x)
+{
+	struct referee *r = &g->ref;
+	r->disputes = (int)json_integer_value(json_object_get(x, "disputes"));
+	r->dispute_key = (uint64_t)json_integer_value(json_object_get(x, "dispute_key"));
+	json_t *a = json_object_get(x, "counted_dead");
+	size_t i;
+	json_t *v;
+	if (!json_is_array(a))
+		return;
+	r->settled = true;
+	json_array_foreach(a, i, v) {
+		int pt = vertex_parse(&r->board, json_string_value(v));
+		if (pt > 0)
+			r->counted_dead[pt] = true;
+	}
+}
+
 /* Rebuild a game's referee from its row and replayed moves (restart, queries of ended games). */
 static void restore_state(struct game *g, const struct replay_ctx *rx)
 {
@@ -231,6 +257,7 @@ static void restore_state(struct game *g, const struct replay_ctx *rx)
 		r->first_passer = fp && strcmp(fp, "W") == 0 ? WHITE : BLACK;
 		restore_claim(g, x, "claim_B", BLACK);
 		restore_claim(g, x, "claim_W", WHITE);
+		restore_disputes(g, x);
 		json_t *s = json_object_get(x, "score");
 		if (s) {
 			r->scored = true;

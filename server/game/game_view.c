@@ -20,14 +20,16 @@ json_t *game_settings_json(const struct game *g)
 }
 
 /* The dead stones both players agreed on (Art. 8), the chains in full, as counted: the
- * claims of an ended game counted by agreement; [] for one counted all alive; NULL if the game
- * was not counted. */
+ * claims of an ended game counted by agreement (or, for a dispute the count settled, the
+ * stones both claims held dead); [] for one counted all alive; NULL if the game was not
+ * counted. */
 static json_t *agreed_dead_json(const struct game *g)
 {
 	const struct referee *r = &g->ref;
 	if (!g->started || !r->scored || r->phase != PHASE_ENDED)
 		return NULL;
-	return r->claimed[BLACK] && r->claimed[WHITE] ? game_claims_json(g, BLACK) : json_array();
+	const bool *dead = referee_counted_dead(r);
+	return dead ? game_points_json(g, dead) : json_array();
 }
 
 /* The `game` query's object (docs/protocol.md). */

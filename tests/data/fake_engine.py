@@ -2,12 +2,16 @@
 """fake_engine.py: a scripted GTP engine for tests/integration/test_gtp.c.
 
   fake_engine.py [--moves D4,E5,...] [--delay-ms N] [--die-at-genmove K] [--log FILE]
+                 [--max-size N] [--extra-commands CMD,...] [--refuse-play]
 
 Answers the GTP commands the bridge uses. `genmove` plays the next entry of --moves that is
 empty on its board (stones are never captured: scripts avoid captures), then "pass" once the
 list is exhausted; "resign" in the list resigns. --delay-ms sleeps before each genmove answer.
 --die-at-genmove K exits (status 3) on the K-th genmove, without answering. --log appends every
 command received, one per line. final_status_list dead answers an empty list.
+--max-size N answers `boardsize` above N with "? unacceptable size" (as GNU Go does above 19).
+--extra-commands lists more commands (kata-time_settings, kgs-genmove_cleanup, ...): answered
+"=" (kgs-genmove_cleanup as genmove). --refuse-play answers every `play` "? illegal move".
 """
 import sys
 import time
@@ -16,6 +20,7 @@ import time
 def main():
     args = sys.argv[1:]
     moves, delay, die_at, log = [], 0.0, 0, None
+    max_size, extra, refuse_play = 25, [], False
     i = 0
     while i < len(args):
         a = args[i]
@@ -31,10 +36,18 @@ def main():
         elif a == "--log":
             log = open(args[i + 1], "a")
             i += 1
+        elif a == "--max-size":
+            max_size = int(args[i + 1])
+            i += 1
+        elif a == "--extra-commands":
+            extra = [c for c in args[i + 1].split(",") if c]
+            i += 1
+        elif a == "--refuse-play":
+            refuse_play = True
         i += 1
     known = ["protocol_version", "name", "version", "known_command", "list_commands", "quit",
              "boardsize", "clear_board", "komi", "play", "genmove", "set_free_handicap",
-             "time_settings", "time_left", "final_status_list"]
+             "time_settings", "time_left", "final_status_list"] + extra
     stones = set()
     genmoves = 0
     for line in sys.stdin:
@@ -64,9 +77,15 @@ def main():
             ok("\n".join(known))
         elif cmd == "known_command":
             ok("true" if rest and rest[0] in known else "false")
+        elif cmd == "boardsize" and (not rest or not rest[0].isdigit() or int(rest[0]) > max_size):
+            sys.stdout.write("? unacceptable size\n\n")
+            sys.stdout.flush()
         elif cmd == "clear_board" or cmd == "boardsize":
             stones.clear()
             ok()
+        elif cmd == "play" and refuse_play:
+            sys.stdout.write("? illegal move\n\n")
+            sys.stdout.flush()
         elif cmd == "play":
             if len(rest) == 2 and rest[1].lower() != "pass":
                 stones.add(rest[1].upper())
@@ -75,7 +94,7 @@ def main():
             for v in rest:
                 stones.add(v.upper())
             ok()
-        elif cmd == "genmove":
+        elif cmd == "genmove" or (cmd == "kgs-genmove_cleanup" and cmd in known):
             genmoves += 1
             if die_at and genmoves >= die_at:
                 return 3

@@ -1,8 +1,7 @@
 /* Integration tests of the command-line client `tengen` (issue 6): a real tengend started by
  * tests/support/harness (temporary database, --pwhash-cost fast), and the built `tengen` binary
  * ($TENGEN, else ./client/tengen) run as a subprocess, its standard output, standard error and
- * exit status checked. Players registered through the client use the harness's passwords
- * (NAME HARNESS_PASSWORD_SUFFIX) so that harness connections can log in as them too.
+ * exit status checked (tests/support/clitest.h). The playing commands are in test_cli_play.
  *
  * Each test runs in its own process (Check's fork mode) with its own daemon, which must stop
  * cleanly with a log free of sanitizer reports.
@@ -10,302 +9,11 @@
 #include "config.h"
 
 #include <check.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-#include "harness.h"
-
-#define T HARNESS_TIMEOUT_MS
-#define TEST_TIMEOUT_S 60      /* per test (Check's own timeout) */
-#define RUN_TIMEOUT_MS 20000   /* one run of the client */
-#define RUN_MAX_ARGS 40        /* arguments of one run */
-#define RUN_OUTPUT_MAX (1 << 20) /* bytes kept of a run's stdout or stderr */
-
-static struct hd D;
-
-/* ---- running the client ---- */
-
-struct run {
-	int status;   /* exit status; -1 killed by a signal or timed out */
-	char *out;    /* standard output (NUL-terminated) */
-	char *err;    /* standard error */
-};
-
-static const char *cli_binary(void)
-{
-	const char *b = getenv("TENGEN");
-	return b && *b ? b : "./client/tengen";
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* A running client: its pid and the read ends of its stdout and stderr. */
-struct proc {
-	pid_t pid;
-	int out_fd, err_fd;
-	char *out, *err;
-	size_t nout, nerr;
-};
-
-/* Start `tengen args...` with TENGEN_PASSWORD=password (unset if NULL) and stdin from
- * `input` (NULL: /dev/null). */
-static void proc_start(struct proc *p, const char *password, const char *input,
-		       const char *const *args)
-{
-	const char *argv[RUN_MAX_ARGS + 2];
-	int n = 0;
-	argv[n++] = cli_binary();
-	for (int i = 0; args[i]; i++) {
-		ck_assert_int_lt(n, RUN_MAX_ARGS);
-		argv[n++] = args[i];
-	}
-	argv[n] = NULL;
-	int out[2], err[2], in[2];
-	ck_assert(pipe(out) == 0 && pipe(err) == 0 && pipe(in) == 0);
-	pid_t pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		dup2(in[0], 0);
-		dup2(out[1], 1);
-		dup2(err[1], 2);
-		close(in[0]);
-		close(in[1]);
-		close(out[0]);
-		close(out[1]);
-		close(err[0]);
-		close(err[1]);
-		if (password)
-			setenv("TENGEN_PASSWORD", password, 1);
-		else
-			unsetenv("TENGEN_PASSWORD");
-		execv(argv[0], (char *const *)argv);
-		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(in[0]);
-	close(out[1]);
-	close(err[1]);
-	if (input) {
-		size_t len = strlen(input), off = 0;
-		while (off < len) {
-			ssize_t w = write(in[1], input + off, len - off);
-			if (w <= 0)
-				break;
-			off += (size_t)w;
-		}
-	}
-	close(in[1]);
-	memset(p, 0, sizeof *p);
-	p->pid = pid;
-	p->out_fd = out[0];
-	p->err_fd = err[0];
-	p->out = calloc(RUN_OUTPUT_MAX + 1, 1);
-	p->err = calloc(RUN_OUTPUT_MAX + 1, 1);
-	ck_assert(p->out && p->err);
-}
-
-/* Read what is available within timeout_ms. Returns false once both pipes are closed. */
-static bool proc_read(struct proc *p, int timeout_ms)
-{
-	struct pollfd fds[2] = {{p->out_fd, POLLIN, 0}, {p->err_fd, POLLIN, 0}};
-	if (p->out_fd < 0 && p->err_fd < 0)
-		return false;
-	if (poll(fds, 2, timeout_ms) <= 0)
-		return true;
-	for (int k = 0; k < 2; k++) {
-		int *fd = k ? &p->err_fd : &p->out_fd;
-		char *buf = k ? p->err : p->out;
-		size_t *len = k ? &p->nerr : &p->nout;
-		if (*fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
-			continue;
-		char tmp[4096];
-		ssize_t r = read(*fd, tmp, sizeof tmp);
-		if (r <= 0) {
-			close(*fd);
-			*fd = -1;
-			continue;
-		}
-		size_t take = (size_t)r;
-		if (*len + take > RUN_OUTPUT_MAX)
-			take = RUN_OUTPUT_MAX - *len;
-		memcpy(buf + *len, tmp, take);
-		*len += take;
-		buf[*len] = '\0';
-	}
-	return true;
-}
-
-/* Wait until the client's stdout holds `needle`; false on exit or timeout. */
-static bool proc_wait_for(struct proc *p, const char *needle, int timeout_ms)
-{
-	long long end = now_ms() + timeout_ms;
-	while (!strstr(p->out, needle)) {
-		long long left = end - now_ms();
-		if (left <= 0 || !proc_read(p, (int)left))
-			return strstr(p->out, needle) != NULL;
-	}
-	return true;
-}
-
-/* Collect everything and the exit status (killing the client after RUN_TIMEOUT_MS). */
-static void proc_finish(struct proc *p, struct run *r)
-{
-	long long end = now_ms() + RUN_TIMEOUT_MS;
-	while (now_ms() < end && proc_read(p, 100))
-		;
-	int st;
-	pid_t w;
-	while ((w = waitpid(p->pid, &st, WNOHANG)) == 0 && now_ms() < end) {
-		struct timespec ts = {0, 10 * 1000000L};
-		nanosleep(&ts, NULL);
-	}
-	if (w == 0) {
-		kill(p->pid, SIGKILL);
-		waitpid(p->pid, &st, 0);
-		r->status = -1;
-	} else {
-		r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	}
-	if (p->out_fd >= 0)
-		close(p->out_fd);
-	if (p->err_fd >= 0)
-		close(p->err_fd);
-	r->out = p->out;
-	r->err = p->err;
-	ck_assert_msg(!strstr(r->err, "runtime error:") && !strstr(r->err, "Sanitizer"),
-		      "the client reported a sanitizer error:\n%s", r->err);
-}
-
-static void run_free(struct run *r)
-{
-	free(r->out);
-	free(r->err);
-	r->out = r->err = NULL;
-}
-
-/* Run `tengen --server 127.0.0.1:PORT ARGS...` (NULL-terminated) to the end. */
-static void run(struct run *r, const char *password, const char *input, ...)
-{
-	const char *args[RUN_MAX_ARGS + 1];
-	char server[64];
-	snprintf(server, sizeof server, "127.0.0.1:%d", D.port);
-	int n = 0;
-	args[n++] = "--server";
-	args[n++] = server;
-	va_list ap;
-	va_start(ap, input);
-	const char *a;
-	while ((a = va_arg(ap, const char *)) != NULL) {
-		ck_assert_int_lt(n, RUN_MAX_ARGS);
-		args[n++] = a;
-	}
-	va_end(ap);
-	args[n] = NULL;
-	struct proc p;
-	proc_start(&p, password, input, args);
-	proc_finish(&p, r);
-}
-
-static char *pw_of(const char *name)
-{
-	static char pw[4][64];
-	static int k;
-	k = (k + 1) % 4;
-	snprintf(pw[k], sizeof pw[k], "%s%s", name, HARNESS_PASSWORD_SUFFIX);
-	return pw[k];
-}
-
-#define EXPECT_STATUS(r, st)                                                                  \
-	ck_assert_msg((r).status == (st), "exit status %d, expected %d\nstdout: %s\nstderr: %s", \
-		      (r).status, (st), (r).out, (r).err)
-#define EXPECT_OUT(r, s) \
-	ck_assert_msg(strstr((r).out, (s)) != NULL, "stdout lacks '%s':\n%s\nstderr: %s", (s), (r).out, (r).err)
-#define EXPECT_ERR(r, s) \
-	ck_assert_msg(strstr((r).err, (s)) != NULL, "stderr lacks '%s':\n%s", (s), (r).err)
-
-/* Parse each non-empty line of s as a JSON object; returns them in an array (new ref). */
-static json_t *json_lines(const char *s)
-{
-	json_t *arr = json_array();
-	const char *p = s;
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		if (len > 0) {
-			json_error_t e;
-			json_t *v = json_loadb(p, len, 0, &e);
-			ck_assert_msg(json_is_object(v), "not a JSON object: %.*s (%s)", (int)len, p,
-				      e.text);
-			json_array_append_new(arr, v);
-		}
-		p += len + (nl ? 1 : 0);
-	}
-	return arr;
-}
-
-/* Register NAME through the client (password NAME HARNESS_PASSWORD_SUFFIX). */
-static void cli_register(const char *name)
-{
-	struct run r;
-	run(&r, pw_of(name), NULL, "--user", name, "register", NULL);
-	EXPECT_STATUS(r, 0);
-	EXPECT_OUT(r, name);
-	run_free(&r);
-}
-
-/* `tengend grant NAME ROLE --db DB`. */
-static void grant(const char *name, const char *role)
-{
-	ck_assert_msg(hd_grant(&D, name, role) == 0, "tengend grant %s %s failed", name, role);
-}
-
-/* ---- fixture ---- */
-
-static void setup(void)
-{
-	ck_assert_msg(hd_start(&D, NULL) == 0, "tengend (%s) did not start", hd_binary());
-}
-
-static void teardown(void)
-{
-	int st = hd_stop(&D);
-	const char *san = hd_sanitizer_report(&D);
-	ck_assert_msg(st == 0, "tengend exited with status %d after SIGTERM (log: %s)", st, D.log);
-	ck_assert_msg(san == NULL, "the daemon's log holds a sanitizer report (%s): %s", san, D.log);
-	hd_cleanup(&D);
-}
-
-/* ---- tests ---- */
-
-/* A port nothing listens on: bind one, close it. */
-static int closed_port(void)
-{
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	ck_assert_int_ge(fd, 0);
-	struct sockaddr_in a = {0};
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
-	socklen_t len = sizeof a;
-	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
-	close(fd);
-	return ntohs(a.sin_port);
-}
+#include "clitest.h"
 
 START_TEST(test_errors)
 {
@@ -321,7 +29,7 @@ START_TEST(test_errors)
 	struct proc p;
 	proc_start(&p, NULL, NULL, args);
 	proc_finish(&p, &r);
-	EXPECT_STATUS(r, 1);
+	EXPECT_STATUS(r, 4);
 	EXPECT_ERR(r, expect);
 	ck_assert_str_eq(r.out, "");
 	run_free(&r);
@@ -351,7 +59,7 @@ START_TEST(test_errors)
 	/* Wrong password. */
 	cli_register("alice");
 	run(&r, "not-the-password", NULL, "--user", "alice", "call", "ping", NULL);
-	EXPECT_STATUS(r, 1);
+	EXPECT_STATUS(r, 5);
 	EXPECT_ERR(r, "tengen: login failed: wrong name or password");
 	run_free(&r);
 	/* The right one, and a registration that conflicts. */
@@ -359,14 +67,14 @@ START_TEST(test_errors)
 	EXPECT_STATUS(r, 0);
 	run_free(&r);
 	run(&r, pw_of("alice"), NULL, "--user", "alice", "register", NULL);
-	EXPECT_STATUS(r, 1);
+	EXPECT_STATUS(r, 3);
 	EXPECT_ERR(r, "taken");
 	run_free(&r);
 
 	/* Not a director. */
 	run(&r, pw_of("alice"), NULL, "--user", "alice", "td", "create", "Cup", "--system",
 	    "swiss", NULL);
-	EXPECT_STATUS(r, 1);
+	EXPECT_STATUS(r, 3);
 	EXPECT_ERR(r, "tengen: you are not a tournament director (ask an admin: tengend grant");
 	run_free(&r);
 }
@@ -410,16 +118,16 @@ START_TEST(test_call)
 	json_decref(g);
 	hc_close(c);
 
-	/* An error reply: printed, exit 1. */
+	/* An error reply: printed, exit 3. */
 	run(&r, NULL, NULL, "call", "game", "game=999", NULL);
-	EXPECT_STATUS(r, 1);
+	EXPECT_STATUS(r, 3);
 	lines = json_lines(r.out);
 	ck_assert_str_eq(hj_err(json_array_get(lines, 0)), "not_found");
 	json_decref(lines);
 	run_free(&r);
 	/* Needs a login. */
 	run(&r, NULL, NULL, "call", "resign", "game=1", NULL);
-	EXPECT_STATUS(r, 1);
+	EXPECT_STATUS(r, 3);
 	EXPECT_ERR(r, "log in");
 	run_free(&r);
 
@@ -437,10 +145,10 @@ START_TEST(test_call)
 	ck_assert(json_is_array(hj_get(json_array_get(lines, 2), "games")));
 	json_decref(lines);
 	run_free(&r);
-	/* An error among them: all answered, exit 1. */
+	/* An error among them: all answered, exit 3. */
 	run(&r, NULL, "{\"cmd\":\"ping\"}\n{\"cmd\":\"nope\"}\nnot json\n{\"cmd\":\"ping\"}\n",
 	    "call", "-", NULL);
-	EXPECT_STATUS(r, 1);
+	EXPECT_STATUS(r, 3);
 	lines = json_lines(r.out);
 	ck_assert_int_eq(json_array_size(lines), 3);
 	ck_assert_str_eq(hj_err(json_array_get(lines, 1)), "unknown_command");
@@ -497,7 +205,7 @@ static long long tour_start(const char *td, const char *ts)
 	EXPECT_OUT(r, "registered bob");
 	run_free(&r);
 	run(&r, td, NULL, "--user", "carol", "td", "register", ts, "nobody", NULL);
-	EXPECT_STATUS(r, 1);
+	EXPECT_STATUS(r, 3);
 	run_free(&r);
 
 	run(&r, td, NULL, "--user", "carol", "td", "start", ts, "--in", "600", NULL);
@@ -548,7 +256,7 @@ static void tour_results_file(const char *td, const char *gs)
 	snprintf(in, sizeof in, "# round 1\n\n%s b+r\n  %s jigo   # agreed\n999999 W+R\n%s x+1\n",
 		 gs, gs, gs);
 	run(&r, td, in, "--user", "carol", "td", "results", "-", NULL);
-	EXPECT_STATUS(r, 1);
+	EXPECT_STATUS(r, 3);
 	snprintf(want, sizeof want, "line 3: game %s: result B+R", gs);
 	EXPECT_OUT(r, want);
 	snprintf(want, sizeof want, "line 4: game %s: result 0", gs);
@@ -1010,8 +718,9 @@ START_TEST(test_watch)
 	ck_assert_msg(proc_wait_for(&p, "to move", T), "watch printed no board: %s / %s", p.out,
 		      p.err);
 
-	const char *moves[] = {"D4", "E5", "C3"};
-	for (int k = 0; k < 3; k++) {
+	/* stones, a capture (White E5 is taken by D5 F5 E4 E6), two passes, the claims */
+	const char *moves[] = {"D5", "E5", "F5", "A1", "E4", "A2", "E6", "pass", "pass"};
+	for (int k = 0; k < 9; k++) {
 		rep = hc_req(k % 2 ? b : a, "{s:s, s:I, s:s}", "cmd", "play", "game",
 			     (json_int_t)game, "vertex", moves[k]);
 		ck_assert_msg(hj_ok(rep), "%s", hj_text(rep));
@@ -1020,6 +729,11 @@ START_TEST(test_watch)
 		snprintf(want, sizeof want, "Move %d:", k + 1);
 		ck_assert_msg(proc_wait_for(&p, want, T), "watch did not show %s: %s", want, p.out);
 	}
+	ck_assert_msg(proc_wait_for(&p, "Both passed", T), "no counting: %s", p.out);
+	rep = hc_req(a, "{s:s, s:I, s:[s]}", "cmd", "dead", "game", (json_int_t)game, "stones", "A1");
+	ck_assert_msg(hj_ok(rep), "%s", hj_text(rep));
+	json_decref(rep);
+	ck_assert_msg(proc_wait_for(&p, "Black claims dead: A1 A2", T), "no claim: %s", p.out);
 	rep = hc_req(b, "{s:s, s:I}", "cmd", "resign", "game", (json_int_t)game);
 	ck_assert_msg(hj_ok(rep), "%s", hj_text(rep));
 	json_decref(rep);
@@ -1027,22 +741,36 @@ START_TEST(test_watch)
 	proc_finish(&p, &r);
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "Watching game");
-	EXPECT_OUT(r, "Move 1: Black D4");
-	EXPECT_OUT(r, "Move 2: White E5");
-	/* The board after move 3: row 5 has White at E, row 4 Black at D, row 3 Black at C. */
-	EXPECT_OUT(r, "  5 . . . . O . . . . 5");
-	EXPECT_OUT(r, "  4 . . . X . . . . . 4");
-	EXPECT_OUT(r, "  3 . . X . . . . . . 3");
+	EXPECT_OUT(r, "Move 1: Black D5");
+	EXPECT_OUT(r, "Move 7: Black E6, captures 1: E5");
+	/* the board after move 7: E6 marked as the last move, E5 empty again */
+	EXPECT_OUT(r, "  6 . . . .(X). . . . 6");
+	EXPECT_OUT(r, "  5 . . . X . X . . . 5");
+	EXPECT_OUT(r, "Captures: Black 1, White 0");
 	EXPECT_OUT(r, "Black (X) alice:");
 	EXPECT_OUT(r, "White (O) bob:");
+	/* the second pass comes before the counting it opens */
+	const char *pass = strstr(r.out, "Move 9: Black pass");
+	const char *counting = strstr(r.out, "Both passed");
+	ck_assert_msg(pass && counting && pass < counting, "order:\n%s", r.out);
 	EXPECT_OUT(r, "Result: B+R (resignation)");
 	run_free(&r);
 
-	/* Watching an ended game prints its final board and result. */
+	/* Watching an ended game prints its final board and result; --json its game object. */
 	run(&r, NULL, NULL, "watch", gs, NULL);
 	EXPECT_STATUS(r, 0);
-	EXPECT_OUT(r, "  3 . . X . . . . . . 3");
+	EXPECT_OUT(r, "is over");
+	EXPECT_OUT(r, "  5 . . . X . X . . . 5");
 	EXPECT_OUT(r, "Result: B+R");
+	run_free(&r);
+	run(&r, NULL, NULL, "watch", gs, "--json", NULL);
+	EXPECT_STATUS(r, 0);
+	json_t *lines = json_lines(r.out);
+	ck_assert_int_eq(json_array_size(lines), 1);
+	ck_assert_str_eq(hj_str(json_array_get(lines, 0), "game.phase"), "ended");
+	ck_assert_str_eq(hj_str(json_array_get(lines, 0), "game.result"), "B+R");
+	json_decref(lines);
+	ck_assert_str_eq(r.err, "");
 	run_free(&r);
 	hc_close(a);
 	hc_close(b);

@@ -108,9 +108,11 @@ static void sleep_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
-/* Start `tengen gtp` for `user` (harness password) on the daemon, with the engine command
- * `engine` (NULL-terminated); its stderr goes to DIR/bridge-USER.log. Returns its index. */
-static int start_bridge(const struct hd *d, const char *user, const char *const *engine)
+/* Start `tengen gtp` for `user` (harness password) on the daemon, with the bridge's options
+ * `opts` (NULL-terminated, or NULL) and the engine command `engine` (NULL-terminated); its
+ * stderr goes to DIR/bridge-USER.log. Returns its index. */
+static int start_bridge_opts(const struct hd *d, const char *user, const char *const *opts,
+			     const char *const *engine)
 {
 	ck_assert_int_lt(nbridges, MAX_BRIDGES);
 	struct bridge_proc *b = &bridges[nbridges];
@@ -118,9 +120,12 @@ static int start_bridge(const struct hd *d, const char *user, const char *const 
 	char server[64], password[128];
 	snprintf(server, sizeof server, "127.0.0.1:%d", d->port);
 	snprintf(password, sizeof password, "%s%s", user, HARNESS_PASSWORD_SUFFIX);
-	const char *argv[32] = {tengen_binary(), "gtp", "--server", server, "--user", user, "--"};
-	int n = 7;
-	for (int i = 0; engine[i] && n < 31; i++)
+	const char *argv[48] = {tengen_binary(), "gtp", "--server", server, "--user", user};
+	int n = 6;
+	for (int i = 0; opts && opts[i] && n < 20; i++)
+		argv[n++] = opts[i];
+	argv[n++] = "--";
+	for (int i = 0; engine[i] && n < 47; i++)
 		argv[n++] = engine[i];
 	argv[n] = NULL;
 	pid_t pid = fork();
@@ -140,6 +145,11 @@ static int start_bridge(const struct hd *d, const char *user, const char *const 
 	}
 	b->pid = pid;
 	return nbridges++;
+}
+
+static int start_bridge(const struct hd *d, const char *user, const char *const *engine)
+{
+	return start_bridge_opts(d, user, NULL, engine);
 }
 
 /* Is bridge i still running? */
@@ -524,6 +534,316 @@ START_TEST(engine_setup)
 }
 END_TEST
 
+/* ---- what the bridge accepts, and engine errors after the start (issue 19) ---- */
+
+/* alice challenges bob (a hc connection) with `settings` added; the game's phase once bob's
+ * bridge has answered (pending until then), and the game's id in *gid. */
+static char *challenge_answered(int port, struct hc *a, json_t *settings, long long *gid)
+{
+	json_t *req = json_pack("{s:s, s:s}", "cmd", "challenge", "opponent", "bob");
+	json_object_update(req, settings);
+	json_decref(settings);
+	json_t *r = hc_reqj(a, req);
+	ck_assert_msg(hj_ok(r), "challenge: %s", hj_text(r));
+	*gid = hj_int(r, "game");
+	json_decref(r);
+	static char phase[16];
+	long long end = now_ms() + GAME_WAIT_MS;
+	strcpy(phase, "pending");
+	while (now_ms() < end && strcmp(phase, "pending") == 0) {
+		sleep_ms(POLL_MS);
+		json_t *g = get_game(port, *gid);
+		snprintf(phase, sizeof phase, "%s", g ? hj_str(g, "phase") : "pending");
+		json_decref(g);
+	}
+	return phase;
+}
+
+/* The engine's board sizes (the probe's boardsize dry run) and the operator's filters decline
+ * what the bridge cannot or will not play; the rest is accepted. */
+START_TEST(challenge_filters)
+{
+	struct hd d;
+	ck_assert_int_eq(hd_start(&d, NULL), 0);
+	char fake[HARNESS_PATH_MAX];
+	fake_engine_path(fake, sizeof fake);
+	register_player(d.port, "alice");
+	register_player(d.port, "bob");
+	register_player(d.port, "carol");
+	const char *opts[] = {"--sizes", "7-19", "--time-systems", "none,byoyomi", "--max-handicap",
+			      "0", "--rated", "no", "--reject", "carol", "--main-time", "30-600",
+			      NULL};
+	const char *eng[] = {"/usr/bin/env", "python3", fake, "--max-size", "19", NULL};
+	int bob = start_bridge_opts(&d, "bob", opts, eng);
+	sleep_ms(700);
+	struct hc *a = hc_login_new(d.port, "alice");
+	struct hc *c = hc_login_new(d.port, "carol");
+	ck_assert(a && c);
+	long long g;
+	struct {
+		struct hc *from;
+		json_t *settings;
+		const char *phase, *why;
+	} cases[] = {
+		{a, json_pack("{s:i, s:b}", "size", 25, "rated", 0), "ended",
+		 "the engine refuses boardsize 25"},
+		{a, json_pack("{s:i, s:b}", "size", 5, "rated", 0), "ended", "5x5 is not in --sizes"},
+		{a, json_pack("{s:i, s:b, s:i}", "size", 9, "rated", 0, "handicap", 2), "ended",
+		 "handicap 2 is over --max-handicap 0"},
+		{a, json_pack("{s:i}", "size", 9), "ended", "rated (--rated no)"},
+		{a, json_pack("{s:i, s:b, s:{s:s, s:i, s:i}}", "size", 9, "rated", 0, "time", "system",
+			      "fischer", "main_s", 60, "increment_s", 5), "ended",
+		 "time system fischer is not in --time-systems"},
+		{a, json_pack("{s:i, s:b, s:{s:s, s:i, s:i, s:i}}", "size", 9, "rated", 0, "time",
+			      "system", "byoyomi", "main_s", 3600, "periods", 3, "period_s", 30),
+		 "ended", "main time 3600s is outside --main-time 30-600"},
+		{c, json_pack("{s:i, s:b}", "size", 9, "rated", 0), "ended", "carol is on --reject"},
+		{a, json_pack("{s:i, s:b, s:{s:s, s:i, s:i, s:i}}", "size", 9, "rated", 0, "time",
+			      "system", "byoyomi", "main_s", 60, "periods", 3, "period_s", 30),
+		 "playing", "accepted"},
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		const char *phase = challenge_answered(d.port, cases[k].from, cases[k].settings, &g);
+		if (strcmp(phase, cases[k].phase) != 0 || !log_has(bridges[bob].log, cases[k].why)) {
+			fprintf(stderr, "case %zu: phase %s, want %s (%s)\n", k, phase, cases[k].phase,
+				cases[k].why);
+			fail_with_logs(&d, "a challenge was answered wrong");
+		}
+	}
+	hc_close(a);
+	hc_close(c);
+	ck_assert_int_eq(stop_bridge(bob), 0);
+	ck_assert_int_eq(hd_stop(&d), 0);
+	forget_bridges();
+	hd_cleanup(&d);
+}
+END_TEST
+
+/* GNU Go takes boards up to 19x19 ("? unacceptable size" above): a 25x25 challenge to its
+ * bridge is declined, a 19x19 one accepted. */
+START_TEST(gnugo_sizes)
+{
+	struct hd d;
+	ck_assert_int_eq(hd_start(&d, NULL), 0);
+	register_player(d.port, "alice");
+	register_player(d.port, "bob");
+	const char *eng[] = {GNUGO_PATH, "--mode", "gtp", "--level", "0", NULL};
+	int bob = start_bridge(&d, "bob", eng);
+	sleep_ms(1000);
+	struct hc *a = hc_login_new(d.port, "alice");
+	ck_assert(a);
+	long long g;
+	const char *phase = challenge_answered(d.port, a, json_pack("{s:i}", "size", 25), &g);
+	if (strcmp(phase, "ended") != 0 || !log_has(bridges[bob].log, "the engine refuses boardsize 25"))
+		fail_with_logs(&d, "GNU Go's bridge did not decline 25x25");
+	phase = challenge_answered(d.port, a, json_pack("{s:i}", "size", 19), &g);
+	if (strcmp(phase, "playing") != 0)
+		fail_with_logs(&d, "GNU Go's bridge did not accept 19x19");
+	json_t *r = hc_req(a, "{s:s, s:I}", "cmd", "resign", "game", (json_int_t)g);
+	json_decref(r);
+	hc_close(a);
+	ck_assert_int_eq(stop_bridge(bob), 0);
+	ck_assert_int_eq(hd_stop(&d), 0);
+	forget_bridges();
+	hd_cleanup(&d);
+}
+END_TEST
+
+/* GNU Go against an engine that claims every stone alive: the dispute is settled by play
+ * (GNU Go's kgs-genmove_cleanup captures the stones in question) or, at the latest, by the
+ * bound (REFEREE_DISPUTES_MAX) or the bridge's agreement: a few counting phases, never
+ * hundreds. */
+START_TEST(gnugo_dispute)
+{
+	struct hd d;
+	ck_assert_int_eq(hd_start(&d, NULL), 0);
+	register_player(d.port, "alice");
+	register_player(d.port, "bob");
+	char fake[HARNESS_PATH_MAX], gtplog[HARNESS_PATH_MAX + 16];
+	fake_engine_path(fake, sizeof fake);
+	snprintf(gtplog, sizeof gtplog, "%s/gtp-alice.log", d.dir);
+	const char *eb[] = {GNUGO_PATH, "--mode", "gtp", "--level", "0", NULL};
+	const char *ew[] = {"/usr/bin/env", "python3", fake, "--moves", "B2,F6,B6,F2,C3", NULL};
+	const char *opts[] = {"--gtp-log", gtplog, NULL};
+	int alice = start_bridge_opts(&d, "alice", opts, eb);
+	int bob = start_bridge(&d, "bob", ew);
+	sleep_ms(1000);
+	struct hc *a = hc_login_new(d.port, "alice");
+	json_t *r = hc_req(a, "{s:s, s:s, s:i, s:f, s:s, s:b}", "cmd", "challenge", "opponent", "bob",
+			   "size", 7, "komi", 0.5, "color", "black", "rated", 0);
+	ck_assert_msg(hj_ok(r), "%s", hj_text(r));
+	long long gid = hj_int(r, "game");
+	json_decref(r);
+	hc_close(a);
+	json_t *g = wait_ended(d.port, gid, GAME_WAIT_MS);
+	if (!g)
+		fail_with_logs(&d, "the disputed game did not end");
+	if (strcmp(hj_str(g, "reason"), "score") != 0 || json_array_size(hj_get(g, "moves")) > 120)
+		fail_with_logs(&d, "the disputed game did not end by a count, soon");
+	fprintf(stderr, "gnugo_dispute: %s after %zu moves\n", hj_str(g, "result"),
+		json_array_size(hj_get(g, "moves")));
+	json_decref(g);
+	/* GNU Go holds the scattered White stones dead, the fake engine alive: play resumed, and
+	 * GNU Go (which lists kgs-genmove_cleanup) was asked for its moves with it */
+	if (!log_has(bridges[alice].log, "dead stones disputed"))
+		fail_with_logs(&d, "no dispute: the test does not test what it should");
+	if (!log_has(gtplog, "> kgs-genmove_cleanup B"))
+		fail_with_logs(&d, "no kgs-genmove_cleanup after the dispute");
+	unlink(gtplog);
+	ck_assert_int_eq(stop_bridge(alice), 0);
+	ck_assert_int_eq(stop_bridge(bob), 0);
+	ck_assert_int_eq(hd_stop(&d), 0);
+	forget_bridges();
+	hd_cleanup(&d);
+}
+END_TEST
+
+/* A game whose record is longer than 64 KiB on the wire (1,650 moves on 25x25): the bridge
+ * reads its game.state and game replies whole and plays on. (The client used to drop any
+ * line over 64 KiB and wait for it forever, and its side lost on time.) */
+#define LONG_REFILL 200 /* Black stones after White's capture of the full board */
+START_TEST(long_game_record)
+{
+	struct hd d;
+	ck_assert_int_eq(hd_start(&d, NULL), 0);
+	register_player(d.port, "alice");
+	register_player(d.port, "bob");
+	struct hc *a = hc_login_new(d.port, "alice");
+	struct hc *b = hc_login_new(d.port, "bob");
+	ck_assert(a && b);
+	json_t *r = hc_req(a, "{s:s, s:s, s:i, s:s, s:b}", "cmd", "challenge", "opponent", "bob",
+			   "size", 25, "color", "black", "rated", 0);
+	long long gid = hj_int(r, "game");
+	json_decref(r);
+	json_decref(hc_req(b, "{s:s, s:I}", "cmd", "accept", "game", (json_int_t)gid));
+	static const char cols[] = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+	int number = 0;
+	/* Black fills the board but Z1, White passing; White's Z1 takes all 624; Black again */
+	for (int k = 0; k < 624 + LONG_REFILL; k++) {
+		int p = k < 624 ? k : k - 624;
+		char v[8];
+		snprintf(v, sizeof v, "%c%d", cols[p % 25], 25 - p / 25);
+		const char *wv = k == 623 ? "Z1" : "pass";
+		r = hc_req(a, "{s:s, s:I, s:s, s:i}", "cmd", "play", "game", (json_int_t)gid, "vertex",
+			   v, "number", ++number);
+		ck_assert_msg(hj_ok(r), "move %d %s: %s", number, v, hj_text(r));
+		json_decref(r);
+		r = hc_req(b, "{s:s, s:I, s:s, s:i}", "cmd", "play", "game", (json_int_t)gid, "vertex",
+			   wv, "number", ++number);
+		ck_assert_msg(hj_ok(r), "move %d %s: %s", number, wv, hj_text(r));
+		json_decref(r);
+		hc_clear(a);
+		hc_clear(b);
+	}
+	hc_close(a);
+	hc_close(b);
+	json_t *g = get_game(d.port, gid);
+	char *text = json_dumps(g, JSON_COMPACT);
+	ck_assert_msg(strlen(text) > 65536, "the record is only %zu bytes", strlen(text));
+	free(text);
+	json_decref(g);
+	/* Black's bridge logs in: game.state, then its game request, both over 64 KiB */
+	char fake[HARNESS_PATH_MAX];
+	fake_engine_path(fake, sizeof fake);
+	const char *eb[] = {"/usr/bin/env", "python3", fake, "--moves", "Z2", NULL};
+	int alice = start_bridge(&d, "alice", eb);
+	if (!wait_moves(d.port, gid, (size_t)number + 1, GAME_WAIT_MS))
+		fail_with_logs(&d, "the bridge did not play in the long game");
+	ck_assert(bridge_alive(alice));
+	ck_assert_int_eq(stop_bridge(alice), 0);
+	ck_assert_int_eq(hd_stop(&d), 0);
+	forget_bridges();
+	hd_cleanup(&d);
+}
+END_TEST
+
+/* An engine that refuses the game's moves after the start: its bridge resigns the game at
+ * once, instead of playing on with moves the engine does not have. */
+START_TEST(engine_refuses_moves)
+{
+	struct hd d;
+	ck_assert_int_eq(hd_start(&d, NULL), 0);
+	register_player(d.port, "alice");
+	register_player(d.port, "bob");
+	/* bob's engine refuses every `play`: the first is Black's first move */
+	char fake[HARNESS_PATH_MAX];
+	fake_engine_path(fake, sizeof fake);
+	const char *eb[] = {"/usr/bin/env", "python3", fake, "--moves", SCRIPT_B, NULL};
+	const char *ew[] = {"/usr/bin/env", "python3", fake, "--moves", SCRIPT_W, "--refuse-play",
+			    NULL};
+	int alice = start_bridge(&d, "alice", eb);
+	int bob = start_bridge(&d, "bob", ew);
+	sleep_ms(700);
+	struct hc *a = hc_login_new(d.port, "alice");
+	json_t *r = hc_req(a, "{s:s, s:s, s:i, s:s}", "cmd", "challenge", "opponent", "bob", "size", 7,
+			   "color", "black");
+	ck_assert_msg(hj_ok(r), "%s", hj_text(r));
+	long long gid = hj_int(r, "game");
+	json_decref(r);
+	hc_close(a);
+	json_t *g = wait_ended(d.port, gid, GAME_WAIT_MS);
+	if (!g)
+		fail_with_logs(&d, "the game did not end");
+	if (strcmp(hj_str(g, "result"), "B+R") != 0 || json_array_size(hj_get(g, "moves")) != 1)
+		fail_with_logs(&d, "not resigned after Black's first move");
+	json_decref(g);
+	ck_assert(log_has(bridges[bob].log, "the engine refused a recorded move"));
+	ck_assert(log_has(bridges[bob].log, "resigning"));
+	ck_assert_int_eq(stop_bridge(alice), 0);
+	ck_assert_int_eq(stop_bridge(bob), 0);
+	ck_assert_int_eq(hd_stop(&d), 0);
+	forget_bridges();
+	hd_cleanup(&d);
+}
+END_TEST
+
+/* Fischer through kata-time_settings when the engine lists it, and --gtp-log per game. */
+START_TEST(fischer_and_gtp_log)
+{
+	struct hd d;
+	ck_assert_int_eq(hd_start(&d, NULL), 0);
+	char fake[HARNESS_PATH_MAX], englog[HARNESS_PATH_MAX + 16], pattern[HARNESS_PATH_MAX + 16];
+	fake_engine_path(fake, sizeof fake);
+	snprintf(englog, sizeof englog, "%s/engine-alice.log", d.dir);
+	snprintf(pattern, sizeof pattern, "%s/gtp-{game}.log", d.dir);
+	register_player(d.port, "alice");
+	register_player(d.port, "bob");
+	const char *eb[] = {"/usr/bin/env", "python3", fake, "--moves", SCRIPT_B, "--extra-commands",
+			    "kata-time_settings", "--log", englog, NULL};
+	const char *ew[] = {"/usr/bin/env", "python3", fake, "--moves", SCRIPT_W, NULL};
+	const char *opts[] = {"--gtp-log", pattern, NULL};
+	int alice = start_bridge_opts(&d, "alice", opts, eb);
+	int bob = start_bridge(&d, "bob", ew);
+	sleep_ms(700);
+	struct hc *a = hc_login_new(d.port, "alice");
+	json_t *r = hc_req(a, "{s:s, s:s, s:i, s:s, s:{s:s, s:i, s:i, s:i}}", "cmd", "challenge",
+			   "opponent", "bob", "size", 7, "color", "black", "time", "system", "fischer",
+			   "main_s", 60, "increment_s", 5, "max_s", 90);
+	ck_assert_msg(hj_ok(r), "%s", hj_text(r));
+	long long gid = hj_int(r, "game");
+	json_decref(r);
+	hc_close(a);
+	json_t *g = wait_ended(d.port, gid, GAME_WAIT_MS);
+	if (!g)
+		fail_with_logs(&d, "the game did not end");
+	json_decref(g);
+	ck_assert_msg(log_has(englog, "kata-time_settings fischer-capped 60 5 90 -1"),
+		      "the engine was not told the Fischer clock");
+	char gtplog[HARNESS_PATH_MAX + 32];
+	snprintf(gtplog, sizeof gtplog, "%s/gtp-%lld.log", d.dir, gid);
+	ck_assert_msg(log_has(gtplog, "] > boardsize 7"), "no command in %s", gtplog);
+	ck_assert_msg(log_has(gtplog, "] < = C1"), "no genmove answer in %s", gtplog);
+	ck_assert_msg(log_has(gtplog, "] > final_status_list dead"), "no counting in %s", gtplog);
+	ck_assert_int_eq(stop_bridge(alice), 0);
+	ck_assert_int_eq(stop_bridge(bob), 0);
+	unlink(englog);
+	unlink(gtplog);
+	ck_assert_int_eq(hd_stop(&d), 0);
+	forget_bridges();
+	hd_cleanup(&d);
+}
+END_TEST
+
 static bool have_python3(void)
 {
 	return system("python3 -c pass >/dev/null 2>&1") == 0;
@@ -541,14 +861,22 @@ int main(void)
 	Suite *s = suite_create("gtp");
 	TCase *tc = tcase_create("bridge");
 	tcase_set_timeout(tc, 80);
-	if (gnugo)
+	if (gnugo) {
 		tcase_add_test(tc, e2e_round_robin);
+		tcase_add_test(tc, gnugo_sizes);
+		if (python)
+			tcase_add_test(tc, gnugo_dispute);
+	}
 	else
 		fprintf(stderr, "test_gtp: no GNU Go: the end-to-end tournament is left out\n");
 	if (python) {
 		tcase_add_test(tc, reconnect_mid_game);
 		tcase_add_test(tc, engine_dies);
 		tcase_add_test(tc, engine_setup);
+		tcase_add_test(tc, challenge_filters);
+		tcase_add_test(tc, engine_refuses_moves);
+		tcase_add_test(tc, fischer_and_gtp_log);
+		tcase_add_test(tc, long_game_record);
 	} else {
 		fprintf(stderr, "test_gtp: no python3: the scripted-engine tests are left out\n");
 	}

@@ -247,6 +247,69 @@ START_TEST(test_claims_differ_black_first)
 }
 END_TEST
 
+/* The same dispute REFEREE_DISPUTES_MAX times in a row: the count settles it, with only the
+ * stones both hold dead removed (docs/rules.md, Art. 8 and 21.4); a changed claim starts the
+ * count of repeats again. */
+START_TEST(test_dispute_bound)
+{
+	struct referee r;
+	bool ended, resumed;
+	open_counting(&r, "B4");
+	int dead_w[] = {V(&r, "B3")}, both_w[] = {V(&r, "B3"), V(&r, "A5")};
+	int dead_b[] = {V(&r, "A5")};
+	/* 1: White all alive, Black holds B2-B3 dead: resumed, Black first */
+	ck_assert_int_eq(referee_dead(&r, WHITE, dead_b, 1, &ended, &resumed), 0);
+	ck_assert_int_eq(referee_dead(&r, BLACK, both_w, 2, &ended, &resumed), 0);
+	ck_assert(resumed && !ended);
+	ck_assert_int_eq(r.disputes, 1);
+	/* 2: a different claim (Black drops A5): a new dispute, counted from 1 */
+	play_seq(&r, "pass pass");
+	ck_assert_int_eq(referee_dead(&r, WHITE, dead_b, 1, &ended, &resumed), 0);
+	ck_assert_int_eq(referee_dead(&r, BLACK, dead_w, 1, &ended, &resumed), 0);
+	ck_assert(resumed && !ended);
+	ck_assert_int_eq(r.disputes, 1);
+	/* 3 and 4: the same claims again, nothing captured meanwhile */
+	for (int k = 2; k < REFEREE_DISPUTES_MAX; k++) {
+		play_seq(&r, "pass pass");
+		ck_assert_int_eq(referee_dead(&r, BLACK, dead_w, 1, &ended, &resumed), 0);
+		ck_assert_int_eq(referee_dead(&r, WHITE, dead_b, 1, &ended, &resumed), 0);
+		ck_assert(resumed && !ended);
+		ck_assert_int_eq(r.disputes, k);
+	}
+	play_seq(&r, "pass pass");
+	ck_assert_int_eq(referee_dead(&r, BLACK, dead_w, 1, &ended, &resumed), 0);
+	ck_assert_int_eq(referee_dead(&r, WHITE, dead_b, 1, &ended, &resumed), 0);
+	ck_assert(ended && !resumed);
+	ck_assert(r.settled);
+	ck_assert_int_eq(r.disputes, REFEREE_DISPUTES_MAX);
+	ck_assert_int_eq(r.phase, PHASE_ENDED);
+	ck_assert_int_eq(r.reason, END_SCORE);
+	/* counted with no stone dead: neither side's claim is in both */
+	const bool *dead = referee_counted_dead(&r);
+	ck_assert_ptr_eq(dead, r.counted_dead);
+	for (int p = 0; p < BOARD_POINTS_MAX; p++)
+		ck_assert(!dead[p]);
+	struct score all_alive;
+	referee_count(&r, NULL, &all_alive);
+	ck_assert(r.score.black == all_alive.black && r.score.white == all_alive.white);
+	referee_free(&r);
+
+	/* the stones both hold dead are removed; only the disputed ones stay */
+	open_counting(&r, "B4");
+	int common[] = {V(&r, "B3"), V(&r, "A5")}, w_only[] = {V(&r, "B3")};
+	for (int k = 1; k <= REFEREE_DISPUTES_MAX; k++) {
+		if (k > 1)
+			play_seq(&r, "pass pass");
+		ck_assert_int_eq(referee_dead(&r, BLACK, common, 2, &ended, &resumed), 0);
+		ck_assert_int_eq(referee_dead(&r, WHITE, w_only, 1, &ended, &resumed), 0);
+		ck_assert_int_eq(ended, k == REFEREE_DISPUTES_MAX);
+	}
+	ck_assert(r.counted_dead[V(&r, "B3")] && r.counted_dead[V(&r, "B2")]);
+	ck_assert(!r.counted_dead[V(&r, "A5")]);
+	referee_free(&r);
+}
+END_TEST
+
 START_TEST(test_claims_differ_white_first)
 {
 	struct referee r;
@@ -919,6 +982,7 @@ static Suite *referee_suite(void)
 	tcase_add_test(tc, test_end_override);
 	tcase_add_test(tc, test_handicap_game);
 	tcase_add_test(tc, test_handicap_one);
+	tcase_add_test(tc, test_dispute_bound);
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_rules_names);
 	suite_add_tcase(s, tc);

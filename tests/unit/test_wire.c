@@ -165,6 +165,43 @@ START_TEST(framing_exact_limit)
 }
 END_TEST
 
+/* The client's framing of the server's lines: FRAMING_MAX_SEND_LINE, far above the default. */
+START_TEST(framing_set_max_send_line)
+{
+	struct framing f;
+	framing_init(&f);
+	framing_set_max(&f, FRAMING_MAX_SEND_LINE);
+	/* a 1 MiB line (16 times the default limit) comes out whole */
+	feed_fill(&f, 'x', 1u << 20, 65536);
+	feed(&f, "\nnext\n");
+	const char *line;
+	size_t len;
+	ck_assert_int_eq(framing_next(&f, &line, &len), FRAMING_LINE);
+	ck_assert_uint_eq(len, 1u << 20);
+	ck_assert_int_eq(line[len - 1], 'x');
+	expect_line(&f, "next");
+	/* exactly the limit passes, one byte more is too long */
+	feed_fill(&f, 'y', FRAMING_MAX_SEND_LINE, 65536);
+	feed(&f, "\n");
+	ck_assert_int_eq(framing_next(&f, &line, &len), FRAMING_LINE);
+	ck_assert_uint_eq(len, FRAMING_MAX_SEND_LINE);
+	feed_fill(&f, 'z', FRAMING_MAX_SEND_LINE + 1, 65536);
+	feed(&f, "\nafter\n");
+	expect_too_long(&f);
+	expect_line(&f, "after");
+	expect_none(&f);
+	framing_free(&f);
+	/* a small limit set the same way */
+	framing_init(&f);
+	framing_set_max(&f, 4);
+	feed(&f, "abcd\nabcde\nok\n");
+	expect_line(&f, "abcd");
+	expect_too_long(&f);
+	expect_line(&f, "ok");
+	framing_free(&f);
+}
+END_TEST
+
 START_TEST(framing_one_over_limit)
 {
 	struct framing f;
@@ -560,6 +597,7 @@ static Suite *wire_suite(void)
 	tcase_add_test(f, framing_nul_passed_through);
 	tcase_add_test(f, framing_exact_limit);
 	tcase_add_test(f, framing_one_over_limit);
+	tcase_add_test(f, framing_set_max_send_line);
 	tcase_add_test(f, framing_too_long_reported_once);
 	tcase_add_test(f, framing_order_kept_around_long_line);
 	tcase_add_test(f, framing_huge_line_bounded);

@@ -1,0 +1,455 @@
+/* Integration tests of the client's playing commands (issue 19): challenge, accept, decline,
+ * play, pass, resign, dead, players, games --mine; replies longer than a request line; a
+ * dispute the count settles; watch reconnecting. A real tengend (tests/support/harness) and
+ * the built `tengen` run as a subprocess (tests/support/clitest.h).
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "clitest.h"
+
+/* watch reconnects when the server restarts, and reads the game again. */
+START_TEST(test_watch_reconnect)
+{
+	/* a daemon of its own, on a port that stays the same across the restart */
+	struct hd d;
+	char listen[32];
+	snprintf(listen, sizeof listen, "127.0.0.1:%d", closed_port());
+	const char *extra[] = {"--listen", listen, NULL};
+	ck_assert_int_eq(hd_start(&d, extra), 0);
+	struct hc *a = hc_login_new(d.port, "alice");
+	struct hc *b = hc_login_new(d.port, "bob");
+	ck_assert(a && b);
+	json_t *rep = hc_req(a, "{s:s, s:s, s:i, s:s}", "cmd", "challenge", "opponent", "bob",
+			     "size", 9, "color", "black");
+	long long game = hj_int(rep, "game");
+	json_decref(rep);
+	json_decref(hc_req(b, "{s:s, s:I}", "cmd", "accept", "game", (json_int_t)game));
+	hc_close(a);
+	hc_close(b);
+	char gs[32];
+	snprintf(gs, sizeof gs, "%lld", game);
+	const char *args[] = {"watch", gs, "--server", listen, NULL};
+	struct proc p;
+	proc_start(&p, NULL, NULL, args);
+	ck_assert_msg(proc_wait_for(&p, "to move", T), "no board: %s / %s", p.out, p.err);
+	ck_assert_int_eq(hd_kill(&d), 0);
+	ck_assert_int_eq(hd_restart(&d), 0);
+	ck_assert_msg(proc_wait_for(&p, "Reconnected", 3 * T), "no reconnection: %s / %s", p.out,
+		      p.err);
+	a = hc_login_new(d.port, "alice");
+	ck_assert(a);
+	rep = hc_req(a, "{s:s, s:I, s:s}", "cmd", "play", "game", (json_int_t)game, "vertex", "C3");
+	ck_assert_msg(hj_ok(rep), "%s", hj_text(rep));
+	json_decref(rep);
+	ck_assert_msg(proc_wait_for(&p, "Move 1: Black C3", T), "no move after it: %s", p.out);
+	json_decref(hc_req(a, "{s:s, s:I}", "cmd", "resign", "game", (json_int_t)game));
+	hc_close(a);
+	struct run r;
+	proc_finish(&p, &r);
+	EXPECT_STATUS(r, 0);
+	EXPECT_ERR(r, "reconnecting");
+	EXPECT_OUT(r, "Result: W+R");
+	run_free(&r);
+	ck_assert_int_eq(hd_stop(&d), 0);
+	hd_cleanup(&d);
+}
+END_TEST
+
+/* A reply longer than the 64 KiB a request line may hold comes out whole: the client reads
+ * the server's lines up to FRAMING_MAX_SEND_LINE. 420 declined challenges make 420 game rows,
+ * about 180 bytes each in a `games` reply. */
+#define LONG_GAMES 420
+START_TEST(test_long_reply)
+{
+	struct hc *a = hc_login_new(D.port, "alice");
+	struct hc *b = hc_login_new(D.port, "bob");
+	ck_assert(a && b);
+	hc_close(b); /* bob need not be online to be challenged */
+	for (int i = 0; i < LONG_GAMES; i++) {
+		json_t *rep = hc_req(a, "{s:s, s:s, s:i}", "cmd", "challenge", "opponent", "bob",
+				     "size", 19);
+		ck_assert_msg(hj_ok(rep), "%s", hj_text(rep));
+		long long g = hj_int(rep, "game");
+		json_decref(rep);
+		rep = hc_req(a, "{s:s, s:I}", "cmd", "decline", "game", (json_int_t)g);
+		ck_assert_msg(hj_ok(rep), "%s", hj_text(rep));
+		json_decref(rep);
+		hc_clear(a);
+	}
+	struct run r;
+	run(&r, NULL, NULL, "call", "games", "limit=500", NULL);
+	EXPECT_STATUS(r, 0);
+	ck_assert_msg(strlen(r.out) > 65536, "the reply is only %zu bytes", strlen(r.out));
+	json_t *lines = json_lines(r.out);
+	ck_assert_int_eq(json_array_size(lines), 1);
+	ck_assert_int_eq(json_array_size(hj_get(json_array_get(lines, 0), "games")), LONG_GAMES);
+	json_decref(lines);
+	run_free(&r);
+	run(&r, NULL, NULL, "games", "--limit", "500", NULL);
+	EXPECT_STATUS(r, 0);
+	int rows = 0;
+	for (const char *p = r.out; (p = strchr(p, '\n')) != NULL; p++)
+		rows++;
+	ck_assert_int_eq(rows, LONG_GAMES + 1); /* the header, a row per game */
+	run_free(&r);
+	hc_close(a);
+}
+END_TEST
+
+/* The playing commands, a whole game from challenge to count (issue 19). */
+START_TEST(test_play_commands)
+{
+	struct run r;
+	cli_register("alice");
+	cli_register("bob");
+	/* challenge: a line a person reads, the game's id in it */
+	AS(&r, "alice", "challenge", "bob", "--size", "5", "--komi", "0.5", "--color", "black",
+	   "--rated", "no");
+	EXPECT_STATUS(r, 0);
+	long long g = 0;
+	ck_assert_msg(sscanf(strstr(r.out, "game ") ? strstr(r.out, "game ") : "", "game %lld", &g) == 1,
+		      "no game id: %s", r.out);
+	EXPECT_OUT(r, "Challenged bob: game");
+	EXPECT_OUT(r, "5x5, komi 0.5, no clocks, unrated, you play Black");
+	run_free(&r);
+	char gs[32];
+	snprintf(gs, sizeof gs, "%lld", g);
+	/* games --mine: bob sees the challenge waiting */
+	AS(&r, "bob", "games", "--mine", "--phase", "pending");
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "alice");
+	EXPECT_OUT(r, "pending");
+	run_free(&r);
+	run(&r, NULL, NULL, "games", "--mine", NULL); /* --mine needs a user */
+	EXPECT_STATUS(r, 2);
+	run_free(&r);
+	/* bad options are usage errors, before anything is sent */
+	AS(&r, "alice", "challenge", "bob", "--size", "nine");
+	EXPECT_STATUS(r, 2);
+	EXPECT_ERR(r, "--size must be a whole number");
+	run_free(&r);
+	AS(&r, "alice", "challenge", "bob", "--time", "byoyomi:60");
+	EXPECT_STATUS(r, 2);
+	EXPECT_ERR(r, "bad --time");
+	run_free(&r);
+	/* the server's refusal: once, on stderr, status 3 */
+	AS(&r, "alice", "challenge", "nobody");
+	EXPECT_STATUS(r, 3);
+	EXPECT_ERR(r, "no player named 'nobody' (not_found)");
+	ck_assert_str_eq(r.out, "");
+	run_free(&r);
+	AS(&r, "alice", "accept", gs);
+	EXPECT_STATUS(r, 3);
+	EXPECT_ERR(r, "only the challenged player may accept");
+	run_free(&r);
+	AS(&r, "bob", "accept", gs);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "you play White");
+	run_free(&r);
+
+	/* play: numbered from the game; run again, it is refused here, not warned */
+	AS(&r, "alice", "play", gs, "C3");
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "move 1: Black C3");
+	run_free(&r);
+	AS(&r, "alice", "play", gs, "C3");
+	EXPECT_STATUS(r, 3);
+	EXPECT_ERR(r, "it is not your turn in game");
+	ck_assert_str_eq(r.out, "");
+	run_free(&r);
+	struct hc *c = hc_open(D.port);
+	ck_assert(c);
+	json_t *gj = hc_req(c, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+	ck_assert_int_eq(hj_int(gj, "game.warnings.B"), 0);
+	ck_assert_int_eq(json_array_size(hj_get(gj, "game.moves")), 1);
+	json_decref(gj);
+	/* --number pins the move's number */
+	AS(&r, "bob", "play", gs, "D4", "--number", "3");
+	EXPECT_STATUS(r, 3);
+	EXPECT_ERR(r, "the next move is number 2, not 3");
+	run_free(&r);
+	/* an illegal move: the server's reason on stderr (the turn is forfeited) */
+	AS(&r, "bob", "play", gs, "C3");
+	EXPECT_STATUS(r, 3);
+	EXPECT_ERR(r, "occupied at C3");
+	EXPECT_ERR(r, "(illegal_move)");
+	run_free(&r);
+	AS(&r, "alice", "play", gs, "Z9");
+	EXPECT_STATUS(r, 3);
+	EXPECT_ERR(r, "bad_request");
+	run_free(&r);
+	AS(&r, "alice", "play", gs, "B2", "--json");
+	EXPECT_STATUS(r, 0);
+	json_t *lines = json_lines(r.out);
+	ck_assert_int_eq(json_array_size(lines), 1);
+	ck_assert_str_eq(hj_str(json_array_get(lines, 0), "move.vertex"), "B2");
+	ck_assert_int_eq(hj_int(json_array_get(lines, 0), "move.number"), 3);
+	json_decref(lines);
+	run_free(&r);
+	/* two passes open counting, and the second says so */
+	AS(&r, "bob", "pass", gs);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "move 4: White passes");
+	EXPECT_OUT(r, "goes on: Black to move");
+	run_free(&r);
+	AS(&r, "alice", "pass", gs);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "move 5: Black passes");
+	EXPECT_OUT(r, "is counting");
+	run_free(&r);
+	AS(&r, "alice", "play", gs, "D4");
+	EXPECT_STATUS(r, 3);
+	EXPECT_ERR(r, "is counting, not playing");
+	run_free(&r);
+	/* different claims resume play; equal ones end the game counted */
+	AS(&r, "alice", "dead", gs);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "every stone alive. Waiting for the opponent's claim");
+	run_free(&r);
+	AS(&r, "bob", "dead", gs, "C3");
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "The claims differ");
+	EXPECT_OUT(r, "to move");
+	run_free(&r);
+	AS(&r, "alice", "dead", gs, "D4");
+	EXPECT_STATUS(r, 3);
+	EXPECT_ERR(r, "playing, not counting");
+	run_free(&r);
+	/* two more passes (whoever is to move), then equal claims */
+	for (int k = 0; k < 2; k++) {
+		gj = hc_req(c, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+		const char *tm = hj_str(gj, "game.to_move");
+		AS(&r, strcmp(tm, "B") == 0 ? "alice" : "bob", "pass", gs);
+		json_decref(gj);
+		EXPECT_STATUS(r, 0);
+		run_free(&r);
+	}
+	AS(&r, "alice", "dead", gs, "");
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	AS(&r, "bob", "dead", gs);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "The claims agree");
+	EXPECT_OUT(r, "is over. Result: B+24.5 (score)"); /* 25 points, komi 0.5 */
+	run_free(&r);
+	AS(&r, "bob", "resign", gs);
+	EXPECT_STATUS(r, 3);
+	EXPECT_ERR(r, "is over");
+	run_free(&r);
+
+	/* resign and decline on fresh challenges; TENGEN_SERVER instead of --server */
+	char server[64];
+	snprintf(server, sizeof server, "127.0.0.1:%d", D.port);
+	setenv("TENGEN_SERVER", server, 1);
+	const char *ch[] = {"--user", "bob", "challenge", "alice", "--size", "9", NULL};
+	struct proc p;
+	proc_start(&p, pw_of("bob"), NULL, ch);
+	proc_finish(&p, &r);
+	EXPECT_STATUS(r, 0);
+	long long g2 = 0;
+	ck_assert(sscanf(strstr(r.out, "game "), "game %lld", &g2) == 1);
+	run_free(&r);
+	snprintf(gs, sizeof gs, "%lld", g2);
+	const char *dec[] = {"--user", "alice", "decline", gs, NULL};
+	proc_start(&p, pw_of("alice"), NULL, dec);
+	proc_finish(&p, &r);
+	unsetenv("TENGEN_SERVER");
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "Called off game");
+	run_free(&r);
+	AS(&r, "bob", "challenge", "alice", "--size", "9", "--color", "white");
+	EXPECT_STATUS(r, 0);
+	ck_assert(sscanf(strstr(r.out, "game "), "game %lld", &g2) == 1);
+	run_free(&r);
+	snprintf(gs, sizeof gs, "%lld", g2);
+	AS(&r, "alice", "accept", gs);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "you play Black");
+	run_free(&r);
+	AS(&r, "bob", "resign", gs);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "B+R");
+	run_free(&r);
+
+	/* the address from the config file ($TENGEN_CONFIG) when neither --server nor
+	 * TENGEN_SERVER gives one */
+	char conf[HARNESS_PATH_MAX + 16];
+	snprintf(conf, sizeof conf, "%s/tengen.conf", D.dir);
+	FILE *cf = fopen(conf, "w");
+	ck_assert(cf);
+	fprintf(cf, "# tengen's client\nserver = %s\n", server);
+	fclose(cf);
+	setenv("TENGEN_CONFIG", conf, 1);
+	const char *pl[] = {"players", NULL};
+	proc_start(&p, NULL, NULL, pl);
+	proc_finish(&p, &r);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "alice");
+	run_free(&r);
+	cf = fopen(conf, "w");
+	ck_assert(cf);
+	fprintf(cf, "server 127.0.0.1:%d\n", closed_port());
+	fclose(cf);
+	proc_start(&p, NULL, NULL, pl);
+	proc_finish(&p, &r);
+	unsetenv("TENGEN_CONFIG");
+	unlink(conf);
+	EXPECT_STATUS(r, 4);
+	EXPECT_ERR(r, "cannot reach the server at 127.0.0.1:");
+	run_free(&r);
+
+	/* players: the leaderboard, no login needed */
+	run(&r, NULL, NULL, "players", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "Player");
+	EXPECT_OUT(r, "alice");
+	EXPECT_OUT(r, "bob");
+	run_free(&r);
+	/* a wrong password: status 5; no server: status 4 */
+	run(&r, "wrong-password", NULL, "--user", "alice", "resign", gs, NULL);
+	EXPECT_STATUS(r, 5);
+	run_free(&r);
+	hc_close(c);
+}
+END_TEST
+
+/* A dispute that play does not settle: the third count with the same two claims ends the
+ * game, counted with only the stones both hold dead (docs/rules.md, Art. 8 and 21.4). */
+START_TEST(test_dispute_settled)
+{
+	struct run r;
+	cli_register("alice");
+	cli_register("bob");
+	AS(&r, "alice", "challenge", "bob", "--size", "5", "--komi", "0.5", "--color", "black",
+	   "--rated", "no");
+	EXPECT_STATUS(r, 0);
+	long long g = 0;
+	ck_assert(sscanf(strstr(r.out, "game "), "game %lld", &g) == 1);
+	run_free(&r);
+	char gs[32];
+	snprintf(gs, sizeof gs, "%lld", g);
+	AS(&r, "bob", "accept", gs);
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	AS(&r, "alice", "play", gs, "C3");
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	struct hc *c = hc_open(D.port);
+	ck_assert(c);
+	for (int k = 1; k <= 3; k++) {
+		/* two passes, whoever is to move first */
+		for (int n = 0; n < 2; n++) {
+			json_t *gj = hc_req(c, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+			const char *who = strcmp(hj_str(gj, "game.to_move"), "B") == 0 ? "alice" : "bob";
+			AS(&r, who, "pass", gs);
+			json_decref(gj);
+			EXPECT_STATUS(r, 0);
+			run_free(&r);
+		}
+		AS(&r, "alice", "dead", gs);
+		EXPECT_STATUS(r, 0);
+		run_free(&r);
+		AS(&r, "bob", "dead", gs, "C3"); /* and never captures it */
+		EXPECT_STATUS(r, 0);
+		EXPECT_OUT(r, k < 3 ? "The claims differ" : "is over. Result: B+24.5 (score)");
+		run_free(&r);
+	}
+	json_t *gj = hc_req(c, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+	ck_assert_str_eq(hj_str(gj, "game.phase"), "ended");
+	ck_assert_int_eq(json_array_size(hj_get(gj, "game.dead")), 0); /* C3 counted alive */
+	json_decref(gj);
+	hc_close(c);
+}
+END_TEST
+
+/* The count of repeated disputes survives a restart (it is kept in the game's row): two
+ * disputes, a killed and restarted server, the third ends the game. */
+static void dispute_round(int port, long long g, bool last)
+{
+	struct hc *a = hc_login_new(port, "alice"), *b = hc_login_new(port, "bob");
+	ck_assert(a && b);
+	for (int n = 0; n < 2; n++) {
+		json_t *gj = hc_req(a, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+		struct hc *who = strcmp(hj_str(gj, "game.to_move"), "B") == 0 ? a : b;
+		json_decref(gj);
+		json_t *r = hc_req(who, "{s:s, s:I, s:s}", "cmd", "play", "game", (json_int_t)g,
+				   "vertex", "pass");
+		ck_assert_msg(hj_ok(r), "%s", hj_text(r));
+		json_decref(r);
+	}
+	json_t *r = hc_req(a, "{s:s, s:I, s:[]}", "cmd", "dead", "game", (json_int_t)g, "stones");
+	ck_assert_msg(hj_ok(r), "%s", hj_text(r));
+	json_decref(r);
+	r = hc_req(b, "{s:s, s:I, s:[s]}", "cmd", "dead", "game", (json_int_t)g, "stones", "C3");
+	ck_assert_msg(hj_ok(r), "%s", hj_text(r));
+	ck_assert_int_eq(hj_bool(r, "ended"), last);
+	ck_assert_int_eq(hj_bool(r, "resumed"), !last);
+	json_decref(r);
+	hc_close(a);
+	hc_close(b);
+}
+
+START_TEST(test_dispute_restart)
+{
+	struct hd d;
+	char listen[32];
+	snprintf(listen, sizeof listen, "127.0.0.1:%d", closed_port());
+	const char *extra[] = {"--listen", listen, NULL};
+	ck_assert_int_eq(hd_start(&d, extra), 0);
+	struct hc *a = hc_login_new(d.port, "alice"), *b = hc_login_new(d.port, "bob");
+	ck_assert(a && b);
+	json_t *r = hc_req(a, "{s:s, s:s, s:i, s:f, s:s, s:b}", "cmd", "challenge", "opponent", "bob",
+			   "size", 5, "komi", 0.5, "color", "black", "rated", 0);
+	long long g = hj_int(r, "game");
+	json_decref(r);
+	json_decref(hc_req(b, "{s:s, s:I}", "cmd", "accept", "game", (json_int_t)g));
+	r = hc_req(a, "{s:s, s:I, s:s}", "cmd", "play", "game", (json_int_t)g, "vertex", "C3");
+	ck_assert_msg(hj_ok(r), "%s", hj_text(r));
+	json_decref(r);
+	hc_close(a);
+	hc_close(b);
+	dispute_round(d.port, g, false);
+	dispute_round(d.port, g, false);
+	ck_assert_int_eq(hd_kill(&d), 0);
+	ck_assert_int_eq(hd_restart(&d), 0);
+	dispute_round(d.port, g, true);
+	struct hc *c = hc_open(d.port);
+	json_t *gj = hc_req(c, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+	ck_assert_str_eq(hj_str(gj, "game.phase"), "ended");
+	ck_assert_str_eq(hj_str(gj, "game.result"), "B+24.5");
+	ck_assert_int_eq(json_array_size(hj_get(gj, "game.dead")), 0);
+	json_decref(gj);
+	hc_close(c);
+	ck_assert_int_eq(hd_stop(&d), 0);
+	hd_cleanup(&d);
+}
+END_TEST
+
+static Suite *cli_play_suite(void)
+{
+	Suite *s = suite_create("tengen-cli-play");
+	TCase *tc = tcase_create("play");
+	tcase_set_timeout(tc, TEST_TIMEOUT_S);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_play_commands);
+	tcase_add_test(tc, test_dispute_settled);
+	tcase_add_test(tc, test_dispute_restart);
+	tcase_add_test(tc, test_long_reply);
+	tcase_add_test(tc, test_watch_reconnect);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(cli_play_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? 0 : 1;
+}
