@@ -83,9 +83,9 @@
 #define SERVER_SHUTDOWN_GRACE_MS 2000     /* after SIGTERM, time for replies to drain */
 #define SERVER_CKPT_FRAMES 1000           /* WAL frames added that start a checkpoint off the loop */
 #define SERVER_WAL_MAX_FRAMES 16384       /* WAL frames past which the loop checkpoints itself */
-#define SERVER_FOLD_ROWS 8192             /* --fold-rows: moves in the journal that start a fold */
+#define SERVER_FOLD_ROWS 32768            /* --fold-rows: moves in the journal that start a fold */
 #define SERVER_FOLD_ROWS_MAX 1000000      /* ... at most */
-#define SERVER_FOLD_MS 1000               /* --fold-ms: ... or the age of the journal's oldest move */
+#define SERVER_FOLD_MS 5000               /* --fold-ms: ... or the age of the journal's oldest move */
 #define SERVER_FOLD_MS_MAX 600000         /* ... at most */
 #define SERVER_FOLD_RETRY_MAX_MS 600000   /* after failed folds, the longest wait before a retry */
 /* The upkeep thread (upkeep.h, issue 22) folds in slices, each a transaction holding the write

@@ -74,6 +74,10 @@ static void checkpoint(struct upkeep *u)
 	}
 	if (logged < SERVER_WAL_RESTART_FRAMES || logged - copied > SERVER_WAL_TAIL_FRAMES)
 		return;
+	/* Once more without the lock: the RESTART's own copy (and the fsync after it, both with
+	 * the write lock held) is then only of what the loop committed meanwhile. */
+	if (store_ckpt_run(u->ckpt, &logged, &copied) != STORE_OK)
+		return;
 	t0 = uv_hrtime();
 	r = store_ckpt_restart(u->ckpt, &logged, &copied);
 	dt = uv_hrtime() - t0;

@@ -414,7 +414,7 @@ size_t store_journal_rows(const struct store *s);
  * transaction of its own (so a crash leaves each row in one of the two tables, never both,
  * never neither); store_journal_fold_end on s's thread when the last slice committed
  * (`complete`) or the fold was given up (the keys of the rows left in the journal are read
- * again before the next move; a later fold moves them).
+ * again at once, or before the next move if that fails; a later fold moves them).
  * fold_begin: STORE_ERROR in a transaction or while a fold is under way. */
 enum store_rc store_journal_fold_begin(struct store *s, int64_t *hi);
 void store_journal_fold_end(struct store *s, bool complete);
