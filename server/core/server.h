@@ -97,10 +97,12 @@
 #define SERVER_FOLD_SLICE_MIN_ROWS 8
 #define SERVER_FOLD_SLICE_MAX_ROWS 4096
 /* The WAL starts over only after a checkpoint copied all of it: past SERVER_WAL_RESTART_FRAMES
- * the upkeep thread, after a passive checkpoint that left at most SERVER_WAL_TAIL_FRAMES,
- * runs a RESTART checkpoint, which holds the write lock while it copies that tail. */
+ * the upkeep thread repeats passive checkpoints (at most SERVER_CKPT_ROUNDS more) until one
+ * leaves at most SERVER_WAL_TAIL_FRAMES, then runs one more and a RESTART checkpoint, which
+ * holds the write lock while it copies what is left and syncs the file. */
 #define SERVER_WAL_RESTART_FRAMES 8192
 #define SERVER_WAL_TAIL_FRAMES 256
+#define SERVER_CKPT_ROUNDS 4              /* passive rounds tried to bring the rest to a tail */
 #define SERVER_BACKLOG_MAX 65535          /* --backlog N: at most (the kernel caps it at
                                              net.core.somaxconn anyway) */
 #define SERVER_MIN_FREE_MB 128           /* --min-free-mb: free space below which start is refused
