@@ -83,9 +83,9 @@
 #define SERVER_SHUTDOWN_GRACE_MS 2000     /* after SIGTERM, time for replies to drain */
 #define SERVER_CKPT_FRAMES 1000           /* WAL frames added that start a checkpoint off the loop */
 #define SERVER_WAL_MAX_FRAMES 16384       /* WAL frames past which the loop checkpoints itself */
-#define SERVER_FOLD_ROWS 8192             /* --fold-rows: moves in the journal that start a fold */
+#define SERVER_FOLD_ROWS 32768            /* --fold-rows: moves in the journal that start a fold */
 #define SERVER_FOLD_ROWS_MAX 1000000      /* ... at most */
-#define SERVER_FOLD_MS 1000               /* --fold-ms: ... or the age of the journal's oldest move */
+#define SERVER_FOLD_MS 5000               /* --fold-ms: ... or the age of the journal's oldest move */
 #define SERVER_FOLD_MS_MAX 600000         /* ... at most */
 #define SERVER_FOLD_RETRY_MAX_MS 600000   /* after failed folds, the longest wait before a retry */
 /* The upkeep thread (upkeep.h, issue 22) folds in slices, each a transaction holding the write
@@ -97,10 +97,12 @@
 #define SERVER_FOLD_SLICE_MIN_ROWS 8
 #define SERVER_FOLD_SLICE_MAX_ROWS 4096
 /* The WAL starts over only after a checkpoint copied all of it: past SERVER_WAL_RESTART_FRAMES
- * the upkeep thread, after a passive checkpoint that left at most SERVER_WAL_TAIL_FRAMES,
- * runs a RESTART checkpoint, which holds the write lock while it copies that tail. */
+ * the upkeep thread repeats passive checkpoints (at most SERVER_CKPT_ROUNDS more) until one
+ * leaves at most SERVER_WAL_TAIL_FRAMES, then runs one more and a RESTART checkpoint, which
+ * holds the write lock while it copies what is left and syncs the file. */
 #define SERVER_WAL_RESTART_FRAMES 8192
 #define SERVER_WAL_TAIL_FRAMES 256
+#define SERVER_CKPT_ROUNDS 4              /* passive rounds tried to bring the rest to a tail */
 #define SERVER_BACKLOG_MAX 65535          /* --backlog N: at most (the kernel caps it at
                                              net.core.somaxconn anyway) */
 #define SERVER_MIN_FREE_MB 128           /* --min-free-mb: free space below which start is refused

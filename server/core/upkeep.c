@@ -72,7 +72,17 @@ static void checkpoint(struct upkeep *u)
 		log_msg(LOGL_WARN, "checkpoint", "error=\"%s\"", store_ckpt_errmsg(u->ckpt));
 		return;
 	}
-	if (logged < SERVER_WAL_RESTART_FRAMES || logged - copied > SERVER_WAL_TAIL_FRAMES)
+	if (logged < SERVER_WAL_RESTART_FRAMES)
+		return;
+	/* Again without the lock while the loop's commits keep more than a tail uncopied (each
+	 * round copies only what came meanwhile, so it is shorter), and once more after that:
+	 * the RESTART's own copy and fsync, with the write lock held, are then only of what
+	 * the loop committed in the last round. */
+	for (int i = 0; i < SERVER_CKPT_ROUNDS && logged - copied > SERVER_WAL_TAIL_FRAMES; i++)
+		if (store_ckpt_run(u->ckpt, &logged, &copied) != STORE_OK)
+			return;
+	if (logged - copied > SERVER_WAL_TAIL_FRAMES ||
+	    store_ckpt_run(u->ckpt, &logged, &copied) != STORE_OK)
 		return;
 	t0 = uv_hrtime();
 	r = store_ckpt_restart(u->ckpt, &logged, &copied);

@@ -338,10 +338,12 @@ const char *store_ckpt_errmsg(const struct store_ckpt *c);
  * (the lock is held for the copy of those). Same results as store_ckpt_run; SQLITE_BUSY from
  * SQLite (the lock not had within STORE_BUSY_TIMEOUT_MS) is STORE_CONFLICT, nothing lost. */
 enum store_rc store_ckpt_restart(struct store_ckpt *c, int *logged, int *copied);
-/* One slice of a fold (store_journal_fold_begin) on the second connection: moves the
- * journal's rows with the lowest seqs, at most max_rows of them and none above hi, into
- * `moves` in one transaction (BEGIN IMMEDIATE: it waits while the store's thread holds the
- * write lock). *rows gets how many moved, *more whether rows up to hi are left, *held_ns how
+/* One slice of a fold (store_journal_fold_begin) on the second connection. The first call
+ * for a fold (another hi, or the last one ended) reads the journal's rows up to hi into
+ * memory in game and number order (a read transaction: no lock the writer needs); each call
+ * then moves the next max_rows of them into `moves` in one transaction (BEGIN IMMEDIATE: it
+ * waits while the store's thread holds the write lock), so each game's leaf of `moves` is
+ * written once per fold, not once per slice. *rows gets how many moved, *more whether rows up to hi are left, *held_ns how
  * long the write lock was held (from the BEGIN's success to the COMMIT's end). STORE_ERROR
  * (store_ckpt_errmsg) with nothing changed. The connection does not check foreign keys and
  * CHECK constraints again: the rows met them when they were written to the journal. */
@@ -427,7 +429,7 @@ size_t store_journal_rows(const struct store *s);
  * transaction of its own (so a crash leaves each row in one of the two tables, never both,
  * never neither); store_journal_fold_end on s's thread when the last slice committed
  * (`complete`) or the fold was given up (the keys of the rows left in the journal are read
- * again before the next move; a later fold moves them).
+ * again at once, or before the next move if that fails; a later fold moves them).
  * fold_begin: STORE_ERROR in a transaction or while a fold is under way. */
 enum store_rc store_journal_fold_begin(struct store *s, int64_t *hi);
 void store_journal_fold_end(struct store *s, bool complete);

@@ -8,16 +8,25 @@
 
 #define CKPT_CACHE_KIB 16384 /* page cache of the second connection (the fold's leaves of moves) */
 
-/* The fold's statements (a slice is the journal's rows from the lowest seq up to ?2). */
-enum { CK_MIN, CK_FOLD, CK_CLEAR, CK_BEGIN, CK_COMMIT, CK_ROLLBACK, CK_COUNT };
+/* The fold's statements: the journal's rows up to ?1 are read in game and number order (no
+ * lock: a WAL reader), then written a slice at a time, row by row. */
+enum { CK_READ, CK_INSERT, CK_DELETE, CK_BEGIN, CK_COMMIT, CK_ROLLBACK, CK_COUNT };
 static const char *const ck_sql[CK_COUNT] = {
-	[CK_MIN] = "SELECT min(seq) FROM move_journal",
-	[CK_FOLD] = "INSERT INTO moves (game_id, " MOVE_COLS ") SELECT game_id, " MOVE_COLS
-		" FROM move_journal WHERE seq BETWEEN ?1 AND ?2 ORDER BY game_id, number",
-	[CK_CLEAR] = "DELETE FROM move_journal WHERE seq BETWEEN ?1 AND ?2",
+	[CK_READ] = "SELECT seq, game_id, " MOVE_COLS " FROM move_journal WHERE seq <= ?1 "
+		"ORDER BY game_id, number",
+	[CK_INSERT] = "INSERT INTO moves (game_id, " MOVE_COLS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[CK_DELETE] = "DELETE FROM move_journal WHERE seq = ?1",
 	[CK_BEGIN] = "BEGIN IMMEDIATE",
 	[CK_COMMIT] = "COMMIT",
 	[CK_ROLLBACK] = "ROLLBACK",
+};
+
+/* A journal row read for a fold (its text columns copied: NULL stays NULL). */
+struct fold_row {
+	int64_t seq, game_id;
+	int number;
+	char *color, *vertex, *forfeit, *clocks;
+	double at;
 };
 
 struct store_ckpt {
@@ -25,6 +34,11 @@ struct store_ckpt {
 	struct store_busy busy;
 	sqlite3_stmt *st[CK_COUNT];
 	char err[STORE_ERR_MAX];
+	/* The fold under way: its rows up to `hi`, in game and number order; `next` is the
+	 * first not yet written. */
+	struct fold_row *rows;
+	size_t n, cap, next;
+	int64_t hi;
 };
 
 /* ---- Checkpoints ---- */
@@ -149,49 +163,136 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+static void batch_free(struct store_ckpt *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->rows[i].color);
+		free(c->rows[i].vertex);
+		free(c->rows[i].forfeit);
+		free(c->rows[i].clocks);
+	}
+	free(c->rows);
+	c->rows = NULL;
+	c->n = c->cap = c->next = 0;
+	c->hi = 0;
+}
+
+/* A text column copied (NULL for NULL); false when out of memory. */
+static bool col_dup(sqlite3_stmt *st, int col, char **out)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	*out = NULL;
+	if (!t)
+		return sqlite3_column_type(st, col) == SQLITE_NULL;
+	*out = strdup((const char *)t);
+	return *out != NULL;
+}
+
+/* Read the journal's rows up to hi into c->rows, in game and number order: a read
+ * transaction of its own, which takes no lock the writer needs. */
+static int batch_read(struct store_ckpt *c, int64_t hi)
+{
+	batch_free(c);
+	sqlite3_stmt *q = c->st[CK_READ];
+	sqlite3_bind_int64(q, 1, hi);
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (c->n == c->cap) {
+			size_t cap = c->cap ? 2 * c->cap : 1024;
+			struct fold_row *r = realloc(c->rows, cap * sizeof *r);
+			if (!r) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			c->rows = r;
+			c->cap = cap;
+		}
+		struct fold_row *r = &c->rows[c->n];
+		*r = (struct fold_row){ .seq = sqlite3_column_int64(q, 0),
+			.game_id = sqlite3_column_int64(q, 1), .number = sqlite3_column_int(q, 2),
+			.at = sqlite3_column_double(q, 7) };
+		c->n++; /* freed with the batch even if a copy below fails */
+		if (!col_dup(q, 3, &r->color) || !col_dup(q, 4, &r->vertex) ||
+		    !col_dup(q, 5, &r->forfeit) || !col_dup(q, 6, &r->clocks)) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	sqlite3_reset(q);
+	sqlite3_clear_bindings(q);
+	if (rc != SQLITE_DONE) {
+		batch_free(c);
+		return rc;
+	}
+	c->hi = hi;
+	return SQLITE_OK;
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *t)
+{
+	if (t)
+		sqlite3_bind_text(st, i, t, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* Write row r (insert into moves, delete from the journal) in the open transaction. */
+static int write_row(struct store_ckpt *c, const struct fold_row *r)
+{
+	sqlite3_stmt *ins = c->st[CK_INSERT], *del = c->st[CK_DELETE];
+	sqlite3_bind_int64(ins, 1, r->game_id);
+	sqlite3_bind_int(ins, 2, r->number);
+	bind_text(ins, 3, r->color);
+	bind_text(ins, 4, r->vertex);
+	bind_text(ins, 5, r->forfeit);
+	bind_text(ins, 6, r->clocks);
+	sqlite3_bind_double(ins, 7, r->at);
+	int rc = ck_step(c, CK_INSERT);
+	if (rc != SQLITE_DONE)
+		return rc;
+	sqlite3_bind_int64(del, 1, r->seq);
+	return ck_step(c, CK_DELETE);
+}
+
 enum store_rc store_ckpt_fold_slice(struct store_ckpt *c, int64_t hi, int max_rows, int *rows,
 				    bool *more, uint64_t *held_ns)
 {
 	*rows = 0;
 	*more = false;
 	*held_ns = 0;
-	int rc = ck_step(c, CK_BEGIN);
-	if (rc != SQLITE_DONE)
+	int rc;
+	if ((!c->rows || c->hi != hi || c->next == c->n) && (rc = batch_read(c, hi)) != SQLITE_OK)
 		goto fail;
-	uint64_t t0 = mono_ns();
-	sqlite3_stmt *q = c->st[CK_MIN];
-	rc = sqlite3_step(q);
-	bool any = rc == SQLITE_ROW && sqlite3_column_type(q, 0) != SQLITE_NULL;
-	int64_t lo = any ? sqlite3_column_int64(q, 0) : 0;
-	sqlite3_reset(q);
-	if (rc != SQLITE_ROW)
-		goto fail_txn;
-	if (!any || lo > hi) {
-		ck_step(c, CK_ROLLBACK);
-		*held_ns = mono_ns() - t0;
+	if (c->next == c->n) {
+		batch_free(c);
 		return STORE_OK;
 	}
-	int64_t top = hi - lo < max_rows ? hi : lo + max_rows - 1;
-	sqlite3_bind_int64(c->st[CK_FOLD], 1, lo);
-	sqlite3_bind_int64(c->st[CK_FOLD], 2, top);
-	if ((rc = ck_step(c, CK_FOLD)) != SQLITE_DONE)
+	if ((rc = ck_step(c, CK_BEGIN)) != SQLITE_DONE)
+		goto fail;
+	uint64_t t0 = mono_ns();
+	size_t end = c->next + (size_t)max_rows < c->n ? c->next + (size_t)max_rows : c->n;
+	for (size_t i = c->next; i < end; i++)
+		if ((rc = write_row(c, &c->rows[i])) != SQLITE_DONE)
+			goto fail_txn;
+	if ((rc = ck_step(c, CK_COMMIT)) != SQLITE_DONE)
 		goto fail_txn;
-	int n = sqlite3_changes(c->db);
-	sqlite3_bind_int64(c->st[CK_CLEAR], 1, lo);
-	sqlite3_bind_int64(c->st[CK_CLEAR], 2, top);
-	if ((rc = ck_step(c, CK_CLEAR)) != SQLITE_DONE || (rc = ck_step(c, CK_COMMIT)) != SQLITE_DONE)
-		goto fail_txn;
-	*rows = n;
-	*more = top < hi;
 	*held_ns = mono_ns() - t0;
+	*rows = (int)(end - c->next);
+	c->next = end;
+	*more = c->next < c->n;
+	if (!*more)
+		batch_free(c);
 	return STORE_OK;
 fail_txn:
 	snprintf(c->err, sizeof c->err, "fold slice: %s", sqlite3_errmsg(c->db));
 	if (!sqlite3_get_autocommit(c->db))
 		ck_step(c, CK_ROLLBACK);
+	batch_free(c); /* read again by the next fold */
 	return STORE_ERROR;
 fail:
-	snprintf(c->err, sizeof c->err, "fold slice: %s", sqlite3_errmsg(c->db));
+	snprintf(c->err, sizeof c->err, "fold slice: %s", rc == SQLITE_NOMEM ? "out of memory" :
+		 sqlite3_errmsg(c->db));
+	batch_free(c);
 	return STORE_ERROR;
 }
 
@@ -204,6 +305,7 @@ void store_ckpt_close(struct store_ckpt *c)
 {
 	if (!c)
 		return;
+	batch_free(c);
 	for (int i = 0; i < CK_COUNT; i++)
 		sqlite3_finalize(c->st[i]);
 	sqlite3_close(c->db);

@@ -181,8 +181,10 @@ void store_journal_fold_end(struct store *s, bool complete)
 {
 	key_clear(&s->folding);
 	key_clear(&s->folded_max); /* the games' highest folded numbers moved on */
+	/* Rows left in the journal: their keys are read again now, so that they count in
+	 * store_journal_rows (a retry is due) and are refused as duplicates. */
 	if (!complete)
-		s->journal_stale = true; /* rows left in the journal: their keys are read again */
+		store_journal_reload(s); /* on failure it leaves journal_stale set: read later */
 }
 
 /* ---- Moves ---- */
