@@ -62,7 +62,7 @@ static const char td_usage[] =
 	"  td result GAME --double-loss          both players lose (stored as Void)\n"
 	"  td results FILE|-                     a round's results, one \"GAME RESULT\" a line\n"
 	"                                        (blank lines, # comments skipped); a line per\n"
-	"                                        reply, exit status 1 if any was refused\n"
+	"                                        reply, exit status 3 if any was refused\n"
 	"  td warn GAME B|W REASON               a director's warning (a second one loses)\n"
 	"  td pause GAME | td resume GAME        stop or restart a game's clocks (Art. 14)\n"
 	"  td export T --format h9|csv|json|html [-o FILE]\n"
