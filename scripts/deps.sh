@@ -1,6 +1,6 @@
 # scripts/deps.sh: sourced by scripts/check and scripts/demo. Installs the Debian packages
 # tengen needs to build and test, if any is missing (as root, or through sudo).
-TENGEN_DEPS="autoconf automake libtool pkg-config make gcc libuv1-dev libsqlite3-dev libjansson-dev libsodium-dev check gnugo sqlite3 python3 clang libclang-rt-14-dev"
+TENGEN_DEPS="autoconf automake libtool pkg-config make gcc libuv1-dev libsqlite3-dev libjansson-dev libsodium-dev check gnugo sqlite3 python3 clang libclang-rt-14-dev libwebsockets-dev libwebsockets-evlib-uv"
 
 deps_install() {
 	local missing="" p
