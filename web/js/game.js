@@ -123,6 +123,7 @@ async function load() {
 	if (!r.ok && r.error && r.error.code === 'conflict') r = await request('game', {game: id}); // over: not observable
 	if (!r.ok) { say(r.error.message, 'error'); return; }
 	game = r.game;
+	$('#title').textContent = `Game ${id}`;
 	if (sgfText === null || !start) {
 		const s = await request('sgf', {game: id});
 		sgfText = s.ok ? s.sgf : '';

@@ -8,6 +8,14 @@ import {clockText} from './clock.js';
 const LOBBY_REFRESH_MS = 5000;
 const LIVE_GAMES_MAX = 20;
 let ranks = new Map();
+let leaving = false;
+
+// To game id's page (once: the accept's reply and game.start both lead there).
+function toGame(id) {
+	if (leaving) return;
+	leaving = true;
+	location.href = '/game/' + id;
+}
 
 // "byoyomi-600-3-30" and the like (the form's values) as a time control object.
 function timeControl(v) {
@@ -64,7 +72,7 @@ function challengeItem(game, from, settings) {
 		+ `${settings.time.system}, ${settings.rated ? 'rated' : 'free'}, they take ${settings.color} `,
 	el('button', {class: 'accept', onclick: async () => {
 		const r = await request('accept', {game});
-		if (!r.ok) say(r.error.message, 'error'); else location.href = '/game/' + game;
+		if (!r.ok) say(r.error.message, 'error'); else toGame(game);
 	}}, 'Accept'), ' ',
 	el('button', {class: 'decline', onclick: async () => {
 		const r = await request('decline', {game});
@@ -101,7 +109,7 @@ async function main() {
 	on('challenge', (e) => $('#challenges').append(challengeItem(e.game, e.from, e.settings)));
 	on('challenge.declined', (e) => { say(`Game ${e.game}: the challenge was declined by ${e.by}.`); pending(); });
 	on('challenge.expired', () => pending());
-	on('game.start', (e) => { location.href = '/game/' + e.game; });
+	on('game.start', (e) => toGame(e.game));
 	$('#challenge-form').addEventListener('submit', async (ev) => {
 		ev.preventDefault();
 		const r = await request('challenge', {opponent: $('#ch-opponent').value.trim(), size: +$('#ch-size').value,

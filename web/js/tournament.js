@@ -54,13 +54,14 @@ function crosstable(st, rounds) {
 }
 
 function pairings(rounds) {
+	const row = (p) => el('tr', {'data-game': p.game},
+		el('td', {}, link('/game/' + p.game, '#' + p.game)), el('td', {}, playerLink(p.black)), el('td', {}, '–'),
+		el('td', {}, playerLink(p.white)), el('td', {}, p.handicap > 1 ? `H${p.handicap}` : ''),
+		el('td', {class: 'result'}, resultText(p)));
+	const bye = (b) => el('tr', {}, el('td', {}), el('td', {}, playerLink(b)), el('td', {}, 'bye'));
 	$('#rounds').replaceChildren(...rounds.slice().reverse().map((r) => el('div', {class: 'round', 'data-round': r.round},
 		el('h4', {}, 'Round ' + r.round),
-		el('table', {}, el('tbody', {}, ...r.pairings.map((p) => el('tr', {'data-game': p.game},
-			el('td', {}, link('/game/' + p.game, '#' + p.game)), el('td', {}, playerLink(p.black)), el('td', {}, '–'),
-			el('td', {}, playerLink(p.white)), el('td', {}, p.handicap > 1 ? `H${p.handicap}` : ''),
-			el('td', {class: 'result'}, resultText(p)))),
-		...(r.byes || []).map((b) => el('tr', {}, el('td', {}), el('td', {}, playerLink(b)), el('td', {}, 'bye')))))));
+		el('table', {}, el('tbody', {}, ...r.pairings.map(row), ...(r.byes || []).map(bye))))));
 }
 
 async function load() {
