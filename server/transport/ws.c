@@ -303,6 +303,8 @@ static int file_of(struct ws_server *w, const char *uri, char *out)
 		{"/player/", "/player.html"},
 	};
 	const char *rel = uri;
+	if (!w->root[0])
+		return -1;
 	if (strcmp(uri, "/") == 0)
 		rel = "/index.html";
 	for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++)
@@ -501,10 +503,13 @@ int ws_listen(struct ws_server *w, struct server *srv, const struct ws_settings 
 	}
 	char real[PATH_MAX];
 	if (!realpath(set->web_root, real) || strlen(real) >= sizeof w->root) {
-		log_msg(LOGL_ERROR, "http", "web_root=%s error=\"%s\"", set->web_root, strerror(errno));
-		return -1;
+		/* /ws still serves; every page is a 404 until the pages are installed */
+		log_msg(LOGL_WARN, "http", "web_root=%s error=\"%s: no pages served\"", set->web_root,
+			strerror(errno));
+		w->root[0] = '\0';
+	} else {
+		strcpy(w->root, real);
 	}
-	strcpy(w->root, real);
 	lws_set_log_level(LLL_ERR | LLL_WARN, lws_log);
 	struct lws_context_creation_info info;
 	memset(&info, 0, sizeof info);

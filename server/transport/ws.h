@@ -9,7 +9,8 @@
  * message without its "\n", after the commit (ws_flush, the flush hook). Binary messages close
  * the connection (1003).
  *
- * Other requests: GET or HEAD of a static file from the web root (`/` is index.html;
+ * Other requests: GET or HEAD of a static file from the web root (a web root that is not there
+ * is logged and every page is then a 404) (`/` is index.html;
  * `/game/ID`, `/tournament/ID`, `/player/NAME` are game.html, tournament.html, player.html: the
  * page reads the id from its address); a path with `..`, outside the root after symlinks, not a
  * regular file or not found: 404; other methods: 405.

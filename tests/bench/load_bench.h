@@ -41,6 +41,7 @@ struct opts {
 	int games, size, moves_per_game, games_per_pair;
 	double duration, warmup, think_ms, illegal;
 	bool echo, with_echo, timers, restart, rated;
+	bool ws;                /* --ws: the clients speak WebSocket to tengend's --http listener */
 	unsigned seed;
 	int server_pid;
 };
@@ -70,6 +71,10 @@ struct client {
 	int phead, pn;
 	bool intend_illegal;
 	int next_id;
+	/* --ws: the upgrade's answer, then the server's frames, as they arrive */
+	bool ws_open;
+	char *wsbuf;
+	size_t wslen, wscap;
 };
 
 struct stats {
@@ -123,6 +128,8 @@ void client_close(struct client *c);
 void on_connect(uv_connect_t *req, int status);
 void client_init(struct client *c, int idx);
 void connect_more(void);
+/* --ws: free what a client's WebSocket input holds. */
+void client_ws_free(struct client *c);
 
 /* ---- the processes it forks (load_servers.c) ---- */
 
