@@ -124,6 +124,8 @@ static int http(const char *method, const char *path, char *buf)
 
 /* Open /ws (path) with an Origin header when origin is not NULL. Returns the socket after a
  * 101, or -1 (the status line in status, 128 bytes). */
+static const char *ws_extra_header = ""; /* added to the upgrade request ("Name: v\r\n") */
+
 static int ws_open(const char *path, const char *origin, char *status)
 {
 	int fd = tcp_connect(http_port);
@@ -134,8 +136,8 @@ static int ws_open(const char *path, const char *origin, char *status)
 	if (origin)
 		snprintf(ohdr, sizeof ohdr, "Origin: %s\r\n", origin);
 	snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
-		 "Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n%s\r\n",
-		 path, http_port, key64, ohdr);
+		 "Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n%s%s\r\n",
+		 path, http_port, key64, ohdr, ws_extra_header);
 	send_all(fd, req, strlen(req));
 	char resp[2048];
 	size_t n = 0;
@@ -457,6 +459,33 @@ START_TEST(ws_allowed_origins_setting)
 }
 END_TEST
 
+/* A connection's address: the peer's, or X-Forwarded-For's last entry from a listed proxy. */
+static void ws_connect_ping(void)
+{
+	char st[128];
+	int ws = ws_open("/ws", NULL, st);
+	ck_assert_msg(ws >= 0, "no upgrade: %s", st);
+	ws_send(ws, "{\"cmd\":\"ping\",\"id\":1}");
+	json_t *r = ws_reply(ws, 1, NULL);
+	OK(r);
+	json_decref(r);
+	close(ws);
+}
+
+START_TEST(ws_forwarded_for_only_from_a_listed_proxy)
+{
+	ws_extra_header = "X-Forwarded-For: 198.51.100.7, 203.0.113.9\r\n";
+	ws_connect_ping(); /* not listed: the header is ignored */
+	ck_assert(hd_log_has(&D, "addr=127.0.0.1 transport=ws"));
+	ck_assert(!hd_log_has(&D, "addr=203.0.113.9"));
+	st_finish(&D);
+	start_http("--http-proxy-from", "127.0.0.1");
+	ws_connect_ping();
+	ck_assert_msg(hd_log_has(&D, "addr=203.0.113.9 transport=ws"), "the proxy's client address");
+	ws_extra_header = "";
+}
+END_TEST
+
 int main(void)
 {
 	if (sodium_init() < 0)
@@ -471,6 +500,7 @@ int main(void)
 	tcase_add_test(tc, ws_line_limit_and_binary);
 	tcase_add_test(tc, ws_origin_and_path);
 	tcase_add_test(tc, ws_allowed_origins_setting);
+	tcase_add_test(tc, ws_forwarded_for_only_from_a_listed_proxy);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
