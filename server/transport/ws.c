@@ -124,9 +124,24 @@ static int hand_over(struct ws_conn *wc)
 	c->inflight += c->outlen;
 	c->outlen = 0;
 	conn_acct(c);
-	if (wc->wsi)
-		lws_callback_on_writable(wc->wsi);
 	return 0;
+}
+
+static int send_pending(struct ws_conn *wc);
+
+/* After the commit: wc's lines go out now when lws holds nothing of it (the common case: one
+ * write, no wait for the socket's writability and its two epoll changes), else when the
+ * socket takes more (LWS_CALLBACK_SERVER_WRITEABLE). */
+static void flush_one(struct ws_conn *wc)
+{
+	if (hand_over(wc) < 0 || !wc->wsi || wc->poff == wc->plen)
+		return;
+	if (lws_partial_buffered(wc->wsi) || wc->send_then_close) {
+		lws_callback_on_writable(wc->wsi);
+		return;
+	}
+	if (send_pending(wc) < 0)
+		conn_close(&wc->c, "write failed");
 }
 
 /* The scratch buffer holds len bytes after LWS_PRE. Returns it, or NULL (out of memory). */
@@ -143,25 +158,66 @@ static unsigned char *scratch(struct ws_server *w, size_t len)
 	return (unsigned char *)w->scratch + LWS_PRE;
 }
 
-/* The socket takes more: send wc's pending lines, one text message each, while it is not
+/* Write the frame header of a final text message of len bytes (server frames are not masked,
+ * RFC 6455, 5.2) at p; returns its length (2, 4 or 10). */
+static size_t frame_header(unsigned char *p, size_t len)
+{
+	p[0] = 0x81;
+	if (len < 126) {
+		p[1] = (unsigned char)len;
+		return 2;
+	}
+	if (len < 65536) {
+		p[1] = 126;
+		p[2] = (unsigned char)(len >> 8);
+		p[3] = (unsigned char)len;
+		return 4;
+	}
+	p[1] = 127;
+	for (int i = 0; i < 8; i++)
+		p[2 + i] = (unsigned char)((uint64_t)len >> (56 - 8 * i));
+	return 10;
+}
+
+/* The socket takes more: send wc's pending lines, each one text message. The messages are
+ * framed here and go out together, up to WS_SEND_CHUNK bytes a write (one write per
+ * connection per flush, as on TCP, instead of one per message), while the socket is not
  * choked. Returns 0, or -1 to close (lws then closes the connection). */
 static int send_pending(struct ws_conn *wc)
 {
 	struct conn *c = &wc->c;
 	size_t sent = 0;
 	while (wc->poff < wc->plen) {
-		const char *line = wc->pend + wc->poff;
-		const char *nl = memchr(line, '\n', wc->plen - wc->poff);
-		size_t len = nl ? (size_t)(nl - line) : wc->plen - wc->poff;
-		unsigned char *buf = scratch(wc->w, len);
+		/* the lines that fit in one chunk (at least one) */
+		size_t take = 0, flen = 0;
+		while (wc->poff + take < wc->plen) {
+			const char *line = wc->pend + wc->poff + take;
+			const char *nl = memchr(line, '\n', wc->plen - wc->poff - take);
+			size_t len = nl ? (size_t)(nl - line) : wc->plen - wc->poff - take;
+			if (take && flen + len + 10 > WS_SEND_CHUNK)
+				break;
+			flen += len + (len < 126 ? 2 : len < 65536 ? 4 : 10);
+			take += len + (nl ? 1 : 0);
+		}
+		unsigned char *buf = scratch(wc->w, flen), *q = buf;
 		if (!buf)
 			return -1;
-		memcpy(buf, line, len);
-		if (lws_write(wc->wsi, buf, len, LWS_WRITE_TEXT) < (int)len)
+		for (size_t off = 0; off < take;) {
+			const char *line = wc->pend + wc->poff + off;
+			const char *nl = memchr(line, '\n', take - off);
+			size_t len = nl ? (size_t)(nl - line) : take - off;
+			q += frame_header(q, len);
+			memcpy(q, line, len);
+			q += len;
+			off += len + (nl ? 1 : 0);
+		}
+		/* already framed: lws writes the bytes as they are (and keeps what the socket did
+		 * not take, reporting the pipe choked until it is out) */
+		if (lws_write(wc->wsi, buf, flen, LWS_WRITE_RAW) < (int)flen)
 			return -1;
-		wc->poff += len + (nl ? 1 : 0);
-		sent += len + (nl ? 1 : 0);
-		if (lws_send_pipe_choked(wc->wsi))
+		wc->poff += take;
+		sent += take;
+		if (wc->poff < wc->plen && lws_send_pipe_choked(wc->wsi))
 			break;
 	}
 	c->inflight -= sent;
@@ -203,7 +259,7 @@ void ws_flush(void *ctx)
 			mine = c->dnext;
 			c->dirty = false;
 			if (!c->closing)
-				hand_over(ws_of(c));
+				flush_one(ws_of(c));
 		}
 	}
 }
@@ -398,6 +454,7 @@ static int ws_open(struct ws_server *w, struct lws *wsi, struct ws_pss *pss)
 		server_reply_error(c, NULL, PROTO_ERR_RATE_LIMITED, "%s", refuse);
 		wc->send_then_close = true; /* the refusal is sent, then lws closes (op_close) */
 		hand_over(wc);
+		lws_callback_on_writable(wsi);
 		conn_close(c, refuse);
 	}
 	return 0;

@@ -33,6 +33,7 @@
 #define WS_PATH_MAX 4096          /* a static file's path, web root included */
 #define WS_CLOSE_GRACE_S 2        /* a connection closed with a last reply: time to send it */
 #define WS_RX_CHUNK 16384         /* bytes of a message handed over at a time */
+#define WS_SEND_CHUNK 262144      /* bytes of framed messages written at a time */
 
 /* What main.c sets (from --http, --web-root, --http-origin, --http-port-file,
  * --http-proxy-from). */
