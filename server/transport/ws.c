@@ -629,8 +629,11 @@ void ws_stop(void *ctx)
 		return;
 	for (struct conn *c = w->srv->conns, *n; c; c = n) {
 		n = c->next;
-		if (ws_owns(c))
-			conn_close(c, "server stopping");
+		if (!ws_owns(c))
+			continue;
+		if (c->outlen && !c->closing)
+			flush_one(ws_of(c)); /* what the last iteration queued, as far as the socket takes it */
+		conn_close(c, "server stopping");
 	}
 	if (w->ctx)
 		lws_context_destroy(w->ctx); /* its handles close on the loop */
