@@ -188,7 +188,11 @@ test('two players play a game to the end by clicking; a spectator watches', asyn
 	if (existsSync('/usr/games/gnugo')) {
 		const g = spawnSync('/usr/games/gnugo', ['--mode', 'gtp', '--infile', await dl.path()], {input: 'showboard\nquit\n', encoding: 'utf8'});
 		assert.equal(g.status, 0, g.stderr);
-		assert.match(g.stdout + g.stderr, /WHITE \(O\) has captured 0 stones|BLACK \(X\) has captured 1 stones|has captured/);
+		// its board: Black's E5 D6 F6 E7, White's A1 B1 (dead, still on the board), E6 taken
+		assert.match(g.stdout, / 7 \. \. \+ \. X \. \+ \. \. 7/);
+		assert.match(g.stdout, / 6 \. \. \. X \. X \. \. \. 6/);
+		assert.match(g.stdout, / 1 O O \. \. \. \. \. \. \. 1/);
+		assert.match(g.stdout, /BLACK \(X\) has captured 1 stones/);
 	}
 
 	// the player page: the rating moved after the rated game
