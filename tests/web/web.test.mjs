@@ -92,6 +92,13 @@ test('two players play a game to the end by clicking; a spectator watches', asyn
 	const alice = await newPlayer('alice');
 	const bob = await newPlayer('bob');
 	await alice.screenshot({path: join(SHOTS, 'lobby.png')});
+	// bob challenges alice, who declines: bob is told
+	await bob.fill('#ch-opponent', 'alice');
+	await bob.click('#ch-send');
+	await alice.waitForSelector('[data-challenge] button.decline', {timeout: WAIT});
+	await alice.click('[data-challenge] button.decline');
+	await bob.waitForFunction(() => /declined by alice/.test(document.querySelector('#status').textContent), null, {timeout: WAIT});
+	assert.equal(await alice.locator('[data-challenge]').count(), 0);
 	// alice challenges bob: 9x9, byo-yomi 1 min + 3x10 s, alice Black
 	await alice.fill('#ch-opponent', 'bob');
 	await alice.selectOption('#ch-size', '9');
@@ -145,6 +152,10 @@ test('two players play a game to the end by clicking; a spectator watches', asyn
 		assert.equal(await p.textContent('#captures-B'), '1');
 	}
 	await spec.screenshot({path: join(SHOTS, 'game-spectator.png')});
+	// a click on a stone is refused by the page, not sent (Art. 19 would forfeit the turn)
+	await bob.click('[data-vertex="E5"]');
+	await bob.waitForFunction(() => /occupied/.test(document.querySelector('#status').textContent), null, {timeout: WAIT});
+	assert.equal(await spec.locator('#moves li').count(), 7);
 	// a click out of turn is refused by the page, not sent (no warning)
 	await alice.click('[data-point="G3"]');
 	await alice.waitForSelector('#status.error', {timeout: WAIT});

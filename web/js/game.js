@@ -142,6 +142,8 @@ async function load() {
 
 async function playAt(v) {
 	if (game.to_move !== myColor()) { say('It is not your turn.', 'error'); return; }
+	const p = pointOf(game.size, v);
+	if (p && shownPosition().at(p[0], p[1]) !== '.') { say(`${v} is occupied.`, 'error'); return; } // Art. 19 would forfeit the turn
 	const r = await request('play', {game: id, vertex: v, number: game.moves.length + 1});
 	if (!r.ok) say(r.error.message, 'error'); else say('');
 }
