@@ -237,8 +237,17 @@ test('a tournament page shows standings and updates as results are entered', asy
 	await page.goto(`${base}/tournament/${t}`);
 	for (const n of names) await page.waitForSelector(`#standings [data-player="${n}"]`, {timeout: WAIT});
 	assert.match(await page.textContent('#rounds'), /Round 1/);
-	// a result entered while the page is open: it shows by itself
 	const game = round.pairings[0];
+	// a director's warning, explained on the game's page (Art. 23, 24)
+	const gp = await ctx.newPage();
+	await gp.goto(`${base}/game/${game.game}`);
+	await gp.waitForSelector('svg.board', {timeout: WAIT});
+	await td.ok('tournament.warn', {game: game.game, color: 'B', reason: 'phone rang'});
+	await gp.waitForFunction(() => /Art\. 23\): phone rang/.test(document.querySelector('#notes').textContent), null, {timeout: WAIT});
+	assert.equal(await gp.textContent('#warnings-B'), '1');
+	assert.match(await gp.textContent('#notes'), /one point at the count \(Art\. 24\.1\)/);
+	await gp.screenshot({path: join(SHOTS, 'game-warning.png')});
+	// a result entered while the page is open: it shows by itself
 	await td.ok('tournament.result', {game: game.game, result: 'B+R'});
 	await page.waitForFunction((b) => document.querySelector(`#standings [data-player="${b}"] .points`).textContent === '2',
 		game.black, {timeout: WAIT});
