@@ -16,9 +16,16 @@
 #include "ratings.h"
 #include "server.h"
 #include "tcp.h"
+#include "ws.h"
 
 #define MAIN_MALLOC_TRIM_BYTES (64 << 20) /* free heap kept before trimming */
 #define MAIN_MALLOC_MMAP_BYTES (4 << 20)  /* allocations above this get their own mapping */
+#ifndef TENGEN_WEB_DIR
+#define TENGEN_WEB_DIR "/usr/local/share/tengen/web"
+#endif
+
+/* The HTTP listener's settings (--http...; ws.h), off unless --http is given. */
+static struct ws_settings http_set = {.web_root = TENGEN_WEB_DIR};
 
 static void usage(FILE *f)
 {
@@ -83,6 +90,55 @@ static void usage(FILE *f)
 		"                         connect directly\n"
 		"  --proxy-timeout-ms N   a proxy's header arrives within N ms (default %d)\n",
 		PROXY_FROM_DEFAULT, PROXY_FROM_MAX, SERVER_PROXY_TIMEOUT_MS);
+	fprintf(f,
+		"web pages and WebSocket (docs/protocol.md, Web; docs/deploy.md):\n"
+		"  --http HOST:PORT       serve HTTP (pages, GET /ws) there too (default: off)\n"
+		"  --web-root DIR         the pages' folder (default %s)\n"
+		"  --http-origin LIST     origins allowed to open /ws, comma-separated (default: the\n"
+		"                         page's own origin only)\n"
+		"  --http-port-file PATH  write the HTTP port actually bound to PATH\n"
+		"  --http-proxy-from ADDR[,ADDR...]  proxies whose X-Forwarded-For names the client\n",
+		TENGEN_WEB_DIR);
+}
+
+static int parse_listen(const char *s, struct server_settings *set, char *host, size_t n);
+
+/* An HTTP option (o: --http 'H', --web-root 'r', --http-origin 'o', --http-port-file 'y',
+ * --http-proxy-from 'x') into http_set. Returns -1 to go on, or 2 for a bad value (said). */
+static int parse_http_option(int o, const char *arg)
+{
+	static char host[256];
+	struct server_settings hs = {0};
+	struct proxy_from from;
+	switch (o) {
+	case 'H':
+		if (parse_listen(arg, &hs, host, sizeof host) < 0) {
+			fprintf(stderr, "tengend: --http takes HOST:PORT, not '%s'\n", arg);
+			return 2;
+		}
+		http_set.host = hs.host;
+		http_set.port = hs.port;
+		break;
+	case 'r': http_set.web_root = arg; break;
+	case 'o':
+		if (ws_origins_check(arg) < 0) {
+			fprintf(stderr, "tengend: --http-origin takes up to %d origins separated by "
+				"commas (scheme://host[:port]), not '%s'\n", WS_ORIGINS_MAX, arg);
+			return 2;
+		}
+		http_set.origins = arg;
+		break;
+	case 'y': http_set.port_file = arg; break;
+	default:
+		if (proxy_from_parse(arg, &from) < 0) {
+			fprintf(stderr, "tengend: --http-proxy-from takes up to %d IP addresses "
+				"separated by commas, not '%s'\n", PROXY_FROM_MAX, arg);
+			return 2;
+		}
+		http_set.proxy_from = arg;
+		break;
+	}
+	return -1;
 }
 
 static int parse_listen(const char *s, struct server_settings *set, char *host, size_t n)
@@ -236,7 +292,7 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 		{"writer-min", required_argument, NULL, 'W'},
 		{"fold-rows", required_argument, NULL, 'F'},
 		{"backlog", required_argument, NULL, 'B'},
-		{"fold-ms", required_argument, NULL, 'o'},
+		{"fold-ms", required_argument, NULL, 'm'},
 		{"loop-stats", required_argument, NULL, 'K'},
 		{"create", no_argument, NULL, 'C'}, {"sync", required_argument, NULL, 'S'},
 		{"min-free-mb", required_argument, NULL, 'M'},
@@ -246,6 +302,10 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 		{"login-fails-per-address", required_argument, NULL, 'X'},
 		{"proxy-protocol", no_argument, NULL, 'P'}, {"proxy-from", required_argument, NULL, 'f'},
 		{"proxy-timeout-ms", required_argument, NULL, 'O'},
+		{"http", required_argument, NULL, 'H'}, {"web-root", required_argument, NULL, 'r'},
+		{"http-origin", required_argument, NULL, 'o'},
+		{"http-port-file", required_argument, NULL, 'y'},
+		{"http-proxy-from", required_argument, NULL, 'x'},
 		{"version", no_argument, NULL, 'V'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	int o;
 	enum log_level level;
@@ -290,7 +350,7 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 			set->fold_rows = (unsigned)parse_range(optarg, "--fold-rows", "a count", 1,
 							      SERVER_FOLD_ROWS_MAX);
 			break;
-		case 'o':
+		case 'm':
 			set->fold_ms = (unsigned)parse_range(optarg, "--fold-ms", "milliseconds", 1,
 							     SERVER_FOLD_MS_MAX);
 			break;
@@ -328,6 +388,10 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 				return 2;
 			proxy_opts = true;
 			break;
+		case 'H': case 'r': case 'o': case 'y': case 'x':
+			if (parse_http_option(o, optarg) >= 0)
+				return 2;
+			break;
 		case 'V': printf("tengend %s (protocol %d)\n", PACKAGE_VERSION, PROTO_VERSION); return 0;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -354,7 +418,7 @@ static void stop_games(void *ctx)
  * dispatcher, the flush after each commit, the stop order: the transport, then the games)
  * and listen. Returns 0, or -1 (logged; the loop still runs what must close). */
 static int run_start(struct server *srv, uv_loop_t *loop, const struct server_settings *set,
-		     struct tcp_server *tcp, struct dispatch *disp)
+		     struct tcp_server *tcp, struct ws_server *ws, struct dispatch *disp)
 {
 	if (server_open(srv, loop, set) < 0)
 		return -1;
@@ -366,9 +430,14 @@ static int run_start(struct server *srv, uv_loop_t *loop, const struct server_se
 	server_set_conn_gone(srv, games_conn_gone);
 	server_add_flush(srv, tcp_flush, tcp);
 	server_add_stop(srv, tcp_stop, tcp);
+	if (http_set.host) {
+		server_add_flush(srv, ws_flush, ws);
+		server_add_stop(srv, ws_stop, ws);
+	}
 	server_add_stop(srv, stop_games, srv);
 	server_start(srv);
-	if (tcp_listen(tcp, srv) < 0) {
+	/* HTTP first: the TCP port file, which tests wait for, says that both listen. */
+	if ((http_set.host && ws_listen(ws, srv, &http_set) < 0) || tcp_listen(tcp, srv) < 0) {
 		server_stop(srv);
 		return -1;
 	}
@@ -415,10 +484,11 @@ int main(int argc, char **argv)
 	uv_loop_init(&loop);
 	struct server srv;
 	static struct tcp_server tcp;
+	static struct ws_server ws;
 	static struct dispatch disp;
 	int rc = 0;
 	games_set_hooks(&(struct games_hooks){ratings_game_ended, ratings_player_brief});
-	if (run_start(&srv, &loop, &set, &tcp, &disp) < 0)
+	if (run_start(&srv, &loop, &set, &tcp, &ws, &disp) < 0)
 		rc = 1;
 	else if (store_lock_inode(set.db_path, err, sizeof err) != STORE_OK) {
 		/* a database this start created: its inode is new, so nobody else holds it */
@@ -430,6 +500,8 @@ int main(int argc, char **argv)
 	uv_run(&loop, UV_RUN_DEFAULT);
 	if (tcp_after_loop(&tcp))
 		uv_run(&loop, UV_RUN_DEFAULT);
+	ws_free(&ws);
+	uv_run(&loop, UV_RUN_DEFAULT); /* what lws closed last */
 	/* The layers above core first (games before the store closes; queued registrations hold
 	 * connections, which hold their address's counters). */
 	games_free(&srv);

@@ -22,6 +22,8 @@
  *                   each flag's lateness is measured (see docs/benchmarks.md for the method).
  *   --restart       G unfinished games (K per pair, --games-per-pair, one move each), kill -9
  *                   the spawned server, start it again and time until a `ping` is answered.
+ *   --ws            the clients speak WebSocket (RFC 6455, masked frames) to the spawned
+ *                   tengend's --http listener at /ws: one text message a request line.
  *   --attack KIND   play (the honest players, from 127.0.0.1) while a forked attacker hits the
  *                   server from BENCH_ATTACK_ADDR with BENCH_ATTACK_CONNS connections for the
  *                   warm-up and the measured time (and stops by itself then): `listing` (each
@@ -478,6 +480,8 @@ static void usage(FILE *f)
 		"  --loop-stats        the spawned server logs its loop stall figures every second\n"
 		"                      (tengend --loop-stats 1, log level info); print their maxima\n"
 		"  --server-arg ARG    one more argument for the spawned tengend (repeat: ARG each)\n"
+		"  --ws                the clients speak WebSocket to the spawned tengend's --http\n"
+		"                      listener (one message a line; the echo run stays on TCP)\n"
 		"  --attack KIND       play while an attacker (127.0.0.66) floods: listing, silent,\n"
 		"                      register, login or challenge (loopback only; issue 20)\n");
 }
@@ -537,8 +541,10 @@ static void one_run(bool echo)
 		waitpid(server_pid, &st, 0);
 		server_pid = 0;
 	}
-	for (int i = 0; i < nclients; i++)
+	for (int i = 0; i < nclients; i++) {
 		framing_free(&clients[i].fr);
+		client_ws_free(&clients[i]);
+	}
 	for (int i = 0; i < npairs; i++)
 		if (pairs[i].has_board)
 			board_free(&pairs[i].board);
@@ -573,6 +579,7 @@ static int parse_args(int argc, char **argv)
 		{"report-every", required_argument, NULL, 'v'},
 		{"loop-stats", no_argument, NULL, 'l'},
 		{"server-arg", required_argument, NULL, 'a'},
+		{"ws", no_argument, NULL, 'W'},
 		{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	int o;
 	while ((o = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -589,6 +596,7 @@ static int parse_args(int argc, char **argv)
 		case 'T': O.time = optarg; break;
 		case 'r': O.rated = true; break;
 		case 'e': O.echo = true; break;
+		case 'W': O.ws = true; break;
 		case 'E': O.with_echo = true; break;
 		case 'F': O.timers = true; break;
 		case 'R': O.restart = true; break;

@@ -48,6 +48,7 @@ struct opts {
 	bool loop_stats;        /* --loop-stats: the spawned server logs its loop figures */
 	const char *server_args[BENCH_SERVER_ARGS]; /* --server-arg: more of tengend's options */
 	int nserver_args;
+	bool ws;                /* --ws: the clients speak WebSocket to tengend's --http listener */
 	unsigned seed;
 	int server_pid;
 };
@@ -77,6 +78,10 @@ struct client {
 	int phead, pn;
 	bool intend_illegal;
 	int next_id;
+	/* --ws: the upgrade's answer, then the server's frames, as they arrive */
+	bool ws_open;
+	char *wsbuf;
+	size_t wslen, wscap;
 };
 
 struct stats {
@@ -132,6 +137,8 @@ void client_close(struct client *c);
 void on_connect(uv_connect_t *req, int status);
 void client_init(struct client *c, int idx);
 void connect_more(void);
+/* --ws: free what a client's WebSocket input holds. */
+void client_ws_free(struct client *c);
 
 /* ---- soak figures (load_soak.c) ---- */
 

@@ -22,7 +22,41 @@ static void on_write(uv_write_t *w, int status)
 	free(w);
 }
 
+static void send_bytes(struct client *c, const char *buf, size_t len);
+
+/* --ws: a line (its "\n" dropped) as one masked text frame (RFC 6455, 5.2-5.3). */
+static void send_frame(struct client *c, const char *line, size_t len)
+{
+	if (len && line[len - 1] == '\n')
+		len--;
+	char frame[BENCH_LINE_MAX + 16];
+	size_t h = 0;
+	frame[h++] = (char)0x81;
+	if (len < 126) {
+		frame[h++] = (char)(0x80 | len);
+	} else {
+		frame[h++] = (char)(0x80 | 126);
+		frame[h++] = (char)(len >> 8);
+		frame[h++] = (char)len;
+	}
+	uint32_t key = (uint32_t)rnd();
+	unsigned char mask[4] = {key >> 24, key >> 16, key >> 8, key};
+	memcpy(frame + h, mask, 4);
+	h += 4;
+	for (size_t i = 0; i < len; i++)
+		frame[h + i] = (char)(line[i] ^ mask[i % 4]);
+	send_bytes(c, frame, h + len);
+}
+
 static void send_raw(struct client *c, const char *buf, size_t len)
+{
+	if (O.ws && !echo_run)
+		send_frame(c, buf, len);
+	else
+		send_bytes(c, buf, len);
+}
+
+static void send_bytes(struct client *c, const char *buf, size_t len)
 {
 	if (c->closed)
 		return;
@@ -465,6 +499,71 @@ void client_close(struct client *c)
 	uv_close((uv_handle_t *)&c->think, on_closed);
 }
 
+static void client_ready(struct client *c);
+
+void client_ws_free(struct client *c)
+{
+	free(c->wsbuf);
+	c->wsbuf = NULL;
+	c->wslen = c->wscap = 0;
+}
+
+/* --ws: n bytes from the server: the upgrade's answer first, then frames (never masked), each
+ * text message one line for on_line. */
+static void ws_input(struct client *c, const char *data, size_t n)
+{
+	if (c->wslen + n > c->wscap) {
+		size_t cap = (c->wslen + n) * 2;
+		char *p = realloc(c->wsbuf, cap);
+		if (!p)
+			die("out of memory");
+		c->wsbuf = p;
+		c->wscap = cap;
+	}
+	memcpy(c->wsbuf + c->wslen, data, n);
+	c->wslen += n;
+	size_t off = 0;
+	if (!c->ws_open) {
+		char *end = NULL;
+		for (size_t i = 3; i < c->wslen && !end; i++)
+			if (memcmp(c->wsbuf + i - 3, "\r\n\r\n", 4) == 0)
+				end = c->wsbuf + i - 3;
+		if (!end)
+			return;
+		if (c->wslen < 12 || memcmp(c->wsbuf, "HTTP/1.1 101", 12) != 0)
+			die("the WebSocket upgrade was refused: %.*s", (int)(end - c->wsbuf), c->wsbuf);
+		off = (size_t)(end - c->wsbuf) + 4;
+		c->ws_open = true;
+		client_ready(c);
+	}
+	while (c->wslen - off >= 2 && !c->closed) {
+		const unsigned char *h = (const unsigned char *)c->wsbuf + off;
+		size_t hl = 2, len = h[1] & 0x7f;
+		if (len == 126) {
+			if (c->wslen - off < 4)
+				break;
+			len = (size_t)h[2] << 8 | h[3];
+			hl = 4;
+		} else if (len == 127) {
+			if (c->wslen - off < 10)
+				break;
+			len = 0;
+			for (int i = 0; i < 8; i++)
+				len = len << 8 | h[2 + i];
+			hl = 10;
+		}
+		if (c->wslen - off < hl + len)
+			break;
+		if ((h[0] & 0x0f) == 1 && len)
+			on_line(c, c->wsbuf + off + hl, len);
+		else if ((h[0] & 0x0f) == 8 && phase < PH_DONE)
+			note_error("closed by the server");
+		off += hl + len;
+	}
+	memmove(c->wsbuf, c->wsbuf + off, c->wslen - off);
+	c->wslen -= off;
+}
+
 static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 {
 	struct client *c = s->data;
@@ -474,6 +573,10 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 			note_error("disconnected by the server");
 		}
 		client_close(c);
+		return;
+	}
+	if (O.ws && !echo_run) {
+		ws_input(c, buf->base, (size_t)nread);
 		return;
 	}
 	if (framing_feed(&c->fr, buf->base, (size_t)nread) < 0)
@@ -512,6 +615,20 @@ void on_connect(uv_connect_t *req, int status)
 	nconnected++;
 	uv_tcp_nodelay(&c->tcp, 1);
 	uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+	if (O.ws && !echo_run) {
+		static const char up[] = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+			"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+			"Sec-WebSocket-Version: 13\r\n\r\n";
+		send_bytes(c, up, sizeof up - 1); /* client_ready once it is answered (ws_input) */
+	} else {
+		client_ready(c);
+	}
+	connect_more();
+}
+
+/* c is connected (and, with --ws, upgraded): its first requests. */
+static void client_ready(struct client *c)
+{
 	if (restart_phase2) {
 		request(c, P_PING, "ping", NULL);
 	} else if (echo_run) {
@@ -527,7 +644,6 @@ void on_connect(uv_connect_t *req, int status)
 	} else {
 		send_register(c);
 	}
-	connect_more();
 }
 
 void client_init(struct client *c, int idx)

@@ -326,6 +326,14 @@ int spawn_tengend(void)
 			for (size_t i = 0; i < sizeof many / sizeof many[0]; i++)
 				argv[k++] = many[i];
 		}
+		static char http_pf[700];
+		if (O.ws) { /* its port file is written before the TCP one */
+			snprintf(http_pf, sizeof http_pf, "%s.http", portfile);
+			argv[k++] = "--http";
+			argv[k++] = "127.0.0.1:0";
+			argv[k++] = "--http-port-file";
+			argv[k++] = http_pf;
+		}
 		if (O.sync) {
 			argv[k++] = "--sync";
 			argv[k++] = O.sync;
@@ -350,6 +358,14 @@ int spawn_tengend(void)
 			int port = 0;
 			int n = fscanf(f, "%d", &port);
 			fclose(f);
+			if (n == 1 && port > 0 && O.ws) { /* the clients go to the HTTP port */
+				char hp[700];
+				snprintf(hp, sizeof hp, "%s.http", portfile);
+				if (!(f = fopen(hp, "r")) || fscanf(f, "%d", &port) != 1)
+					die("tengend wrote no HTTP port file");
+				fclose(f);
+				unlink(hp);
+			}
 			if (n == 1 && port > 0)
 				return port;
 		}

@@ -1,0 +1,265 @@
+// tengen's pages in headless Chromium (run by tests/web/run.sh): a real tengend with --http
+// and the repository's web/; players log in and play by clicking, a spectator watches the
+// board and the clocks, a tournament page shows standings as results come in. Screenshots of
+// each page go to $TENGEN_SHOTS.
+import {test, before, after} from 'node:test';
+import assert from 'node:assert/strict';
+import {spawn, spawnSync} from 'node:child_process';
+import {mkdtempSync, readFileSync, existsSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import net from 'node:net';
+import {chromium} from 'playwright-core';
+
+const TENGEND = process.env.TENGEND || './server/tengend';
+const SHOTS = process.env.TENGEN_SHOTS || '.';
+const WAIT = 10000;
+let dir, daemon, base, tcpPort, browser;
+
+async function waitFile(path) {
+	for (let i = 0; i < 300 && !existsSync(path); i++) await new Promise((r) => setTimeout(r, 50));
+	return parseInt(readFileSync(path, 'utf8'), 10);
+}
+
+// A TCP client of the JSON-lines protocol, for the director's side.
+function tcpClient(port) {
+	const sock = net.connect(port, '127.0.0.1');
+	let buf = '', id = 1;
+	const waiting = new Map();
+	sock.on('data', (d) => {
+		buf += d;
+		let nl;
+		while ((nl = buf.indexOf('\n')) >= 0) {
+			const m = JSON.parse(buf.slice(0, nl));
+			buf = buf.slice(nl + 1);
+			if (!m.event && waiting.has(m.id)) { waiting.get(m.id)(m); waiting.delete(m.id); }
+		}
+	});
+	const req = (cmd, f = {}) => new Promise((res) => {
+		const n = id++;
+		waiting.set(n, res);
+		sock.write(JSON.stringify({cmd, id: n, ...f}) + '\n');
+	});
+	const ok = async (cmd, f) => {
+		const r = await req(cmd, f);
+		assert.ok(r.ok, `${cmd}: ${JSON.stringify(r)}`);
+		return r;
+	};
+	return {req, ok, close: () => sock.end()};
+}
+
+before(async () => {
+	dir = mkdtempSync(join(tmpdir(), 'tengen-web-'));
+	daemon = spawn(TENGEND, ['--listen', '127.0.0.1:0', '--port-file', join(dir, 'port'), '--http', '127.0.0.1:0',
+		'--http-port-file', join(dir, 'http.port'), '--web-root', process.env.TENGEN_WEB_ROOT, '--db', join(dir, 't.db'),
+		'--create', '--pwhash-cost', 'fast'], {stdio: ['ignore', 'ignore', 'pipe']});
+	daemon.stderr.on('data', (d) => { daemon.log = (daemon.log || '') + d; });
+	tcpPort = await waitFile(join(dir, 'port'));
+	base = `http://127.0.0.1:${await waitFile(join(dir, 'http.port'))}`;
+	browser = await chromium.launch({executablePath: process.env.CHROMIUM || '/usr/bin/chromium'});
+});
+
+after(async () => {
+	if (browser) await browser.close();
+	if (daemon) {
+		const exited = new Promise((r) => daemon.on('exit', (code) => r(code)));
+		daemon.kill('SIGTERM');
+		const code = await exited;
+		assert.equal(code, 0, 'tengend stopped uncleanly:\n' + (daemon.log || '').slice(-2000));
+	}
+	rmSync(dir, {recursive: true, force: true});
+});
+
+async function newPlayer(name) {
+	const ctx = await browser.newContext({viewport: {width: 1200, height: 800}, acceptDownloads: true});
+	const page = await ctx.newPage();
+	page.on('pageerror', (e) => { throw new Error(`${name}'s page: ${e.message}`); });
+	await page.goto(base + '/');
+	await page.fill('#login-name', name);
+	await page.fill('#login-password', name + '-password');
+	await page.click('#register');
+	await page.waitForSelector('#logout', {timeout: WAIT});
+	return page;
+}
+
+// Click vertex v on page's board (an empty point) and wait until the stone is drawn on `watch`.
+async function click(page, v, color, watchers) {
+	await page.click(`[data-point="${v}"]`);
+	for (const w of watchers) await w.waitForSelector(`[data-vertex="${v}"][data-color="${color}"]`, {timeout: WAIT});
+}
+
+test('two players play a game to the end by clicking; a spectator watches', async () => {
+	const alice = await newPlayer('alice');
+	const bob = await newPlayer('bob');
+	await alice.screenshot({path: join(SHOTS, 'lobby.png')});
+	// bob challenges alice, who declines: bob is told
+	await bob.fill('#ch-opponent', 'alice');
+	await bob.click('#ch-send');
+	await alice.waitForSelector('[data-challenge] button.decline', {timeout: WAIT});
+	await alice.click('[data-challenge] button.decline');
+	await bob.waitForFunction(() => /declined by alice/.test(document.querySelector('#status').textContent), null, {timeout: WAIT});
+	assert.equal(await alice.locator('[data-challenge]').count(), 0);
+	// alice challenges bob: 9x9, byo-yomi 1 min + 3x10 s, alice Black
+	await alice.fill('#ch-opponent', 'bob');
+	await alice.selectOption('#ch-size', '9');
+	await alice.selectOption('#ch-time', 'byoyomi-60-3-10');
+	await alice.selectOption('#ch-color', 'black');
+	await alice.click('#ch-send');
+	await bob.waitForSelector('[data-challenge] button.accept', {timeout: WAIT});
+	await bob.screenshot({path: join(SHOTS, 'lobby-challenge.png')});
+	await Promise.all([bob.waitForURL(/\/game\/\d+$/, {timeout: WAIT}), bob.click('[data-challenge] button.accept')]);
+	await alice.waitForURL(/\/game\/\d+$/, {timeout: WAIT}); // game.start takes alice there
+	const gameUrl = bob.url();
+	assert.equal(alice.url(), gameUrl);
+	for (const p of [alice, bob]) await p.waitForSelector('svg.board', {timeout: WAIT});
+
+	// the spectator: not logged in, in a context of its own
+	const spec = await (await browser.newContext({viewport: {width: 1200, height: 800}, acceptDownloads: true})).newPage();
+	await spec.goto(gameUrl);
+	await spec.waitForSelector('svg.board [data-point="E5"]', {timeout: WAIT});
+	assert.equal(await spec.locator('[data-clock="B"]').count(), 1);
+
+	// Black's clock runs before the first move: the spectator sees it go down
+	const c0 = await spec.textContent('[data-clock="B"]');
+	await spec.waitForFunction((t) => document.querySelector('[data-clock="B"]').textContent !== t, c0, {timeout: WAIT});
+	assert.ok(await spec.locator('[data-clock="B"].running').count() === 1, 'Black\'s clock is not the running one');
+
+	// the lobby lists the live game with its players and move number
+	const lobby = await (await browser.newContext({viewport: {width: 1200, height: 800}})).newPage();
+	await lobby.goto(base + '/');
+	const gid = gameUrl.split('/').pop();
+	await lobby.waitForSelector(`#live-games [data-game="${gid}"]`, {timeout: WAIT});
+	assert.match(await lobby.textContent(`#live-games [data-game="${gid}"]`), /alice.*bob/);
+	await lobby.screenshot({path: join(SHOTS, 'lobby-live.png')});
+	await lobby.context().close();
+
+	const all = [alice, bob, spec];
+	// a capture: White's E6 is taken by E7
+	await click(alice, 'E5', 'B', all);
+	assert.equal(await spec.getAttribute('[data-last]', 'data-last'), 'E5');
+	// now White's clock runs for the spectator, and goes down
+	await spec.waitForSelector('[data-clock="W"].running', {timeout: WAIT});
+	const w0 = await spec.textContent('[data-clock="W"]');
+	await spec.waitForFunction((t) => document.querySelector('[data-clock="W"]').textContent !== t, w0, {timeout: WAIT});
+	await click(bob, 'E6', 'W', all);
+	await click(alice, 'D6', 'B', all);
+	await click(bob, 'A1', 'W', all);
+	await click(alice, 'F6', 'B', all);
+	await click(bob, 'B1', 'W', all);
+	await click(alice, 'E7', 'B', all);
+	for (const p of all) {
+		await p.waitForFunction(() => !document.querySelector('[data-vertex="E6"]'), null, {timeout: WAIT});
+		assert.equal(await p.textContent('#captures-B'), '1');
+	}
+	await spec.screenshot({path: join(SHOTS, 'game-spectator.png')});
+	// a click on a stone is refused by the page, not sent (Art. 19 would forfeit the turn)
+	await bob.click('[data-vertex="E5"]');
+	await bob.waitForFunction(() => /occupied/.test(document.querySelector('#status').textContent), null, {timeout: WAIT});
+	assert.equal(await spec.locator('#moves li').count(), 7);
+	// a click out of turn is refused by the page, not sent (no warning)
+	await alice.click('[data-point="G3"]');
+	await alice.waitForSelector('#status.error', {timeout: WAIT});
+	assert.equal(await alice.textContent('#warnings-B'), '0');
+	// two passes open counting
+	await bob.click('#pass');
+	await spec.waitForFunction(() => document.querySelectorAll('#moves li').length === 8, null, {timeout: WAIT});
+	await alice.click('#pass');
+	for (const p of all) await p.waitForSelector('#phase[data-phase="counting"]', {timeout: WAIT});
+	// Black marks White's two stones dead (one click marks the chain), White agrees
+	await alice.click('[data-vertex="A1"]');
+	await alice.waitForSelector('[data-vertex="B1"].dead', {timeout: WAIT});
+	await alice.screenshot({path: join(SHOTS, 'game-counting.png')});
+	await alice.click('#submit-dead');
+	await bob.waitForFunction(() => document.querySelector('#their-claim').textContent.includes('A1'), null, {timeout: WAIT});
+	await bob.click('#accept-claim');
+	for (const p of all) await p.waitForSelector('#phase[data-phase="ended"]', {timeout: WAIT});
+	const result = await spec.textContent('#result');
+	assert.match(result, /^B\+\d/, 'result: ' + result);
+	assert.match(result, /counting/);
+	await spec.screenshot({path: join(SHOTS, 'game-ended.png')});
+
+	// step through the finished game
+	await spec.click('#first');
+	assert.equal(await spec.locator('[data-vertex]').count(), 0);
+	await spec.click('#next');
+	assert.equal(await spec.locator('[data-vertex]').count(), 1);
+	assert.equal(await spec.getAttribute('[data-vertex="E5"]', 'data-color'), 'B');
+	for (let i = 0; i < 5; i++) await spec.click('#next');
+	assert.equal(await spec.locator('[data-vertex="E6"]').count(), 1, 'E6 stands before move 7');
+	await spec.click('#next');
+	assert.equal(await spec.locator('[data-vertex="E6"]').count(), 0, 'E6 is captured by move 7');
+	await spec.screenshot({path: join(SHOTS, 'game-stepping.png')});
+	// the SGF download
+	const [dl] = await Promise.all([spec.waitForEvent('download', {timeout: WAIT}), spec.click('#sgf')]);
+	const sgf = readFileSync(await dl.path(), 'utf8');
+	assert.match(sgf, /SZ\[9\]/);
+	assert.match(sgf, /;B\[ee\]/);
+	assert.match(sgf, /RE\[B\+/);
+	// GNU Go reads it (when installed): the same final position
+	if (existsSync('/usr/games/gnugo')) {
+		const g = spawnSync('/usr/games/gnugo', ['--mode', 'gtp', '--infile', await dl.path()], {input: 'showboard\nquit\n', encoding: 'utf8'});
+		assert.equal(g.status, 0, g.stderr);
+		// its board: Black's E5 D6 F6 E7, White's A1 B1 (dead, still on the board), E6 taken
+		assert.match(g.stdout, / 7 \. \. \+ \. X \. \+ \. \. 7/);
+		assert.match(g.stdout, / 6 \. \. \. X \. X \. \. \. 6/);
+		assert.match(g.stdout, / 1 O O \. \. \. \. \. \. \. 1/);
+		assert.match(g.stdout, /BLACK \(X\) has captured 1 stones/);
+	}
+
+	// the player page: the rating moved after the rated game
+	await alice.goto(base + '/player/alice');
+	await alice.waitForSelector('#chart svg circle:nth-of-type(2)', {timeout: WAIT});
+	assert.match(await alice.textContent('#games tbody'), /bob/);
+	await alice.screenshot({path: join(SHOTS, 'player.png')});
+});
+
+test('a tournament page shows standings and updates as results are entered', async () => {
+	// players and a director over TCP (the director's commands have no page)
+	const names = ['carol', 'dave', 'erin'];
+	const cs = [];
+	for (const n of names) {
+		const c = tcpClient(tcpPort);
+		await c.ok('register', {name: n, password: n + '-password'});
+		cs.push(c);
+	}
+	const td = tcpClient(tcpPort);
+	await td.ok('register', {name: 'tess', password: 'tess-password'});
+	const g = spawnSync(TENGEND, ['grant', 'tess', 'td', '--db', join(dir, 't.db')], {encoding: 'utf8'});
+	assert.equal(g.status, 0, g.stderr);
+	await td.ok('login', {name: 'tess', password: 'tess-password'});
+	const t = (await td.ok('tournament.create', {name: 'Web Cup', system: 'round_robin', size: 9})).tournament;
+	for (const n of names) await td.ok('tournament.register', {tournament: t, player: n});
+	const round = await td.ok('tournament.start_round', {tournament: t});
+
+	const ctx = await browser.newContext({viewport: {width: 1200, height: 900}});
+	const page = await ctx.newPage();
+	page.on('pageerror', (e) => { throw new Error(`tournament page: ${e.message}`); });
+	await page.goto(`${base}/tournament/${t}`);
+	for (const n of names) await page.waitForSelector(`#standings [data-player="${n}"]`, {timeout: WAIT});
+	assert.match(await page.textContent('#rounds'), /Round 1/);
+	const game = round.pairings[0];
+	// a director's warning, explained on the game's page (Art. 23, 24)
+	const gp = await ctx.newPage();
+	await gp.goto(`${base}/game/${game.game}`);
+	await gp.waitForSelector('svg.board', {timeout: WAIT});
+	await td.ok('tournament.warn', {game: game.game, color: 'B', reason: 'phone rang'});
+	await gp.waitForFunction(() => /Art\. 23\): phone rang/.test(document.querySelector('#notes').textContent), null, {timeout: WAIT});
+	assert.equal(await gp.textContent('#warnings-B'), '1');
+	assert.match(await gp.textContent('#notes'), /one point at the count \(Art\. 24\.1\)/);
+	await gp.screenshot({path: join(SHOTS, 'game-warning.png')});
+	// a result entered while the page is open: it shows by itself
+	await td.ok('tournament.result', {game: game.game, result: 'B+R'});
+	await page.waitForFunction((b) => document.querySelector(`#standings [data-player="${b}"] .points`).textContent === '2',
+		game.black, {timeout: WAIT});
+	assert.equal(await page.textContent(`#standings [data-player="${game.white}"] .points`), '0');
+	assert.match(await page.textContent(`#rounds [data-game="${game.game}"] .result`), /^B\+/);
+	assert.ok((await page.locator('#standings thead th').allTextContents()).includes('SOS') ||
+		(await page.locator('#standings thead th').count()) >= 8, 'the tie-break columns');
+	assert.match(await page.textContent(`#crosstable [data-player="${game.black}"]`), /\+\/b/);
+	await page.screenshot({path: join(SHOTS, 'tournament.png'), fullPage: true});
+	await page.click('#projector');
+	assert.ok(await page.evaluate(() => document.body.classList.contains('projector')));
+	assert.ok(await page.isHidden('#pairings-section'));
+	await page.screenshot({path: join(SHOTS, 'tournament-projector.png')});
+	for (const c of [...cs, td]) c.close();
+});

@@ -1,0 +1,117 @@
+// board.js: a Go board drawn as SVG, and the little of the rules a viewer needs to step
+// through a record (placing a stone, captures: Chinese Rules 2002, Art. 3-4) and to mark a
+// dead chain (Art. 8). Vertices are GTP's ("D4": column letter without I, row from the
+// bottom). Each stone carries data-vertex and data-color (docs/protocol.md, "Web").
+
+const SVGNS = 'http://www.w3.org/2000/svg';
+const COLS = 'ABCDEFGHJKLMNOPQRSTUVWXYZ';
+
+export function vertexOf(size, x, y) { return COLS[x] + (size - y); } // x, y from top left
+export function pointOf(size, v) {
+	if (!v || v.toLowerCase() === 'pass') return null;
+	const x = COLS.indexOf(v[0].toUpperCase()), row = parseInt(v.slice(1), 10);
+	if (x < 0 || !(row >= 1 && row <= size)) return null;
+	return [x, size - row];
+}
+
+// A position: size and a grid of '.', 'B', 'W' (rows from the top).
+export class Position {
+	constructor(size) {
+		this.size = size;
+		this.grid = Array.from({length: size}, () => Array(size).fill('.'));
+	}
+	static fromDiagram(rows) { // the game object's board: '.', 'X', 'O'
+		const p = new Position(rows.length);
+		rows.forEach((r, y) => [...r].forEach((c, x) => { p.grid[y][x] = c === 'X' ? 'B' : c === 'O' ? 'W' : '.'; }));
+		return p;
+	}
+	clone() { const p = new Position(this.size); p.grid = this.grid.map((r) => r.slice()); return p; }
+	at(x, y) { return this.grid[y][x]; }
+	neighbours(x, y) {
+		return [[x - 1, y], [x + 1, y], [x, y - 1], [x, y + 1]].filter(([a, b]) => a >= 0 && b >= 0 && a < this.size && b < this.size);
+	}
+	// The chain at x, y and whether it has a liberty.
+	chain(x, y) {
+		const c = this.grid[y][x], seen = new Set([x + ',' + y]), stones = [[x, y]];
+		let libs = 0;
+		for (let i = 0; i < stones.length; i++) {
+			for (const [a, b] of this.neighbours(...stones[i])) {
+				const k = a + ',' + b;
+				if (seen.has(k)) continue;
+				if (this.grid[b][a] === c) { seen.add(k); stones.push([a, b]); }
+				else if (this.grid[b][a] === '.') { seen.add(k); libs++; }
+			}
+		}
+		return {stones, libs};
+	}
+	// Play color at vertex v (a pass does nothing): opponents' chains without liberties go
+	// first, then the mover's own (a suicide; the server forfeits those turns, the record
+	// shows them as passes). Returns the captured vertices.
+	play(color, v) {
+		const p = pointOf(this.size, v);
+		if (!p) return [];
+		const [x, y] = p, other = color === 'B' ? 'W' : 'B', taken = [];
+		this.grid[y][x] = color;
+		for (const [a, b] of this.neighbours(x, y)) {
+			if (this.grid[b][a] !== other) continue;
+			const ch = this.chain(a, b);
+			if (ch.libs) continue;
+			for (const [s, t] of ch.stones) { this.grid[t][s] = '.'; taken.push(vertexOf(this.size, s, t)); }
+		}
+		return taken;
+	}
+	remove(vs) { for (const v of vs) { const p = pointOf(this.size, v); if (p) this.grid[p[1]][p[0]] = '.'; } }
+}
+
+function svg(tag, attrs) {
+	const e = document.createElementNS(SVGNS, tag);
+	for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+	return e;
+}
+
+function stars(size) {
+	if (size < 7) return [];
+	const e = size >= 13 ? 3 : 2, m = (size - 1) / 2, f = size - 1 - e, pts = [[e, e], [e, f], [f, e], [f, f]];
+	if (size % 2 && size >= 9) pts.push([m, m]);
+	if (size % 2 && size >= 15) pts.push([e, m], [f, m], [m, e], [m, f]);
+	return pts;
+}
+
+// Draw pos into the element `host` (replacing its content). opts: last (vertex of the last
+// move), dead (Set of vertices marked dead), onclick(vertex).
+export function drawBoard(host, pos, opts = {}) {
+	const n = pos.size, cell = 30, pad = 30, w = pad * 2 + cell * (n - 1);
+	const s = svg('svg', {viewBox: `0 0 ${w} ${w}`, class: 'board', role: 'img', 'aria-label': `${n}x${n} board`});
+	s.append(svg('rect', {x: 0, y: 0, width: w, height: w, class: 'wood'}));
+	const at = (i) => pad + i * cell;
+	for (let i = 0; i < n; i++) {
+		s.append(svg('line', {x1: at(0), y1: at(i), x2: at(n - 1), y2: at(i), class: 'grid'}));
+		s.append(svg('line', {x1: at(i), y1: at(0), x2: at(i), y2: at(n - 1), class: 'grid'}));
+		for (const [x, y, t] of [[at(i), 14, COLS[i]], [at(i), w - 8, COLS[i]], [12, at(i) + 4, n - i], [w - 12, at(i) + 4, n - i]]) {
+			const c = svg('text', {x, y, class: 'coord', 'text-anchor': 'middle'});
+			c.textContent = t;
+			s.append(c);
+		}
+	}
+	for (const [x, y] of stars(n)) s.append(svg('circle', {cx: at(x), cy: at(y), r: 3, class: 'star'}));
+	for (let y = 0; y < n; y++) {
+		for (let x = 0; x < n; x++) {
+			const v = vertexOf(n, x, y), c = pos.at(x, y);
+			if (c === '.') {
+				const hit = svg('rect', {x: at(x) - cell / 2, y: at(y) - cell / 2, width: cell, height: cell, class: 'point', 'data-point': v});
+				if (opts.onclick) hit.addEventListener('click', () => opts.onclick(v));
+				s.append(hit);
+				continue;
+			}
+			const st = svg('circle', {cx: at(x), cy: at(y), r: cell / 2 - 1, class: 'stone ' + (c === 'B' ? 'black' : 'white'),
+				'data-vertex': v, 'data-color': c});
+			if (opts.dead && opts.dead.has(v)) st.classList.add('dead');
+			if (opts.onclick) st.addEventListener('click', () => opts.onclick(v));
+			s.append(st);
+			if (opts.dead && opts.dead.has(v)) s.append(svg('path', {d: `M${at(x) - 7} ${at(y) - 7}L${at(x) + 7} ${at(y) + 7}M${at(x) + 7} ${at(y) - 7}L${at(x) - 7} ${at(y) + 7}`, class: 'deadmark'}));
+			if (opts.last === v) s.append(svg('circle', {cx: at(x), cy: at(y), r: cell / 5, class: 'last ' + (c === 'B' ? 'on-black' : 'on-white'), 'data-last': v}));
+		}
+	}
+	host.replaceChildren(s);
+	return s;
+}

@@ -1,0 +1,55 @@
+// clock.js: game clocks (docs/protocol.md, "Clock objects"; Chinese Rules 2002, Art. 12, 22):
+// shown from the server's clock state and counted down here between messages, for the player
+// to move only. Each clock element carries data-clock="B"|"W".
+
+function fmt(ms) {
+	ms = Math.max(0, ms);
+	const s = Math.ceil(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, r = s % 60;
+	return (h ? h + ':' + String(m).padStart(2, '0') : String(m)) + ':' + String(r).padStart(2, '0');
+}
+
+// The clock c (a clock object) after `used` ms of running: main time first, then byo-yomi
+// periods or the Canadian block. Returns the text to show.
+export function clockText(c, used) {
+	if (!c) return '–';
+	let main = c.main_ms - used;
+	if (c.periods !== undefined) { // byo-yomi
+		if (main > 0) return fmt(main) + ` (${c.periods}×${fmt(c.period_ms)})`;
+		let over = -main, periods = c.periods, left = c.period_ms - over;
+		while (left <= 0 && periods > 1) { periods--; left += c.period_ms; }
+		return `${fmt(left)} (${periods}×)`; // the period running
+	}
+	if (c.stones !== undefined) { // Canadian
+		if (main > 0) return fmt(main) + ` + ${fmt(c.period_ms)}/${c.stones}`;
+		return `${fmt(c.period_ms + main)}/${c.stones}`;
+	}
+	return fmt(main);
+}
+
+// A pair of clocks in the elements with data-clock B and W under `root`.
+export class Clocks {
+	constructor(root) {
+		this.root = root;
+		this.clocks = null;
+		this.running = null;
+		this.since = 0;
+		this.timer = setInterval(() => this.show(), 200);
+	}
+	// The server's clocks as of now, and the colour whose clock runs (null: none).
+	set(clocks, running) {
+		this.clocks = clocks;
+		this.running = running;
+		this.since = performance.now();
+		this.show();
+	}
+	show() {
+		for (const col of ['B', 'W']) {
+			const e = this.root.querySelector(`[data-clock="${col}"]`);
+			if (!e) continue;
+			const c = this.clocks ? this.clocks[col] : null;
+			const used = col === this.running ? performance.now() - this.since : 0;
+			e.textContent = this.clocks ? clockText(c, used) : 'no clock';
+			e.classList.toggle('running', col === this.running);
+		}
+	}
+}

@@ -1,0 +1,239 @@
+// game.js: the game page /game/ID: the live board (observe), clocks, moves, warnings, the
+// result, the SGF, stepping through the record, and playing when the viewer is a player.
+import {call, request, on, player} from './conn.js';
+import {el, $, header, say, playerLink} from './ui.js';
+import {Position, drawBoard, pointOf, vertexOf} from './board.js';
+import {Clocks} from './clock.js';
+
+const id = parseInt(location.pathname.split('/')[2], 10);
+const REASONS = {
+	resignation: 'by resignation', time: 'on time (Art. 12)', score: 'by counting (Art. 9)',
+	warnings: 'two warnings (Art. 24.2)', illegal: 'an illegal move (illegal: lose)',
+	lateness: 'lateness forfeit (Art. 22.1)', double_forfeit: 'double forfeit: both lose (Art. 17.5, 23.1)',
+	adjudicated: "the director's decision (Art. 23)", cycle: 'a cycle voided the game (Art. 20.3)',
+	declined: 'the challenge was declined',
+};
+const FORFEIT = {
+	occupied: 'played on an occupied point: the turn is forfeited (Chinese Rules 2002, Art. 19)',
+	suicide: 'suicide is forbidden: the turn is forfeited (Art. 5, 19)',
+	superko: 'the move repeated a position: the turn is forfeited (Art. 18.3)',
+	time: 'the last byo-yomi period ran out: the turn is forfeited (Art. 22.5)',
+};
+const WARNING = {
+	not_your_turn: 'moved out of turn: the move is void and a warning is given (Art. 17.2)',
+	superko: 'retook a ko or repeated a position: a warning is given (Art. 18.3)',
+};
+
+let game = null;          // the game object
+let start = null;         // the position before move 1 (handicap stones)
+let history = [];         // positions after each move; history[k-1] after move k
+let captures = [];        // [B, W] stones captured after each move
+let view = 0;             // the move shown (0: the start); follows the last when `live`
+let live = true;
+let dead = new Set();     // my dead-stone claim being made
+let theirClaim = null;    // the opponent's claim (vertices)
+let sgfText = null;
+let clocks;
+
+function myColor() {
+	const me = player();
+	if (!me || !game) return null;
+	return game.black === me.name ? 'B' : game.white === me.name ? 'W' : null;
+}
+
+// The handicap stones from the record's AB[] (the game object's moves do not hold them).
+function startPosition(size, sgf) {
+	const p = new Position(size);
+	const m = sgf && sgf.match(/AB((?:\[[a-z]{2}\])+)/);
+	if (m) for (const [, c] of m[1].matchAll(/\[([a-z]{2})\]/g)) p.grid[c.charCodeAt(1) - 97][c.charCodeAt(0) - 97] = 'B';
+	return p;
+}
+
+function replay() {
+	history = [];
+	captures = [];
+	let p = start, cap = [0, 0];
+	for (const mv of game.moves) {
+		p = p.clone();
+		const taken = p.play(mv.color, mv.vertex);
+		cap = mv.color === 'B' ? [cap[0] + taken.length, cap[1]] : [cap[0], cap[1] + taken.length];
+		history.push(p);
+		captures.push(cap);
+	}
+}
+
+function shownPosition() {
+	if (view === game.moves.length && game.board) return Position.fromDiagram(game.board);
+	return view ? history[view - 1] : start;
+}
+
+function lastVertex() {
+	const mv = game.moves[view - 1];
+	return mv && mv.vertex !== 'pass' ? mv.vertex : null;
+}
+
+function render() {
+	const mine = myColor();
+	const counting = game.phase === 'counting' && mine && view === game.moves.length;
+	const playing = game.phase === 'playing' && mine && view === game.moves.length && !game.paused;
+	drawBoard($('#board'), shownPosition(), {
+		last: lastVertex(), dead: counting ? dead : game.dead ? new Set(game.dead) : null,
+		onclick: counting ? toggleDead : playing ? playAt : null,
+	});
+	const cap = view ? captures[view - 1] : [0, 0];
+	$('#captures-B').textContent = cap[0];
+	$('#captures-W').textContent = cap[1];
+	$('#warnings-B').textContent = game.warnings ? game.warnings.B : 0;
+	$('#warnings-W').textContent = game.warnings ? game.warnings.W : 0;
+	$('#phase').textContent = game.paused ? 'paused' : game.phase + (game.to_move ? `, ${game.to_move === 'B' ? 'Black' : 'White'} to move` : '');
+	$('#phase').dataset.phase = game.phase;
+	$('#result').textContent = game.result !== null && game.result !== undefined
+		? `${game.result}${game.reason ? ', ' + (REASONS[game.reason] || game.reason) : ''}`
+		  + (game.score ? ` (Black ${game.score.black}, White ${game.score.white}, komi ${game.score.komi})` : '')
+		: game.phase === 'ended' ? (REASONS[game.reason] || '') : '';
+	$('#step-label').textContent = `move ${view} of ${game.moves.length}`;
+	$('#step').max = game.moves.length;
+	$('#step').value = view;
+	const list = $('#moves');
+	if (list.children.length !== game.moves.length) {
+		list.replaceChildren(...game.moves.map((m) => el('li', {'data-number': m.number, onclick: () => stepTo(m.number)},
+			`${m.color} ${m.vertex}`)));
+	}
+	for (const li of list.children) li.classList.toggle('current', +li.dataset.number === view);
+	$('#play-controls').hidden = !(mine && (game.phase === 'playing' || game.phase === 'counting'));
+	$('#pass').disabled = !playing || game.to_move !== mine;
+	$('#resign').disabled = !mine || !(game.phase === 'playing' || game.phase === 'counting');
+	$('#counting-controls').hidden = !counting;
+	$('#their-claim').textContent = theirClaim ? `Your opponent marks dead: ${theirClaim.join(' ') || 'none'}` : '';
+	$('#you').textContent = mine ? `You play ${mine === 'B' ? 'Black' : 'White'}.` : '';
+}
+
+function stepTo(k) {
+	view = Math.max(0, Math.min(game.moves.length, k));
+	live = view === game.moves.length;
+	render();
+}
+
+function explain(text) {
+	$('#notes').prepend(el('li', {class: 'warning'}, text));
+}
+
+async function load() {
+	let r = game && game.phase === 'ended' ? await request('game', {game: id}) : await request('observe', {game: id});
+	if (!r.ok && r.error && r.error.code === 'conflict') r = await request('game', {game: id}); // over: not observable
+	if (!r.ok) { say(r.error.message, 'error'); return; }
+	game = r.game;
+	$('#title').textContent = `Game ${id}`;
+	if (sgfText === null || !start) {
+		const s = await request('sgf', {game: id});
+		sgfText = s.ok ? s.sgf : '';
+		start = startPosition(game.size, sgfText);
+	}
+	replay();
+	if (live) view = game.moves.length;
+	$('#black').replaceChildren(playerLink(game.black));
+	$('#white').replaceChildren(playerLink(game.white));
+	$('#info').textContent = `${game.size}×${game.size}, komi ${game.komi}` + (game.handicap ? `, handicap ${game.handicap}` : '')
+		+ `, ${game.rated ? 'rated' : 'free'}` + (game.tournament ? `, tournament ${game.tournament} round ${game.round}` : '');
+	if (game.tournament) $('#info').append(' ', el('a', {href: '/tournament/' + game.tournament}, 'tournament page'));
+	clocks.set(game.clocks, game.phase === 'playing' && !game.paused ? game.to_move : null);
+	render();
+}
+
+async function playAt(v) {
+	if (game.to_move !== myColor()) { say('It is not your turn.', 'error'); return; }
+	const p = pointOf(game.size, v);
+	if (p && shownPosition().at(p[0], p[1]) !== '.') { say(`${v} is occupied.`, 'error'); return; } // Art. 19 would forfeit the turn
+	const r = await request('play', {game: id, vertex: v, number: game.moves.length + 1});
+	if (!r.ok) say(r.error.message, 'error'); else say('');
+}
+
+function toggleDead(v) {
+	const pos = shownPosition(), p = pointOf(game.size, v);
+	if (!p || pos.at(p[0], p[1]) === '.') return;
+	const chain = pos.chain(p[0], p[1]).stones.map(([a, b]) => vertexOf(game.size, a, b));
+	const on = !dead.has(v);
+	for (const s of chain) on ? dead.add(s) : dead.delete(s);
+	render();
+}
+
+function onMove(e) {
+	if (e.game !== id || !game) return;
+	if (game.moves.length >= e.number) return; // had it already
+	game.moves.push({number: e.number, color: e.color, vertex: e.vertex});
+	const p = (history.length ? history[history.length - 1] : start).clone();
+	p.play(e.color, e.vertex);
+	p.remove(e.captures || []);
+	const last = captures.length ? captures[captures.length - 1] : [0, 0];
+	const n = (e.captures || []).length;
+	history.push(p);
+	captures.push(e.color === 'B' ? [last[0] + n, last[1]] : [last[0], last[1] + n]);
+	game.board = null; // the replayed position is the board now
+	game.to_move = e.color === 'B' ? 'W' : 'B';
+	if (e.forfeited) explain(`${e.color === 'B' ? 'Black' : 'White'}: ${FORFEIT[e.forfeited] || 'turn forfeited: ' + e.forfeited}`);
+	if (live) view = game.moves.length;
+	clocks.set(e.clocks, game.to_move);
+	render();
+}
+
+function refresh(e) {
+	if (e.game !== id) return;
+	load();
+}
+
+async function main() {
+	document.title = `tengen: game ${id}`;
+	clocks = new Clocks(document.body);
+	await header();
+	on('game.move', onMove);
+	on('game.warning', (e) => {
+		if (e.game !== id) return;
+		const who = e.color === 'B' ? 'Black' : 'White';
+		explain(e.by_director ? `${who}: director's warning (Art. 23): ${e.reason}` : `${who}: ${WARNING[e.reason] || e.reason}`);
+		if (e.warnings >= 2) explain(`${who}: a second warning loses the game (Art. 24.2)`);
+		else explain(`${who}: each warning moves one point at the count (Art. 24.1)`);
+		refresh(e);
+	});
+	on('game.counting', (e) => { if (e.game === id) { dead = new Set(); theirClaim = null; explain('Two passes: counting. Mark the dead stones and agree (Art. 8, 21.4).'); refresh(e); } });
+	on('game.dead', (e) => {
+		if (e.game !== id) return;
+		if (e.color !== myColor()) theirClaim = e.stones;
+		explain(`${e.color === 'B' ? 'Black' : 'White'} marks dead: ${e.stones.join(' ') || 'none'}`);
+		render();
+	});
+	on('game.resume', (e) => { if (e.game === id) { explain('The claims differ: play resumes (Art. 21.4).'); refresh(e); } });
+	for (const ev of ['game.end', 'game.begin', 'game.paused', 'game.join', 'game.start']) on(ev, refresh);
+	on('login', () => { if (game) render(); });
+	on('logout', () => { if (game) render(); });
+	$('#pass').addEventListener('click', () => playAt('pass'));
+	$('#resign').addEventListener('click', async () => {
+		if (!confirm('Resign this game?')) return;
+		const r = await request('resign', {game: id});
+		if (!r.ok) say(r.error.message, 'error');
+	});
+	$('#submit-dead').addEventListener('click', async () => {
+		const r = await request('dead', {game: id, stones: [...dead]});
+		if (!r.ok) say(r.error.message, 'error'); else say(r.ended ? 'Agreed: the game is counted.' : r.resumed ? 'The claims differed: play resumes.' : 'Claim sent: waiting for your opponent.');
+	});
+	$('#accept-claim').addEventListener('click', () => { if (theirClaim) { dead = new Set(theirClaim); render(); $('#submit-dead').click(); } });
+	$('#first').addEventListener('click', () => stepTo(0));
+	$('#prev').addEventListener('click', () => stepTo(view - 1));
+	$('#next').addEventListener('click', () => stepTo(view + 1));
+	$('#last').addEventListener('click', () => stepTo(game.moves.length));
+	$('#step').addEventListener('input', (ev) => stepTo(+ev.target.value));
+	document.addEventListener('keydown', (ev) => {
+		if (ev.target.tagName === 'INPUT') return;
+		if (ev.key === 'ArrowLeft') stepTo(view - 1);
+		if (ev.key === 'ArrowRight') stepTo(view + 1);
+	});
+	$('#sgf').addEventListener('click', async () => {
+		const s = await call('sgf', {game: id});
+		const a = el('a', {href: URL.createObjectURL(new Blob([s.sgf], {type: 'application/x-go-sgf'})), download: `tengen-${id}.sgf`});
+		document.body.append(a);
+		a.click();
+		a.remove();
+	});
+	await load();
+}
+
+main().catch((e) => say(e.message, 'error'));

@@ -1,0 +1,127 @@
+// lobby.js: the lobby /: live games, tournaments, the leaderboard; logged in: challenge a
+// player, accept or decline challenges, one's own games. Lists are read again every
+// LOBBY_REFRESH_MS (the protocol has no lobby events).
+import {call, request, on, player} from './conn.js';
+import {el, $, header, say, playerLink, link} from './ui.js';
+import {clockText} from './clock.js';
+
+const LOBBY_REFRESH_MS = 5000;
+const LIVE_GAMES_MAX = 20;
+let ranks = new Map();
+let leaving = false;
+
+// To game id's page (once: the accept's reply and game.start both lead there).
+function toGame(id) {
+	if (leaving) return;
+	leaving = true;
+	location.href = '/game/' + id;
+}
+
+// "byoyomi-600-3-30" and the like (the form's values) as a time control object.
+function timeControl(v) {
+	const [system, ...n] = v.split('-').map((x, i) => (i ? Number(x) : x));
+	if (system === 'byoyomi') return {system, main_s: n[0], periods: n[1], period_s: n[2]};
+	if (system === 'absolute') return {system, main_s: n[0]};
+	if (system === 'fischer') return {system, main_s: n[0], increment_s: n[1]};
+	if (system === 'canadian') return {system, main_s: n[0], stones: n[1], period_s: n[2]};
+	return {system: 'none'};
+}
+
+function named(name) {
+	return el('span', {}, playerLink(name), ranks.has(name) ? ` (${ranks.get(name)})` : '');
+}
+
+async function leaderboard() {
+	const r = await call('players', {sort: 'rating', limit: 50});
+	ranks = new Map(r.players.map((p) => [p.name, p.rank || '?']));
+	$('#leaderboard tbody').replaceChildren(...r.players.map((p, i) => el('tr', {'data-player': p.name},
+		el('td', {}, i + 1), el('td', {}, playerLink(p.name)), el('td', {}, p.rank || '–'),
+		el('td', {}, Math.round(p.rating)), el('td', {}, p.games ?? ''))));
+}
+
+async function liveGames() {
+	const r = await call('games', {phase: 'playing', limit: LIVE_GAMES_MAX});
+	const rows = await Promise.all(r.games.map(async (g) => {
+		const d = await request('game', {game: g.id});
+		const full = d.ok ? d.game : null;
+		const clocks = full && full.clocks ? `${clockText(full.clocks.B, 0)} / ${clockText(full.clocks.W, 0)}` : '–';
+		return el('tr', {'data-game': g.id}, el('td', {}, link('/game/' + g.id, '#' + g.id)), el('td', {}, named(g.black)),
+			el('td', {}, named(g.white)), el('td', {}, `${g.size}×${g.size}`), el('td', {}, full ? full.moves.length : ''),
+			el('td', {}, clocks));
+	}));
+	$('#live-games tbody').replaceChildren(...rows);
+}
+
+async function tournaments() {
+	const r = await call('tournament.list');
+	$('#tournaments tbody').replaceChildren(...r.tournaments.map((t) => el('tr', {},
+		el('td', {}, link('/tournament/' + t.id, t.name)), el('td', {}, t.system), el('td', {}, t.players),
+		el('td', {}, `${t.round} of ${t.settings && t.settings.rounds ? t.settings.rounds : '?'}`))));
+}
+
+async function refresh() {
+	try {
+		await Promise.all([leaderboard().then(liveGames), tournaments(), myGames()]);
+	} catch (e) { say(e.message, 'error'); }
+}
+
+// ---- playing ----
+
+function challengeItem(game, from, settings) {
+	const li = el('li', {'data-challenge': game}, `${from} challenges you: ${settings.size}×${settings.size}, komi ${settings.komi}, `
+		+ `${settings.time.system}, ${settings.rated ? 'rated' : 'free'}, they take ${settings.color} `,
+	el('button', {class: 'accept', onclick: async () => {
+		const r = await request('accept', {game});
+		if (!r.ok) say(r.error.message, 'error'); else toGame(game);
+	}}, 'Accept'), ' ',
+	el('button', {class: 'decline', onclick: async () => {
+		const r = await request('decline', {game});
+		if (!r.ok) say(r.error.message, 'error'); else li.remove();
+	}}, 'Decline'));
+	return li;
+}
+
+async function pending() {
+	const r = await request('challenges', {limit: 100});
+	if (!r.ok) return;
+	$('#challenges').replaceChildren(...r.challenges.map((c) => c.direction === 'received'
+		? challengeItem(c.game, c.from, c.settings)
+		: el('li', {'data-challenge': c.game}, `You challenged ${c.to} (game ${c.game}): waiting.`)));
+}
+
+async function myGames() {
+	const me = player();
+	if (!me) return;
+	const lists = await Promise.all(['playing', 'counting', 'scheduled'].map((phase) => call('games', {player: me.name, phase, limit: 20})));
+	$('#my-games').replaceChildren(...lists.flatMap((r) => r.games).map((g) =>
+		el('li', {}, link('/game/' + g.id, `#${g.id} ${g.black} – ${g.white} (${g.phase})`))));
+}
+
+function loggedIn() {
+	$('#play-panel').hidden = !player();
+	if (player()) { pending(); myGames(); }
+}
+
+async function main() {
+	await header();
+	on('login', loggedIn);
+	on('logout', loggedIn);
+	on('challenge', (e) => $('#challenges').append(challengeItem(e.game, e.from, e.settings)));
+	on('challenge.declined', (e) => { say(`Game ${e.game}: the challenge was declined by ${e.by}.`); pending(); });
+	on('challenge.expired', () => pending());
+	on('game.start', (e) => toGame(e.game));
+	$('#challenge-form').addEventListener('submit', async (ev) => {
+		ev.preventDefault();
+		const r = await request('challenge', {opponent: $('#ch-opponent').value.trim(), size: +$('#ch-size').value,
+			komi: +$('#ch-komi').value, time: timeControl($('#ch-time').value), color: $('#ch-color').value,
+			rated: $('#ch-rated').checked});
+		if (!r.ok) { say(r.error.message, 'error'); return; }
+		say(`Challenge sent (game ${r.game}): waiting for ${$('#ch-opponent').value}.`);
+		pending();
+	});
+	loggedIn();
+	await refresh();
+	setInterval(refresh, LOBBY_REFRESH_MS);
+}
+
+main().catch((e) => say(e.message, 'error'));

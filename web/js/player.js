@@ -1,0 +1,56 @@
+// player.js: the player page /player/NAME: profile, rating history as an SVG chart, games.
+import {call} from './conn.js';
+import {el, $, header, say, fmtTime, link} from './ui.js';
+
+const name = decodeURIComponent(location.pathname.split('/')[2] || '');
+const SVGNS = 'http://www.w3.org/2000/svg';
+
+function svg(tag, attrs, text) {
+	const e = document.createElementNS(SVGNS, tag);
+	for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+	if (text !== undefined) e.textContent = text;
+	return e;
+}
+
+// The ratings after each rated game (history: oldest first) as a line over game numbers.
+function chart(history) {
+	const w = 600, h = 220, pad = 40;
+	const s = svg('svg', {viewBox: `0 0 ${w} ${h}`, class: 'chart', width: w, height: h});
+	if (!history.length) { s.append(svg('text', {x: pad, y: h / 2}, 'No rated games yet.')); return s; }
+	const pts = [history[0].rating_before, ...history.map((x) => x.rating)];
+	let lo = Math.min(...pts), hi = Math.max(...pts);
+	if (hi - lo < 50) { lo -= 25; hi += 25; }
+	const X = (i) => pad + (w - 2 * pad) * (pts.length === 1 ? 0 : i / (pts.length - 1));
+	const Y = (r) => h - pad - (h - 2 * pad) * (r - lo) / (hi - lo);
+	s.append(svg('line', {x1: pad, y1: h - pad, x2: w - pad, y2: h - pad, class: 'axis'}));
+	s.append(svg('line', {x1: pad, y1: pad, x2: pad, y2: h - pad, class: 'axis'}));
+	s.append(svg('text', {x: 2, y: Y(hi) + 4}, Math.round(hi)), svg('text', {x: 2, y: Y(lo) + 4}, Math.round(lo)));
+	s.append(svg('text', {x: w / 2, y: h - 8}, 'rated games'));
+	s.append(svg('polyline', {points: pts.map((r, i) => `${X(i)},${Y(r)}`).join(' '), class: 'line'}));
+	pts.forEach((r, i) => {
+		const c = svg('circle', {cx: X(i), cy: Y(r), r: 3, 'data-rating': Math.round(r)});
+		c.append(svg('title', {}, `${Math.round(r)}` + (i ? ` after game ${history[i - 1].game}` : ' at the start')));
+		s.append(c);
+	});
+	return s;
+}
+
+async function main() {
+	document.title = `tengen: ${name}`;
+	await header();
+	const r = await call('player', {name});
+	const p = r.player;
+	$('#name').textContent = p.name;
+	$('#profile').textContent = `Rank ${p.rank || '–'}, rating ${Math.round(p.rating)} ± ${Math.round(2 * p.rd)}`
+		+ (p.declared_rank ? `, declared ${p.declared_rank}` : '') + `, ${p.games || 0} rated games, role ${p.role}.`;
+	$('#chart').replaceChildren(chart(r.history || []));
+	$('#games tbody').replaceChildren(...(r.recent_games || []).map((g) => el('tr', {},
+		el('td', {}, link('/game/' + g.id, '#' + g.id)), el('td', {}, g.color),
+		el('td', {}, link('/player/' + encodeURIComponent(g.opponent), g.opponent)),
+		el('td', {}, `${g.result || ''} ${g.reason || ''}`), el('td', {}, g.rated ? 'yes' : 'no'),
+		el('td', {}, fmtTime(g.ended_at)))));
+	$('#tournaments').replaceChildren(...(r.tournaments || []).map((t) =>
+		el('li', {}, typeof t === 'object' ? link('/tournament/' + (t.id ?? t.tournament), t.name || ('#' + (t.id ?? t.tournament))) : String(t))));
+}
+
+main().catch((e) => say(e.message, 'error'));

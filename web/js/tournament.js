@@ -1,0 +1,94 @@
+// tournament.js: the tournament page /tournament/ID: standings with every tie-break column
+// (Art. 27), the cross-table, pairings by round with results; read again every
+// TOURNAMENT_REFRESH_MS. "Projector view" (or ?view=projector) shows the standings alone, large.
+import {call} from './conn.js';
+import {el, $, header, say, playerLink, link} from './ui.js';
+
+const TOURNAMENT_REFRESH_MS = 5000;
+const id = parseInt(location.pathname.split('/')[2], 10);
+
+// A pairing's result (the winner: "B+", "W+", "0", "B+F", "W+F", "double_loss", "Void", or
+// null while unplayed) for the player of colour col: '+', '-', '=', '?' or the text.
+function outcome(result, col) {
+	if (!result) return '?';
+	if (result === '0') return '=';
+	if (result === 'double_loss') return '-';
+	if (result === 'Void') return 'void';
+	const won = result[0] === col;
+	return (won ? '+' : '-') + (result.endsWith('F') ? '!' : '');
+}
+
+function resultText(p) {
+	if (!p.result) return 'playing';
+	return {double_loss: 'double loss', '0': 'draw'}[p.result] || p.result;
+}
+
+function standings(st) {
+	const rows = st.standings;
+	const tbs = rows.length ? Object.keys(rows[0].tiebreaks || {}) : [];
+	const main = st.score && st.score !== 'PTS';
+	$('#standings thead').replaceChildren(el('tr', {}, el('th', {}, '#'), el('th', {}, 'Player'), el('th', {}, 'Points'),
+		main ? el('th', {}, st.score) : null, el('th', {}, 'W'), el('th', {}, 'D'), el('th', {}, 'L'), el('th', {}, 'Byes'),
+		el('th', {}, 'Warnings'), ...tbs.map((t) => el('th', {}, t))));
+	$('#standings tbody').replaceChildren(...rows.map((r) => el('tr', {'data-player': r.player},
+		el('td', {}, r.rank), el('td', {}, playerLink(r.player)), el('td', {class: 'points'}, r.points),
+		main ? el('td', {}, r.score) : null, el('td', {}, r.wins), el('td', {}, r.draws), el('td', {}, r.losses),
+		el('td', {}, r.byes), el('td', {}, r.warnings), ...tbs.map((t) => el('td', {}, r.tiebreaks[t])))));
+}
+
+function crosstable(st, rounds) {
+	const order = st.standings.map((r) => r.player), pos = new Map(order.map((p, i) => [p, i + 1]));
+	$('#crosstable thead').replaceChildren(el('tr', {}, el('th', {}, '#'), el('th', {}, 'Player'),
+		...rounds.map((r) => el('th', {}, 'R' + r.round)), el('th', {}, 'Points')));
+	$('#crosstable tbody').replaceChildren(...st.standings.map((s, i) => el('tr', {'data-player': s.player},
+		el('td', {}, i + 1), el('td', {}, s.player),
+		...rounds.map((r) => {
+			if ((r.byes || []).includes(s.player)) return el('td', {}, 'bye');
+			const p = r.pairings.find((x) => x.black === s.player || x.white === s.player);
+			if (!p) return el('td', {}, '–');
+			const col = p.black === s.player ? 'B' : 'W', opp = col === 'B' ? p.white : p.black;
+			return el('td', {title: `${s.player} vs ${opp}: ${resultText(p)}`},
+				link('/game/' + p.game, `${pos.get(opp) || '?'}${outcome(p.result, col)}/${col.toLowerCase()}`));
+		}),
+		el('td', {}, s.points))));
+}
+
+function pairings(rounds) {
+	const row = (p) => el('tr', {'data-game': p.game},
+		el('td', {}, link('/game/' + p.game, '#' + p.game)), el('td', {}, playerLink(p.black)), el('td', {}, '–'),
+		el('td', {}, playerLink(p.white)), el('td', {}, p.handicap > 1 ? `H${p.handicap}` : ''),
+		el('td', {class: 'result'}, resultText(p)));
+	const bye = (b) => el('tr', {}, el('td', {}), el('td', {}, playerLink(b)), el('td', {}, 'bye'));
+	$('#rounds').replaceChildren(...rounds.slice().reverse().map((r) => el('div', {class: 'round', 'data-round': r.round},
+		el('h4', {}, 'Round ' + r.round),
+		el('table', {}, el('tbody', {}, ...r.pairings.map(row), ...(r.byes || []).map(bye))))));
+}
+
+async function load() {
+	const t = (await call('tournament.get', {tournament: id})).tournament;
+	document.title = `tengen: ${t.name}`;
+	$('#name').textContent = t.name;
+	const s = t.settings || {};
+	$('#info').textContent = `${t.system}, ${t.players ?? (t.field || []).length} players, round ${t.round} of ${s.rounds ?? '?'}`
+		+ `, ${s.size}×${s.size}, komi ${s.komi}` + (t.director ? `, director ${t.director}` : '');
+	const rounds = [];
+	for (let r = 1; r <= t.round; r++) rounds.push(await call('tournament.pairings', {tournament: id, round: r}));
+	const st = await call('tournament.standings', {tournament: id});
+	standings(st);
+	crosstable(st, rounds);
+	pairings(rounds);
+	$('#updated').textContent = 'updated ' + new Date().toLocaleTimeString();
+}
+
+async function main() {
+	if (new URLSearchParams(location.search).get('view') === 'projector') document.body.classList.add('projector');
+	$('#projector').addEventListener('click', () => {
+		document.body.classList.add('projector');
+		history.replaceState(null, '', '?view=projector');
+	});
+	await header();
+	await load();
+	setInterval(() => load().catch((e) => say(e.message, 'error')), TOURNAMENT_REFRESH_MS);
+}
+
+main().catch((e) => say(e.message, 'error'));

@@ -1,0 +1,70 @@
+// ui.js: small DOM helpers and the page header (navigation, login form) every page shares.
+import {connect, login, register, logout, player, on, onState} from './conn.js';
+
+// el('div', {class: 'x', onclick: fn}, child...): an element; strings become text.
+export function el(tag, attrs = {}, ...kids) {
+	const e = document.createElement(tag);
+	for (const [k, v] of Object.entries(attrs)) {
+		if (v === null || v === undefined || v === false) continue;
+		if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+		else if (k === 'text') e.textContent = v;
+		else e.setAttribute(k, v === true ? '' : v);
+	}
+	for (const k of kids.flat()) if (k !== null && k !== undefined) e.append(k.nodeType ? k : String(k));
+	return e;
+}
+
+export function $(sel) { return document.querySelector(sel); }
+
+export function link(href, text) { return el('a', {href}, text); }
+export function playerLink(name) { return link('/player/' + encodeURIComponent(name), name); }
+
+// Show a message in the page's status line (kind: 'info' or 'error').
+export function say(text, kind = 'info') {
+	const s = $('#status');
+	if (!s) return;
+	s.textContent = text;
+	s.className = kind;
+}
+
+export function fmtTime(unix) {
+	if (!unix) return '';
+	return new Date(unix * 1000).toISOString().replace('T', ' ').slice(0, 16);
+}
+
+// The header: the site's name, links, the login/register form or who is logged in.
+export async function header() {
+	const h = $('header');
+	const box = el('span', {id: 'account'});
+	h.append(el('a', {href: '/', class: 'brand'}, 'tengen'), el('nav', {}, link('/', 'Lobby')),
+		box, el('span', {id: 'conn', class: 'closed'}, '●'));
+	onState((s) => { $('#conn').className = s; $('#conn').title = s; });
+	const draw = () => {
+		box.replaceChildren();
+		const p = player();
+		if (p) {
+			box.append('Logged in as ', playerLink(p.name), ' ',
+				el('button', {id: 'logout', onclick: () => logout().catch((e) => say(e.message, 'error'))}, 'Log out'));
+			return;
+		}
+		const name = el('input', {id: 'login-name', placeholder: 'name', autocomplete: 'username', size: 10});
+		const pw = el('input', {id: 'login-password', type: 'password', placeholder: 'password', autocomplete: 'current-password', size: 10});
+		const form = el('form', {id: 'login-form', onsubmit: (ev) => {
+			ev.preventDefault();
+			login(name.value, pw.value).catch((e) => say(e.message, 'error'));
+		}}, name, pw, el('button', {type: 'submit', id: 'login'}, 'Log in'),
+		el('button', {type: 'button', id: 'register', onclick: () =>
+			register(name.value, pw.value).catch((e) => say(e.message, 'error'))}, 'Register'));
+		box.append(form);
+	};
+	on('login', draw);
+	on('logout', draw);
+	draw();
+	try {
+		await connect();
+	} catch (e) {
+		say(e.message, 'error');
+		throw e;
+	}
+	draw();
+}
