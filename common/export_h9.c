@@ -204,7 +204,7 @@ static void player_line(struct export_buf *b, const struct export_ctx *x, int i)
 
 	export_rank_str(rank, p->rank);
 	export_buf_add(b, "%*d ", H9_PLACE_WIDTH, i + 1);
-	add_name(b, p->name);
+	add_name(b, event_player_person(p));
 	if (p->country)
 		export_buf_add(b, " %*s %c%c", H9_RANK_WIDTH, rank, toupper((unsigned char)p->country[0]),
 			toupper((unsigned char)p->country[1]));
