@@ -386,7 +386,7 @@ static void tour_export(const char *td, const char *ts)
 	EXPECT_OUT(r, "1-/");
 	run_free(&r);
 	run(&r, td, NULL, "--user", "carol", "td", "crosstable", ts, "--round", "3", NULL);
-	EXPECT_STATUS(r, 1);
+	EXPECT_STATUS(r, 3);
 	EXPECT_ERR(r, "round 3 has not been played");
 	run_free(&r);
 	/* h9 to stdout: the EGD header from the event; HTML to a file. */
@@ -494,7 +494,7 @@ START_TEST(test_td_director)
 	      "Moe Anna,1k,DE,Berl,\n", f);
 	fclose(f);
 	run(&r, td, NULL, "--user", "dora", "td", "import", "board open", csv, NULL);
-	EXPECT_STATUS(r, 1);
+	EXPECT_STATUS(r, 3);
 	EXPECT_OUT(r, "line 2: registered Doe John");
 	EXPECT_OUT(r, "line 5: registered Moe Anna");
 	EXPECT_OUT(r, "line 3: registered Roe, Jane"); /* a quoted field */
@@ -562,7 +562,7 @@ START_TEST(test_td_director)
 	ck_assert_pstr_eq(hj_str(p, "pairings.0.white"), black);
 	json_decref(p);
 	run(&r, td, NULL, "--user", "dora", "td", "pair", "Board Open", "bye", "Doe John", NULL);
-	EXPECT_STATUS(r, 1);
+	EXPECT_STATUS(r, 3);
 	EXPECT_ERR(r, "no bye");
 	run_free(&r);
 	run(&r, td, NULL, "--user", "dora", "td", "show", "No Such Cup", NULL);
@@ -599,7 +599,7 @@ START_TEST(test_td_team)
 	EXPECT_OUT(r, "team 1: Alpha");
 	run_free(&r);
 	run(&r, td, NULL, "--user", "carol", "td", "team", "create", ts, "Beta", "tb1", NULL);
-	EXPECT_STATUS(r, 1); /* one player on a 2-board event */
+	EXPECT_STATUS(r, 3); /* one player on a 2-board event */
 	EXPECT_ERR(r, "2 players");
 	run_free(&r);
 	run(&r, td, NULL, "--user", "carol", "td", "team", "create", ts, "Beta", "tb1", "tb2", NULL);
