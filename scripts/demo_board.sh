@@ -38,7 +38,8 @@ EOF
 board_event() {
 	# Entrants without accounts, as a director has them from the registration desk: a CSV
 	# player list ("Surname Firstname", rank, country, club, EGD PIN) imported with td import.
-	local surnames=(Lee Novak Garcia Mueller Kim Durand Rossi Smith Tanaka Berg Nagy Silva
+	# Some names have diacritics: UTF-8 in the list, the HTML and the CSV, ASCII in the h9.
+	local surnames=(Lee Novák García Müller Kim Durand Rossi Smith Tanaka Berg Nagy Silva
 		Moreau Weber Costa Jansen)
 	local firsts=(Ann Petr Lucia Hans Minho Claire Marco John Yuki Erik Zsofia Pedro Luc Anna
 		Rui Sanne)
