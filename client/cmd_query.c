@@ -11,6 +11,7 @@
 #include "cli_run.h"
 #include "cmd_td_team.h"
 #include "commands.h"
+#include "td.h"
 
 /* ---- register ---- */
 
@@ -81,11 +82,26 @@ static int run_query(const struct cli_opts *o, json_t *req, cli_print_fn print)
 	return cli_run_batch(o, o->user != NULL, cli_batch_of(req), print, NULL);
 }
 
+/* Run a query about one tournament: its "tournament" given by name (td_tournament_arg) is
+ * resolved to the id first, as td's commands do (td_resolve_tournaments). req consumed. */
+static int run_tournament_query(const struct cli_opts *o, json_t *req, cli_print_fn print)
+{
+	json_t *reqs = json_array();
+	if (!req || !reqs || json_array_append(reqs, req) != 0 || td_resolve_tournaments(o, reqs)) {
+		json_decref(reqs);
+		json_decref(req);
+		return CMD_EXIT_FAILURE;
+	}
+	json_decref(reqs);
+	return run_query(o, req, print);
+}
+
 /* ---- standings ---- */
 
 static const char standings_usage[] =
 	"usage: tengen [GLOBAL OPTIONS] standings TOURNAMENT [--round N] [--json]\n"
-	"Print a tournament's standings (after round N; default the latest).\n";
+	"Print a tournament's standings (after round N; default the latest). TOURNAMENT: its number\n"
+	"or its name.\n";
 
 static void standings_print(struct cli_batch *b, const json_t *req, const json_t *reply)
 {
@@ -145,25 +161,28 @@ int cmd_standings(int argc, char **argv)
 	int r = cli_parse_args(argc, argv, &o, standings_usage, opts, 1, values, pos, 1, &npos);
 	if (r != 0)
 		return r > 0 ? CMD_EXIT_OK : CMD_EXIT_USAGE;
-	json_int_t t, round = 0;
+	json_int_t round = 0;
+	json_t *t;
 	if (npos != 1) {
 		fputs(standings_usage, stderr);
 		return CMD_EXIT_USAGE;
 	}
-	if (cli_parse_id("TOURNAMENT", pos[0], &t) != 0 ||
-	    (values[0] && cli_parse_id("--round", values[0], &round) != 0))
+	if (values[0] && cli_parse_id("--round", values[0], &round) != 0)
 		return CMD_EXIT_USAGE;
-	json_t *req = json_pack("{s:s, s:I}", "cmd", "tournament.standings", "tournament", t);
+	if (td_tournament_arg(pos[0], &t) != 0)
+		return CMD_EXIT_USAGE;
+	json_t *req = json_pack("{s:s, s:o}", "cmd", "tournament.standings", "tournament", t);
 	if (req && round)
 		json_object_set_new(req, "round", json_integer(round));
-	return run_query(&o, req, standings_print);
+	return run_tournament_query(&o, req, standings_print);
 }
 
 /* ---- pairings ---- */
 
 static const char pairings_usage[] =
 	"usage: tengen [GLOBAL OPTIONS] pairings TOURNAMENT [ROUND] [--json]\n"
-	"Print a round's pairings (default the current round): game, Black, White, result.\n";
+	"Print a round's pairings (default the current round): game, Black, White, result.\n"
+	"TOURNAMENT: its number or its name.\n";
 
 static void pairings_print(struct cli_batch *b, const json_t *req, const json_t *reply)
 {
@@ -183,18 +202,20 @@ int cmd_pairings(int argc, char **argv)
 	int r = cli_parse_args(argc, argv, &o, pairings_usage, NULL, 0, NULL, pos, 2, &npos);
 	if (r != 0)
 		return r > 0 ? CMD_EXIT_OK : CMD_EXIT_USAGE;
-	json_int_t t, round = 0;
+	json_int_t round = 0;
+	json_t *t;
 	if (npos < 1) {
 		fputs(pairings_usage, stderr);
 		return CMD_EXIT_USAGE;
 	}
-	if (cli_parse_id("TOURNAMENT", pos[0], &t) != 0 ||
-	    (npos > 1 && cli_parse_id("ROUND", pos[1], &round) != 0))
+	if (npos > 1 && cli_parse_id("ROUND", pos[1], &round) != 0)
 		return CMD_EXIT_USAGE;
-	json_t *req = json_pack("{s:s, s:I}", "cmd", "tournament.pairings", "tournament", t);
+	if (td_tournament_arg(pos[0], &t) != 0)
+		return CMD_EXIT_USAGE;
+	json_t *req = json_pack("{s:s, s:o}", "cmd", "tournament.pairings", "tournament", t);
 	if (req && round)
 		json_object_set_new(req, "round", json_integer(round));
-	return run_query(&o, req, pairings_print);
+	return run_tournament_query(&o, req, pairings_print);
 }
 
 /* ---- games ---- */

@@ -278,6 +278,7 @@ static void print_show(struct cli_batch *b, const json_t *req, const json_t *rep
 	const char *director = json_string_value(json_object_get(t, "director"));
 	if (director)
 		printf("Director: %s\n", director);
+	td_print_event_details(t);
 	puts("Settings:");
 	cli_print_settings(st);
 	const json_t *field = json_object_get(t, "field");
@@ -292,8 +293,10 @@ static void print_show(struct cli_batch *b, const json_t *req, const json_t *rep
 		else if (json_integer_value(json_object_get(p, "withdrawn_after")) > 0)
 			printf("  withdrawn after round %lld",
 			       (long long)json_integer_value(json_object_get(p, "withdrawn_after")));
+		td_print_entry_details(p);
 		putchar('\n');
 	}
+	td_print_teams(t);
 }
 
 /* ---- subcommands ---- */

@@ -29,6 +29,14 @@ int td_tournament_arg(const char *s, json_t **out);
  * tournament.list (names compare case-insensitively, as the server's). Returns 0, or 1 after
  * a message (no such tournament, no answer). */
 int td_resolve_tournaments(const struct cli_opts *o, json_t *reqs);
+/* td show: the rest of one entry `p` of tournament.get's field after its name, rank and
+ * rating: entrant (no account) or the account's full name, country, club, PIN, the rounds
+ * absent, late entry (docs/protocol.md "Directors' additions"); nothing for fields absent. */
+void td_print_entry_details(const json_t *p);
+/* td show: the venue and place lines of tournament `t` (tournament.get's object), and its
+ * teams (players in board order, reserves) when it has any. */
+void td_print_event_details(const json_t *t);
+void td_print_teams(const json_t *t);
 
 /* The subcommands of client/td_field.c (argv[0] is the subcommand's name). Each returns 0, 1
  * after --help, -1 on a usage error (message printed). */

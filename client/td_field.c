@@ -108,6 +108,81 @@ int td_resolve_tournaments(const struct cli_opts *o, json_t *reqs)
 	return cli_run(&quiet, false, resolve_start, NULL, &r) == CMD_EXIT_OK ? 0 : 1;
 }
 
+/* ---- td show's details ---- */
+
+void td_print_entry_details(const json_t *p)
+{
+	if (json_is_true(json_object_get(p, "entrant")))
+		fputs("  entrant", stdout);
+	const char *full = json_string_value(json_object_get(p, "full_name"));
+	if (full)
+		printf("  \"%s\"", full);
+	static const char *const keys[3] = {"country", "club", "egd_pin"};
+	static const char *const labels[3] = {"country", "club", "PIN"};
+	for (int k = 0; k < 3; k++) {
+		const char *v = json_string_value(json_object_get(p, keys[k]));
+		if (v)
+			printf("  %s %s", labels[k], v);
+	}
+	const json_t *absent = json_object_get(p, "absent");
+	if (json_array_size(absent) > 0) {
+		size_t i;
+		const json_t *r;
+		fputs("  absent: [", stdout);
+		json_array_foreach(absent, i, r)
+			printf("%s%lld", i ? ", " : "", (long long)json_integer_value(r));
+		putchar(']');
+	}
+	long long late = (long long)json_integer_value(json_object_get(p, "entered_round"));
+	if (late > 0)
+		printf("  entered after round %lld", late);
+}
+
+void td_print_event_details(const json_t *t)
+{
+	const json_t *st = json_object_get(t, "settings");
+	const char *venue = json_string_value(json_object_get(st, "venue"));
+	if (!venue)
+		venue = json_string_value(json_object_get(t, "venue"));
+	printf("Venue: %s\n", venue && strcmp(venue, "board") == 0 ?
+	       "board (games at real boards, results from the director)" :
+	       "online (games on the server, with clocks)");
+	const char *place = json_string_value(json_object_get(st, "place"));
+	if (!place)
+		place = json_string_value(json_object_get(t, "place"));
+	if (place)
+		printf("Place: %s\n", place);
+}
+
+static void print_names(const json_t *names)
+{
+	size_t i;
+	const json_t *n;
+	json_array_foreach(names, i, n)
+		printf("%s%s", i ? ", " : "", json_string_value(n) ? json_string_value(n) : "?");
+}
+
+void td_print_teams(const json_t *t)
+{
+	const json_t *teams = json_object_get(t, "teams");
+	if (json_array_size(teams) == 0)
+		return;
+	printf("Teams (%zu):\n", json_array_size(teams));
+	size_t i;
+	const json_t *tm;
+	json_array_foreach(teams, i, tm) {
+		printf("  %lld %s: ", (long long)json_integer_value(json_object_get(tm, "team")),
+		       cli_str_or(tm, "name", "?"));
+		print_names(json_object_get(tm, "players"));
+		if (json_array_size(json_object_get(tm, "reserves")) > 0) {
+			fputs(" (reserves: ", stdout);
+			print_names(json_object_get(tm, "reserves"));
+			putchar(')');
+		}
+		putchar('\n');
+	}
+}
+
 /* ---- printers ---- */
 
 static void print_entered(struct cli_batch *b, const json_t *req, const json_t *reply)

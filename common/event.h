@@ -69,7 +69,17 @@ struct event_player {
 	const char *country; /* ISO 3166-1 alpha-2, e.g. "FR" */
 	const char *club;    /* EGD club code, e.g. "Lyon" */
 	const char *egd_pin; /* EGD PIN, 8 digits; NULL unknown */
+	/* The person's name, "Surname Firstname" (an account's profile full_name); NULL: `name`
+	 * is the person's name too (an entrant, or an account without one). */
+	const char *full_name;
 };
+
+/* The name of p's person for exports and printouts (h9, HTML, CSV): full_name when there is
+ * one, else name. */
+static inline const char *event_player_person(const struct event_player *p)
+{
+	return p->full_name && p->full_name[0] ? p->full_name : p->name;
+}
 
 struct event_game {
 	int round;

@@ -190,7 +190,8 @@ int export_ctx_init(struct export_ctx *x, const struct event *ev, const struct e
 
 		if (p->withdrawn_before_start)
 			continue;
-		if (!p->name || !export_text_ok(p->name) || (p->country && !country_ok(p->country)) ||
+		if (!p->name || !export_text_ok(p->name) ||
+				(p->full_name && !export_text_ok(p->full_name)) || (p->country && !country_ok(p->country)) ||
 				(p->club && (!p->club[0] || !export_text_ok(p->club))) || (p->egd_pin && !pin_ok(p->egd_pin)))
 			return EXPORT_EINVAL;
 	}
@@ -400,6 +401,8 @@ static json_t *json_row(const struct export_ctx *x, const struct standing *s, in
 	bad |= jset(o, "player", json_integer(s->player));
 	bad |= jset(o, "id", json_integer(p->id));
 	bad |= jset(o, "name", json_string(p->name));
+	if (p->full_name && p->full_name[0])
+		bad |= jset(o, "full_name", json_string(p->full_name));
 	bad |= jset(o, "rank", json_string(rank));
 	bad |= jset(o, "rating", json_real(p->rating));
 	bad |= jset(o, "score", json_real(s->score));
@@ -518,7 +521,7 @@ int export_csv(const struct event *ev, const struct export_info *info, char **ou
 
 		export_rank_str(rank, p->rank);
 		export_buf_add(&b, "%d,%d,", i + 1, s->place);
-		csv_text(&b, p->name);
+		csv_text(&b, event_player_person(p));
 		export_buf_add(&b, ",%s,%.0f", rank, p->rating);
 		for (r = 1; r <= x.R; r++) {
 			struct export_round v = export_round_view(&x, s->player, r);

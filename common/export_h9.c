@@ -25,6 +25,7 @@
 #define H9_NO_COUNTRY "XX"
 #define H9_NO_CLUB "xxxx"
 #define H9_NO_FIRST_NAME "x"
+#define H9_TEXT_MAX 256 /* bytes of a name, club or header text written (ASCII); longer: cut */
 
 /* ---- Adjusted time and class ---- */
 
@@ -199,18 +200,21 @@ static void player_line(struct export_buf *b, const struct export_ctx *x, int i)
 {
 	const struct standing *s = &x->rows[i];
 	const struct event_player *p = &x->ev->players[s->player];
-	char rank[RANK_STR_MAX], f[EXPORT_FIELD_MAX];
+	char rank[RANK_STR_MAX], f[EXPORT_FIELD_MAX], text[H9_TEXT_MAX];
 	int j, r;
 
 	export_rank_str(rank, p->rank);
 	export_buf_add(b, "%*d ", H9_PLACE_WIDTH, i + 1);
-	add_name(b, p->name);
+	export_ascii(text, sizeof text, event_player_person(p));
+	add_name(b, text);
 	if (p->country)
 		export_buf_add(b, " %*s %c%c", H9_RANK_WIDTH, rank, toupper((unsigned char)p->country[0]),
 			toupper((unsigned char)p->country[1]));
 	else
 		export_buf_add(b, " %*s %s", H9_RANK_WIDTH, rank, H9_NO_COUNTRY);
-	add_club(b, p->club);
+	if (p->club)
+		export_ascii(text, sizeof text, p->club);
+	add_club(b, p->club ? text : NULL);
 	export_fmt_num(f, s->score);
 	export_buf_add(b, " %*s", H9_CRITERION_WIDTH, f);
 	for (j = 0; j < s->ntiebreaks; j++) {
@@ -257,14 +261,19 @@ static void header(struct export_buf *b, const struct export_ctx *x,
 	const char *cl = info->egd_class ? info->egd_class :
 		export_egd_class(&info->time, info->online);
 	const char *cm = time_system_text(info->time.system);
+	char text[H9_TEXT_MAX];
 	int j;
 
 	if (cl)
 		export_buf_add(b, "; CL[%s]\n", cl);
-	if (info->name)
-		export_buf_add(b, "; EV[%s]\n", info->name);
-	if (info->place)
-		export_buf_add(b, "; PC[%s]\n", info->place);
+	if (info->name) {
+		export_ascii(text, sizeof text, info->name);
+		export_buf_add(b, "; EV[%s]\n", text);
+	}
+	if (info->place) {
+		export_ascii(text, sizeof text, info->place);
+		export_buf_add(b, "; PC[%s]\n", text);
+	}
 	if (info->date_start)
 		export_buf_add(b, "; DT[%s,%s]\n", info->date_start,
 			info->date_end ? info->date_end : info->date_start);

@@ -62,7 +62,7 @@ static void add_player(struct export_buf *b, const struct export_ctx *x, int pla
 	char rank[RANK_STR_MAX];
 
 	export_rank_str(rank, x->ev->players[player].rank);
-	add_text(b, x->ev->players[player].name);
+	add_text(b, event_player_person(&x->ev->players[player]));
 	export_buf_add(b, " (%s)", rank);
 }
 
@@ -109,7 +109,7 @@ static void pairings(struct export_buf *b, const struct export_ctx *x, int r, in
 		if (ev->byes[i].round != r || !x->num[ev->byes[i].player])
 			continue;
 		export_buf_add(b, nbye++ ? ", " : "<p>Bye: ");
-		add_text(b, ev->players[ev->byes[i].player].name);
+		add_text(b, event_player_person(&ev->players[ev->byes[i].player]));
 	}
 	if (nbye)
 		export_buf_add(b, "</p>\n");
@@ -136,7 +136,7 @@ static void standings_table(struct export_buf *b, const struct export_ctx *x)
 		export_fmt_num(f, s->score);
 		export_buf_add(b, "<tr%s><td class=\"n\">%d</td><td>", wd ? " class=\"wd\"" : "",
 			s->place);
-		add_text(b, p->name);
+		add_text(b, event_player_person(p));
 		export_buf_add(b, "</td><td>%s</td><td>", rank);
 		add_text(b, p->country ? p->country : "");
 		export_buf_add(b, "</td><td>");
@@ -169,7 +169,7 @@ static void cross_table(struct export_buf *b, const struct export_ctx *x)
 		const struct standing *s = &x->rows[i];
 
 		export_buf_add(b, "<tr><td class=\"n\">%d</td><td>", i + 1);
-		add_text(b, x->ev->players[s->player].name);
+		add_text(b, event_player_person(&x->ev->players[s->player]));
 		export_buf_add(b, "</td>");
 		for (r = 1; r <= x->R; r++) {
 			struct export_round v = export_round_view(x, s->player, r);

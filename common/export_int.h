@@ -36,6 +36,13 @@ int export_buf_finish(struct export_buf *b, char **out);
 /* Valid UTF-8 (no overlongs, surrogates or values above U+10FFFF), no control characters,
  * at most EXPORT_TEXT_MAX bytes. */
 bool export_text_ok(const char *s);
+/* UTF-8 text s (export_text_ok) in ASCII into out (n bytes, NUL-terminated, cut to fit), for
+ * the EGD's rating program, which reads ASCII (EGD "Tournament table format"): ASCII kept;
+ * the letters of Latin-1 and Latin Extended-A (U+00C0..U+017F) as their base letters (e acute
+ * e, u umlaut u, sharp s ss, L stroke L, AE ligature AE); any other character as
+ * EXPORT_ASCII_UNKNOWN. Returns the length written. */
+#define EXPORT_ASCII_UNKNOWN "?"
+size_t export_ascii(char *out, size_t n, const char *s);
 /* Non-empty export_text_ok text without spaces. */
 bool export_token_ok(const char *s);
 /* yyyy-mm-dd with month 01..12 and day 01..31. */

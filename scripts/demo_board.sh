@@ -1,7 +1,7 @@
 # scripts/demo_board.sh: the over-the-board event of `scripts/demo --venue board`, sourced by
 # scripts/demo once its server and director are up (it uses the demo's tg, td, json, $out,
 # $tengen, $system, $players, $rounds, $size, $komi, $time_spec). Players sit at real boards:
-# none of them logs in; after each round is paired, the director enters the round's results
+# they have no accounts (entrants imported from a CSV list); after each round is paired, the director enters the round's results
 # from a file (`tengen td results`), as a director does with the result slips.
 
 # The time SPEC of `tengen td create --time` as the protocol's time object (JSON).
@@ -36,35 +36,38 @@ EOF
 }
 
 board_event() {
-	local surnames=(lee novak garcia mueller kim durand rossi smith tanaka berg nagy silva
-		moreau weber costa jansen)
+	# Entrants without accounts, as a director has them from the registration desk: a CSV
+	# player list ("Surname Firstname", rank, country, club, EGD PIN) imported with td import.
+	# Some names have diacritics: UTF-8 in the list, the HTML and the CSV, ASCII in the h9.
+	local surnames=(Lee Novák García Müller Kim Durand Rossi Smith Tanaka Berg Nagy Silva
+		Moreau Weber Costa Jansen)
+	local firsts=(Ann Petr Lucia Hans Minho Claire Marco John Yuki Erik Zsofia Pedro Luc Anna
+		Rui Sanne)
+	local countries=(GB CZ ES DE KR FR IT GB JP SE HU PT FR DE PT NL)
+	local clubs=(Lond Prag Madr Berl Seou Lyon Roma Manc Toky Stoc Buda Lisb Pari Hamb Port Amst)
 	local ranks=(4d 3d 2d 1d 1k 2k 3k 4k 5k 6k 7k 8k 9k 10k 11k 12k)
-	local i name tid title="Demo board $system ${size}x$size" r
+	local i k name tid title="Demo board $system ${size}x$size" r
 	names=()
-	echo "== $players players at real boards (accounts that never log in):"
+	echo "name,rank,country,club,egd_pin" >"$out/players.csv"
 	for i in $(seq "$players"); do
-		name=${surnames[$(( (i - 1) % 16 ))]}
-		[ "$i" -gt 16 ] && name="$name$i"
-		tg --user "$name" register --rank "${ranks[$(( (i - 1) % 16 ))]}" >/dev/null
+		k=$(( (i - 1) % 16 ))
+		name="${surnames[$k]} ${firsts[$k]}"
+		[ "$i" -gt 16 ] && name="${surnames[$k]}-$i ${firsts[$k]}"
 		names+=("$name")
-		printf '   %-10s %s\n' "$name" "${ranks[$(( (i - 1) % 16 ))]}"
+		printf '%s,%s,%s,%s,%d\n' "$name" "${ranks[$k]}" "${countries[$k]}" "${clubs[$k]}" \
+			$(( 12000000 + i )) >>"$out/players.csv"
 	done
 
-	# venue "board": games at real boards (no clocks or lateness on the server). A server
-	# without venues ignores the field: its games are then scheduled online, and the
-	# director's results end them all the same.
+	# venue "board": games at real boards (no clocks or lateness on the server); the
+	# director pairs each round and enters its results.
 	tid=$(tg --user director call tournament.create name="$title" system="$system" \
 		rounds="$rounds" size="$size" komi="$komi" time="$(time_json "$time_spec")" \
 		venue=board place="FR,Lyon" | json 'd["tournament"]')
-	local venue_set
-	venue_set=$(tg call tournament.get tournament="$tid" |
-		json 'd["tournament"]["settings"].get("venue", "")')
-	if [ "$venue_set" != board ]; then
-		echo "   note: this tengend does not know venue \"board\" (ignored): its games are" \
-			"scheduled online; the director's results end them"
-	fi
-	td register "$tid" "${names[@]}" >/dev/null
+	td import "$tid" "$out/players.csv" >"$out/.import" 2>&1 || { cat "$out/.import" >&2; exit 1; }
+	rm -f "$out/.import"
 	echo "== tournament $tid: $title, $rounds rounds, komi $komi, time $time_spec, venue board"
+	echo "== $players players at real boards, no accounts (imported from $out/players.csv):"
+	td players "$tid" | sed 's/^/   /'
 
 	for r in $(seq "$rounds"); do
 		echo
@@ -78,7 +81,8 @@ board_event() {
 			exit 1
 		fi
 		# The result slips: the stronger player (by rank, first in the list) wins 2 games in
-		# 3; round 2 has a forfeit, round 3 a double loss (both absent; Swiss, McMahon).
+		# 3; round 2 has a forfeit, round 3 a double loss (both absent; Swiss, McMahon),
+		# round 4 a jigo.
 		python3 - "$r" "$out/.start" "$system" "${names[@]}" >"$out/round-$r.results" <<'EOF'
 import json, random, sys
 rnd, start, system = int(sys.argv[1]), json.load(open(sys.argv[2])), sys.argv[3]
@@ -93,6 +97,8 @@ for k, p in enumerate(start["pairings"]):
         res = "B+F" if black_wins else "W+F"
     elif rnd == 3 and k == 1 and system in ("swiss", "mcmahon"):
         res = "double_loss"
+    elif rnd == 4 and k == 1:
+        res = "jigo"
     elif random.random() < 0.5:
         res = ("B+" if black_wins else "W+") + "R"
     else:
@@ -107,8 +113,8 @@ EOF
 	rm -f "$out/.start" "$out/.results"
 
 	echo
-	echo "== final standings"
-	tg standings "$tid" | sed 's/^/  /'
+	echo "== final standings (the tournament named by its name)"
+	tg standings "$title" | sed 's/^/  /'
 	echo
 	echo "== cross-table"
 	td crosstable "$tid" | sed 's/^/  /'
@@ -118,10 +124,37 @@ EOF
 			{ cat "$out/.export" >&2; exit 1; }
 	done
 	rm -f "$out/.export"
+	h9_opengotha "$out/tournament-$tid.h9"
 	echo
 	echo "== done"
 	echo "   results entered:      $out/round-*.results"
 	echo "   results table (h9):   $out/tournament-$tid.h9"
 	echo "   printable page:       $out/tournament-$tid.html"
 	echo "   server log:           $out/tengend.log"
+}
+
+# With TENGEN_OPENGOTHA_DIR (the directory of opengotha.jar and jhall.jar) and a JDK: have
+# OpenGotha's own h9 importer (tests/tools/H9Check.java) read FILE, and fail unless it reads
+# every player and every game with a result (a double loss is no game in h9).
+h9_opengotha() {
+	local dir=${TENGEN_OPENGOTHA_DIR:-} cp classes got want np ng
+	if [ -z "$dir" ] || [ ! -r "$dir/opengotha.jar" ] || ! command -v javac >/dev/null; then
+		echo "   (h9 not read by OpenGotha: set TENGEN_OPENGOTHA_DIR and install a JDK)"
+		return 0
+	fi
+	classes="$out/.h9check"
+	mkdir -p "$classes"
+	cp="$dir/opengotha.jar:$dir/jhall.jar:$classes"
+	javac -cp "$cp" -d "$classes" "$top/tests/tools/H9Check.java" >&2 || exit 1
+	got=$(java -Djava.awt.headless=true -cp "$cp" H9Check "$1" "$rounds" 2>&1) ||
+		{ echo "$got" >&2; exit 1; }
+	rm -rf "$classes"
+	np=$(grep -c '^player ' <<<"$got" || true)
+	ng=$(grep -c '^game ' <<<"$got" || true)
+	want=$(cat "$out"/round-*.results | grep -v '^#' | grep -vc 'double_loss' || true)
+	echo
+	echo "== OpenGotha's h9 importer read $np players (of $players) and $ng games (of $want)"
+	grep '^player ' <<<"$got" | head -3 | sed 's/^/   /'
+	[ "$np" = "$players" ] && [ "$ng" = "$want" ] ||
+		{ echo "scripts/demo: OpenGotha did not read the whole h9:" >&2; echo "$got" >&2; exit 1; }
 }

@@ -112,7 +112,7 @@ void tour_ev_free(struct ev_build *b)
 	for (int i = 0; b->names && i < b->ev.nplayers; i++)
 		free(b->names[i]);
 	free(b->names);
-	for (int i = 0; b->profile_strs && i < 3 * b->ev.nplayers; i++)
+	for (int i = 0; b->profile_strs && i < TOUR_PROFILE_STRS * b->ev.nplayers; i++)
 		free(b->profile_strs[i]);
 	free(b->profile_strs);
 	free(b->ev.players);
@@ -237,7 +237,7 @@ int tour_ev_build(struct server *srv, const struct tour *t, struct ev_build *b)
 	store_games_list(srv->store, &f, count_game, &ngames);
 	b->ev.players = calloc(np ? np : 1, sizeof *b->ev.players);
 	b->names = calloc(np ? np : 1, sizeof *b->names);
-	b->profile_strs = calloc(np ? 3 * np : 1, sizeof *b->profile_strs);
+	b->profile_strs = calloc(np ? TOUR_PROFILE_STRS * np : 1, sizeof *b->profile_strs);
 	b->ev.games = calloc(ngames ? (size_t)ngames : 1, sizeof *b->ev.games);
 	b->game_ids = calloc(ngames ? (size_t)ngames : 1, sizeof *b->game_ids);
 	b->ev.byes = calloc(nb ? nb : 1, sizeof *b->ev.byes);
@@ -264,13 +264,16 @@ int tour_ev_build(struct server *srv, const struct tour *t, struct ev_build *b)
 			if (round >= 1 && round <= EVENT_MAX_ROUNDS)
 				ep->absent_rounds |= (uint64_t)1 << (round - 1);
 		}
-		/* The EGD's fields (svc/profiles.h), kept with the entry at registration. */
-		const char *keys[3] = {"country", "club", "egd_pin"};
-		const char **dst[3] = {&ep->country, &ep->club, &ep->egd_pin};
-		for (int f = 0; f < 3; f++) {
+		/* The EGD's fields and an account's full name (svc/profiles.h), kept with the entry
+		 * at registration (svc/tour_field.c). */
+		const char *keys[TOUR_PROFILE_STRS] = {"country", "club", "egd_pin", "full_name"};
+		const char **dst[TOUR_PROFILE_STRS] = {&ep->country, &ep->club, &ep->egd_pin,
+						       &ep->full_name};
+		for (int f = 0; f < TOUR_PROFILE_STRS; f++) {
 			const char *v = json_string_value(json_object_get(p, keys[f]));
-			if (v && (b->profile_strs[3 * i + f] = strdup(v)))
-				*dst[f] = b->profile_strs[3 * i + f];
+			char **slot = &b->profile_strs[TOUR_PROFILE_STRS * i + f];
+			if (v && (*slot = strdup(v)))
+				*dst[f] = *slot;
 		}
 	}
 	b->ev.nplayers = (int)np;

@@ -27,12 +27,15 @@ struct tour {
 	enum event_system system;
 };
 
+#define TOUR_PROFILE_STRS 4 /* strings kept per player in ev_build.profile_strs */
+
 /* The event as pairing and standings see it, with what maps it back to the store. */
 struct ev_build {
 	struct event ev;
 	int64_t *game_ids;        /* per ev.games entry */
 	char **names;
-	char **profile_strs;      /* 3 per player: country, club, egd_pin (or NULL) */
+	char **profile_strs;      /* TOUR_PROFILE_STRS per player: country, club, egd_pin,
+				   * full_name (or NULL) */
 };
 
 /* Free what t holds (t can be loaded again). */

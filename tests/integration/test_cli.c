@@ -448,6 +448,44 @@ START_TEST(test_tournament)
 }
 END_TEST
 
+/* test_td_director, last step: standings and pairings of a tournament named by its name (as
+ * td's commands take it); a late entry; td show's venue, entrants, profiles, absences and late
+ * entry. gid: a game of round 1. */
+static void td_director_show(const char *td, const char *gid)
+{
+	struct run r;
+	run(&r, NULL, NULL, "pairings", "board open", "1", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, gid);
+	run_free(&r);
+	run(&r, NULL, NULL, "standings", "Board Open", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "Doe John");
+	EXPECT_OUT(r, "Kowalski Jan");
+	run_free(&r);
+	run(&r, NULL, NULL, "standings", "No Such Cup", "--json", NULL);
+	EXPECT_STATUS(r, 1);
+	EXPECT_ERR(r, "no tournament named 'No Such Cup'");
+	ck_assert_msg(!strstr(r.out, "tournaments"), "the lookup printed: %s", r.out);
+	run_free(&r);
+	run(&r, NULL, NULL, "pairings", "", NULL);
+	EXPECT_STATUS(r, 2);
+	run_free(&r);
+	run(&r, td, NULL, "--user", "dora", "td", "enter", "Board Open", "Late Lou", NULL);
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	run(&r, td, NULL, "--user", "dora", "td", "show", "Board Open", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "Venue: board");
+	EXPECT_OUT(r, "Doe John");
+	EXPECT_OUT(r, "entrant  country FR  club Lyon  PIN 12345678");
+	EXPECT_OUT(r, "\"Meier Emil\"  country CH  club Zuri");
+	EXPECT_OUT(r, "absent: [1]");
+	EXPECT_OUT(r, "entered after round 1");
+	ck_assert_msg(!strstr(r.out, "Teams"), "td show printed teams: %s", r.out);
+	run_free(&r);
+}
+
 /* Issue 16 from the command line: td create with every event option (the defaults it used
  * said on stderr), a tournament named by its name, td import of a CSV player list and of an
  * EGD rating list's lines (a refused line reported by its number), td players (CSV), td enter,
@@ -569,6 +607,7 @@ START_TEST(test_td_director)
 	EXPECT_STATUS(r, 1);
 	EXPECT_ERR(r, "no tournament named 'No Such Cup'");
 	run_free(&r);
+	td_director_show(td, gid);
 	hc_close(c);
 }
 END_TEST
@@ -644,6 +683,11 @@ START_TEST(test_td_team)
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "W+");
 	EXPECT_OUT(r, "B+");
+	run_free(&r);	run(&r, td, NULL, "--user", "carol", "td", "show", "Team Cup", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "Teams (2):");
+	EXPECT_OUT(r, "Alpha: ta1, ta2 (reserves: tr)");
+	EXPECT_OUT(r, "Beta: tb1, tb2\n");
 	run_free(&r);
 }
 END_TEST

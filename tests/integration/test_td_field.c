@@ -17,6 +17,7 @@
 #include <string.h>
 #include "harness.h"
 #include "tourtest.h"
+#include "h9check.h"
 
 #define TEST_TIMEOUT_S 90 /* per test (Check's own timeout) */
 
@@ -290,6 +291,96 @@ START_TEST(test_entrants)
 }
 END_TEST
 
+/* Accounts with profiles (full name, country, club, PIN) in a board event: the exports name
+ * the person, not the account. h9 read back by OpenGotha's own importer (tests/support/
+ * h9check.h; that part skipped without java or TENGEN_OPENGOTHA_DIR) with the surname, first
+ * name, country and club of each profile (in ASCII: the EGD reads ASCII) and every game; CSV
+ * and HTML by the full name (UTF-8). */
+START_TEST(test_exports_full_names)
+{
+	static const struct {
+		const char *acct, *full, *sur, *first, *country, *club, *pin;
+	} who[4] = {
+		{"fn_ann", "Smith Ann", "Smith", "Ann", "GB", "Lond", "11111111"},
+		/* UTF-8 in, ASCII in the h9 (the EGD reads ASCII) */
+		{"fn_bob", "Dvo\xc5\x99\xc3\xa1k Zo\xc3\xab", "Dvorak", "Zoe", "CZ", "Br\xc3\xbcn",
+		 "22222222"},
+		{"fn_cyd", "Novak Cyd", "Novak", "Cyd", "CZ", "Brno", NULL},
+		{"fn_dan", NULL, NULL, NULL, "DE", "Berl", NULL}, /* no full name: the account's */
+	};
+	static char got[16384];
+	struct hc *td = tt_director("fn_td");
+	long long t = board_event(td, "FN Open", "swiss", json_pack("{s:i}", "rounds", 2));
+	for (int i = 0; i < 4; i++) {
+		hc_close(tt_login(who[i].acct));
+		json_t *u = json_pack("{s:s, s:s, s:s, s:s}", "cmd", "player.update", "player",
+				      who[i].acct, "country", who[i].country, "club", who[i].club);
+		if (who[i].full)
+			json_object_set_new(u, "full_name", json_string(who[i].full));
+		if (who[i].pin)
+			json_object_set_new(u, "egd_pin", json_string(who[i].pin));
+		tt_req_ok(td, u);
+		register_ok(td, t, who[i].acct);
+	}
+	struct round_view v;
+	int games = 0;
+	for (int rd = 1; rd <= 2; rd++) {
+		start(td, t, rd, &v);
+		ck_assert_int_eq(v.n, 2);
+		result(td, v.game[0], "b+r");
+		result(td, v.game[1], "w+3.5");
+		games += v.n;
+	}
+	json_t *r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament",
+			   (json_int_t)t, "format", "h9");
+	OK(r);
+	const char *h9 = hj_str(r, "data");
+	ck_assert_msg(strstr(h9, "Smith Ann") && strstr(h9, "Dvorak Zoe") &&
+		      strstr(h9, "Novak Cyd") && !strstr(h9, "fn_ann") && strstr(h9, "fn_dan"),
+		      "h9 without the full names: %s", h9);
+	ck_assert_msg(strstr(h9, "|11111111"), "h9 without ann's PIN: %s", h9);
+	if (h9check_read(h9, 2, got, sizeof got) == 0) {
+		int players = 0, ngames = 0;
+		for (int i = 0; i < 4; i++) {
+			char want[128];
+			if (who[i].full)
+				snprintf(want, sizeof want, "%s|%s|", who[i].sur, who[i].first);
+			else
+				snprintf(want, sizeof want, "%s|", who[i].acct);
+			char *at = strstr(got, want);
+			ck_assert_msg(at, "OpenGotha did not read %s: %s", want, got);
+			char tail[64];
+			snprintf(tail, sizeof tail, "|%s|%s\n", who[i].country,
+				 i == 1 ? "Brun" : who[i].club);
+			char *eol = strchr(at, '\n');
+			ck_assert_msg(eol && (size_t)(eol - at) >= strlen(tail) - 1 &&
+				      strncmp(eol - (strlen(tail) - 1), tail, strlen(tail) - 1) == 0,
+				      "OpenGotha read %s's country and club otherwise: %s", want, got);
+			players++;
+		}
+		for (char *l = strstr(got, "game "); l; l = strstr(l + 1, "\ngame "))
+			ngames++;
+		ck_assert_int_eq(players, 4);
+		ck_assert_int_eq(ngames, games);
+	} else {
+		ck_assert_msg(!h9check_ready(), "OpenGotha's importer failed: %s", got);
+	}
+	json_decref(r);
+	const char *fmts[2] = {"csv", "html"};
+	for (int f = 0; f < 2; f++) {
+		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament",
+			   (json_int_t)t, "format", fmts[f]);
+		OK(r);
+		const char *d = hj_str(r, "data");
+		ck_assert_msg(strstr(d, "Smith Ann") && strstr(d, "Novak Cyd") &&
+			      strstr(d, "Dvo\xc5\x99\xc3\xa1k Zo\xc3\xab") &&
+			      !strstr(d, "fn_bob") && strstr(d, "fn_dan"), "%s: %s", fmts[f], d);
+		json_decref(r);
+	}
+	hc_close(td);
+}
+END_TEST
+
 /* ---- absence and late entry ---- */
 
 /* Swiss, absent_points 1: an absent player is not paired and scores 1; a late entrant's
@@ -536,6 +627,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, tt_setup, tt_teardown);
 	tcase_set_timeout(tc, TEST_TIMEOUT_S);
 	tcase_add_test(tc, test_entrants);
+	tcase_add_test(tc, test_exports_full_names);
 	tcase_add_test(tc, test_absent_late);
 	tcase_add_test(tc, test_absent_mcmahon);
 	tcase_add_test(tc, test_pair_edit);
