@@ -242,6 +242,18 @@ START_TEST(test_play_commands)
 	EXPECT_ERR(r, "is over");
 	run_free(&r);
 
+	hc_close(c);
+}
+END_TEST
+
+/* The playing commands' addresses and exit statuses: TENGEN_SERVER, the config file, no
+ * server (4), a wrong password (5); decline and resign on fresh challenges (issue 19). */
+START_TEST(test_play_addresses)
+{
+	struct run r;
+	char gs[32];
+	cli_register("alice");
+	cli_register("bob");
 	/* resign and decline on fresh challenges; TENGEN_SERVER instead of --server */
 	char server[64];
 	snprintf(server, sizeof server, "127.0.0.1:%d", D.port);
@@ -314,7 +326,6 @@ START_TEST(test_play_commands)
 	run(&r, "wrong-password", NULL, "--user", "alice", "resign", gs, NULL);
 	EXPECT_STATUS(r, 5);
 	run_free(&r);
-	hc_close(c);
 }
 END_TEST
 
@@ -437,6 +448,7 @@ static Suite *cli_play_suite(void)
 	tcase_set_timeout(tc, TEST_TIMEOUT_S);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_play_commands);
+	tcase_add_test(tc, test_play_addresses);
 	tcase_add_test(tc, test_dispute_settled);
 	tcase_add_test(tc, test_dispute_restart);
 	tcase_add_test(tc, test_long_reply);
