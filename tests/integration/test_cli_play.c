@@ -12,6 +12,41 @@
 #include <unistd.h>
 #include "clitest.h"
 
+/* challenge --placement free; the placement through `tengen call handicap` (issue 19). */
+START_TEST(test_free_placement)
+{
+	struct run r;
+	cli_register("alice");
+	cli_register("bob");
+	AS(&r, "alice", "challenge", "bob", "--size", "9", "--placement", "free", "--color", "black");
+	EXPECT_STATUS(r, 3); /* the server refuses (bad_request): free placement needs a handicap */
+	EXPECT_ERR(r, "handicap_placement");
+	run_free(&r);
+	AS(&r, "alice", "challenge", "bob", "--size", "9", "--handicap", "2", "--placement", "free",
+	   "--color", "black", "--json");
+	EXPECT_STATUS(r, 0);
+	json_t *rep = json_loads(r.out, JSON_DISABLE_EOF_CHECK, NULL);
+	long long g = hj_int(rep, "game");
+	ck_assert_msg(g > 0, "no game: %s", r.out);
+	json_decref(rep);
+	run_free(&r);
+	char gs[32], gf[48];
+	snprintf(gs, sizeof gs, "%lld", g);
+	snprintf(gf, sizeof gf, "game=%lld", g);
+	AS(&r, "bob", "accept", gs);
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	AS(&r, "alice", "call", "handicap", gf, "stones=[\"C3\",\"G7\"]");
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "\"stones\":[\"C3\",\"G7\"]");
+	run_free(&r);
+	AS(&r, "bob", "call", "game", gf);
+	EXPECT_OUT(r, "\"handicap_placement\":\"free\"");
+	EXPECT_OUT(r, "\"to_move\":\"W\"");
+	run_free(&r);
+}
+END_TEST
+
 /* watch reconnects when the server restarts, and reads the game again. */
 START_TEST(test_watch_reconnect)
 {
@@ -437,6 +472,7 @@ static Suite *cli_play_suite(void)
 	tcase_set_timeout(tc, TEST_TIMEOUT_S);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_play_commands);
+	tcase_add_test(tc, test_free_placement);
 	tcase_add_test(tc, test_dispute_settled);
 	tcase_add_test(tc, test_dispute_restart);
 	tcase_add_test(tc, test_long_reply);

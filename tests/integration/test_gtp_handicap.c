@@ -63,8 +63,8 @@ static void start_bridge(int i, const struct hd *d, const char *user)
 	snprintf(password, sizeof password, "%s%s", user, HARNESS_PASSWORD_SUFFIX);
 	const char *tengen = getenv("TENGEN") ? getenv("TENGEN") : "./client/tengen";
 	const char *argv[] = {tengen, "gtp", "--server", server, "--user", user, "--gtp-log", gtplogs[i], "--", GNUGO_PATH,
-			      "--mode", "gtp", "--level", "1", "--chinese-rules",
-			      "--capture-all-dead", NULL};
+			      "--mode", "gtp", "--level", "1", "--capture-all-dead",
+			      NULL}; /* no --chinese-rules: docs/rules.md, Art. 11 */
 	pid_t pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
