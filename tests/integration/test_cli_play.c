@@ -36,14 +36,30 @@ START_TEST(test_free_placement)
 	AS(&r, "bob", "accept", gs);
 	EXPECT_STATUS(r, 0);
 	run_free(&r);
+	char server[64];
+	snprintf(server, sizeof server, "127.0.0.1:%d", D.port);
+	const char *args[] = {"watch", gs, "--server", server, NULL};
+	struct proc p;
+	proc_start(&p, NULL, NULL, args);
+	ck_assert_msg(proc_wait_for(&p, "to move", T), "no board: %s / %s", p.out, p.err);
 	AS(&r, "alice", "call", "handicap", gf, "stones=[\"C3\",\"G7\"]");
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "\"stones\":[\"C3\",\"G7\"]");
 	run_free(&r);
+	ck_assert_msg(proc_wait_for(&p, "Black places the handicap stones: C3 G7; White to move", T),
+		      "watch did not show the placement: %s / %s", p.out, p.err);
 	AS(&r, "bob", "call", "game", gf);
 	EXPECT_OUT(r, "\"handicap_placement\":\"free\"");
 	EXPECT_OUT(r, "\"to_move\":\"W\"");
 	run_free(&r);
+	AS(&r, "bob", "resign", gs);
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	struct run w;
+	proc_finish(&p, &w);
+	EXPECT_STATUS(w, 0);
+	EXPECT_OUT(w, "Result: B+R");
+	run_free(&w);
 }
 END_TEST
 
