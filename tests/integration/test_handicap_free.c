@@ -78,8 +78,7 @@ static void restart(struct hc **a, struct hc **b)
 
 START_TEST(test_challenge_option)
 {
-	struct hc *a = st_login(&D, "alice");
-	st_login(&D, "bob");
+	struct hc *a = st_login(&D, "alice"), *b = st_login(&D, "bob");
 	expect_err(hc_req(a, "{s:s, s:s, s:i, s:s}", "cmd", "challenge", "opponent", "bob", "size", 9,
 			  "handicap_placement", "free"), "bad_request", "handicap_placement");
 	expect_err(hc_req(a, "{s:s, s:s, s:i, s:i, s:s}", "cmd", "challenge", "opponent", "bob",
@@ -98,6 +97,7 @@ START_TEST(test_challenge_option)
 	ck_assert_pstr_eq(hj_str(r, "challenges.0.settings.handicap_placement"), "free");
 	json_decref(r);
 	hc_close(a);
+	hc_close(b);
 }
 END_TEST
 
