@@ -394,6 +394,16 @@ static void watch_event(struct cli *c, json_t *ev)
 		watch_fetch(c);
 	} else if (strcmp(name, "game.begin") == 0) {
 		say(x, "The game begins: Black's clock runs.");
+	} else if (strcmp(name, "game.handicap") == 0) {
+		char list[WATCH_LINE_MAX / 2] = "";
+		size_t len = 0, i;
+		const json_t *v;
+		json_array_foreach(json_object_get(ev, "stones"), i, v)
+			if (len < sizeof list)
+				len += (size_t)snprintf(list + len, sizeof list - len, " %s",
+							json_string_value(v));
+		say(x, "Black places the handicap stones:%s; White to move.", list);
+		watch_fetch(c);
 	}
 }
 

@@ -147,6 +147,12 @@ struct game {
 	json_t *their_dead;          /* the opponent's claim in this counting phase, or NULL */
 	char gen_color;              /* the colour of the genmove out (ours, or an opening stone's) */
 	double eng_komi;             /* the komi the engine was given */
+	/* free handicap placement (handicap_placement "free"; GTP 2 §6.3.3) */
+	bool free_handicap;
+	char hstones[GTP_HANDICAP_MAX][GTP_VERTEX_MAX]; /* the stones once placed */
+	int nhstones;                /* 0: the placement is still due */
+	bool place_out;              /* our placement asked of the engine or sent to the server */
+	bool eng_hplaced;            /* the engine's board has the stones */
 	/* the prediction ruleset (seed 000; gtp_predict.c) */
 	bool prediction;
 	bool first;                  /* we are the first player */
@@ -242,6 +248,14 @@ void gtp_resign(struct game *g, const char *why);
 void gtp_send_play(struct game *g);
 /* Send our dead stones (a JSON array of vertices, not consumed). */
 void gtp_send_dead(struct game *g, json_t *stones);
+/* Send our free handicap stones (`text`: the engine's answer to place_free_handicap or
+ * fixed_handicap, vertices separated by spaces) as `handicap {game, stones}`; when the server
+ * takes them g->hstones holds them, else the game is resigned (the engine's board is not the
+ * game's). */
+void gtp_send_handicap(struct game *g, const char *text);
+/* g->hstones from a JSON array of vertices (the game object's handicap_stones, the
+ * game.handicap event's stones); at most GTP_HANDICAP_MAX. */
+void gtp_set_hstones(struct game *g, const json_t *stones);
 /* Join a scheduled game at its start_at (at once if that has passed). */
 void gtp_schedule_join(struct game *g);
 /* Take the server's game object as the truth (game reply, game.state). */

@@ -165,7 +165,8 @@ static int start_engine(struct game *g)
 	engine_send(g->eng, setup_reply, g, "komi %g", g->eng_komi);
 	if (g->prediction)
 		gtp_say(br, "game %lld: engine set up with komi %g", (long long)g->id, g->eng_komi);
-	if (g->handicap >= 2 && g->handicap <= GTP_HANDICAP_MAX) {
+	g->eng_hplaced = false; /* free stones: the pump sends them (or asks for them) */
+	if (!g->free_handicap && g->handicap >= 2 && g->handicap <= GTP_HANDICAP_MAX) {
 		/* the server places them where the ruleset's opening says (GTP's fixed points);
 		 * a handicap of 1 places none: Black simply moves first */
 		int pts[GTP_HANDICAP_MAX], stride = g->size + 2;
@@ -327,6 +328,58 @@ int gtp_engine_send(struct game *g, engine_reply_cb cb, const char *fmt, ...)
 	return g->eng ? engine_send(g->eng, cb, g, "%s", line) : -1;
 }
 
+/* The engine's free handicap stones (place_free_handicap, else fixed_handicap: GTP 2
+ * §6.3.3, §6.3.1): sent to the server as they are. A refusal resigns the game. */
+static void place_reply(struct engine *e, bool ok, const char *text, void *arg)
+{
+	struct game *g = arg;
+	if (e != g->eng || !text)
+		return;
+	if (!ok) {
+		g->place_out = false;
+		gtp_say(g->br, "game %lld: the engine cannot place %d handicap stones: %s",
+			(long long)g->id, g->handicap, text);
+		g->eng_failed = true;
+		gtp_resign(g, "the engine cannot place the handicap");
+		return;
+	}
+	g->eng_hplaced = true; /* on its board now */
+	gtp_send_handicap(g, text);
+}
+
+/* A free handicap game (before the record is replayed): the placement due is ours (ask the
+ * engine), or the opponent's (wait); placed stones the engine lacks are set with
+ * set_free_handicap (GTP 2 §6.3.3). Returns true when nothing more may be done now. */
+static bool free_handicap_pump(struct game *g)
+{
+	if (g->nhstones == 0) { /* the placement is due: no move before it */
+		if (strcmp(g->phase, "playing") != 0 || g->color != 'B' || g->to_move != 'B' ||
+		    g->place_out)
+			return true;
+		if (g->eng_hplaced) { /* an earlier attempt's stones, never taken: a fresh board */
+			start_engine(g);
+			if (!g->eng)
+				return true;
+		}
+		g->place_out = engine_send(g->eng, place_reply, g, "%s %d",
+					   g->br->caps.place_free_handicap ? "place_free_handicap" :
+					   "fixed_handicap", g->handicap) == 0;
+		return true;
+	}
+	if (!g->eng_hplaced) {
+		char line[256] = "set_free_handicap";
+		size_t len = strlen(line);
+		for (int k = 0; k < g->nhstones && len < sizeof line; k++)
+			len += (size_t)snprintf(line + len, sizeof line - len, " %s", g->hstones[k]);
+		if (engine_send(g->eng, setup_fatal_reply, g, "%s", line) < 0) {
+			g->eng_backlog = true;
+			return true;
+		}
+		g->eng_hplaced = true;
+	}
+	return false;
+}
+
 /* Bring the engine level with the record, then ask it for what the game needs next. */
 void gtp_pump(struct game *g)
 {
@@ -362,6 +415,8 @@ void gtp_pump(struct game *g)
 		if (!g->eng)
 			return;
 	}
+	if (g->free_handicap && free_handicap_pump(g))
+		return;
 	while (g->eng_known < g->nmoves) {
 		const struct move *m = &g->moves[g->eng_known];
 		if (engine_send(g->eng, replay_reply, g, "play %c %s", m->color, m->vertex) < 0) {

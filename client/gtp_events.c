@@ -110,6 +110,18 @@ static void on_game_event(struct game *g, const char *name, json_t *ev)
 			g->clocks_at = uv_now(br->loop);
 		}
 		gtp_sync_game(g); /* the clocks and the turn as the server holds them */
+	} else if (strcmp(name, "game.handicap") == 0) {
+		/* the free stones placed (ours or the opponent's): White moves now */
+		gtp_set_hstones(g, json_object_get(ev, "stones"));
+		const char *tm = json_string_value(json_object_get(ev, "to_move"));
+		g->to_move = tm ? tm[0] : 0;
+		json_t *ck = json_object_get(ev, "clocks");
+		if (json_is_object(ck)) {
+			json_decref(g->clocks);
+			g->clocks = json_incref(ck);
+			g->clocks_at = uv_now(br->loop);
+		}
+		gtp_pump(g);
 	} else if (strcmp(name, "game.paused") == 0) {
 		const char *by = json_string_value(json_object_get(ev, "by"));
 		g->paused = true;

@@ -89,6 +89,53 @@ void gtp_send_dead(struct game *g, json_t *stones)
 		g->dead_sent = false;
 }
 
+static void handicap_reply(struct session *s, json_t *reply, void *arg)
+{
+	(void)s;
+	struct game *g = game_of_arg(arg);
+	if (!g)
+		return;
+	g->place_out = false;
+	if (!reply)
+		return; /* the resync asks again if the placement is still due (a fresh engine) */
+	if (gtp_reply_ok(reply)) {
+		gtp_set_hstones(g, json_object_get(reply, "stones"));
+		g->to_move = 'W'; /* Art. 2: White moves next (before the game.handicap event) */
+		gtp_pump(g);
+		return;
+	}
+	gtp_say(g->br, "game %lld: handicap stones refused: %s", (long long)g->id,
+		gtp_err_message(reply));
+	g->eng_failed = true;
+	gtp_resign(g, "the engine's handicap stones were refused");
+}
+
+void gtp_send_handicap(struct game *g, const char *text)
+{
+	json_t *a = json_array();
+	char buf[GTP_HANDICAP_MAX * GTP_VERTEX_MAX + 64], *save = NULL;
+	snprintf(buf, sizeof buf, "%s", text);
+	for (char *t = strtok_r(buf, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save))
+		json_array_append_new(a, json_string(t));
+	gtp_say(g->br, "game %lld: placing %zu free handicap stones: %s", (long long)g->id,
+		json_array_size(a), text);
+	json_t *req = json_pack("{s:s, s:I, s:o}", "cmd", "handicap", "game", g->id, "stones", a);
+	g->place_out = gtp_send_req(g->br, req, handicap_reply, reply_arg(g)) == 0;
+}
+
+void gtp_set_hstones(struct game *g, const json_t *stones)
+{
+	size_t i;
+	json_t *v;
+	g->nhstones = 0;
+	json_array_foreach(stones, i, v) {
+		const char *s = json_string_value(v);
+		if (!s || g->nhstones == GTP_HANDICAP_MAX)
+			break;
+		snprintf(g->hstones[g->nhstones++], GTP_VERTEX_MAX, "%s", s);
+	}
+}
+
 /* ---- replies ---- */
 
 static void play_reply(struct session *s, json_t *reply, void *arg)
@@ -234,6 +281,10 @@ void gtp_apply_game(struct bridge *br, const json_t *o)
 	g->size = (int)json_integer_value(json_object_get(o, "size"));
 	g->komi = json_number_value(json_object_get(o, "komi"));
 	g->handicap = (int)json_integer_value(json_object_get(o, "handicap"));
+	const char *hp = json_string_value(json_object_get(o, "handicap_placement"));
+	g->free_handicap = hp && strcmp(hp, "free") == 0;
+	if (g->free_handicap)
+		gtp_set_hstones(g, json_object_get(o, "handicap_stones"));
 	if (!gtp_predict_apply(g, o, br->user)) {
 		bool me_black = strcasecmp(black, br->user) == 0;
 		g->color = me_black ? 'B' : 'W';

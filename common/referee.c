@@ -70,6 +70,55 @@ int referee_init_ruleset(struct referee *r, const struct ruleset *rs, int size, 
 	return 0;
 }
 
+int referee_init_free(struct referee *r, int size, double komi, int handicap,
+		      const struct rules *rules)
+{
+	if (handicap < 2 || referee_init_ruleset(r, ruleset_default(), size, komi, 0, rules) < 0)
+		return -1;
+	if (check_opening(r->ruleset, size, handicap) < 0) {
+		referee_free(r);
+		return -1;
+	}
+	r->handicap = handicap;
+	r->free_handicap = r->placing = true;
+	return 0; /* Black to move: the placement is Black's turn */
+}
+
+enum referee_place_rc referee_place_free(struct referee *r, enum color c, const int *pts, int n,
+					 int *bad)
+{
+	int dummy;
+	if (!bad)
+		bad = &dummy;
+	*bad = -1;
+	if (!r->placing || r->phase != PHASE_PLAYING)
+		return REFEREE_PLACE_NOT_PLACING;
+	if (c != BLACK)
+		return REFEREE_PLACE_NOT_BLACK;
+	if (n != r->handicap)
+		return REFEREE_PLACE_COUNT;
+	for (int i = 0; i < n; i++) {
+		*bad = i;
+		if (pts[i] == BOARD_PASS || !board_on(&r->board, pts[i]))
+			return REFEREE_PLACE_OFF_BOARD;
+		for (int j = 0; j < i; j++)
+			if (pts[j] == pts[i])
+				return REFEREE_PLACE_DUPLICATE;
+		if (board_at(&r->board, pts[i]) != EMPTY)
+			return REFEREE_PLACE_OCCUPIED;
+	}
+	*bad = -1;
+	/* At most 9 Black stones on a board of 7x7 or more (referee_check) always have a liberty:
+	 * board_setup accepts each. */
+	for (int i = 0; i < n; i++) {
+		board_setup(&r->board, BLACK, pts[i]);
+		r->free_pts[i] = pts[i];
+	}
+	r->placing = false;
+	board_set_to_move(&r->board, WHITE);
+	return REFEREE_PLACE_OK;
+}
+
 int referee_init(struct referee *r, int size, double komi, int handicap, const struct rules *rules)
 {
 	return referee_init_ruleset(r, ruleset_default(), size, komi, handicap, rules);
@@ -238,7 +287,7 @@ int referee_play_choice(struct referee *r, enum color c, int pt, enum capture_ch
 	out->color = c;
 	out->pt = BOARD_PASS;
 	bool live = r->phase == PHASE_PLAYING || (predicting_rules(r) && r->phase == PHASE_OPENING);
-	if (!live || (c != BLACK && c != WHITE) || (pt != BOARD_PASS && !board_on(&r->board, pt)))
+	if (!live || r->placing || (c != BLACK && c != WHITE) || (pt != BOARD_PASS && !board_on(&r->board, pt)))
 		return -1;
 	if (predicting_rules(r))
 		return play_prediction(r, c, pt, choice, out);

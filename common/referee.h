@@ -70,6 +70,22 @@ struct referee {
 	uint64_t dispute_key;    /* a hash of those claims */
 	bool settled;            /* ended at REFEREE_DISPUTES_MAX: counted with counted_dead */
 	bool counted_dead[BOARD_POINTS_MAX]; /* then: the stones both claims held dead */
+	bool free_handicap;      /* Black places the `handicap` stones (referee_init_free) */
+	bool placing;            /* free handicap: the stones are not placed yet (Black's turn,
+				  * no move may be played) */
+	int free_pts[9];         /* free handicap: the points placed, in order (valid when
+				  * free_handicap && !placing) */
+};
+
+/* Why referee_place_free refused a placement (docs/protocol.md `handicap`). */
+enum referee_place_rc {
+	REFEREE_PLACE_OK = 0,
+	REFEREE_PLACE_NOT_PLACING, /* no free placement is due (not free, placed, not live) */
+	REFEREE_PLACE_NOT_BLACK,   /* only Black places handicap stones */
+	REFEREE_PLACE_COUNT,       /* not exactly r->handicap stones */
+	REFEREE_PLACE_OFF_BOARD,   /* a point not on the board */
+	REFEREE_PLACE_DUPLICATE,   /* the same point twice */
+	REFEREE_PLACE_OCCUPIED     /* a point not empty */
 };
 
 /* The outcome of one referee_play call. */
@@ -116,14 +132,34 @@ int referee_init_ruleset(struct referee *r, const struct ruleset *rs, int size, 
 			 int handicap, const struct rules *rules);
 void referee_free(struct referee *r);
 
+/* Start a game with free handicap placement (Chinese Rules 2002, Art. 2 and its note on
+ * handicap: the stones may be placed freely; GTP 2 §6.3.3 place_free_handicap): as
+ * referee_init_ruleset under the default (Chinese) ruleset with `handicap` 2-9 (a count the
+ * board could hold as fixed points, referee_check), but no stone is placed: the game is
+ * PLAYING with r->placing set and Black to move, and no move is accepted until
+ * referee_place_free. The count is the same as with fixed stones (komi plus one point per
+ * stone, Art. 11). Returns 0, or -1 (handicap below 2, a board that cannot hold it, no
+ * memory). */
+int referee_init_free(struct referee *r, int size, double komi, int handicap,
+		      const struct rules *rules);
+
+/* `c` places the free handicap stones pts[0..n-1] (board points): exactly r->handicap
+ * distinct empty points of the board, by Black, while r->placing. On success they are setup
+ * stones of the initial position (repetitions count from it, Art. 6), r->free_pts keeps them,
+ * White moves next (Art. 2) and placing ends. On refusal nothing changes and *bad (if not
+ * NULL) is the 0-based index of the offending point (-1 when no one point is at fault). */
+enum referee_place_rc referee_place_free(struct referee *r, enum color c, const int *pts, int n,
+					 int *bad);
+
 /* `c` plays `pt` (a point or BOARD_PASS) in the PLAYING phase and the referee applies the rules
  * (docs/rules.md §3): legal moves are played; an occupied point or suicide forfeits the turn
  * (Art. 19); a repetition forfeits the turn and earns a warning (Art. 18.3), or voids the game
  * with `cycle: void` unless it is a simple ko retake; a move out of turn is void and earns a
  * warning (Art. 17.2); a second warning loses (Art. 24.2); with `illegal: lose` any illegal
  * move loses at once. Two consecutive passes open counting (Art. 7, 21), or with `counting:
- * all-alive` end the game counted. Returns 0 (see *out), or -1 if the game is not in PLAYING or
- * `pt` is not a point of the board (nothing changes). */
+ * all-alive` end the game counted. Returns 0 (see *out), or -1 if the game is not in PLAYING,
+ * a free handicap is still to be placed (r->placing) or `pt` is not a point of the board
+ * (nothing changes). */
 int referee_play(struct referee *r, enum color c, int pt, struct referee_move *out);
 
 /* referee_play with the choice the prediction ruleset gives when a move leaves chains of both

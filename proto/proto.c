@@ -169,6 +169,7 @@ static const struct proto_command commands[PROTO_CMD_COUNT] = {
 	CMD("team.create", PROTO_CMD_TEAM_CREATE, true, PROTO_ROLE_TD),
 	/* a director, or the team's captain: checked by the command */
 	CMD("team.lineup", PROTO_CMD_TEAM_LINEUP, true, PROTO_ROLE_PLAYER),
+	CMD("handicap", PROTO_CMD_HANDICAP, true, PROTO_ROLE_PLAYER),
 };
 #undef CMD
 

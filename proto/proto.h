@@ -102,6 +102,7 @@ enum proto_cmd {
 	PROTO_CMD_PREDICT,         /* the prediction ruleset's sealed prediction (seed 000) */
 	PROTO_CMD_TEAM_CREATE,
 	PROTO_CMD_TEAM_LINEUP,
+	PROTO_CMD_HANDICAP,        /* free handicap placement (issue 19) */
 	PROTO_CMD_COUNT
 };
 

@@ -62,6 +62,8 @@ static const char *const color_choices[] = {"nigiri", "black", "white"};
 /* Prediction ruleset: `first`, stored in the row's colour choice: "me" as "black" (the
  * challenger first), "opponent" as "white", "nigiri" as it is. */
 static const char *const first_choices[] = {"nigiri", "me", "opponent"};
+/* `handicap_placement`: GTP's fixed points (Art. 2), or Black places them (GTP 2 §6.3.3). */
+static const char *const placement_choices[] = {"fixed", "free"};
 
 void games_challenge(struct conn *c, const struct proto_request *req)
 {
@@ -88,8 +90,10 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
-	int first = 0;
-	if (proto_get_choice(req->root, "first", false, first_choices, 3, &first, &err) < 0) {
+	int first = 0, placement = 0;
+	if (proto_get_choice(req->root, "first", false, first_choices, 3, &first, &err) < 0 ||
+	    proto_get_choice(req->root, "handicap_placement", false, placement_choices, 2, &placement,
+			     &err) < 0) {
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
@@ -119,6 +123,11 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 				   "field 'handicap': %lld %s cannot be placed on %lldx%lld (0, or 2 to 9 "
 				   "on the GTP fixed points)", (long long)handicap,
 				   handicap == 1 ? "stone" : "stones", (long long)size, (long long)size);
+		return;
+	}
+	if (placement && handicap < 2) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'handicap_placement': "
+				   "\"free\" needs a handicap of 2 to 9 stones");
 		return;
 	}
 	struct store_player opp;
@@ -154,6 +163,7 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 	s.size = (int)size;
 	s.komi = komi;
 	s.handicap = (int)handicap;
+	s.free_handicap = placement == 1;
 	s.rated = rated;
 	s.color_choice = color_choices[choice];
 	s.expires_s = expires_s;
@@ -253,6 +263,12 @@ void games_play(struct conn *c, const struct proto_request *req)
 		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is paused", (long long)g->id);
 		return;
 	}
+	if (g->ref.placing) { /* nothing changes: no warning, no forfeit */
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld: Black places the %d free "
+				   "handicap stones first (command 'handicap'), then White moves",
+				   (long long)g->id, g->ref.handicap);
+		return;
+	}
 	g->choice = rm ? CAPTURE_OWN : CAPTURE_OPPONENT;
 	bool opening = g->ref.phase == PHASE_OPENING;
 	if (opening && game_col_role(g, me) != game_predict_placer(g)) {
@@ -311,6 +327,97 @@ void games_play(struct conn *c, const struct proto_request *req)
 		server_reply(c, r);
 	}
 	game_announce_move(srv, g, me, &m, NULL);
+}
+
+/* Why referee_place_free refused (the reply's message). */
+static const char *place_refusal(enum referee_place_rc rc)
+{
+	switch (rc) {
+	case REFEREE_PLACE_NOT_PLACING: return "no handicap placement is due";
+	case REFEREE_PLACE_NOT_BLACK: return "only Black places the handicap stones";
+	case REFEREE_PLACE_COUNT: return "wrong number of stones";
+	case REFEREE_PLACE_OFF_BOARD: return "not a point of the board";
+	case REFEREE_PLACE_DUPLICATE: return "the same point twice";
+	case REFEREE_PLACE_OCCUPIED: return "the point is not empty";
+	default: return "refused";
+	}
+}
+
+void games_handicap(struct conn *c, const struct proto_request *req)
+{
+	struct server *srv = c->srv;
+	struct proto_error err;
+	const json_t *stones;
+	enum color me;
+	struct game *g = my_game(c, req, &me);
+	if (!g || !is_live(c, req, g, PHASE_PLAYING))
+		return;
+	if (proto_get_vertices(req->root, "stones", true, PROTO_VERTICES_MAX, &stones, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	if (!g->ref.placing) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld: %s", (long long)g->id,
+				   g->free_handicap ? "the handicap stones are already placed" :
+				   "the game has no free handicap placement");
+		return;
+	}
+	if (me != BLACK) {
+		server_reply_error(c, req->id, PROTO_ERR_FORBIDDEN, "game %lld: %s", (long long)g->id,
+				   place_refusal(REFEREE_PLACE_NOT_BLACK));
+		return;
+	}
+	if (g->paused) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is paused", (long long)g->id);
+		return;
+	}
+	size_t n = json_array_size(stones);
+	if (n != (size_t)g->ref.handicap) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'stones': %d stones are "
+				   "due, not %zu", g->ref.handicap, n);
+		return;
+	}
+	int pts[PROTO_VERTICES_MAX];
+	for (size_t i = 0; i < n; i++) {
+		const char *s = json_string_value(json_array_get(stones, i));
+		int rc = proto_vertex_check("stones", s, g->row.size, NULL, NULL, &err);
+		if (rc <= 0) {
+			if (rc == 0) /* a pass */
+				proto_error_set(&err, PROTO_ERR_BAD_REQUEST, "field 'stones': 'pass' is "
+						"not a point");
+			server_reply(c, proto_reply_error_from(req->id, &err));
+			return;
+		}
+		pts[i] = vertex_parse(&g->ref.board, s);
+	}
+	enum referee_place_rc prc;
+	int bad;
+	int64_t id = g->id;
+	int64_t lag = game_clock_running(g) ? lag_credit(c, srv->set.lag_allowance_ms) : 0;
+	enum game_move_rc rc = game_place_handicap(srv, g, me, pts, (int)n, c->read_ms, lag, &prc, &bad);
+	if (rc != GAME_MOVE_PLAYED) {
+		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "your time ran out in game %lld%s",
+				   (long long)id, rc == GAME_MOVE_FLAG_ENDED ? "" : ": the turn was forfeited");
+		return;
+	}
+	if (prc != REFEREE_PLACE_OK) {
+		json_t *r = proto_reply_error(req->id, PROTO_ERR_ILLEGAL_MOVE, "");
+		json_t *e = json_object_get(r, "error");
+		char msg[160];
+		snprintf(msg, sizeof msg, "%s%s%s: nothing is placed", place_refusal(prc),
+			 bad >= 0 ? " at " : "",
+			 bad >= 0 ? json_string_value(json_array_get(stones, (size_t)bad)) : "");
+		json_object_set_new(e, "message", json_string(msg));
+		json_object_set_new(e, "reason", json_string(prc == REFEREE_PLACE_DUPLICATE ? "duplicate"
+							     : "occupied"));
+		server_reply(c, r);
+		return;
+	}
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "game", json_integer(g->id));
+	json_object_set_new(r, "stones", game_handicap_stones_json(g));
+	server_reply(c, r);
+	game_announce_handicap(srv, g);
 }
 
 void games_join(struct conn *c, const struct proto_request *req)

@@ -20,6 +20,9 @@ void games_accept(struct conn *c, const struct proto_request *req);
 void games_decline(struct conn *c, const struct proto_request *req);
 /* `play {game, vertex, number?}`: a move, charged to the mover's clock (less the lag credit). */
 void games_play(struct conn *c, const struct proto_request *req);
+/* `handicap {game, stones}`: Black places the free handicap stones (handicap_placement
+ * "free"; GTP 2 §6.3.3), charged to Black's clock like a move. */
+void games_handicap(struct conn *c, const struct proto_request *req);
 /* `join {game}`: present at a scheduled game (Art. 22). */
 void games_join(struct conn *c, const struct proto_request *req);
 /* `game.pause {game}`, `game.resume {game}`: a director's pause (Art. 14). */

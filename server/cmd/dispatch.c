@@ -149,6 +149,7 @@ static const handler_fn handlers[PROTO_CMD_COUNT] = {
 	[PROTO_CMD_PLAYER_UPDATE] = account_cmds_player_update,
 	[PROTO_CMD_TEAM_CREATE] = team_cmds_create,
 	[PROTO_CMD_TEAM_LINEUP] = team_cmds_lineup,
+	[PROTO_CMD_HANDICAP] = games_handicap,
 };
 
 void dispatch_line(void *ctx, struct conn *c, const char *line, size_t len)

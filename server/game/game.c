@@ -228,3 +228,20 @@ json_t *game_claims_json(const struct game *g, enum color c)
 {
 	return game_points_json(g, g->ref.dead[c]);
 }
+
+const char *game_handicap_placement(const struct game *g)
+{
+	return g->free_handicap ? "free" : "fixed";
+}
+
+json_t *game_handicap_stones_json(const struct game *g)
+{
+	if (!g->free_handicap)
+		return NULL;
+	json_t *a = json_array();
+	char v[VERTEX_MAX_LEN];
+	const struct referee *r = &g->ref;
+	for (int i = 0; g->started && !r->placing && i < r->handicap; i++)
+		json_array_append_new(a, json_string(vertex_format(&r->board, r->free_pts[i], v)));
+	return a;
+}

@@ -59,6 +59,8 @@ struct game {
 	int lateness_limit_s;    /* Art. 22.1 */
 	int64_t expires_at;      /* a pending challenge lapses then (Unix seconds) */
 	enum color replay_to_move; /* the turn that replaying the stored moves gives */
+	bool free_handicap;      /* handicap_placement "free": Black places the stones (the row's
+				  * extra says so; ref.placing until they are placed) */
 	struct extra_key saved;  /* what the row's extra was written from (game_save_as) */
 	uv_timer_t timer;        /* due at the next flag fall, start or lateness limit */
 	bool has_timer;
@@ -120,6 +122,11 @@ json_t *game_score_json(const struct score *s);
 json_t *game_claims_json(const struct game *g, enum color c);
 /* The points p of the board with set[p], as vertices (a JSON array). */
 json_t *game_points_json(const struct game *g, const bool *set);
+/* "fixed" or "free" (docs/protocol.md `handicap_placement`). */
+const char *game_handicap_placement(const struct game *g);
+/* A free handicap's stones as placed (vertices, in the order sent; [] while due); NULL for a
+ * game with fixed placement. */
+json_t *game_handicap_stones_json(const struct game *g);
 
 /* ---- game_codec.c ---- */
 
@@ -285,6 +292,7 @@ struct game_challenge_spec {
 	int size;
 	double komi;                         /* points */
 	int handicap;                        /* stones: 0 or 2-9 */
+	bool free_handicap;                  /* handicap_placement "free" (handicap 2-9) */
 	bool rated;
 	const char *color_choice;            /* "nigiri", "black", "white" */
 	struct proto_time time;              /* games_time_check accepts it */
@@ -316,6 +324,17 @@ enum game_move_rc {
  * then game_announce_move. */
 enum game_move_rc game_move(struct server *srv, struct game *g, enum color me, int pt,
 			    uint64_t read_ms, int64_t lag_ms, struct referee_move *m);
+/* Black (`me` must be BLACK) places the free handicap stones pts[0..n-1] in a playing,
+ * unpaused game (Chinese Rules 2002, Art. 2; GTP 2 §6.3.3): the placement is Black's turn and
+ * charged to Black's clock like a move (less lag_ms; a flag that fell first: GAME_MOVE_FLAG*,
+ * as game_move, nothing placed). *rc is referee_place_free's verdict, *bad its index; only
+ * REFEREE_PLACE_OK changes the game: the stones stored in the row (its extra), White's clock
+ * runs. The caller replies, then game_announce_handicap. */
+enum game_move_rc game_place_handicap(struct server *srv, struct game *g, enum color me,
+				      const int *pts, int n, uint64_t read_ms, int64_t lag_ms,
+				      enum referee_place_rc *rc, int *bad);
+/* game.handicap {game, stones, to_move, clocks} to the players and observers; rearms the timer. */
+void game_announce_handicap(struct server *srv, struct game *g);
 /* A director (`by`) pauses or resumes a live game (Art. 14: no clock runs while paused); the
  * caller replies, then game_announce_pause (the event and the timer). */
 void game_pause(struct server *srv, struct game *g, bool pause, const char *by);

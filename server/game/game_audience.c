@@ -92,6 +92,7 @@ void game_send_start(struct server *srv, struct game *g)
 		json_object_set_new(e, "size", json_integer(g->row.size));
 		json_object_set_new(e, "komi", json_real(g->row.komi));
 		json_object_set_new(e, "handicap", json_integer(g->row.handicap));
+		json_object_set_new(e, "handicap_placement", json_string(game_handicap_placement(g)));
 		json_object_set_new(e, "time", proto_time_to_json(&g->time));
 		json_object_set_new(e, "rules", proto_rules_to_json(&g->rules));
 		json_object_set_new(e, "rated", json_boolean(g->row.rated));

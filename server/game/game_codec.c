@@ -96,6 +96,10 @@ char *game_extra_text(const struct game *g, int at_move, const char *to_move)
 	jsonout_lit(&o, ",\"lateness_limit_s\":");
 	jsonout_int(&o, g->lateness_limit_s);
 	put_owned(&o, "prediction", game_predict_extra_json(g));
+	if (g->free_handicap) { /* the placement, and once made the stones (game_build) */
+		jsonout_lit(&o, ",\"handicap_placement\":\"free\"");
+		put_owned(&o, "handicap_stones", game_handicap_stones_json(g));
+	}
 	if (r->phase == PHASE_PENDING && g->expires_at > 0) {
 		jsonout_lit(&o, ",\"expires_at\":");
 		jsonout_int(&o, g->expires_at);
@@ -310,6 +314,44 @@ static int game_parse_settings(struct game *g)
 	return r;
 }
 
+/* g->free_handicap from the row's extra (handicap_placement "free"), before the referee
+ * starts: a free placement starts with no stone placed. */
+static void free_handicap_mode(struct game *g)
+{
+	json_t *x = g->row.extra ? json_loads(g->row.extra, 0, NULL) : NULL;
+	const char *hp = x ? json_string_value(json_object_get(x, "handicap_placement")) : NULL;
+	g->free_handicap = hp && strcmp(hp, "free") == 0;
+	json_decref(x);
+}
+
+/* The free handicap stones placed before the restart (the extra's handicap_stones), placed
+ * again before the moves are replayed. Returns 0 (also when none were placed yet), or -1 for
+ * stones the referee refuses (a broken record). */
+static int free_handicap_restore(struct game *g)
+{
+	if (!g->free_handicap)
+		return 0;
+	json_t *x = g->row.extra ? json_loads(g->row.extra, 0, NULL) : NULL;
+	json_t *a = x ? json_object_get(x, "handicap_stones") : NULL;
+	int pts[9], n = 0, rc = 0;
+	size_t i;
+	json_t *v;
+	if (json_is_array(a) && json_array_size(a) > 0) {
+		json_array_foreach(a, i, v) {
+			if (n == 9) {
+				rc = -1;
+				break;
+			}
+			const char *s = json_string_value(v);
+			pts[n++] = s ? vertex_parse(&g->ref.board, s) : -1;
+		}
+		if (rc == 0 && referee_place_free(&g->ref, BLACK, pts, n, NULL) != REFEREE_PLACE_OK)
+			rc = -1;
+	}
+	json_decref(x);
+	return rc;
+}
+
 /* A struct game for row `row` (copied; its strings are taken over), with the referee rebuilt
  * from `moves` (or from the store when moves is NULL). NULL on a broken record (logged). */
 struct game *game_build(struct server *srv, struct store_game *row,
@@ -323,7 +365,8 @@ struct game *game_build(struct server *srv, struct store_game *row,
 	memset(row, 0, sizeof *row);
 	if (game_parse_settings(g) < 0 || game_names_of(srv, g) < 0)
 		goto bad;
-	if (game_start_referee(g) < 0)
+	free_handicap_mode(g);
+	if (game_start_referee(g) < 0 || free_handicap_restore(g) < 0)
 		goto bad;
 	game_predict_preload(g);
 	struct replay_ctx x = {g, 0, 0, NULL};
@@ -367,8 +410,10 @@ int game_names_of(struct server *srv, struct game *g)
 int game_start_referee(struct game *g)
 {
 	g->rs = ruleset_of_rules(&g->rules); /* the rules object names the ruleset */
-	if (referee_init_ruleset(&g->ref, g->rs, g->row.size, g->row.komi, g->row.handicap,
-				 &g->rules) < 0)
+	if (g->free_handicap ? referee_init_free(&g->ref, g->row.size, g->row.komi, g->row.handicap,
+						 &g->rules) < 0
+			     : referee_init_ruleset(&g->ref, g->rs, g->row.size, g->row.komi,
+						    g->row.handicap, &g->rules) < 0)
 		return -1;
 	g->started = true;
 	g->replay_to_move = g->ref.board.to_move;

@@ -13,12 +13,14 @@
 
 /* The flag of the player to move fell (Art. 12): the game is lost on time, or with
  * `last_period: pass` under byo-yomi the turn is forfeited as a pass and the last period
- * starts again (Art. 22.5). Returns true if the game ended (g is gone). */
+ * starts again (Art. 22.5), except while a free handicap placement is due (it loses). Returns true if the game ended (g is gone). */
 bool game_flag_fall(struct server *srv, struct game *g)
 {
 	enum color c = g->ref.board.to_move;
 	log_msg(LOGL_INFO, "flag", "game=%lld color=%s", (long long)g->id, game_color_name(c));
-	if (g->cc.system == CLOCK_BYOYOMI && g->rules.last_period == LAST_PERIOD_PASS) {
+	/* A free handicap placement due (ref.placing) cannot be passed: the flag loses. */
+	if (g->cc.system == CLOCK_BYOYOMI && g->rules.last_period == LAST_PERIOD_PASS &&
+	    !g->ref.placing) {
 		struct referee_move m;
 		server_txn(srv);
 		referee_play(&g->ref, c, BOARD_PASS, &m);

@@ -10,6 +10,7 @@
 #include <sodium.h>
 #include "game.h"
 #include "log.h"
+#include "vertex.h"
 
 struct game *game_challenge_new(struct server *srv, const struct game_challenge_spec *s,
 				const char **why)
@@ -27,6 +28,7 @@ struct game *game_challenge_new(struct server *srv, const struct game_challenge_
 	g->row.size = s->size;
 	g->row.komi = s->komi;
 	g->row.handicap = s->handicap;
+	g->free_handicap = s->free_handicap;
 	g->row.rated = s->rated;
 	snprintf(g->row.color_choice, sizeof g->row.color_choice, "%s", s->color_choice);
 	snprintf(g->row.phase, sizeof g->row.phase, "pending");
@@ -115,6 +117,58 @@ enum game_move_rc game_move(struct server *srv, struct game *g, enum color me, i
 	}
 	game_record_move(srv, g, me, m, NULL);
 	return GAME_MOVE_PLAYED;
+}
+
+enum game_move_rc game_place_handicap(struct server *srv, struct game *g, enum color me,
+				      const int *pts, int n, uint64_t read_ms, int64_t lag_ms,
+				      enum referee_place_rc *rc, int *bad)
+{
+	game_mark_present(g, me);
+	/* Checked before the clock: a refused placement changes nothing, the clock runs on. */
+	*bad = -1;
+	if (!g->ref.placing || g->ref.phase != PHASE_PLAYING)
+		*rc = REFEREE_PLACE_NOT_PLACING;
+	else if (me != BLACK)
+		*rc = REFEREE_PLACE_NOT_BLACK;
+	else
+		*rc = REFEREE_PLACE_OK;
+	if (*rc != REFEREE_PLACE_OK)
+		return GAME_MOVE_PLAYED;
+	struct clock_state charged = g->clk[me];
+	if (game_clock_running(g)) {
+		uint64_t now = fairclock_fair_ms(srv);
+		int64_t used = game_turn_elapsed_at(g, read_ms && read_ms < now ? read_ms : now) - lag_ms;
+		if (clock_move(&g->cc, &charged, used > 0 ? used : 0) == CLOCK_FLAG)
+			return game_flag_fall(srv, g) ? GAME_MOVE_FLAG_ENDED : GAME_MOVE_FLAG;
+	}
+	*rc = referee_place_free(&g->ref, me, pts, n, bad);
+	if (*rc != REFEREE_PLACE_OK)
+		return GAME_MOVE_PLAYED;
+	g->clk[me] = charged;
+	game_turn_restart(g); /* White's clock starts as the placement commits */
+	g->replay_to_move = WHITE; /* restoring places the stones again: White to move */
+	server_txn(srv);
+	game_save(srv, g); /* the extra keeps the stones (game_extra_text) */
+	char v[VERTEX_MAX_LEN * 9 + 9] = "";
+	for (int i = 0; i < n; i++) {
+		char one[VERTEX_MAX_LEN];
+		strcat(v, i ? " " : "");
+		strcat(v, vertex_format(&g->ref.board, pts[i], one));
+	}
+	log_msg(LOGL_INFO, "handicap_placed", "game=%lld stones=\"%s\"", (long long)g->id, v);
+	return GAME_MOVE_PLAYED;
+}
+
+void game_announce_handicap(struct server *srv, struct game *g)
+{
+	json_t *e = proto_event("game.handicap");
+	json_object_set_new(e, "game", json_integer(g->id));
+	json_object_set_new(e, "stones", game_handicap_stones_json(g));
+	json_object_set_new(e, "to_move", json_string(game_color_name(g->ref.board.to_move)));
+	json_object_set_new(e, "clocks", game_clocks_json(g, true));
+	game_send(srv, g, e);
+	json_decref(e);
+	game_arm(g);
 }
 
 void game_pause(struct server *srv, struct game *g, bool pause, const char *by)

@@ -10,6 +10,8 @@ json_t *game_settings_json(const struct game *g)
 			      g->row.komi, "handicap", g->row.handicap, "time",
 			      proto_time_to_json(&g->time), "rated", g->row.rated, "color",
 			      g->row.color_choice, "rules", proto_rules_to_json(&g->rules));
+	if (o)
+		json_object_set_new(o, "handicap_placement", json_string(game_handicap_placement(g)));
 	if (o && game_is_prediction(g)) { /* seed 000: the challenger's `first`, as stored */
 		const char *c = g->row.color_choice;
 		json_object_set_new(o, "first", json_string(strcmp(c, "black") == 0 ? "me" :
@@ -40,6 +42,10 @@ json_t *game_json(const struct game *g)
 	json_object_set_new(o, "size", json_integer(g->row.size));
 	json_object_set_new(o, "komi", json_real(g->row.komi));
 	json_object_set_new(o, "handicap", json_integer(g->row.handicap));
+	json_object_set_new(o, "handicap_placement", json_string(game_handicap_placement(g)));
+	json_t *hs = game_handicap_stones_json(g);
+	if (hs) /* free placement: the stones placed, [] while Black's placement is due */
+		json_object_set_new(o, "handicap_stones", hs);
 	json_object_set_new(o, "black", json_string(g->black));
 	json_object_set_new(o, "white", json_string(g->white));
 	json_object_set_new(o, "phase", json_string(g->row.phase));

@@ -12,6 +12,57 @@
 #include <unistd.h>
 #include "clitest.h"
 
+/* challenge --placement free; the placement through `tengen call handicap` (issue 19). */
+START_TEST(test_free_placement)
+{
+	struct run r;
+	cli_register("alice");
+	cli_register("bob");
+	AS(&r, "alice", "challenge", "bob", "--size", "9", "--placement", "free", "--color", "black");
+	EXPECT_STATUS(r, 3); /* the server refuses (bad_request): free placement needs a handicap */
+	EXPECT_ERR(r, "handicap_placement");
+	run_free(&r);
+	AS(&r, "alice", "challenge", "bob", "--size", "9", "--handicap", "2", "--placement", "free",
+	   "--color", "black", "--json");
+	EXPECT_STATUS(r, 0);
+	json_t *rep = json_loads(r.out, JSON_DISABLE_EOF_CHECK, NULL);
+	long long g = hj_int(rep, "game");
+	ck_assert_msg(g > 0, "no game: %s", r.out);
+	json_decref(rep);
+	run_free(&r);
+	char gs[32], gf[48];
+	snprintf(gs, sizeof gs, "%lld", g);
+	snprintf(gf, sizeof gf, "game=%lld", g);
+	AS(&r, "bob", "accept", gs);
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	char server[64];
+	snprintf(server, sizeof server, "127.0.0.1:%d", D.port);
+	const char *args[] = {"watch", gs, "--server", server, NULL};
+	struct proc p;
+	proc_start(&p, NULL, NULL, args);
+	ck_assert_msg(proc_wait_for(&p, "to move", T), "no board: %s / %s", p.out, p.err);
+	AS(&r, "alice", "call", "handicap", gf, "stones=[\"C3\",\"G7\"]");
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "\"stones\":[\"C3\",\"G7\"]");
+	run_free(&r);
+	ck_assert_msg(proc_wait_for(&p, "Black places the handicap stones: C3 G7; White to move", T),
+		      "watch did not show the placement: %s / %s", p.out, p.err);
+	AS(&r, "bob", "call", "game", gf);
+	EXPECT_OUT(r, "\"handicap_placement\":\"free\"");
+	EXPECT_OUT(r, "\"to_move\":\"W\"");
+	run_free(&r);
+	AS(&r, "bob", "resign", gs);
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	struct run w;
+	proc_finish(&p, &w);
+	EXPECT_STATUS(w, 0);
+	EXPECT_OUT(w, "Result: B+R");
+	run_free(&w);
+}
+END_TEST
+
 /* watch reconnects when the server restarts, and reads the game again. */
 START_TEST(test_watch_reconnect)
 {
@@ -449,6 +500,7 @@ static Suite *cli_play_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_play_commands);
 	tcase_add_test(tc, test_play_addresses);
+	tcase_add_test(tc, test_free_placement);
 	tcase_add_test(tc, test_dispute_settled);
 	tcase_add_test(tc, test_dispute_restart);
 	tcase_add_test(tc, test_long_reply);

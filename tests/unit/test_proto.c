@@ -189,7 +189,7 @@ static const char *const contract_commands[] = {
 	"tournament.pairings", "tournament.standings", "tournament.list", "tournament.get",
 	"tournament.export", "players", "player", "challenges", "tournament.absent",
 	"tournament.pair_edit", "player.update", "predict", "team.create",
-	"team.lineup",
+	"team.lineup", "handicap",
 };
 static const char *const no_login[] = {
 	"hello", "ping", "register", "login", "game", "games", "sgf", "observe", "unobserve",

@@ -840,6 +840,71 @@ START_TEST(test_handicap_game)
 }
 END_TEST
 
+/* Free handicap placement (issue 19; GTP 2 §6.3.3): nothing placed at the start, Black's turn,
+ * no move accepted; every wrong placement refused with nothing changed; a right one places the
+ * stones, White moves, and the count is that of fixed stones (one point per stone). */
+START_TEST(test_handicap_free)
+{
+	struct referee r;
+	struct referee_move m;
+	struct rules rs = rules_with(KO_SITUATIONAL, ILLEGAL_FORFEIT, CYCLE_FORBID, COUNTING_ALL_ALIVE);
+	ck_assert_int_eq(referee_init_free(&r, 9, 0.5, 1, &rs), -1);  /* 1: nothing to place */
+	ck_assert_int_eq(referee_init_free(&r, 5, 0.5, 2, &rs), -1);  /* the board holds none */
+	ck_assert_int_eq(referee_init_free(&r, 7, 0.5, 5, &rs), -1);  /* 7x7 holds 4 */
+	ck_assert_int_eq(referee_init_free(&r, 9, 0.5, 3, &rs), 0);
+	ck_assert(r.placing && r.free_handicap);
+	ck_assert_int_eq(r.handicap, 3);
+	ck_assert_int_eq(board_count(&r.board, BLACK), 0);
+	ck_assert_int_eq(r.board.to_move, BLACK);
+	/* No move before the stones, by either side. */
+	ck_assert_int_eq(referee_play(&r, BLACK, V(&r, "E5"), &m), -1);
+	ck_assert_int_eq(referee_play(&r, WHITE, V(&r, "E5"), &m), -1);
+	ck_assert_int_eq(referee_play(&r, BLACK, BOARD_PASS, &m), -1);
+	ck_assert_int_eq(r.warnings[WHITE], 0);
+	int good[3] = {V(&r, "A1"), V(&r, "E5"), V(&r, "J9")};
+	int two[2] = {good[0], good[1]};
+	int four[4] = {good[0], good[1], good[2], V(&r, "C3")};
+	int dup[3] = {good[0], good[1], good[0]};
+	int off[3] = {good[0], BOARD_PASS, good[2]};
+	int off2[3] = {good[0], good[1], 0};
+	int bad = 99;
+	ck_assert_int_eq(referee_place_free(&r, WHITE, good, 3, &bad), REFEREE_PLACE_NOT_BLACK);
+	ck_assert_int_eq(bad, -1);
+	ck_assert_int_eq(referee_place_free(&r, BLACK, two, 2, &bad), REFEREE_PLACE_COUNT);
+	ck_assert_int_eq(referee_place_free(&r, BLACK, four, 4, &bad), REFEREE_PLACE_COUNT);
+	ck_assert_int_eq(referee_place_free(&r, BLACK, dup, 3, &bad), REFEREE_PLACE_DUPLICATE);
+	ck_assert_int_eq(bad, 2);
+	ck_assert_int_eq(referee_place_free(&r, BLACK, off, 3, &bad), REFEREE_PLACE_OFF_BOARD);
+	ck_assert_int_eq(bad, 1);
+	ck_assert_int_eq(referee_place_free(&r, BLACK, off2, 3, &bad), REFEREE_PLACE_OFF_BOARD);
+	ck_assert_int_eq(bad, 2);
+	/* Nothing changed by the refusals. */
+	ck_assert(r.placing);
+	ck_assert_int_eq(board_count(&r.board, BLACK), 0);
+	ck_assert_int_eq(r.board.to_move, BLACK);
+	ck_assert_int_eq(referee_place_free(&r, BLACK, good, 3, &bad), REFEREE_PLACE_OK);
+	ck_assert(!r.placing);
+	ck_assert_int_eq(board_count(&r.board, BLACK), 3);
+	ck_assert_uint_eq(r.board.nsetup, 3);
+	ck_assert_uint_eq(board_moves(&r.board), 0);
+	ck_assert_int_eq(stones_at(&r, "J9"), BLACK);
+	ck_assert_int_eq(r.free_pts[1], good[1]);
+	ck_assert_int_eq(r.board.to_move, WHITE);
+	/* Once placed, no second placement; play goes on with White first (Art. 2). */
+	ck_assert_int_eq(referee_place_free(&r, BLACK, good, 3, &bad), REFEREE_PLACE_NOT_PLACING);
+	m = play(&r, BLACK, "C3");
+	ck_assert_int_eq(m.offence, OFFENCE_NOT_YOUR_TURN);
+	m = play(&r, WHITE, "E5");
+	ck_assert_int_eq(m.offence, OFFENCE_OCCUPIED);
+	m = play(&r, BLACK, "pass"); /* after White's forfeited turn: counting, all alive */
+	ck_assert(m.ended);
+	ck_assert(r.score.black == 81 - 1); /* less Black's warning above (Art. 24.1) */
+	ck_assert(r.score.komi == 3.5);    /* 0.5 + one point per stone (Art. 11) */
+	ck_assert_str_eq(r.result, "B+75.5"); /* 80 - (1 + 3.5) */
+	referee_free(&r);
+}
+END_TEST
+
 /* A McMahon handicap of one stone (issue 15): no stones placed, Black moves first, and no
  * compensation (score_handicap_compensation(1) = 0): the komi counted is the game's komi. Also
  * on 5x5, where no stone can be placed. */
@@ -982,6 +1047,7 @@ static Suite *referee_suite(void)
 	tcase_add_test(tc, test_end_override);
 	tcase_add_test(tc, test_handicap_game);
 	tcase_add_test(tc, test_handicap_one);
+	tcase_add_test(tc, test_handicap_free);
 	tcase_add_test(tc, test_dispute_bound);
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_rules_names);
