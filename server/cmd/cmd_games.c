@@ -644,9 +644,15 @@ static int list_cb(void *ctx, const struct store_game *row)
 	char bn[STORE_NAME_MAX + 1], wn[STORE_NAME_MAX + 1];
 	list_name(l, row->black_id, bn);
 	list_name(l, row->white_id, wn);
+	/* seed 000: the row's phase column holds `playing` through the opening and the
+	 * predictions; a live game knows its true phase */
+	const char *phase = row->phase;
+	struct game *g = strcmp(row->phase, "playing") == 0 ? game_live(l->srv, row->id) : NULL;
+	if (g && (g->ref.phase == PHASE_OPENING || g->ref.phase == PHASE_PREDICTING))
+		phase = referee_phase_name(g->ref.phase);
 	json_t *o = json_pack("{s:I, s:s, s:s, s:i, s:f, s:i, s:s, s:b}", "id", (json_int_t)row->id,
 			      "black", bn, "white", wn, "size", row->size, "komi", row->komi, "handicap",
-			      row->handicap, "phase", row->phase, "rated", row->rated);
+			      row->handicap, "phase", phase, "rated", row->rated);
 	json_object_set_new(o, "result", row->result[0] ? json_string(row->result) : json_null());
 	json_object_set_new(o, "reason", row->reason[0] ? json_string(row->reason) : json_null());
 	json_object_set_new(o, "tournament", row->tournament_id ? json_integer(row->tournament_id) : json_null());

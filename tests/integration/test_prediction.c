@@ -387,6 +387,17 @@ START_TEST(test_hidden_and_restart)
 	}
 	r = hc_req(o, "{s:s}", "cmd", "games");
 	ck_assert_msg(!strstr(hj_text(r), "12.5"), "games tells: %s", hj_text(r));
+	{ /* the listing shows the true phase, as `game` does */
+		size_t k;
+		json_t *v;
+		bool seen = false;
+		json_array_foreach(json_object_get(r, "games"), k, v)
+			if (json_integer_value(json_object_get(v, "id")) == (json_int_t)g) {
+				ck_assert_pstr_eq(json_string_value(json_object_get(v, "phase")), "predicting");
+				seen = true;
+			}
+		ck_assert(seen);
+	}
 	json_decref(r);
 	r = hc_req(o, "{s:s, s:I}", "cmd", "sgf", "game", (json_int_t)g);
 	ck_assert_msg(!strstr(hj_text(r), "12.5"), "sgf tells: %s", hj_text(r));
