@@ -196,6 +196,12 @@ static int create_parse(struct conn *c, const struct proto_request *req,
 	s->handicap_none_above = (int)hnone;
 	if (create_parse_forms(c, req, s, system) < 0)
 		return -1;
+	/* seed 000's games take their colours from the predictions, after the pairing: team
+	 * boards, arena turns and a best-of-N's alternating colours are not defined for them */
+	if (s->rules.ruleset == RULESET_PREDICTION && (s->team_system >= 0 || s->match_games))
+		return server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "the prediction ruleset "
+					  "is for individual events without match_games (team, arena "
+					  "and best-of-N events use the Chinese ruleset)");
 	s->rounds = (int)rounds;
 	s->size = (int)size;
 	s->komi = komi;

@@ -104,7 +104,7 @@ int arenas_start_game(struct server *srv, struct tour *t, struct ev_build *b, do
 	int64_t gid = 0;
 	if (!forfeit) {
 		gid = games_create_scheduled(srv, b->ev.players[black].id, b->ev.players[white].id, &gs,
-					     0, t->row.id, round, start_at);
+					     0, t->row.id, round, tour_board(t) ? 0 : start_at);
 		if (gid < 0)
 			return svc_fail(e, PROTO_ERR_INTERNAL, "the arena game could not be created");
 	}

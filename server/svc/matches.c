@@ -87,7 +87,7 @@ static int next_of_match(struct server *srv, const struct tour *t, const struct 
 		bool a_black = bestof_a_black_next(m);
 		const struct event_player *black = a_black ? pa : pb, *white = a_black ? pb : pa;
 		int64_t gid = games_create_scheduled(srv, black->id, white->id, gs, 0, t->row.id, round,
-						     start_at);
+						     tour_board(t) ? 0 : start_at);
 		if (gid < 0) {
 			if (created + n > 0)
 				CORE_PANIC(srv->store, "what=match_game tournament=%lld round=%d",
@@ -139,14 +139,15 @@ int matches_next_games(struct server *srv, const struct tour *t, const struct ev
 		if (rc == BESTOF_ELIMIT)
 			continue; /* no decision within the limit: the director decides a game */
 		if (rc != BESTOF_OK) {
+			int xb = x->black, xw = x->white; /* x points into ev.games, freed below */
 			json_decref(pairs);
 			free(ev.games);
 			if (created > 0)
 				CORE_PANIC(srv->store, "what=match_game tournament=%lld round=%d",
 					   (long long)t->row.id, round);
 			return svc_fail(e, PROTO_ERR_CONFLICT, "round %d: the games of %s and %s are not "
-					"a best-of-%d match: %s", round, b->ev.players[x->black].name,
-					b->ev.players[x->white].name, n, bestof_strerror(rc));
+					"a best-of-%d match: %s", round, b->ev.players[xb].name,
+					b->ev.players[xw].name, n, bestof_strerror(rc));
 		}
 		if (m.winner >= 0)
 			continue;

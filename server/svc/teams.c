@@ -445,7 +445,8 @@ static int create_match(struct server *srv, const struct tour *t, const struct e
 		int64_t gid = 0;
 		if (!forfeit) {
 			gid = games_create_scheduled(srv, b->ev.players[black].id, b->ev.players[white].id,
-						     gs, 0, t->row.id, round, start_at);
+						     gs, 0, t->row.id, round,
+						     tour_board(t) ? 0 : start_at);
 			if (gid < 0) {
 				if (created + n > 0)
 					CORE_PANIC(srv->store, "what=team_round tournament=%lld round=%d",

@@ -267,6 +267,15 @@ static int pairs_schedulable(const struct tour *t, const struct ev_build *b,
 /* Create the games of round `round` of t as paired in *out, starting at start_at. Returns
  * [{game, black, white, handicap, handicap_wanted?}] (new reference), or NULL after a game
  * could not be created (create_failed filled *e or stopped the server). */
+/* The colour column of the winner by forfeit when one player of a pairing is absent: the
+ * pairing's other player, whose column is swapped in a seed-000 game (its Black column holds
+ * the pairing's White, the first player, until the predictions decide). */
+static int absent_winner(bool pred, bool black_absent)
+{
+	bool winner_is_pairing_white = black_absent;
+	return winner_is_pairing_white != pred ? WHITE : BLACK;
+}
+
 static json_t *create_round_games(struct server *srv, const struct tour *t, const struct ev_build *b,
 				  const struct game_settings *gs, const struct pairing_out *out,
 				  int round, double start_at, struct proto_error *e)
@@ -291,7 +300,7 @@ static json_t *create_round_games(struct server *srv, const struct tour *t, cons
 		if (p->black_absent || p->white_absent)
 			games_set_result(srv, gid, p->black_absent && p->white_absent ?
 					 ruleset_default()->result_void :
-					 ruleset_default()->result_win(p->black_absent ? WHITE : BLACK,
+					 ruleset_default()->result_win(absent_winner(pred, p->black_absent),
 								       RULESET_WIN_FORFEIT),
 					 p->black_absent && p->white_absent ? "double_forfeit" : "adjudicated",
 					 true);

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "harness.h"
 #include "tourtest.h"
 
@@ -626,6 +627,54 @@ START_TEST(test_arena)
 }
 END_TEST
 
+/* A best-of-3 knockout at a board venue: each match's later games are board games too (no
+ * start time, no lateness: they stay scheduled for the director's result, docs/teams.md); and
+ * the prediction ruleset is refused for team and best-of-N events (their colours are set by
+ * the event, seed 000's by the predictions). */
+START_TEST(test_board_matches_and_refusals)
+{
+	static char names[2][32];
+	login_all("bv", 2, names);
+	struct hc *td = tt_director("bv_td");
+	json_t *r = hc_req(td, "{s:s, s:s, s:s, s:i, s:i, s:{s:s}}", "cmd", "tournament.create",
+			   "name", "BV team", "system", "team_swiss", "boards", 2, "size", 9, "rules",
+			   "ruleset", "prediction");
+	ERR(r, "bad_request");
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:s, s:s, s:i, s:i, s:{s:s}}", "cmd", "tournament.create", "name",
+		   "BV bo3", "system", "knockout", "match_games", 3, "size", 9, "rules", "ruleset",
+		   "prediction");
+	ERR(r, "bad_request");
+	json_decref(r);
+	long long t = tt_create(td, "BV", "knockout", json_pack("{s:i, s:s, s:i}", "match_games", 3,
+								 "venue", "board", "lateness_limit_s", 1));
+	for (int i = 0; i < 2; i++) {
+		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
+			   (json_int_t)t, "player", names[i]);
+		OK(r);
+		json_decref(r);
+	}
+	long long g[2];
+	char bl[2][32], wh[2][32];
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)t);
+	OK(r);
+	ck_assert_int_eq(read_pairs(r, g, bl, wh), 1);
+	json_decref(r);
+	set_result(td, g[0], "B+R");
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)t);
+	OK(r);
+	ck_assert(json_is_true(hj_get(r, "continued")));
+	ck_assert_int_eq(read_pairs(r, g, bl, wh), 1);
+	json_decref(r);
+	sleep(3); /* past the lateness limit of an online game */
+	r = hc_req(td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g[0]);
+	OK(r);
+	ck_assert_pstr_eq(hj_str(r, "game.phase"), "scheduled");
+	json_decref(r);
+	hc_close(td);
+}
+END_TEST
+
 static Suite *teams_suite(void)
 {
 	Suite *s = suite_create("teams");
@@ -637,6 +686,7 @@ static Suite *teams_suite(void)
 	tcase_add_test(tc, test_knockout_two_losses);
 	tcase_add_test(tc, test_best_of_three_knockout);
 	tcase_add_test(tc, test_arena);
+	tcase_add_test(tc, test_board_matches_and_refusals);
 	suite_add_tcase(s, tc);
 	return s;
 }
