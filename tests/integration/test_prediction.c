@@ -647,6 +647,88 @@ START_TEST(test_tournament)
 }
 END_TEST
 
+/* A prediction-rules round robin where a player withdraws after round 2 (having played half
+ * the games or more, so the results stand, Art. 28): their round-3 game is a forfeit won by the
+ * opponent, whichever column of the game the opponent sits in (the game's Black column holds
+ * the pairing's White until the predictions decide). */
+START_TEST(test_withdrawn_forfeit)
+{
+	struct hc *td = st_login(&D, "director");
+	hc_close(td);
+	ck_assert_int_eq(hd_grant(&D, "director", "td"), 0);
+	td = st_login(&D, "director");
+	const char *names[4] = {"q1", "q2", "q3", "q4"};
+	struct hc *p[4];
+	for (int i = 0; i < 4; i++)
+		p[i] = st_login(&D, names[i]);
+	json_t *r = hc_req(td, "{s:s, s:s, s:s, s:i, s:b, s:{s:s}}", "cmd", "tournament.create",
+			   "name", "prediction rr", "system", "round_robin", "size", 5, "rated", 0,
+			   "rules", "ruleset", "prediction");
+	OK(r);
+	long long tid = hj_int(r, "tournament");
+	json_decref(r);
+	for (int i = 0; i < 4; i++) {
+		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
+			   (json_int_t)tid, "player", names[i]);
+		OK(r);
+		json_decref(r);
+	}
+	int wins_before[4] = {0};
+	for (int round = 1; round <= 2; round++) {
+		r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament",
+			   (json_int_t)tid);
+		OK(r);
+		json_t *pairs = hj_get(r, "pairings");
+		for (size_t k = 0; k < json_array_size(pairs); k++) { /* the first players resign */
+			json_t *pr = json_array_get(pairs, k);
+			long long g = hj_int(pr, "game");
+			json_decref(wait_phase(td, g, "opening"));
+			json_t *rr = hc_req(p[hj_str(pr, "first")[1] - '1'], "{s:s, s:I}", "cmd",
+					    "resign", "game", (json_int_t)g);
+			OK(rr);
+			json_decref(rr);
+			json_decref(wait_phase(td, g, "ended"));
+			wins_before[hj_str(pr, "second")[1] - '1']++;
+		}
+		json_decref(r);
+	}
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament", (json_int_t)tid,
+		   "player", "q1");
+	OK(r);
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)tid);
+	OK(r);
+	json_t *pairs = hj_get(r, "pairings");
+	int opp = -1;
+	for (size_t k = 0; k < json_array_size(pairs); k++) {
+		json_t *pr = json_array_get(pairs, k);
+		const char *b = hj_str(pr, "black"), *w = hj_str(pr, "white");
+		if (strcmp(b, "q1") == 0 || strcmp(w, "q1") == 0)
+			opp = (strcmp(b, "q1") == 0 ? w : b)[1] - '1';
+	}
+	ck_assert_msg(opp > 0, "q1 not paired in round 3: %s", hj_text(r));
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I, s:i}", "cmd", "tournament.standings", "tournament", (json_int_t)tid,
+		   "round", 3);
+	OK(r);
+	size_t i;
+	json_t *row;
+	json_array_foreach(hj_get(r, "standings"), i, row) {
+		int who = hj_str(row, "player")[1] - '1';
+		if (who == 0)
+			ck_assert_msg(hj_int(row, "wins") == wins_before[0],
+				      "the withdrawn player won its forfeit: %s", hj_text(r));
+		if (who == opp)
+			ck_assert_msg(hj_int(row, "wins") == wins_before[opp] + 1,
+				      "q%d lost q1's forfeit: %s", opp + 1, hj_text(r));
+	}
+	json_decref(r);
+	hc_close(td);
+	for (int k = 0; k < 4; k++)
+		hc_close(p[k]);
+}
+END_TEST
+
 static Suite *prediction_suite(void)
 {
 	Suite *s = suite_create("prediction");
@@ -660,6 +742,7 @@ static Suite *prediction_suite(void)
 	tcase_add_test(t, test_allowance_timeout);
 	tcase_add_test(t, test_refusals);
 	tcase_add_test(t, test_tournament);
+	tcase_add_test(t, test_withdrawn_forfeit);
 	suite_add_tcase(s, t);
 	return s;
 }
