@@ -821,16 +821,17 @@ static int td_crosstable(int argc, char **argv, struct cli_opts *o, struct td_ct
 	int r = cli_parse_args(argc, argv, o, td_usage, opts, 1, v, pos, 1, &npos);
 	if (r != 0)
 		return r;
-	json_int_t t;
+	json_t *t;
 	long round = 0;
 	if (npos != 1) {
 		cli_errorf("td crosstable: give the TOURNAMENT");
 		return -1;
 	}
-	if (cli_parse_id("TOURNAMENT", pos[0], &t) != 0 ||
-	    (v[0] && parse_int("--round", v[0], 1, 64, &round) != 0))
+	if (v[0] && parse_int("--round", v[0], 1, 64, &round) != 0)
 		return -1;
-	json_t *req = json_pack("{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament", t,
+	if (td_tournament_arg(pos[0], &t) != 0)
+		return -1;
+	json_t *req = json_pack("{s:s, s:o, s:s}", "cmd", "tournament.export", "tournament", t,
 				"format", "json");
 	if (req && round)
 		json_object_set_new(req, "round", json_integer(round));

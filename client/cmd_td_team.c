@@ -7,6 +7,7 @@
 
 #include "cli_print.h"
 #include "cmd_td_team.h"
+#include "td.h"
 
 #define TD_TEAM_MAX_POS 32 /* positional arguments: T, NAME (or TEAM, ROUND) and the players */
 
@@ -45,7 +46,7 @@ int td_team_parse(int argc, char **argv, struct cli_opts *o, const char *usage, 
 	int r = cli_parse_args(argc, argv, o, usage, opts, 1, v, pos, TD_TEAM_MAX_POS, &npos);
 	if (r != 0)
 		return r;
-	json_int_t t;
+	json_t *t = NULL;
 	bool create = npos >= 1 && strcmp(pos[0], "create") == 0;
 	bool lineup = npos >= 1 && strcmp(pos[0], "lineup") == 0;
 	if ((!create && !lineup) || (create && npos < 4) || (lineup && npos < 5)) {
@@ -56,10 +57,10 @@ int td_team_parse(int argc, char **argv, struct cli_opts *o, const char *usage, 
 		cli_errorf("td team lineup: --reserves is for td team create");
 		return -1;
 	}
-	if (cli_parse_id("TOURNAMENT", pos[1], &t) != 0)
+	if (td_tournament_arg(pos[1], &t) != 0) /* a number, or a name looked up before sending */
 		return -1;
 	if (create) {
-		*req = json_pack("{s:s, s:I, s:s, s:o}", "cmd", "team.create", "tournament", t, "name",
+		*req = json_pack("{s:s, s:o, s:s, s:o}", "cmd", "team.create", "tournament", t, "name",
 				 pos[2], "players", names_of(pos, 3, npos));
 		if (*req && v[0]) {
 			json_t *res = json_array();
@@ -73,9 +74,11 @@ int td_team_parse(int argc, char **argv, struct cli_opts *o, const char *usage, 
 		*print = print_team_created;
 	} else {
 		json_int_t round;
-		if (cli_parse_id("ROUND", pos[3], &round) != 0)
+		if (cli_parse_id("ROUND", pos[3], &round) != 0) {
+			json_decref(t);
 			return -1;
-		*req = json_pack("{s:s, s:I, s:s, s:I, s:o}", "cmd", "team.lineup", "tournament", t,
+		}
+		*req = json_pack("{s:s, s:o, s:s, s:I, s:o}", "cmd", "team.lineup", "tournament", t,
 				 "team", pos[2], "round", round, "players", names_of(pos, 4, npos));
 		*print = print_lineup;
 	}

@@ -23,7 +23,7 @@ const char td_field_usage[] =
 	"  td import T FILE|- [--egd]            enter a player list: CSV with a header (name,rank,\n"
 	"                                        country,club,egd_pin[,account]; account: register\n"
 	"                                        that account instead), or with --egd the EGD rating\n"
-	"                                        list's lines; a line per reply, exit 1 if any refused\n"
+	"                                        list's lines; a line per reply, exit 3 if any refused\n"
 	"  td players T                          the field as CSV (the columns td import reads)\n"
 	"  td absent T PLAYER ROUND              not paired in ROUND (Swiss, McMahon)\n"
 	"  td pair T swap PLAYER PLAYER | colors GAME | handicap GAME N | bye PLAYER\n"

@@ -385,6 +385,10 @@ static void tour_export(const char *td, const char *ts)
 	EXPECT_OUT(r, "2+/");
 	EXPECT_OUT(r, "1-/");
 	run_free(&r);
+	run(&r, td, NULL, "--user", "carol", "td", "crosstable", "spring cup", "--round", "1", NULL);
+	EXPECT_STATUS(r, 0); /* by name, as every td command */
+	EXPECT_OUT(r, "Cross-table after round 1 (swiss, Spring Cup)");
+	run_free(&r);
 	run(&r, td, NULL, "--user", "carol", "td", "crosstable", ts, "--round", "3", NULL);
 	EXPECT_STATUS(r, 3);
 	EXPECT_ERR(r, "round 3 has not been played");
@@ -641,7 +645,7 @@ START_TEST(test_td_team)
 	EXPECT_STATUS(r, 3); /* one player on a 2-board event */
 	EXPECT_ERR(r, "2 players");
 	run_free(&r);
-	run(&r, td, NULL, "--user", "carol", "td", "team", "create", ts, "Beta", "tb1", "tb2", NULL);
+	run(&r, td, NULL, "--user", "carol", "td", "team", "create", "Team Cup", "Beta", "tb1", "tb2", NULL);
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "team 2: Beta");
 	run_free(&r);
