@@ -13,6 +13,7 @@
 #include "svc_error.h"
 #include "team.h"
 #include "teams.h"
+#include "tournaments.h"
 
 bool teams_is_team(const struct tour *t)
 {
@@ -98,9 +99,13 @@ static int field_add(struct server *srv, struct tour *t, const char *name, int *
 	int rank;
 	if (!p.rank[0] || rank_parse(p.rank, &rank) < 0)
 		rank = rating_rank_value(p.rating);
-	json_array_append_new(players, json_pack("{s:I, s:s, s:i, s:f, s:i, s:b}", "id",
-		(json_int_t)p.id, "name", p.name, "rank", rank, "rating", p.rating, "withdrawn_after", 0,
-		"withdrawn_before_start", 0));
+	json_t *v = json_pack("{s:I, s:s, s:i, s:f, s:i, s:b}", "id", (json_int_t)p.id, "name",
+			      p.name, "rank", rank, "rating", p.rating, "withdrawn_after", 0,
+			      "withdrawn_before_start", 0);
+	struct store_profile prof; /* full name, country, club, PIN for the exports (h9) */
+	if (v && store_profile_get(srv->store, p.id, &prof) == STORE_OK)
+		tournaments_entry_profile(v, &prof);
+	json_array_append_new(players, v);
 	*idx = (int)json_array_size(players) - 1;
 	return 0;
 }

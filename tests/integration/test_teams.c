@@ -178,6 +178,11 @@ START_TEST(test_team_round_robin)
 	r = team_create(td, ind, "Aces", names[0], names[1], NULL);
 	ERR(r, "conflict");
 	json_decref(r);
+	/* a player's profile goes into the team event's field, for the exports (h9) */
+	r = hc_req(td, "{s:s, s:s, s:s, s:s, s:s}", "cmd", "player.update", "player", names[0],
+		   "full_name", "Acesurname Ann", "country", "CZ", "club", "Brno");
+	OK(r);
+	json_decref(r);
 	for (int k = 0; k < NT; k++) {
 		members[k][0] = names[2 * k];
 		members[k][1] = names[2 * k + 1];
@@ -186,6 +191,10 @@ START_TEST(test_team_round_robin)
 		ck_assert_int_eq(hj_int(r, "team"), k + 1);
 		json_decref(r);
 	}
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.get", "tournament", (json_int_t)t);
+	ck_assert_msg(strstr(hj_text(r), "\"full_name\":\"Acesurname Ann\"") &&
+		      strstr(hj_text(r), "\"country\":\"CZ\""), "no profile in the field: %s", hj_text(r));
+	json_decref(r);
 	r = team_create(td, t, "Aces", names[8], names[7], NULL);
 	ERR(r, "conflict"); /* the name exists */
 	json_decref(r);
