@@ -10,6 +10,7 @@ TENGEN_WEB_TESTS="$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")/.." && pwd)/tests/web
 
 # npm ci in tests/web unless playwright-core is there already.
 deps_web() {
+	[ -n "${TENGEN_DEPS_NO_WEB:-}" ] && return 0 # scripts/demo: no browser tests to run
 	[ -d "$TENGEN_WEB_TESTS/node_modules/playwright-core" ] && return 0
 	echo "== npm ci in tests/web"
 	(cd "$TENGEN_WEB_TESTS" && npm ci --no-audit --no-fund >/dev/null) \
