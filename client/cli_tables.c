@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "cli_print.h"
+#include "event.h"
 #include "rating.h"
+#include "standings.h"
 
 /* One printed round field, NUL included ("123+!w9"). */
 #define TABLE_FIELD_MAX 24
@@ -77,13 +79,31 @@ static void print_value(const char *key, const json_t *v)
 	}
 }
 
-void cli_print_settings(const json_t *settings)
+/* "(default: SOS, WARN)" for an individual system, else 0 (nothing printed). */
+static int print_default_tiebreaks(const char *system)
+{
+	enum event_system sys;
+	const char *const *names;
+	int n;
+	if (!system || event_system_parse(system, &sys) != 0 ||
+	    (n = standings_default_tiebreaks(sys, &names)) < 0)
+		return 0;
+	fputs("(default: ", stdout);
+	for (int i = 0; i < n; i++)
+		printf("%s%s", i ? ", " : "", names[i]);
+	fputs(")", stdout);
+	return 1;
+}
+
+void cli_print_settings(const json_t *settings, const char *system)
 {
 	const char *key;
 	const json_t *v;
 	json_object_foreach((json_t *)settings, key, v) {
 		printf("  %-20s ", key);
-		print_value(key, v);
+		if (strcmp(key, "tiebreaks") != 0 || json_array_size(v) != 0 ||
+		    !print_default_tiebreaks(system))
+			print_value(key, v);
 		putchar('\n');
 	}
 }

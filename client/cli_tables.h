@@ -8,8 +8,10 @@
 
 /* A tournament's settings object, one "  name: value" line each, in words: the time
  * control as "byoyomi 10:00 + 3x0:30", booleans yes/no, lists comma-separated, ranks as
- * "1d" (mcmahon_bar, mcmahon_floor), an empty tie-break list as "(the system's default)". */
-void cli_print_settings(const json_t *settings);
+ * "1d" (mcmahon_bar, mcmahon_floor), an empty tie-break list as the default of `system`
+ * (the tournament's system name, e.g. "swiss"; NULL or a team system: "(the system's
+ * default)"), "(default: SOS, WARN)" (Art. 27.1; common/standings.h). */
+void cli_print_settings(const json_t *settings, const char *system);
 
 /* The cross-table of a tournament.export reply in format "json" (its data): one row per
  * player in standings order: num, place, name, rank, one field per round ("3+/w",

@@ -280,7 +280,7 @@ static void print_show(struct cli_batch *b, const json_t *req, const json_t *rep
 		printf("Director: %s\n", director);
 	td_print_event_details(t);
 	puts("Settings:");
-	cli_print_settings(st);
+	cli_print_settings(st, json_string_value(json_object_get(t, "system")));
 	const json_t *field = json_object_get(t, "field");
 	printf("Players (%zu):\n", json_array_size(field));
 	size_t i;

@@ -481,6 +481,7 @@ static void td_director_show(const char *td, const char *gid)
 	run(&r, td, NULL, "--user", "dora", "td", "show", "Board Open", NULL);
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "Venue: board");
+	EXPECT_OUT(r, "(default: SOS, SOSOS)"); /* McMahon's tie-breaks, named (Art. 27.1) */
 	EXPECT_OUT(r, "Doe John");
 	EXPECT_OUT(r, "entrant  country FR  club Lyon  PIN 12345678");
 	EXPECT_OUT(r, "\"Meier Emil\"  country CH  club Zuri");
@@ -687,7 +688,8 @@ START_TEST(test_td_team)
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "W+");
 	EXPECT_OUT(r, "B+");
-	run_free(&r);	run(&r, td, NULL, "--user", "carol", "td", "show", "Team Cup", NULL);
+	run_free(&r);
+	run(&r, td, NULL, "--user", "carol", "td", "show", "Team Cup", NULL);
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "Teams (2):");
 	EXPECT_OUT(r, "Alpha: ta1, ta2 (reserves: tr)");
