@@ -123,9 +123,9 @@ void cli_print_pairings(const json_t *reply)
 	size_t i;
 	const json_t *p;
 	json_array_foreach(json_object_get(reply, "pairings"), i, p) {
-		printf("%6lld  %-20s %-20s %s", (long long)json_integer_value(json_object_get(p, "game")),
-		       cli_str_or(p, "black", "?"), cli_str_or(p, "white", "?"),
-		       cli_str_or(p, "result", "-"));
+		const char *bn = cli_str_or(p, "black", "?"), *wn = cli_str_or(p, "white", "?");
+		printf("%6lld  %-*s %-*s %s", (long long)json_integer_value(json_object_get(p, "game")),
+		       cli_width(bn, 20), bn, cli_width(wn, 20), wn, cli_str_or(p, "result", "-"));
 		long long h = (long long)json_integer_value(json_object_get(p, "handicap"));
 		if (h > 0)
 			printf("  (handicap %lld)", h);
@@ -140,3 +140,10 @@ void cli_print_pairings(const json_t *reply)
 	}
 }
 
+int cli_width(const char *s, int chars)
+{
+	for (; s && *s; s++)
+		if (((unsigned char)*s & 0xc0) == 0x80)
+			chars++;
+	return chars;
+}

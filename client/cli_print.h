@@ -10,6 +10,10 @@
 
 /* The string member `key` of object o, else dflt. */
 const char *cli_str_or(const json_t *o, const char *key, const char *dflt);
+/* The printf field width ("%-*s") that pads UTF-8 text s to `chars` characters on a
+ * terminal: chars plus the bytes of s that continue a character (so "Müller" takes as many
+ * columns as "Muller"). */
+int cli_width(const char *s, int chars);
 /* Print a JSON value compactly on one line of stdout. */
 void cli_print_json(const json_t *v);
 /* Print a game object's board (GTP style: letters above and below, row numbers both sides,

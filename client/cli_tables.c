@@ -158,9 +158,10 @@ int cli_print_crosstable(const json_t *reply)
 		printf(" %6s", json_string_value(v) ? json_string_value(v) : "?");
 	putchar('\n');
 	json_array_foreach(rows, i, row) {
-		printf("%4lld %5lld  %-22s %-4s", (long long)json_integer_value(json_object_get(row, "num")),
+		const char *nm = cli_str_or(row, "name", "?");
+		printf("%4lld %5lld  %-*s %-4s", (long long)json_integer_value(json_object_get(row, "num")),
 		       (long long)json_integer_value(json_object_get(row, "place")),
-		       cli_str_or(row, "name", "?"), cli_str_or(row, "rank", "?"));
+		       cli_width(nm, 22), nm, cli_str_or(row, "rank", "?"));
 		json_array_foreach(json_object_get(row, "rounds"), j, v) {
 			char f[TABLE_FIELD_MAX];
 			round_field(v, f);

@@ -286,7 +286,8 @@ static void print_show(struct cli_batch *b, const json_t *req, const json_t *rep
 	size_t i;
 	const json_t *p;
 	json_array_foreach(field, i, p) {
-		printf("  %-24s %-5s %6.0f", cli_str_or(p, "name", "?"), cli_str_or(p, "rank", ""),
+		const char *nm = cli_str_or(p, "name", "?");
+		printf("  %-*s %-5s %6.0f", cli_width(nm, 24), nm, cli_str_or(p, "rank", ""),
 		       json_number_value(json_object_get(p, "rating")));
 		if (json_is_true(json_object_get(p, "withdrawn_before_start")))
 			fputs("  withdrawn", stdout);

@@ -608,6 +608,15 @@ START_TEST(test_td_director)
 	EXPECT_STATUS(r, 3);
 	EXPECT_ERR(r, "no bye");
 	run_free(&r);
+	/* a name with accents takes as many columns as its letters (UTF-8 padded by character) */
+	run(&r, td, NULL, "--user", "dora", "td", "enter", "Board Open", "Müller Anna", "--rank",
+	    "5k", NULL);
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	run(&r, td, NULL, "--user", "dora", "td", "show", "Board Open", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "\n  Müller Anna              5k ");
+	run_free(&r);
 	run(&r, td, NULL, "--user", "dora", "td", "show", "No Such Cup", NULL);
 	EXPECT_STATUS(r, 1);
 	EXPECT_ERR(r, "no tournament named 'No Such Cup'");
