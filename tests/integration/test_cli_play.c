@@ -43,6 +43,14 @@ START_TEST(test_prediction_game)
 	ck_assert_msg(!strstr(r.out, "you play"), "%s", r.out);
 	run_free(&r);
 
+	/* watch names first and second, no colours, no komi */
+	char server[64];
+	snprintf(server, sizeof server, "127.0.0.1:%d", D.port);
+	const char *args[] = {"watch", gs, "--server", server, NULL};
+	struct proc p;
+	proc_start(&p, NULL, NULL, args);
+	ck_assert_msg(proc_wait_for(&p, "alice (first) vs bob (second), 5x5, prediction rules, no "
+				    "bar yet, opening", T), "watch: %s / %s", p.out, p.err);
 	/* the opening: stone 1 is alice's (White); bob is refused here, a pass by the server */
 	AS(&r, "bob", "play", gs, "C1");
 	EXPECT_STATUS(r, 3);
@@ -98,6 +106,17 @@ START_TEST(test_prediction_game)
 	EXPECT_STATUS(r, 0);
 	run_free(&r);
 	AS(&r, "bob", "dead", gs);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "Result: B+1.5 (score), score: Black 10, White 15, bar W+6.5\n");
+	ck_assert_msg(!strstr(r.out, "komi"), "%s", r.out);
+	run_free(&r);
+	struct run wr;
+	proc_finish(&p, &wr); /* the watcher, there from the opening to the end */
+	EXPECT_STATUS(wr, 0);
+	EXPECT_OUT(wr, "Result: B+1.5 (score), score: Black 10, White 15, bar W+6.5\n");
+	ck_assert_msg(!strstr(wr.out, "komi"), "%s", wr.out);
+	run_free(&wr);
+	run(&r, NULL, NULL, "watch", gs, NULL); /* the game over: its board and result */
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "Result: B+1.5 (score), score: Black 10, White 15, bar W+6.5\n");
 	ck_assert_msg(!strstr(r.out, "komi"), "%s", r.out);
