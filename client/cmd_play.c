@@ -75,7 +75,8 @@ struct challenge_ctx {
 
 /* The challenge line of a prediction-rules game (docs/protocol.md "Prediction ruleset"): no
  * komi and no colour, but who is the first player. */
-static void challenge_print_prediction(const struct challenge_ctx *x, const json_t *req, long long g)
+static void challenge_print_prediction(const struct challenge_ctx *x, const json_t *req,
+				       long long g)
 {
 	long long size = (long long)json_integer_value(json_object_get(req, "size"));
 	const char *first = cli_str_or(req, "first", "nigiri");
@@ -97,7 +98,8 @@ static void challenge_print(struct cli_batch *b, const json_t *req, const json_t
 {
 	const struct challenge_ctx *x = b->ctx;
 	long long g = (long long)json_integer_value(json_object_get(reply, "game"));
-	const char *ruleset = json_string_value(json_object_get(json_object_get(req, "rules"), "ruleset"));
+	const json_t *rules = json_object_get(req, "rules");
+	const char *ruleset = json_string_value(json_object_get(rules, "ruleset"));
 	if (ruleset && strcmp(ruleset, "prediction") == 0) {
 		challenge_print_prediction(x, req, g);
 		return;
@@ -410,7 +412,8 @@ static void play_reply(struct session *s, json_t *reply, void *arg)
 		json_array_foreach(caps, i, v)
 			printf(" %s", json_string_value(v));
 	}
-	const json_t *clock = color && !x->opening ? json_object_get(json_object_get(mv, "clocks"), color) : NULL;
+	const json_t *clocks = json_object_get(mv, "clocks");
+	const json_t *clock = color && !x->opening ? json_object_get(clocks, color) : NULL;
 	if (clock) {
 		char buf[64];
 		cli_format_clock(clock, buf, sizeof buf);

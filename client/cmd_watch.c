@@ -284,18 +284,19 @@ static void watch_header(const struct watch_ctx *x, const json_t *g)
 {
 	long long size = (long long)json_integer_value(json_object_get(g, "size"));
 	const json_t *bar = json_object_get(g, "bar");
+	bool prediction = json_is_string(json_object_get(g, "first"));
 	printf("Watching game %lld: ", (long long)x->game);
-	if (json_is_string(json_object_get(g, "first")) && !json_is_string(json_object_get(g, "black")))
+	if (prediction && !json_is_string(json_object_get(g, "black")))
 		printf("%s (first) vs %s (second)", cli_str_or(g, "first", "?"),
 		       cli_str_or(g, "second", "?"));
 	else
 		printf("%s (Black) vs %s (White)", cli_str_or(g, "black", "?"),
 		       cli_str_or(g, "white", "?"));
 	printf(", %lldx%lld, ", size, size);
-	if (json_is_string(json_object_get(g, "first")) && json_is_object(bar))
+	if (prediction && json_is_object(bar))
 		printf("prediction rules, bar %s+%g", cli_str_or(bar, "color", "?"),
 		       json_number_value(json_object_get(bar, "margin")));
-	else if (json_is_string(json_object_get(g, "first")))
+	else if (prediction)
 		printf("prediction rules, no bar yet");
 	else
 		printf("komi %g", json_number_value(json_object_get(g, "komi")));
