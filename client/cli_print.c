@@ -106,11 +106,15 @@ void cli_print_result(const char *result, const char *reason, const json_t *scor
 	printf("Result: %s", result ? result : "?");
 	if (reason)
 		printf(" (%s)", reason);
+	const json_t *bar = json_object_get(score, "bar");
 	if (json_is_object(score))
-		printf(", score: Black %g, White %g, komi %g",
-		       json_number_value(json_object_get(score, "black")),
-		       json_number_value(json_object_get(score, "white")),
-		       json_number_value(json_object_get(score, "komi")));
+		printf(", score: Black %g, White %g", json_number_value(json_object_get(score, "black")),
+		       json_number_value(json_object_get(score, "white")));
+	if (json_is_object(bar)) /* prediction ruleset: the bar replaces komi */
+		printf(", bar %s+%g", cli_str_or(bar, "color", "?"),
+		       json_number_value(json_object_get(bar, "margin")));
+	else if (json_is_object(score))
+		printf(", komi %g", json_number_value(json_object_get(score, "komi")));
 	putchar('\n');
 }
 

@@ -20,7 +20,8 @@ void cli_print_json(const json_t *v);
  * X Black, O White) and both clocks. */
 void cli_print_board(const json_t *game);
 /* Print "Result: B+R (resignation), score: Black B, White W, komi K" (the parts that are
- * there) and a newline. */
+ * there) and a newline; a prediction-rules score (with `bar`) says "bar W+6.5" instead of
+ * komi (docs/protocol.md "Prediction ruleset", End). */
 void cli_print_result(const char *result, const char *reason, const json_t *score);
 /* Print a pairings reply (tournament.pairings or tournament.start_round) as a table: game,
  * Black, White, result; then the byes. */

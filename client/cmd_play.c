@@ -51,29 +51,59 @@ static const char challenge_usage[] =
 	"usage: tengen [GLOBAL OPTIONS] challenge NAME [--size N] [--komi K] [--handicap H]\n"
 	"              [--time SPEC] [--color black|white|nigiri] [--rated yes|no]\n"
 	"              [--ruleset NAME] [--rules KEY=VALUE,...] [--expires SECONDS]\n"
-	"              [--placement fixed|free] [--json]\n"
+	"              [--placement fixed|free] [--first me|opponent|nigiri] [--json]\n"
 	"Challenge the player NAME to a game; prints the game's id. Defaults: 19x19, komi 7.5, no\n"
 	"handicap, no clocks, rated, colours by nigiri (drawn when NAME accepts).\n"
 	"  --time SPEC   " CLI_TIME_SPEC_HELP "\n"
 	"  --placement   free: Black places the handicap stones (then `tengen call handicap\n"
 	"                game=N 'stones=[\"C3\",...]'`, or a GTP bridge asks its engine)\n"
 	"  --ruleset     the rules' ruleset (e.g. prediction, where the server has it)\n"
+	"  --first       prediction ruleset: who is the first player (places stones 1 and 4);\n"
+	"                default nigiri. Colours and komi do not apply there (the predictions\n"
+	"                decide the colours, their bar replaces komi)\n"
 	"  --rules       other keys of the rules object: ko=positional,illegal=lose,\n"
 	"                counting=all-alive,cycle=void,last_period=pass\n"
 	"Needs a login (--user NAME).\n";
 
 enum { CH_SIZE, CH_KOMI, CH_HANDICAP, CH_TIME, CH_COLOR, CH_RATED, CH_RULESET, CH_RULES,
-       CH_EXPIRES, CH_PLACEMENT, CH_NOPTS };
+       CH_EXPIRES, CH_PLACEMENT, CH_FIRST, CH_NOPTS };
 
 struct challenge_ctx {
 	const char *opponent;
 	const char *values[CH_NOPTS];
 };
 
+/* The challenge line of a prediction-rules game (docs/protocol.md "Prediction ruleset"): no
+ * komi and no colour, but who is the first player. */
+static void challenge_print_prediction(const struct challenge_ctx *x, const json_t *req,
+				       long long g)
+{
+	long long size = (long long)json_integer_value(json_object_get(req, "size"));
+	const char *first = cli_str_or(req, "first", "nigiri");
+	printf("Challenged %s: game %lld, %lldx%lld, prediction rules (no komi: the predictions' "
+	       "bar), %s%s, %s, ",
+	       x->opponent, g, size, size, x->values[CH_TIME] ? "time " : "no clocks",
+	       x->values[CH_TIME] ? x->values[CH_TIME] : "",
+	       json_is_false(json_object_get(req, "rated")) ? "unrated" : "rated");
+	if (strcmp(first, "me") == 0)
+		printf("you are the first player");
+	else if (strcmp(first, "opponent") == 0)
+		printf("%s is the first player", x->opponent);
+	else
+		printf("the first player by nigiri");
+	printf(". It starts when %s accepts (tengen accept %lld).\n", x->opponent, g);
+}
+
 static void challenge_print(struct cli_batch *b, const json_t *req, const json_t *reply)
 {
 	const struct challenge_ctx *x = b->ctx;
 	long long g = (long long)json_integer_value(json_object_get(reply, "game"));
+	const json_t *rules = json_object_get(req, "rules");
+	const char *ruleset = json_string_value(json_object_get(rules, "ruleset"));
+	if (ruleset && strcmp(ruleset, "prediction") == 0) {
+		challenge_print_prediction(x, req, g);
+		return;
+	}
 	const char *color = cli_str_or(req, "color", "nigiri");
 	printf("Challenged %s: game %lld, %lldx%lld, komi %g%s%s, %s, %s. It starts when %s "
 	       "accepts (tengen accept %lld).\n",
@@ -142,6 +172,11 @@ static json_t *challenge_request(const struct challenge_ctx *x)
 		cli_errorf("challenge: --color must be black, white or nigiri, not '%s'", v[CH_COLOR]);
 		return NULL;
 	}
+	if (v[CH_FIRST] && strcmp(v[CH_FIRST], "me") != 0 && strcmp(v[CH_FIRST], "opponent") != 0 &&
+	    strcmp(v[CH_FIRST], "nigiri") != 0) {
+		cli_errorf("challenge: --first must be me, opponent or nigiri, not '%s'", v[CH_FIRST]);
+		return NULL;
+	}
 	int rated = v[CH_RATED] ? cli_parse_yes_no(v[CH_RATED]) : 1;
 	if (rated < 0) {
 		cli_errorf("challenge: --rated must be yes or no, not '%s'", v[CH_RATED]);
@@ -166,6 +201,8 @@ static json_t *challenge_request(const struct challenge_ctx *x)
 		json_object_set_new(req, "time", time);
 	if (v[CH_EXPIRES])
 		json_object_set_new(req, "expires_s", json_integer((json_int_t)expires));
+	if (v[CH_FIRST]) /* the server refuses it without the prediction ruleset */
+		json_object_set_new(req, "first", json_string(v[CH_FIRST]));
 	if (v[CH_PLACEMENT]) /* the server judges it (it names the field) */
 		json_object_set_new(req, "handicap_placement", json_string(v[CH_PLACEMENT]));
 	if (v[CH_RULESET] || v[CH_RULES]) {
@@ -190,6 +227,7 @@ int cmd_challenge(int argc, char **argv)
 		[CH_COLOR] = {"--color", true},     [CH_RATED] = {"--rated", true},
 		[CH_RULESET] = {"--ruleset", true}, [CH_RULES] = {"--rules", true},
 		[CH_EXPIRES] = {"--expires", true}, [CH_PLACEMENT] = {"--placement", true},
+		[CH_FIRST] = {"--first", true},
 	};
 	struct challenge_ctx x = {0};
 	const char *pos[1];
@@ -219,9 +257,16 @@ static const char resign_usage[] =
 
 static void accept_print(struct cli_batch *b, const json_t *req, const json_t *reply)
 {
-	(void)b;
-	(void)req;
 	const char *color = json_string_value(json_object_get(reply, "color"));
+	const char *first = json_string_value(json_object_get(reply, "first"));
+	if (first) { /* prediction ruleset: no colour until the predictions are shown */
+		bool me = b->opt->user && strcasecmp(first, b->opt->user) == 0;
+		printf("Accepted game %lld: prediction rules, you are the %s player (%s places stones "
+		       "1 and 4; the predictions decide the colours).\n",
+		       (long long)json_integer_value(json_object_get(req, "game")),
+		       me ? "first" : "second", me ? "you" : first);
+		return;
+	}
 	printf("Accepted game %lld: you play %s (%s).\n",
 	       (long long)json_integer_value(json_object_get(req, "game")), color_name(color),
 	       color && strcmp(color, "B") == 0 ? "X" : "O");
@@ -296,6 +341,7 @@ struct act {
 	json_int_t number;   /* play: --number, 0 to take it from the game */
 	json_t *stones;      /* dead: the claim */
 	json_t *result;      /* the action's ok reply (kept for --json and the last line) */
+	bool opening;        /* play: a prediction game's opening stone (clocks are by player) */
 };
 
 static void act_done_game(struct session *s, json_t *reply, void *arg);
@@ -366,7 +412,8 @@ static void play_reply(struct session *s, json_t *reply, void *arg)
 		json_array_foreach(caps, i, v)
 			printf(" %s", json_string_value(v));
 	}
-	const json_t *clock = color ? json_object_get(json_object_get(mv, "clocks"), color) : NULL;
+	const json_t *clocks = json_object_get(mv, "clocks");
+	const json_t *clock = color && !x->opening ? json_object_get(clocks, color) : NULL;
 	if (clock) {
 		char buf[64];
 		cli_format_clock(clock, buf, sizeof buf);
@@ -378,6 +425,48 @@ static void play_reply(struct session *s, json_t *reply, void *arg)
 		return;
 	}
 	cli_finish(c, CMD_EXIT_OK);
+}
+
+/* The move `next` to the server (as `number`, so a command run twice cannot play twice). */
+static void play_send(struct cli *c, json_int_t next)
+{
+	struct act *x = c->ctx;
+	if (x->number && x->number != next) {
+		cli_errorf("game %lld: the next move is number %lld, not %lld", (long long)x->game,
+			   (long long)next, (long long)x->number);
+		cli_finish(c, CMD_EXIT_REFUSED);
+		return;
+	}
+	cli_send(c, json_pack("{s:s, s:I, s:s, s:I}", "cmd", "play", "game", x->game, "vertex",
+			      x->vertex, "number", next), play_reply);
+}
+
+/* A prediction-rules game before play (seed 000, Art. 5.2; docs/protocol.md "Prediction
+ * ruleset"): the opening's stones 1 and 4 are the first player's, 2 and 3 the second's (the
+ * game's `black`/`white` are null until the predictions are shown); `to_move` is the colour of
+ * the stone due. A pass goes to the server, which refuses it (no_pass) without penalty. */
+static void play_opening(struct cli *c, const json_t *g, const char *phase)
+{
+	struct act *x = c->ctx;
+	const char *user = c->opt->user;
+	const char *first = cli_str_or(g, "first", ""), *second = cli_str_or(g, "second", "");
+	json_int_t n = (json_int_t)json_array_size(json_object_get(g, "moves"));
+	const char *due = n == 0 || n == 3 ? first : second;
+	if (strcasecmp(first, user) != 0 && strcasecmp(second, user) != 0)
+		cli_errorf("you do not play in game %lld", (long long)x->game);
+	else if (strcmp(phase, "predicting") == 0)
+		cli_errorf("game %lld is predicting: seal your prediction first (tengen predict %lld "
+			   "W+7)", (long long)x->game, (long long)x->game);
+	else if (strcasecmp(due, user) != 0)
+		cli_errorf("it is not your turn in game %lld: %s places opening stone %lld (%s)",
+			   (long long)x->game, due, (long long)n + 1,
+			   color_name(json_string_value(json_object_get(g, "to_move"))));
+	else {
+		x->opening = true;
+		play_send(c, n + 1);
+		return;
+	}
+	cli_finish(c, CMD_EXIT_REFUSED);
 }
 
 /* The game before a move: is it ours to play? Then play with the next number. */
@@ -399,6 +488,10 @@ static void play_game(struct session *s, json_t *reply, void *arg)
 									       : NULL;
 	const char *phase = cli_str_or(g, "phase", "?");
 	const char *to_move = json_string_value(json_object_get(g, "to_move"));
+	if (strcmp(phase, "opening") == 0 || strcmp(phase, "predicting") == 0) {
+		play_opening(c, g, phase);
+		return;
+	}
 	/* Refused here, before the server would count a move out of turn as a warning. */
 	if (!mine) {
 		cli_errorf("you do not play in game %lld", (long long)x->game);
@@ -409,15 +502,7 @@ static void play_game(struct session *s, json_t *reply, void *arg)
 		cli_errorf("it is not your turn in game %lld: %s to move", (long long)x->game,
 			   color_name(to_move));
 	} else {
-		json_int_t next = (json_int_t)json_array_size(json_object_get(g, "moves")) + 1;
-		if (x->number && x->number != next) {
-			cli_errorf("game %lld: the next move is number %lld, not %lld", (long long)x->game,
-				   (long long)next, (long long)x->number);
-			cli_finish(c, CMD_EXIT_REFUSED);
-			return;
-		}
-		cli_send(c, json_pack("{s:s, s:I, s:s, s:I}", "cmd", "play", "game", x->game, "vertex",
-				      x->vertex, "number", next), play_reply);
+		play_send(c, (json_int_t)json_array_size(json_object_get(g, "moves")) + 1);
 		return;
 	}
 	cli_finish(c, CMD_EXIT_REFUSED);

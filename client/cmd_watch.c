@@ -276,6 +276,32 @@ static void watch_fetch(struct cli *c)
 	cli_send(c, json_pack("{s:s, s:I}", "cmd", "game", "game", x->game), watch_game_reply);
 }
 
+
+/* The first line of watch: the players and settings. A prediction-rules game (docs/protocol.md
+ * "Prediction ruleset") has no colours before the predictions are shown (first and second
+ * player then) and no komi (the bar, once known). */
+static void watch_header(const struct watch_ctx *x, const json_t *g)
+{
+	long long size = (long long)json_integer_value(json_object_get(g, "size"));
+	const json_t *bar = json_object_get(g, "bar");
+	bool prediction = json_is_string(json_object_get(g, "first"));
+	printf("Watching game %lld: ", (long long)x->game);
+	if (prediction && !json_is_string(json_object_get(g, "black")))
+		printf("%s (first) vs %s (second)", cli_str_or(g, "first", "?"),
+		       cli_str_or(g, "second", "?"));
+	else
+		printf("%s (Black) vs %s (White)", cli_str_or(g, "black", "?"),
+		       cli_str_or(g, "white", "?"));
+	printf(", %lldx%lld, ", size, size);
+	if (prediction && json_is_object(bar))
+		printf("prediction rules, bar %s+%g", cli_str_or(bar, "color", "?"),
+		       json_number_value(json_object_get(bar, "margin")));
+	else if (prediction)
+		printf("prediction rules, no bar yet");
+	else
+		printf("komi %g", json_number_value(json_object_get(g, "komi")));
+	printf(", %s\n", cli_str_or(g, "phase", "?"));
+}
 static void watch_observe_reply(struct session *s, json_t *reply, void *arg)
 {
 	struct cli *c = CLI_OF(arg);
@@ -303,11 +329,7 @@ static void watch_observe_reply(struct session *s, json_t *reply, void *arg)
 		return;
 	}
 	const json_t *g = json_object_get(reply, "game");
-	printf("Watching game %lld: %s (Black) vs %s (White), %lldx%lld, komi %g, %s\n",
-	       (long long)x->game, cli_str_or(g, "black", "?"), cli_str_or(g, "white", "?"),
-	       (long long)json_integer_value(json_object_get(g, "size")),
-	       (long long)json_integer_value(json_object_get(g, "size")),
-	       json_number_value(json_object_get(g, "komi")), cli_str_or(g, "phase", "?"));
+	watch_header(x, g);
 	show_game(c, g);
 	if (strcmp(cli_str_or(g, "phase", ""), "counting") == 0)
 		puts("Counting: each side names the dead stones.");

@@ -593,17 +593,20 @@ void games_game(struct conn *c, const struct proto_request *req)
 	if (!g)
 		return;
 	json_t *r = proto_reply_ok(req->id);
-	json_object_set_new(r, "game", game_json(g));
+	json_object_set_new(r, "game", game_json(c->srv, g));
 	server_reply(c, r);
 	if (owned)
 		game_free(g);
 }
 
 #define LIST_NAMES 256 /* players' names a listing keeps, by id modulo this */
+/* bytes of a listed name: an account's, or an entrant's as entered (issue 16) */
+#define LIST_NAME_SIZE (STORE_FULL_NAME_MAX > STORE_NAME_MAX ? STORE_FULL_NAME_MAX + 1 \
+							     : STORE_NAME_MAX + 1)
 
 struct list_name {
 	int64_t id;             /* 0: none */
-	char name[STORE_NAME_MAX + 1];
+	char name[LIST_NAME_SIZE];
 };
 
 struct list_ctx {
@@ -617,18 +620,22 @@ struct list_ctx {
 
 /* Copy player `id`'s name ("?" if none) to out: from the names l keeps, else from the store
  * (a statement and a lock of the database file each, most of a page's cost when every game
- * asked for its two). */
-static void list_name(struct list_ctx *l, int64_t id, char out[STORE_NAME_MAX + 1])
+ * asked for its two). An entrant without an account (tournament.register `entrant`) is named
+ * as entered, as the tournament's field names it, not by its internal players row name. */
+static void list_name(struct list_ctx *l, int64_t id, char out[LIST_NAME_SIZE])
 {
 	struct list_name *n = &l->names[(uint64_t)id % LIST_NAMES];
 	struct store_player p;
+	struct store_profile prof;
 	if (!id || n->id != id) {
 		if (store_player_by_id(l->srv->store, id, &p) != STORE_OK) {
-			snprintf(out, STORE_NAME_MAX + 1, "?");
+			snprintf(out, LIST_NAME_SIZE, "?");
 			return;
 		}
 		n->id = id;
-		snprintf(n->name, sizeof n->name, "%s", p.name);
+		bool entrant = store_profile_get(l->srv->store, id, &prof) == STORE_OK &&
+			       prof.entrant && prof.full_name[0];
+		snprintf(n->name, sizeof n->name, "%s", entrant ? prof.full_name : p.name);
 	}
 	memcpy(out, n->name, sizeof n->name);
 }
@@ -641,7 +648,7 @@ static int list_cb(void *ctx, const struct store_game *row)
 		return 1;
 	}
 	l->last = row->id;
-	char bn[STORE_NAME_MAX + 1], wn[STORE_NAME_MAX + 1];
+	char bn[LIST_NAME_SIZE], wn[LIST_NAME_SIZE];
 	list_name(l, row->black_id, bn);
 	list_name(l, row->white_id, wn);
 	/* seed 000: the row's phase column holds `playing` through the opening and the
@@ -713,7 +720,7 @@ void games_observe(struct conn *c, const struct proto_request *req)
 		return;
 	}
 	json_t *r = proto_reply_ok(req->id);
-	json_object_set_new(r, "game", game_json(g));
+	json_object_set_new(r, "game", game_json(c->srv, g));
 	server_reply(c, r);
 }
 

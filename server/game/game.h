@@ -151,8 +151,8 @@ struct game *game_build(struct server *srv, struct store_game *row,
 
 /* The settings object of a challenge (docs/protocol.md). */
 json_t *game_settings_json(const struct game *g);
-/* The `game` query's object (docs/protocol.md). */
-json_t *game_json(const struct game *g);
+/* The `game` query's object (docs/protocol.md); srv's store names an entrant as entered. */
+json_t *game_json(struct server *srv, const struct game *g);
 
 /* ---- game_audience.c ---- */
 

@@ -277,7 +277,7 @@ void games_player_login(struct conn *c)
 		if (!g || g->ref.phase == PHASE_PENDING || game_color_of(g, c->player_id) == EMPTY)
 			continue;
 		json_t *e = proto_event("game.state");
-		json_object_set_new(e, "game", game_json(g));
+		json_object_set_new(e, "game", game_json(c->srv, g));
 		server_send(c, e);
 		json_decref(e);
 	}
@@ -291,7 +291,7 @@ void games_player_login(struct conn *c)
 	}
 	for (size_t i = 0; i < n && i < GAMES_LOGIN_CHALLENGES; i++) {
 		json_t *e = proto_event("challenge.pending");
-		json_object_set_new(e, "game", game_json(p[i]));
+		json_object_set_new(e, "game", game_json(c->srv, p[i]));
 		json_object_set_new(e, "expires_at", json_integer(p[i]->expires_at));
 		server_send(c, e);
 		json_decref(e);

@@ -34,8 +34,21 @@ static json_t *agreed_dead_json(const struct game *g)
 	return dead ? game_points_json(g, dead) : json_array();
 }
 
+/* How the game object names player `id` (its players row name `name`): an entrant without an
+ * account (tournament.register `entrant`, only in a tournament) by the name entered, as the
+ * tournament's field names it, not by its internal row name (issue 16). */
+static json_t *game_player_name_json(struct server *srv, const struct game *g, int64_t id,
+				     const char *name)
+{
+	struct store_profile p;
+	if (g->row.tournament_id && id &&
+	    store_profile_get(srv->store, id, &p) == STORE_OK && p.entrant && p.full_name[0])
+		return json_string(p.full_name);
+	return json_string(name);
+}
+
 /* The `game` query's object (docs/protocol.md). */
-json_t *game_json(const struct game *g)
+json_t *game_json(struct server *srv, const struct game *g)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "id", json_integer(g->id));
@@ -46,8 +59,8 @@ json_t *game_json(const struct game *g)
 	json_t *hs = game_handicap_stones_json(g);
 	if (hs) /* free placement: the stones placed, [] while Black's placement is due */
 		json_object_set_new(o, "handicap_stones", hs);
-	json_object_set_new(o, "black", json_string(g->black));
-	json_object_set_new(o, "white", json_string(g->white));
+	json_object_set_new(o, "black", game_player_name_json(srv, g, g->row.black_id, g->black));
+	json_object_set_new(o, "white", game_player_name_json(srv, g, g->row.white_id, g->white));
 	json_object_set_new(o, "phase", json_string(g->row.phase));
 	json_object_set_new(o, "rated", json_boolean(g->row.rated));
 	json_object_set_new(o, "time", proto_time_to_json(&g->time));

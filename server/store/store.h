@@ -478,7 +478,8 @@ enum store_rc store_ratings_rewind(struct store *s, double at, int64_t game_id);
  * ended_at are not listed. Memory: every such game's row at once. */
 enum store_rc store_rated_games(struct store *s, double at, int64_t game_id, store_game_cb cb,
 		void *ctx);
-/* Players for the leaderboard in `sort` order, at most `limit` (> 0) of them. Cost: each
+/* Players for the leaderboard in `sort` order, at most `limit` (> 0) of them; entrants
+ * without an account (store_profile.entrant) are not listed. Cost: each
  * player's games are counted (indexed), for every player, before the limit applies. */
 enum store_rc store_leaderboard(struct store *s, enum store_leaderboard_sort sort, int limit,
 		store_leaderboard_cb cb, void *ctx);

@@ -60,13 +60,15 @@
  * the same set). */
 #define BOARD_REASONS "('resignation', 'time', 'score', 'warnings', 'illegal', 'adjudicated')"
 
-/* The leaderboard: the player's columns, then games, last_played; :limit the limit. */
+/* The leaderboard: the player's columns, then games, last_played; :limit the limit. Entrants
+ * (player_profiles.entrant, migration 0006) are left out: they have no account. */
 #define LEADERBOARD_SELECT "SELECT " PLAYER_COLS ", " \
 	"(SELECT count(*) FROM rating_history h WHERE h.player_id = players.id) " \
 	"AS rated_games, " \
 	"(SELECT max(g.ended_at) FROM games g WHERE (g.black_id = players.id " \
 	"OR g.white_id = players.id) AND g.phase = 'ended' AND g.reason IN " BOARD_REASONS ") " \
-	"AS last_played FROM players ORDER BY "
+	"AS last_played FROM players WHERE NOT EXISTS (SELECT 1 FROM player_profiles pp " \
+	"WHERE pp.player_id = players.id AND pp.entrant = 1) ORDER BY "
 #define LEADERBOARD_LIMIT " LIMIT :limit"
 
 const char *const store_stmt_sql[ST_COUNT] = {

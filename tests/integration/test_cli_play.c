@@ -12,6 +12,118 @@
 #include <unistd.h>
 #include "clitest.h"
 
+/* A prediction-rules game through the plain commands (issue 17): the challenge and accept
+ * name the first player, not a colour or komi; the opening placed with `tengen play` by the
+ * player whose stone is due (first, second, second, first; a pass refused); the predictions
+ * with `tengen predict`; the count printed with the bar, not komi. Example 1 of the rules:
+ * alice W+7, bob W+6: alice White, bar W+6.5; White ahead by 5: bob (Black) wins by 1.5. */
+START_TEST(test_prediction_game)
+{
+	struct run r;
+	cli_register("alice");
+	cli_register("bob");
+	AS(&r, "alice", "challenge", "bob", "--size", "5", "--ruleset", "prediction", "--first",
+	   "me", "--rated", "no");
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "5x5, prediction rules (no komi: the predictions' bar), no clocks, unrated, "
+		      "you are the first player.");
+	ck_assert_msg(!strstr(r.out, "komi 7.5") && !strstr(r.out, "Black"), "%s", r.out);
+	long long g = 0;
+	ck_assert(sscanf(strstr(r.out, "game "), "game %lld", &g) == 1);
+	run_free(&r);
+	char gs[32];
+	snprintf(gs, sizeof gs, "%lld", g);
+	AS(&r, "alice", "challenge", "bob", "--first", "second");
+	EXPECT_STATUS(r, 2);
+	EXPECT_ERR(r, "--first must be me, opponent or nigiri");
+	run_free(&r);
+	AS(&r, "bob", "accept", gs);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "you are the second player (alice places stones 1 and 4");
+	ck_assert_msg(!strstr(r.out, "you play"), "%s", r.out);
+	run_free(&r);
+
+	/* watch names first and second, no colours, no komi */
+	char server[64];
+	snprintf(server, sizeof server, "127.0.0.1:%d", D.port);
+	const char *args[] = {"watch", gs, "--server", server, NULL};
+	struct proc p;
+	proc_start(&p, NULL, NULL, args);
+	ck_assert_msg(proc_wait_for(&p, "alice (first) vs bob (second), 5x5, prediction rules, no "
+				    "bar yet, opening", T), "watch: %s / %s", p.out, p.err);
+	/* the opening: stone 1 is alice's (White); bob is refused here, a pass by the server */
+	AS(&r, "bob", "play", gs, "C1");
+	EXPECT_STATUS(r, 3);
+	EXPECT_ERR(r, "it is not your turn in game");
+	EXPECT_ERR(r, "alice places opening stone 1 (White)");
+	run_free(&r);
+	AS(&r, "alice", "pass", gs);
+	EXPECT_STATUS(r, 3);
+	EXPECT_ERR(r, "a pass in the opening"); /* the server's no_pass, no penalty */
+	run_free(&r);
+	static const char *const who[4] = {"alice", "bob", "bob", "alice"};
+	static const char *const at[4] = {"C1", "D1", "C2", "D2"};
+	static const char *const col[4] = {"White", "Black", "White", "Black"};
+	for (int i = 0; i < 4; i++) {
+		char want[64];
+		AS(&r, who[i], "play", gs, at[i]);
+		EXPECT_STATUS(r, 0);
+		snprintf(want, sizeof want, "move %d: %s %s.", i + 1, col[i], at[i]);
+		EXPECT_OUT(r, want);
+		run_free(&r);
+	}
+	AS(&r, "alice", "play", gs, "C3");
+	EXPECT_STATUS(r, 3);
+	EXPECT_ERR(r, "is predicting: seal your prediction first");
+	run_free(&r);
+	AS(&r, "alice", "predict", gs, "W+7");
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	AS(&r, "bob", "predict", gs, "W+6");
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+
+	/* play: alice White on column C, bob Black on D; both pass, all alive */
+	static const char *const w[3] = {"C3", "C4", "C5"}, *const bl[3] = {"D3", "D4", "D5"};
+	for (int i = 0; i < 3; i++) {
+		AS(&r, "alice", "play", gs, w[i]);
+		EXPECT_STATUS(r, 0);
+		EXPECT_OUT(r, "White");
+		run_free(&r);
+		AS(&r, "bob", "play", gs, bl[i]);
+		EXPECT_STATUS(r, 0);
+		EXPECT_OUT(r, "Black");
+		run_free(&r);
+	}
+	AS(&r, "alice", "pass", gs);
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	AS(&r, "bob", "pass", gs);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "is counting");
+	run_free(&r);
+	AS(&r, "alice", "dead", gs);
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	AS(&r, "bob", "dead", gs);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "Result: B+1.5 (score), score: Black 10, White 15, bar W+6.5\n");
+	ck_assert_msg(!strstr(r.out, "komi"), "%s", r.out);
+	run_free(&r);
+	struct run wr;
+	proc_finish(&p, &wr); /* the watcher, there from the opening to the end */
+	EXPECT_STATUS(wr, 0);
+	EXPECT_OUT(wr, "Result: B+1.5 (score), score: Black 10, White 15, bar W+6.5\n");
+	ck_assert_msg(!strstr(wr.out, "komi"), "%s", wr.out);
+	run_free(&wr);
+	run(&r, NULL, NULL, "watch", gs, NULL); /* the game over: its board and result */
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "Result: B+1.5 (score), score: Black 10, White 15, bar W+6.5\n");
+	ck_assert_msg(!strstr(r.out, "komi"), "%s", r.out);
+	run_free(&r);
+}
+END_TEST
+
 /* challenge --placement free; the placement through `tengen call handicap` (issue 19). */
 START_TEST(test_free_placement)
 {
@@ -501,6 +613,7 @@ static Suite *cli_play_suite(void)
 	tcase_add_test(tc, test_play_commands);
 	tcase_add_test(tc, test_play_addresses);
 	tcase_add_test(tc, test_free_placement);
+	tcase_add_test(tc, test_prediction_game);
 	tcase_add_test(tc, test_dispute_settled);
 	tcase_add_test(tc, test_dispute_restart);
 	tcase_add_test(tc, test_long_reply);

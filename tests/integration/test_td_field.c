@@ -264,15 +264,45 @@ START_TEST(test_entrants)
 	/* the name as the export writes it (its format: another change); country and club */
 	ck_assert_msg(strstr(h9, "Doe") && strstr(h9, "25k FR Lyon"), "h9: %s", h9);
 	json_decref(r);
-	/* An entrant has no account: nobody logs in as one. */
+	/* The game object and the games listing name an entrant as entered, not by its internal
+	 * record (issue 16). */
 	r = hc_req(td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)v.game[k]);
-	const char *handle = hj_str(r, "game.black");
-	ck_assert_msg(handle && strchr(handle, '~'), "an entrant's record: %s", hj_text(r));
+	OK(r);
+	ck_assert_pstr_eq(hj_str(r, "game.black"), v.black[k]);
+	ck_assert_pstr_eq(hj_str(r, "game.white"), v.white[k]);
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "games", "tournament", (json_int_t)t);
+	OK(r);
+	int listed = 0;
+	size_t gi;
+	json_t *gv;
+	json_array_foreach(hj_get(r, "games"), gi, gv) {
+		const char *bn = json_string_value(json_object_get(gv, "black"));
+		const char *wn = json_string_value(json_object_get(gv, "white"));
+		ck_assert_msg(bn && wn && !strchr(bn, '~') && !strchr(wn, '~'), "listed: %s",
+			      hj_text(r));
+		listed += strcmp(bn, "Doe John") == 0 || strcmp(wn, "Doe John") == 0;
+	}
+	ck_assert_msg(listed == 1, "Doe John's game not listed by name: %s", hj_text(r));
+	json_decref(r);
+	/* The leaderboard lists accounts only: ann, not the entrants (rated games or not). */
+	r = hc_req(ann, "{s:s, s:i}", "cmd", "players", "limit", 100);
+	OK(r);
+	bool ann_listed = false;
+	json_array_foreach(hj_get(r, "players"), gi, gv) {
+		const char *pn = json_string_value(json_object_get(gv, "name"));
+		ck_assert_msg(pn && !strchr(pn, '~'), "an entrant on the leaderboard: %s", hj_text(r));
+		ann_listed = ann_listed || strcmp(pn, "ann") == 0;
+	}
+	ck_assert_msg(ann_listed, "ann not on the leaderboard: %s", hj_text(r));
+	json_decref(r);
+	/* An entrant has no account: nobody logs in as its record (Doe John's, the first entry). */
+	char handle[64];
+	snprintf(handle, sizeof handle, "Doe_John~%lld.0", t);
 	json_t *lr = hc_req(ann, "{s:s, s:s, s:s}", "cmd", "login", "name", handle, "password",
 			    "whatever-password");
 	ck_assert_msg(!hj_ok(lr), "logged in as an entrant: %s", hj_text(lr));
 	json_decref(lr);
-	json_decref(r);
 
 	/* An entrant withdraws by the name entered (Art. 28): the game is a forfeit. */
 	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament", (json_int_t)t,
