@@ -146,3 +146,17 @@ int profile_update(struct server *srv, int64_t id, const struct profile_in *in,
 		rank, p.country, p.club, p.egd_pin);
 	return 0;
 }
+
+void profile_entry_set(json_t *v, const struct store_profile *prof)
+{
+	if (prof->entrant)
+		json_object_set_new(v, "entrant", json_true());
+	if (prof->full_name[0] && !prof->entrant)
+		json_object_set_new(v, "full_name", json_string(prof->full_name));
+	if (prof->country[0])
+		json_object_set_new(v, "country", json_string(prof->country));
+	if (prof->club[0])
+		json_object_set_new(v, "club", json_string(prof->club));
+	if (prof->egd_pin[0])
+		json_object_set_new(v, "egd_pin", json_string(prof->egd_pin));
+}

@@ -37,4 +37,9 @@ int profile_to_json(struct server *srv, int64_t id, json_t *obj);
 int profile_update(struct server *srv, int64_t id, const struct profile_in *in,
 		   struct proto_error *e);
 
+/* A tournament's field entry `v` (an object of the state's "players") gets what the profile
+ * `prof` holds for the exports: entrant, full_name (an account's), country, club, egd_pin
+ * (docs/protocol.md tournament.get); used by registration and team.create. */
+void profile_entry_set(json_t *v, const struct store_profile *prof);
+
 #endif

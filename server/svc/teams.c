@@ -13,7 +13,7 @@
 #include "svc_error.h"
 #include "team.h"
 #include "teams.h"
-#include "tournaments.h"
+#include "profiles.h"
 
 bool teams_is_team(const struct tour *t)
 {
@@ -104,7 +104,7 @@ static int field_add(struct server *srv, struct tour *t, const char *name, int *
 			      "withdrawn_before_start", 0);
 	struct store_profile prof; /* full name, country, club, PIN for the exports (h9) */
 	if (v && store_profile_get(srv->store, p.id, &prof) == STORE_OK)
-		tournaments_entry_profile(v, &prof);
+		profile_entry_set(v, &prof);
 	json_array_append_new(players, v);
 	*idx = (int)json_array_size(players) - 1;
 	return 0;

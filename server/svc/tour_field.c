@@ -41,20 +41,6 @@ static json_t *entry_named(const struct tour *t, const char *name)
 	return NULL;
 }
 
-void tournaments_entry_profile(json_t *v, const struct store_profile *prof)
-{
-	if (prof->entrant)
-		json_object_set_new(v, "entrant", json_true());
-	if (prof->full_name[0] && !prof->entrant)
-		json_object_set_new(v, "full_name", json_string(prof->full_name));
-	if (prof->country[0])
-		json_object_set_new(v, "country", json_string(prof->country));
-	if (prof->club[0])
-		json_object_set_new(v, "club", json_string(prof->club));
-	if (prof->egd_pin[0])
-		json_object_set_new(v, "egd_pin", json_string(prof->egd_pin));
-}
-
 /* Append player p to t's field as `display`, with profile `prof` (may be NULL), save, fill
  * *out. */
 static int append_entry(struct server *srv, struct tour *t, const struct store_player *p,
@@ -73,7 +59,7 @@ static int append_entry(struct server *srv, struct tour *t, const struct store_p
 	if (round > 0) /* a late entry: rounds 1..round are absent */
 		json_object_set_new(v, "entered_round", json_integer(round));
 	if (prof)
-		tournaments_entry_profile(v, prof);
+		profile_entry_set(v, prof);
 	json_array_append_new(players, v);
 	tour_save(srv, t);
 	log_msg(LOGL_INFO, "tournament_register", "tournament=%lld player=\"%s\" id=%lld entrant=%d "

@@ -68,11 +68,6 @@ struct tournament_round {
  * in force). Errors: conflict (the name exists), internal. */
 int tournaments_create(struct server *srv, const struct tournament_settings *set,
 		       const char *director, int64_t *id, int *handicap_max, struct proto_error *e);
-/* A field entry `v` (an object of the state's "players") gets what the profile `prof` holds
- * for the exports: entrant, full_name (an account's), country, club, egd_pin (svc/tour_field.c;
- * docs/protocol.md tournament.get). */
-void tournaments_entry_profile(json_t *v, const struct store_profile *prof);
-
 /* The field (svc/tour_field.c). Add account `name` to tournament `tournament`'s field (again,
  * if withdrawn before the start), with its profile's country, club and EGD PIN. After round 1
  * has been paired only a Swiss or McMahon event takes a late entry: the rounds paired
