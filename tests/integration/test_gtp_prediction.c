@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include "bridges.h"
 #include "harness.h"
 
 #ifndef GNUGO_PATH
@@ -25,95 +26,10 @@
 #define GAME_WAIT_MS 60000 /* the longest wait for the game to end */
 #define POLL_MS 200
 
-static pid_t pids[2];
-static char logs[2][HARNESS_PATH_MAX];
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void sleep_ms(int ms)
-{
-	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-	nanosleep(&ts, NULL);
-}
-
-static void kill_bridges(void)
-{
-	for (int i = 0; i < 2; i++)
-		if (pids[i] > 0) {
-			kill(pids[i], SIGKILL);
-			waitpid(pids[i], NULL, 0);
-			pids[i] = 0;
-		}
-}
-
-/* `tengen gtp` for user (harness password) with GNU Go at level 1; stderr to logs[i]. */
+/* Bridge i for user, GNU Go counting by Chinese rules. */
 static void start_bridge(int i, const struct hd *d, const char *user)
 {
-	snprintf(logs[i], sizeof logs[i], "%s/bridge-%s.log", d->dir, user);
-	char server[64], password[128];
-	snprintf(server, sizeof server, "127.0.0.1:%d", d->port);
-	snprintf(password, sizeof password, "%s%s", user, HARNESS_PASSWORD_SUFFIX);
-	const char *tengen = getenv("TENGEN") ? getenv("TENGEN") : "./client/tengen";
-	const char *argv[] = {tengen, "gtp", "--server", server, "--user", user, "--", GNUGO_PATH,
-			      "--mode", "gtp", "--level", "1", "--chinese-rules",
-			      "--capture-all-dead", NULL};
-	pid_t pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		int log = open(logs[i], O_WRONLY | O_CREAT | O_APPEND, 0644);
-		int null = open("/dev/null", O_RDONLY);
-		if (log < 0 || null < 0)
-			_exit(127);
-		dup2(null, 0);
-		dup2(log, 1);
-		dup2(log, 2);
-		setenv("TENGEN_PASSWORD", password, 1);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	pids[i] = pid;
-}
-
-static bool file_has(const char *path, const char *needle)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return false;
-	char line[1024];
-	bool found = false;
-	while (!found && fgets(line, sizeof line, f))
-		found = strstr(line, needle) != NULL;
-	fclose(f);
-	return found;
-}
-
-static void print_file(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return;
-	char line[1024];
-	fprintf(stderr, "---- %s\n", path);
-	while (fgets(line, sizeof line, f))
-		fputs(line, stderr);
-	fclose(f);
-}
-
-static json_t *get_game(int port, long long id)
-{
-	struct hc *c = hc_open(port);
-	if (!c)
-		return NULL;
-	json_t *r = hc_req(c, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)id);
-	hc_close(c);
-	json_t *g = r && hj_ok(r) ? json_incref(hj_get(r, "game")) : NULL;
-	json_decref(r);
-	return g;
+	bridges_start(i, d, user, "--chinese-rules", NULL);
 }
 
 START_TEST(two_gnugo_prediction_game)
@@ -124,8 +40,8 @@ START_TEST(two_gnugo_prediction_game)
 	ck_assert(a && b);
 	start_bridge(0, &d, "gnuA");
 	start_bridge(1, &d, "gnuB");
-	for (long long end = now_ms() + 20000; now_ms() < end; sleep_ms(POLL_MS))
-		if (file_has(logs[0], "logged in") && file_has(logs[1], "logged in"))
+	for (long long end = bridges_now_ms() + 20000; bridges_now_ms() < end; bridges_sleep_ms(POLL_MS))
+		if (bridges_file_has(bridges_logs[0], "logged in") && bridges_file_has(bridges_logs[1], "logged in"))
 			break;
 	/* gnuB's own session challenges gnuA: gnuA's bridge accepts, gnuB's plays */
 	json_t *r = hc_req(b, "{s:s, s:s, s:i, s:s, s:b, s:{s:s}}", "cmd", "challenge", "opponent",
@@ -137,16 +53,16 @@ START_TEST(two_gnugo_prediction_game)
 	hc_close(a);
 	hc_close(b);
 	json_t *g = NULL;
-	for (long long end = now_ms() + GAME_WAIT_MS; now_ms() < end; sleep_ms(POLL_MS)) {
+	for (long long end = bridges_now_ms() + GAME_WAIT_MS; bridges_now_ms() < end; bridges_sleep_ms(POLL_MS)) {
 		json_decref(g);
-		g = get_game(d.port, gid);
+		g = bridges_get_game(d.port, gid);
 		if (g && hj_str(g, "phase") && strcmp(hj_str(g, "phase"), "ended") == 0)
 			break;
 	}
 	if (!g || strcmp(hj_str(g, "phase"), "ended") != 0) {
-		print_file(logs[0]);
-		print_file(logs[1]);
-		print_file(d.log);
+		bridges_print_file(bridges_logs[0]);
+		bridges_print_file(bridges_logs[1]);
+		bridges_print_file(d.log);
 		ck_abort_msg("the game did not end: %s", g ? hj_text(g) : "(no game)");
 	}
 	/* the opening W, B, W, B by first (gnuB), second, second, first; then the game */
@@ -166,17 +82,17 @@ START_TEST(two_gnugo_prediction_game)
 	char komi[48];
 	snprintf(komi, sizeof komi, "engine set up with komi %g", hj_num(g, "komi"));
 	for (int i = 0; i < 2; i++) {
-		ck_assert_msg(file_has(logs[i], "engine set up with komi 0"), "bridge %d: no komi 0", i);
-		ck_assert_msg(file_has(logs[i], komi), "bridge %d: not %s", i, komi);
-		ck_assert_msg(file_has(logs[i], "(the engine says "), "bridge %d did not predict", i);
+		ck_assert_msg(bridges_file_has(bridges_logs[i], "engine set up with komi 0"), "bridge %d: no komi 0", i);
+		ck_assert_msg(bridges_file_has(bridges_logs[i], komi), "bridge %d: not %s", i, komi);
+		ck_assert_msg(bridges_file_has(bridges_logs[i], "(the engine says "), "bridge %d did not predict", i);
 	}
 	fprintf(stderr, "test_gtp_prediction: %zu moves, predictions %s, ", json_array_size(moves),
 		hj_text(hj_get(g, "predictions")));
 	fprintf(stderr, "bar %s, result %s (%s)\n", hj_text(hj_get(g, "bar")), hj_str(g, "result"),
 		reason);
-	print_file(logs[0]);
+	bridges_print_file(bridges_logs[0]);
 	json_decref(g);
-	kill_bridges();
+	bridges_kill();
 	ck_assert_int_eq(hd_stop(&d), 0);
 	hd_cleanup(&d);
 }
@@ -188,7 +104,7 @@ int main(void)
 		fprintf(stderr, "test_gtp_prediction: no GNU Go: skipped\n");
 		return 77;
 	}
-	atexit(kill_bridges);
+	atexit(bridges_kill);
 	Suite *s = suite_create("gtp_prediction");
 	TCase *tc = tcase_create("gnugo");
 	tcase_set_timeout(tc, 90);
