@@ -382,22 +382,32 @@ static void act_done_game(struct session *s, json_t *reply, void *arg)
 	cli_finish(c, CMD_EXIT_OK);
 }
 
+/* What every playing command does first with its reply: nothing for none (the connection's
+ * end is reported elsewhere), exit CMD_EXIT_REFUSED on an error reply (reported once, on
+ * stderr), print it whole under --json. True when the reply needs nothing more. */
+static bool reply_handled(struct cli *c, json_t *reply)
+{
+	if (!reply)
+		return true;
+	if (!cli_reply_ok(c, reply)) {
+		cli_finish(c, CMD_EXIT_REFUSED);
+		return true;
+	}
+	if (c->opt->json) {
+		cli_print_json(reply);
+		cli_finish(c, CMD_EXIT_OK);
+		return true;
+	}
+	return false;
+}
+
 static void play_reply(struct session *s, json_t *reply, void *arg)
 {
 	struct cli *c = CLI_OF(arg);
 	struct act *x = c->ctx;
 	(void)s;
-	if (!reply)
+	if (reply_handled(c, reply))
 		return;
-	if (!cli_reply_ok(c, reply)) {
-		cli_finish(c, CMD_EXIT_REFUSED);
-		return;
-	}
-	if (c->opt->json) {
-		cli_print_json(reply);
-		cli_finish(c, CMD_EXIT_OK);
-		return;
-	}
 	const json_t *mv = json_object_get(reply, "move");
 	const char *color = json_string_value(json_object_get(mv, "color"));
 	const char *vertex = cli_str_or(mv, "vertex", "?");
@@ -553,17 +563,8 @@ static void dead_reply(struct session *s, json_t *reply, void *arg)
 	struct cli *c = CLI_OF(arg);
 	struct act *x = c->ctx;
 	(void)s;
-	if (!reply)
+	if (reply_handled(c, reply))
 		return;
-	if (!cli_reply_ok(c, reply)) {
-		cli_finish(c, CMD_EXIT_REFUSED);
-		return;
-	}
-	if (c->opt->json) {
-		cli_print_json(reply);
-		cli_finish(c, CMD_EXIT_OK);
-		return;
-	}
 	printf("Claimed in game %lld: ", (long long)x->game);
 	if (json_array_size(x->stones) == 0) {
 		printf("every stone alive");
