@@ -221,16 +221,16 @@ END_TEST
 
 int main(void)
 {
+	if (!h9check_ready()) { /* before anything is allocated: a skip leaks nothing */
+		fprintf(stderr, "skipped: needs java, javac and TENGEN_OPENGOTHA_DIR "
+			"(./configure --with-opengotha=DIR)\n");
+		return 77;
+	}
 	Suite *s = suite_create("h9_opengotha");
 	TCase *tc = tcase_create("opengotha");
 	SRunner *sr;
 	int failed;
 
-	if (!h9check_ready()) {
-		fprintf(stderr, "skipped: needs java, javac and TENGEN_OPENGOTHA_DIR "
-			"(./configure --with-opengotha=DIR)\n");
-		return 77;
-	}
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_h9_swiss_read_by_opengotha);
 	tcase_add_test(tc, test_h9_mcmahon_read_by_opengotha);
