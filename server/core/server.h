@@ -82,12 +82,13 @@
 #define SERVER_IDLE_SWEEP_MS 1000         /* how often connections are checked for it */
 #define SERVER_SHUTDOWN_GRACE_MS 2000     /* after SIGTERM, time for replies to drain */
 #define SERVER_CKPT_FRAMES 1000           /* WAL frames added that start a checkpoint off the loop */
-#define SERVER_WAL_MAX_FRAMES 16384       /* WAL frames past which the loop checkpoints itself */
-#define SERVER_FOLD_ROWS 32768            /* --fold-rows: moves in the journal that start a fold */
+#define SERVER_WAL_MAX_FRAMES 131072      /* WAL frames past which the loop checkpoints itself */
+#define SERVER_FOLD_ROWS 131072           /* --fold-rows: moves in the journal that start a fold */
 #define SERVER_FOLD_ROWS_MAX 1000000      /* ... at most */
-#define SERVER_FOLD_MS 5000               /* --fold-ms: ... or the age of the journal's oldest move */
+#define SERVER_FOLD_MS 30000              /* --fold-ms: ... or the age of the journal's oldest move */
 #define SERVER_FOLD_MS_MAX 600000         /* ... at most */
-#define SERVER_FOLD_RETRY_MAX_MS 600000   /* after failed folds, the longest wait before a retry */
+#define SERVER_FOLD_RETRY_MS 2000         /* after a failed fold, the first wait before a retry */
+#define SERVER_FOLD_RETRY_MAX_MS 600000   /* ... doubled after each failure, at most this */
 /* The upkeep thread (upkeep.h, issue 22) folds in slices, each a transaction holding the write
  * lock (the loop's next BEGIN waits for it): a slice's rows double while slices take under
  * half of SERVER_FOLD_SLICE_US and halve while they take more, within these bounds; after a
@@ -96,18 +97,21 @@
 #define SERVER_FOLD_SLICE_ROWS 128        /* the first slice's rows */
 #define SERVER_FOLD_SLICE_MIN_ROWS 8
 #define SERVER_FOLD_SLICE_MAX_ROWS 4096
-/* The WAL starts over only after a checkpoint copied all of it: past SERVER_WAL_RESTART_FRAMES
- * the upkeep thread repeats passive checkpoints (at most SERVER_CKPT_ROUNDS more) until one
- * leaves at most SERVER_WAL_TAIL_FRAMES, then runs one more and a RESTART checkpoint, which
- * holds the write lock while it copies what is left and syncs the file. */
-#define SERVER_WAL_RESTART_FRAMES 8192
+/* The WAL starts over only after a checkpoint copied all of it (at the next write: SQLite's
+ * walRestartLog), and beside the loop's steady commits a passive checkpoint never does: so
+ * once the WAL holds SERVER_WAL_RESTART_FRAMES, the upkeep thread repeats passive checkpoints
+ * (at most SERVER_CKPT_ROUNDS more) until one leaves at most SERVER_WAL_TAIL_FRAMES, runs one
+ * more, then a RESTART checkpoint, which holds the write lock while it copies what is left and
+ * syncs the file: the one wait the loop has for the thread, so it comes rarely (every 65,536
+ * frames, about 30 s at 5,000 moves a second; docs/benchmarks.md). */
+#define SERVER_WAL_RESTART_FRAMES 65536
 #define SERVER_WAL_TAIL_FRAMES 256
-#define SERVER_CKPT_ROUNDS 4              /* passive rounds tried to bring the rest to a tail */
+#define SERVER_CKPT_ROUNDS 8              /* passive rounds tried to bring the rest to a tail */
 #define SERVER_BACKLOG_MAX 65535          /* --backlog N: at most (the kernel caps it at
                                              net.core.somaxconn anyway) */
 #define SERVER_MIN_FREE_MB 128           /* --min-free-mb: free space below which start is refused
-                                             (the WAL alone may grow to SERVER_WAL_MAX_FRAMES
-                                             pages, 64 MiB of 4 KiB, before the loop checkpoints) */
+                                             (the WAL may grow to SERVER_WAL_MAX_FRAMES pages,
+                                             512 MiB of 4 KiB, under load: leave room for it) */
 #define SERVER_MIN_FREE_MB_MAX 1048576    /* ... at most (1 TiB) */
 #define SERVER_DB_CHECK_MS 1000           /* how often the database's files are looked for (and
                                              before every commit): deleted or replaced, it stops */

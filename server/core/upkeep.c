@@ -134,7 +134,7 @@ static void thread_main(void *arg)
 static void fold_failed(struct upkeep *u, const char *why)
 {
 	uint64_t now = uv_now(u->loop);
-	u->fold_backoff = u->fold_backoff ? 2 * u->fold_backoff : SERVER_FOLD_MS;
+	u->fold_backoff = u->fold_backoff ? 2 * u->fold_backoff : SERVER_FOLD_RETRY_MS;
 	if (u->fold_backoff > SERVER_FOLD_RETRY_MAX_MS)
 		u->fold_backoff = SERVER_FOLD_RETRY_MAX_MS;
 	u->fold_retry_at = now + u->fold_backoff;
@@ -196,8 +196,10 @@ void upkeep_after_commit(struct upkeep *u, bool stopping)
 	if (!u->running)
 		return;
 	int frames = store_wal_frames(u->store);
-	if (frames < u->ckpt_from)
+	if (frames < u->ckpt_from) {
 		u->ckpt_from = 0; /* the WAL started over */
+		u->wal_starts++;
+	}
 	if (stopping)
 		return;
 	if (frames >= SERVER_WAL_MAX_FRAMES) {
@@ -256,10 +258,12 @@ void upkeep_stats_line(struct upkeep *u, char *buf, size_t len)
 	}
 	snprintf(buf, len, "fold_rows=%llu fold_slices=%llu fold_slice_max_ms=%.3f ckpts=%llu "
 		 "ckpt_max_ms=%.3f restarts=%llu restart_max_ms=%.3f loop_ckpts=%llu "
-		 "loop_ckpt_max_ms=%.3f wal_frames=%d", (unsigned long long)s.rows,
+		 "loop_ckpt_max_ms=%.3f wal_starts=%llu wal_frames=%d", (unsigned long long)s.rows,
 		 (unsigned long long)s.slices, s.slice_max / 1e6, (unsigned long long)s.ckpts,
 		 s.ckpt_max / 1e6, (unsigned long long)s.restarts, s.restart_max / 1e6,
-		 (unsigned long long)s.loop_ckpts, s.loop_ckpt_max / 1e6, store_wal_frames(u->store));
+		 (unsigned long long)s.loop_ckpts, s.loop_ckpt_max / 1e6,
+		 (unsigned long long)u->wal_starts, store_wal_frames(u->store));
+	u->wal_starts = 0;
 }
 
 void upkeep_start(struct upkeep *u, uv_loop_t *loop, struct store *store, unsigned fold_rows,
@@ -270,6 +274,10 @@ void upkeep_start(struct upkeep *u, uv_loop_t *loop, struct store *store, unsign
 	u->store = store;
 	u->fold_rows = fold_rows;
 	u->fold_ms = fold_ms;
+	/* The keys of a journal as long as a fold waits for, and a half more for the moves of the
+	 * fold's own time: no rehash of them on the loop (logged if there is no memory for it). */
+	if (store_journal_reserve(store, (size_t)fold_rows + fold_rows / 2) != STORE_OK)
+		log_msg(LOGL_WARN, "upkeep", "reserve=failed error=\"%s\"", store_errmsg(store));
 	if (store_ckpt_open(store, &u->ckpt, err, sizeof err) != STORE_OK) {
 		log_msg(LOGL_INFO, "upkeep", "mode=on_loop reason=\"%s\"", err);
 		return;

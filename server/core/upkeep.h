@@ -53,6 +53,7 @@ struct upkeep {
 	/* the loop's own */
 	bool folding;             /* a fold is with the thread */
 	int ckpt_from;            /* WAL frames when the last checkpoint was asked for */
+	uint64_t wal_starts;      /* this window's: times the WAL started over (seen after commits) */
 	uint64_t fold_due;        /* loop time (ms) the journal is due to be folded; 0: empty */
 	uint64_t fold_retry_at;   /* after a failed fold, no other before this loop time (ms) */
 	uint64_t fold_backoff;    /* the last wait after a failure (ms); 0: the last fold worked */
@@ -72,7 +73,7 @@ void upkeep_after_commit(struct upkeep *u, bool stopping);
  * SERVER_FOLD_RETRY_MAX_MS. */
 void upkeep_fold(struct upkeep *u, bool busy);
 /* The window's figures as "fold_rows=N fold_slices=N fold_slice_max_ms=X ckpts=N
- * ckpt_max_ms=X restarts=N restart_max_ms=X loop_ckpts=N loop_ckpt_max_ms=X wal_frames=N"
+ * ckpt_max_ms=X restarts=N restart_max_ms=X loop_ckpts=N loop_ckpt_max_ms=X wal_starts=N wal_frames=N"
  * into buf (UPKEEP_LINE_MAX), and a new window. */
 void upkeep_stats_line(struct upkeep *u, char *buf, size_t len);
 /* Stop the thread (a fold under way stops after its slice; the rest stays in the journal)

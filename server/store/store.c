@@ -265,8 +265,13 @@ enum store_rc store_open_ex(const char *path, const struct store_options *o, str
 		if ((r = map_params(s, i)) != STORE_OK)
 			goto bad;
 	}
-	/* What the last run left in the journal: folded now, or (if that fails) kept and read. */
-	if (store_journal_fold(s, NULL) != STORE_OK && store_journal_reload(s) != STORE_OK)
+	/* What the last run left in the journal: its keys read; folded now if it is short, or
+	 * else left to the server's upkeep (upkeep.c), so that a restart does not wait for it. A
+	 * failed fold keeps it (the keys are read again). */
+	if ((r = store_journal_reload(s)) != STORE_OK)
+		goto bad;
+	if (s->journal.n && s->journal.n <= STORE_OPEN_FOLD_ROWS &&
+	    store_journal_fold(s, NULL) != STORE_OK && (r = store_journal_reload(s)) != STORE_OK)
 		goto bad;
 	store_files_note(s);
 	s->err[0] = '\0';
@@ -295,6 +300,8 @@ void store_close(struct store *s)
 	free(s->path);
 	free(s->journal.k);
 	free(s->folded_max.k);
+	free(s->journal_max.k);
+	store_vec_free(&s->jrows);
 	free(s->folding.k);
 	free(s);
 }

@@ -53,6 +53,8 @@
 #define STORE_CACHE_KIB 8192       /* SQLite page cache of the main connection (PRAGMA cache_size) */
 #define STORE_ERR_MAX 512          /* store_errmsg text, bytes with the NUL */
 #define STORE_JOURNAL_KEYS_START 1024 /* first capacity of the move journal's key set */
+#define STORE_OPEN_FOLD_ROWS 16384 /* a journal up to this long is folded when the store opens */
+#define STORE_MOVES_PASSES 64 /* store_moves_get: reads of moves again after a fold moved rows */
 #define STORE_LOCK_SUFFIX ".lock"   /* the daemon's lock file: the database's path + this */
 #define STORE_PID_TEXT_MAX 24         /* the pid written in the lock file, bytes */
 
@@ -235,8 +237,9 @@ struct store_options {
 
 /* Open the database file at `path` with the options `o`: set WAL, synchronous (o->sync),
  * foreign_keys=ON and the busy timeout, apply the missing migrations in one transaction and
- * prepare every statement, then fold the move journal (store_journal_fold; if that fails the
- * rows stay in the journal and are read from there). ":memory:" (or "") is a database in
+ * prepare every statement, then read the move journal's keys and, if it holds at most
+ * STORE_OPEN_FOLD_ROWS, fold it (store_journal_fold; a longer one, or one whose fold fails,
+ * stays in the journal and is read from there). ":memory:" (or "") is a database in
  * memory, with no file and no checks. On success *out is the store; on failure *out is NULL,
  * the database is unchanged and err (errlen bytes) says why:
  * - STORE_NOT_FOUND: no file at `path`, or a file without a tengen schema (user_version 0),
@@ -409,7 +412,10 @@ enum store_rc store_games_unfinished(struct store *s, store_unfinished_cb cb, vo
  * vertex, bad JSON). */
 enum store_rc store_move_add(struct store *s, int64_t game_id, const struct store_move *m);
 /* The moves of game `game_id` in number order (none for an unknown game): the folded ones and
- * the journal's. */
+ * the journal's, merged by number; a journal row is read by the seq its key holds in memory,
+ * so a read costs the game's own rows, not the journal's length (a fold off the loop may
+ * commit between two rows: such a row is read from moves). STORE_ERROR if called from its
+ * own callback or on an SQLite error. */
 enum store_rc store_moves_get(struct store *s, int64_t game_id, store_move_cb cb, void *ctx);
 /* Moves are written to a journal, keyed by the order they came in, so that a commit of moves of
  * many games writes a page or two rather than a page per game (migration 0005). This moves
@@ -417,7 +423,7 @@ enum store_rc store_moves_get(struct store *s, int64_t game_id, store_move_cb cb
  * it, each game's page is written once for all of that game's moves in the batch. *rows (may
  * be NULL) gets the number of moves folded. STORE_ERROR inside a transaction; on a failure
  * (STORE_ERROR, or STORE_CONFLICT for a duplicate key) nothing changed and the journal's rows
- * are still read as moves. store_open folds what an earlier run left. */
+ * are still read as moves. store_open folds what an earlier run left, if it is short. */
 enum store_rc store_journal_fold(struct store *s, int *rows);
 /* Rows in the journal now (written in the open transaction included), not counting those
  * handed to a fold under way (store_journal_fold_begin). */
@@ -432,6 +438,10 @@ size_t store_journal_rows(const struct store *s);
  * again at once, or before the next move if that fails; a later fold moves them).
  * fold_begin: STORE_ERROR in a transaction or while a fold is under way. */
 enum store_rc store_journal_fold_begin(struct store *s, int64_t *hi);
+/* Make room in memory for the keys of `rows` journal rows (and as many of a fold under way),
+ * so that the journal can grow that long without a rehash on the loop. STORE_ERROR when out
+ * of memory. */
+enum store_rc store_journal_reserve(struct store *s, size_t rows);
 void store_journal_fold_end(struct store *s, bool complete);
 
 /* --- Warnings --- */

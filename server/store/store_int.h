@@ -48,7 +48,8 @@ enum stmt_id {
 	ST_MOVE_ADD,
 	ST_MOVE_FOLDED,
 	ST_MOVE_FOLDED_MAX,
-	ST_MOVES_GET,
+	ST_MOVES_FROM,
+	ST_JOURNAL_ROW,
 	ST_JOURNAL_KEYS,
 	ST_JOURNAL_FOLD,
 	ST_JOURNAL_CLEAR,
@@ -116,7 +117,7 @@ enum store_param {
 	P_START_AT, P_CREATED_AT, P_ENDED_AT, P_CLOCKS, P_WARNINGS_B, P_WARNINGS_W, P_EXTRA,
 	P_PLAYER_ID, P_LIMIT, P_GAME_ID, P_NUMBER, P_COLOR, P_VERTEX, P_FORFEIT, P_AT,
 	P_RATING_BEFORE, P_RD_BEFORE, P_VOLATILITY_BEFORE, P_SYSTEM, P_STATE, P_BEFORE,
-	P_FULL_NAME, P_COUNTRY, P_CLUB, P_EGD_PIN, P_ENTRANT,
+	P_FULL_NAME, P_COUNTRY, P_CLUB, P_EGD_PIN, P_ENTRANT, P_SEQ,
 	P_COUNT
 };
 
@@ -128,14 +129,18 @@ extern const char *const store_param_names[P_COUNT];
  * most half full. The move journal keeps two (see store_move_add). */
 struct key_entry {
 	int64_t game;
+	int64_t seq;   /* a journal key's row (move_journal.seq) */
 	int number;
 	int value;
-	bool used;
+	uint32_t gen;  /* in use while it equals its set's gen */
 };
 
+/* An open-addressing hash set (at most half full). Emptied in O(1) by a new generation, so
+ * that dropping a fold's keys on the loop does not touch their memory. */
 struct key_set {
 	struct key_entry *k;
 	size_t cap, n;
+	uint32_t gen;
 };
 
 #define STORE_FILES 3 /* the database, its -wal and -shm (store_files.c) */
@@ -174,6 +179,11 @@ struct store {
 	struct key_set journal;
 	struct key_set folding;   /* the keys of a fold under way off the thread (fold_begin) */
 	struct key_set folded_max;
+	/* Per game (number 0) the highest number of its rows in the journal or a fold under way:
+	 * how far store_moves_get looks up keys (an upper bound: dropped with the fold's keys
+	 * and rebuilt from the journal's). */
+	struct key_set journal_max;
+	struct store_vec jrows;   /* store_moves_get's scratch: a game's journal keys (struct jrow) */
 	bool journal_stale;       /* a rollback may have undone rows: reread before the next use */
 };
 

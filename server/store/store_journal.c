@@ -1,5 +1,6 @@
 /* store_journal: moves, written to the move journal (migration 0005) and folded into the
  * moves table in batches. See store.h. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@ static size_t key_slot(const struct key_set *ks, int64_t game, int number)
 	uint64_t h = (uint64_t)game * 0x9E3779B97F4A7C15u ^
 		(uint64_t)(uint32_t)number * 0xC2B2AE3D27D4EB4Fu;
 	size_t i = (size_t)(h ^ h >> 31) & (ks->cap - 1);
-	while (ks->k[i].used && (ks->k[i].game != game || ks->k[i].number != number))
+	while (ks->k[i].gen == ks->gen && (ks->k[i].game != game || ks->k[i].number != number))
 		i = (i + 1) & (ks->cap - 1);
 	return i;
 }
@@ -22,7 +23,31 @@ static struct key_entry *key_find(const struct key_set *ks, int64_t game, int nu
 	if (!ks->cap)
 		return NULL;
 	struct key_entry *e = &ks->k[key_slot(ks, game, number)];
-	return e->used ? e : NULL;
+	return e->gen == ks->gen ? e : NULL;
+}
+
+/* Room for n keys without growing (so that no rehash of a long journal's keys stalls a
+ * move); false when out of memory. */
+static bool key_reserve(struct key_set *ks, size_t n)
+{
+	size_t cap = ks->cap ? ks->cap : STORE_JOURNAL_KEYS_START;
+	while (cap < 2 * (n + 1))
+		cap *= 2;
+	if (cap == ks->cap)
+		return true;
+	struct key_set old = *ks;
+	struct key_entry *k = calloc(cap, sizeof *k);
+	if (!k)
+		return false;
+	ks->k = k;
+	ks->cap = cap;
+	if (!ks->gen)
+		ks->gen = 1;
+	for (size_t i = 0; i < old.cap; i++)
+		if (old.k[i].gen == old.gen)
+			ks->k[key_slot(ks, old.k[i].game, old.k[i].number)] = old.k[i];
+	free(old.k);
+	return true;
 }
 
 /* The entry of a key, added (value 0) if new; NULL when out of memory. */
@@ -31,30 +56,40 @@ static struct key_entry *key_put(struct key_set *ks, int64_t game, int number)
 	struct key_entry *e = key_find(ks, game, number);
 	if (e)
 		return e;
-	if (2 * (ks->n + 1) > ks->cap) {
-		struct key_set old = *ks;
-		size_t cap = old.cap ? 2 * old.cap : STORE_JOURNAL_KEYS_START;
-		struct key_entry *k = calloc(cap, sizeof *k);
-		if (!k)
-			return NULL;
-		ks->k = k;
-		ks->cap = cap;
-		for (size_t i = 0; i < old.cap; i++)
-			if (old.k[i].used)
-				ks->k[key_slot(ks, old.k[i].game, old.k[i].number)] = old.k[i];
-		free(old.k);
-	}
+	if (2 * (ks->n + 1) > ks->cap && !key_reserve(ks, ks->n + 1))
+		return NULL;
 	e = &ks->k[key_slot(ks, game, number)];
-	*e = (struct key_entry){ game, number, 0, true };
+	*e = (struct key_entry){ .game = game, .number = number, .gen = ks->gen };
 	ks->n++;
 	return e;
 }
 
+/* Raise the journal's highest number of a game (journal_max) to `number`; false when out of
+ * memory. */
+static bool jmax_raise(struct store *s, int64_t game, int number)
+{
+	struct key_entry *e = key_put(&s->journal_max, game, 0);
+	if (!e)
+		return false;
+	if (number > e->value)
+		e->value = number;
+	return true;
+}
+
 static void key_clear(struct key_set *ks)
 {
-	if (ks->cap)
+	if (ks->cap && ++ks->gen == 0) { /* wrapped: the old marks must go */
 		memset(ks->k, 0, ks->cap * sizeof *ks->k);
+		ks->gen = 1;
+	}
 	ks->n = 0;
+}
+
+enum store_rc store_journal_reserve(struct store *s, size_t rows)
+{
+	if (!key_reserve(&s->journal, rows) || !key_reserve(&s->folding, rows))
+		return store_fail(s, STORE_ERROR, "out of memory");
+	return STORE_OK;
 }
 
 /* Read the keys again from the table (after a rollback, which may have undone rows). */
@@ -64,10 +99,14 @@ enum store_rc store_journal_reload(struct store *s)
 	enum store_rc r = STORE_OK;
 	int rc;
 	key_clear(&s->journal);
+	key_clear(&s->journal_max);
 	/* Another process (tengend grant opening the database) may have folded rows meanwhile. */
 	key_clear(&s->folded_max);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (!key_put(&s->journal, sqlite3_column_int64(st, 0), sqlite3_column_int(st, 1))) {
+		struct key_entry *e = key_put(&s->journal, sqlite3_column_int64(st, 0),
+					      sqlite3_column_int(st, 1));
+		if (!e || (e->seq = sqlite3_column_int64(st, 2),
+			   !jmax_raise(s, sqlite3_column_int64(st, 0), sqlite3_column_int(st, 1)))) {
 			r = store_fail(s, STORE_ERROR, "out of memory");
 			break;
 		}
@@ -131,6 +170,7 @@ enum store_rc store_journal_fold(struct store *s, int *rows)
 	}
 	if (r == STORE_OK) {
 		key_clear(&s->journal);
+		key_clear(&s->journal_max);
 		key_clear(&s->folded_max); /* read again as games move on */
 		s->journal_stale = false;
 		if (rows)
@@ -181,6 +221,11 @@ void store_journal_fold_end(struct store *s, bool complete)
 {
 	key_clear(&s->folding);
 	key_clear(&s->folded_max); /* the games' highest folded numbers moved on */
+	/* The journal's highest numbers: from the keys written since the fold began. */
+	key_clear(&s->journal_max);
+	for (size_t i = 0; i < s->journal.cap; i++)
+		if (s->journal.k[i].gen == s->journal.gen && !jmax_raise(s, s->journal.k[i].game, s->journal.k[i].number))
+			s->journal_stale = true; /* out of memory: all of it read again later */
 	/* Rows left in the journal: their keys are read again now, so that they count in
 	 * store_journal_rows (a retry is due) and are refused as duplicates. */
 	if (!complete)
@@ -225,15 +270,130 @@ void store_moves_free(struct store_vec *l)
 	store_vec_free(l);
 }
 
+/* A reader of one move row (a statement with MOVE_COLS): 0 goes on, anything else stops the
+ * listing (*r says whether it failed). */
+typedef int (*move_row_fn)(struct store *s, sqlite3_stmt *st, void *ctx, enum store_rc *r);
+
+/* A journal row of the game being read: its number and seq. */
+struct jrow {
+	int number;
+	int64_t seq;
+};
+
+/* The game's journal keys from number `from` on, in number order, into s->jrows. */
+static enum store_rc journal_keys_of(struct store *s, int64_t game_id, int from)
+{
+	s->jrows.n = 0;
+	s->jrows.size = sizeof(struct jrow);
+	const struct key_entry *m = key_find(&s->journal_max, game_id, 0);
+	for (int n = from; m && n <= m->value; n++) {
+		const struct key_entry *e = key_find(&s->journal, game_id, n);
+		if (!e)
+			e = key_find(&s->folding, game_id, n);
+		if (!e)
+			continue;
+		struct jrow *j = store_vec_room(&s->jrows);
+		if (!j)
+			return store_fail(s, STORE_ERROR, "out of memory");
+		*j = (struct jrow){ n, e->seq };
+		s->jrows.n++;
+	}
+	return STORE_OK;
+}
+
+/* The moves of a game in number order, each given to fn: the moves table's rows merged with
+ * the journal's, which are found one at a time by their keys (the seq each holds), since the
+ * journal has no index by game: a game's read costs its own rows, not the journal's length.
+ * A fold slice off the loop (upkeep) may move rows from the journal to moves while this reads:
+ * a row its key names but the journal no longer holds is in moves, read again from there on
+ * (a key whose number moves has is such a row). */
+static enum store_rc moves_each(struct store *s, int64_t game_id, move_row_fn fn, void *ctx)
+{
+	enum store_rc r = STORE_OK;
+	if ((r = store_check_idle(s, s->st[ST_MOVES_FROM], "store_moves_get")) != STORE_OK ||
+	    (r = store_check_idle(s, s->st[ST_JOURNAL_ROW], "store_moves_get")) != STORE_OK)
+		return r;
+	if (s->journal_stale && store_journal_reload(s) != STORE_OK)
+		return STORE_ERROR;
+	int next = 1; /* every number below it was given to fn */
+	for (int pass = 0; pass < STORE_MOVES_PASSES; pass++) {
+		if ((r = journal_keys_of(s, game_id, next)) != STORE_OK)
+			return r;
+		struct binder b = store_binder(s, ST_MOVES_FROM);
+		b_int(&b, P_GAME_ID, game_id);
+		b_int(&b, P_NUMBER, next);
+		if (b.rc != SQLITE_OK)
+			return store_bind_fail(s, &b);
+		size_t k = 0;
+		bool refolded = false, need = true; /* need: the moves row read was given */
+		int rc = SQLITE_ROW;
+		for (;;) {
+			if (need && rc == SQLITE_ROW)
+				rc = sqlite3_step(b.st);
+			need = false;
+			int mnum = rc == SQLITE_ROW ? sqlite3_column_int(b.st, MC_NUMBER) : INT_MAX;
+			const struct jrow *jr = k < s->jrows.n ? &((struct jrow *)s->jrows.v)[k] : NULL;
+			if (jr && jr->number == mnum) {
+				k++; /* folded since its key was read: moves has it */
+				jr = NULL;
+			}
+			if (jr && jr->number < mnum) {
+				struct binder j = store_binder(s, ST_JOURNAL_ROW);
+				b_int(&j, P_SEQ, jr->seq);
+				int jc = j.rc == SQLITE_OK ? sqlite3_step(j.st) : j.rc;
+				int stop = jc == SQLITE_ROW ? fn(s, j.st, ctx, &r) : 0;
+				store_done(j.st);
+				if (jc == SQLITE_ROW && stop == 0) {
+					next = jr->number + 1;
+					k++;
+					continue; /* the moves row read, if any, is still to be given */
+				}
+				if (jc == SQLITE_DONE) { /* folded meanwhile: read moves again from it */
+					next = jr->number;
+					refolded = true;
+				} else if (jc != SQLITE_ROW) {
+					r = store_sql_fail(s, jc);
+				}
+				break;
+			}
+			if (rc != SQLITE_ROW) {
+				if (rc != SQLITE_DONE)
+					r = store_sql_fail(s, rc);
+				break;
+			}
+			next = mnum + 1;
+			need = true;
+			if (fn(s, b.st, ctx, &r) != 0)
+				break;
+		}
+		store_done(b.st);
+		if (!refolded)
+			return r;
+	}
+	return store_fail(s, STORE_ERROR, "game %lld: its moves kept moving while read",
+			  (long long)game_id);
+}
+
+static int collect_row(struct store *s, sqlite3_stmt *st, void *ctx, enum store_rc *r)
+{
+	struct store_vec *l = ctx;
+	void *e = store_vec_room(l);
+	if (!e) {
+		*r = store_fail(s, STORE_ERROR, "out of memory");
+		return -1;
+	}
+	if ((*r = row_move_copy(s, st, e)) != STORE_OK)
+		return -1;
+	l->n++;
+	return 0;
+}
+
 /* Append the moves of one game, copied out, to *l (a vec of struct store_move). */
 enum store_rc store_collect_moves(struct store *s, int64_t game_id, struct store_vec *l)
 {
-	struct binder b = store_binder(s, ST_MOVES_GET);
-	b_int(&b, P_GAME_ID, game_id);
-	if (b.rc != SQLITE_OK)
-		return store_bind_fail(s, &b);
-	return store_collect(s, b.st, l, row_move_copy);
+	return moves_each(s, game_id, collect_row, l);
 }
+
 enum store_rc store_move_add(struct store *s, int64_t game_id, const struct store_move *m)
 {
 	if (m->number < 1)
@@ -278,30 +438,30 @@ enum store_rc store_move_add(struct store *s, int64_t game_id, const struct stor
 	b_text(&b, P_CLOCKS, m->clocks);
 	b_double(&b, P_AT, m->at);
 	r = store_run(s, &b);
-	if (r == STORE_OK && !key_put(&s->journal, game_id, m->number))
+	struct key_entry *e = r == STORE_OK ? key_put(&s->journal, game_id, m->number) : NULL;
+	if (e)
+		e->seq = sqlite3_last_insert_rowid(s->db);
+	if (r == STORE_OK && (!e || !jmax_raise(s, game_id, m->number)))
 		s->journal_stale = true; /* the row is written; its key is reread before next use */
 	return r;
 }
 
-enum store_rc store_moves_get(struct store *s, int64_t game_id, store_move_cb cb, void *ctx)
+struct get_ctx {
+	store_move_cb cb;
+	void *ctx;
+};
+
+static int get_row(struct store *s, sqlite3_stmt *st, void *ctx, enum store_rc *r)
 {
-	sqlite3_stmt *st = s->st[ST_MOVES_GET];
-	enum store_rc r = store_check_idle(s, st, "store_moves_get");
+	struct get_ctx *g = ctx;
 	struct store_move m;
-	int rc;
-	if (r != STORE_OK)
-		return r;
-	struct binder b = store_binder(s, ST_MOVES_GET);
-	b_int(&b, P_GAME_ID, game_id);
-	if (b.rc != SQLITE_OK)
-		return store_bind_fail(s, &b);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((r = read_move(s, st, &m)) != STORE_OK || cb(ctx, &m) != 0)
-			break;
-	}
-	if (r == STORE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
-		r = store_sql_fail(s, rc);
-	store_done(st);
-	return r;
+	if ((*r = read_move(s, st, &m)) != STORE_OK)
+		return -1;
+	return g->cb(g->ctx, &m) != 0;
 }
 
+enum store_rc store_moves_get(struct store *s, int64_t game_id, store_move_cb cb, void *ctx)
+{
+	struct get_ctx g = {cb, ctx};
+	return moves_each(s, game_id, get_row, &g);
+}

@@ -106,9 +106,12 @@ const char *const store_stmt_sql[ST_COUNT] = {
 		":number, :color, :vertex, :forfeit, :clocks, :at)",
 	[ST_MOVE_FOLDED] = "SELECT count(*) FROM moves WHERE game_id = :game_id AND number = :number",
 	[ST_MOVE_FOLDED_MAX] = "SELECT coalesce(max(number), 0) FROM moves WHERE game_id = :game_id",
-	[ST_MOVES_GET] = "SELECT " MOVE_COLS " FROM moves WHERE game_id = :game_id UNION ALL "
-		"SELECT " MOVE_COLS " FROM move_journal WHERE game_id = :game_id ORDER BY number",
-	[ST_JOURNAL_KEYS] = "SELECT game_id, number FROM move_journal",
+	/* store_moves_get: the moves table's rows of a game from a number on, then the journal's
+	 * one at a time by the seq its key holds in memory (the journal has no index by game). */
+	[ST_MOVES_FROM] = "SELECT " MOVE_COLS " FROM moves WHERE game_id = :game_id AND "
+		"number >= :number ORDER BY number",
+	[ST_JOURNAL_ROW] = "SELECT " MOVE_COLS " FROM move_journal WHERE seq = :seq",
+	[ST_JOURNAL_KEYS] = "SELECT game_id, number, seq FROM move_journal",
 	[ST_JOURNAL_FOLD] = "INSERT INTO moves (game_id, " MOVE_COLS ") SELECT game_id, "
 		MOVE_COLS " FROM move_journal ORDER BY game_id, number",
 	[ST_JOURNAL_CLEAR] = "DELETE FROM move_journal",
@@ -180,5 +183,5 @@ const char *const store_param_names[P_COUNT] = {
 	[P_VOLATILITY_BEFORE] = ":volatility_before", [P_SYSTEM] = ":system",
 	[P_STATE] = ":state", [P_BEFORE] = ":before", [P_FULL_NAME] = ":full_name",
 	[P_COUNTRY] = ":country", [P_CLUB] = ":club", [P_EGD_PIN] = ":egd_pin",
-	[P_ENTRANT] = ":entrant",
+	[P_ENTRANT] = ":entrant", [P_SEQ] = ":seq",
 };

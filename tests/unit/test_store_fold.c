@@ -197,6 +197,55 @@ END_TEST
 
 /* A RESTART checkpoint after a passive one copies everything and has the WAL start over:
  * the next commit writes from its beginning (the frame count falls). */
+/* A read of a game's moves while a fold off the loop moves its rows (issue 22): the read finds
+ * the journal's rows by the keys in memory, one at a time; a slice that commits between two of
+ * them moved the rest to moves, and the read takes them from there: every move once, in order.
+ * The slice runs from the read's own callback (the moment between two row reads). */
+struct racing_read {
+	struct moves_seen ms;
+	struct store_ckpt *c;
+	int64_t hi;
+	int slice_after; /* run the slices after this many moves were given */
+};
+
+static int on_move_fold(void *ctx, const struct store_move *m)
+{
+	struct racing_read *rr = ctx;
+	on_move(&rr->ms, m);
+	if (rr->ms.n == rr->slice_after) {
+		int rows;
+		bool more = true;
+		uint64_t held;
+		while (more)
+			ck_assert_int_eq(store_ckpt_fold_slice(rr->c, rr->hi, 3, &rows, &more, &held),
+					 STORE_OK);
+	}
+	return 0;
+}
+
+START_TEST(test_read_during_fold)
+{
+	open_store();
+	new_games();
+	play_all(1, 2);
+	ck_assert_int_eq(store_journal_fold(s, NULL), STORE_OK); /* moves 1-2 in moves */
+	play_all(3, MOVES);
+	for (int after = 1; after <= MOVES; after++) {
+		struct racing_read rr = { .c = second(), .slice_after = after };
+		ck_assert_int_eq(store_journal_fold_begin(s, &rr.hi), STORE_OK);
+		ck_assert_int_eq(store_moves_get(s, games[0], on_move_fold, &rr), STORE_OK);
+		ck_assert_int_eq(rr.ms.n, MOVES + after - 1);
+		for (int k = 0; k < rr.ms.n; k++)
+			ck_assert_int_eq(rr.ms.numbers[k], k + 1);
+		store_journal_fold_end(s, true);
+		store_ckpt_close(rr.c);
+		ck_assert_int_eq(raw_int("SELECT count(*) FROM move_journal"), 0);
+		assert_all(MOVES + after - 1);
+		play_all(MOVES + after, MOVES + after); /* the next round's journal rows */
+	}
+}
+END_TEST
+
 START_TEST(test_restart_checkpoint)
 {
 	open_store();
@@ -228,6 +277,7 @@ static Suite *fold_suite(void)
 	tcase_add_test(tc, test_fold_crash_between_slices);
 	tcase_add_test(tc, test_fold_slice_failure);
 	tcase_add_test(tc, test_restart_checkpoint);
+	tcase_add_test(tc, test_read_during_fold);
 	suite_add_tcase(su, tc);
 	return su;
 }

@@ -650,7 +650,9 @@ START_TEST(test_move_journal)
 	ck_assert_int_eq(store_move_add(s, h, &m), STORE_CONFLICT);
 
 	/* A fold that fails changes nothing: a journal row that collides with a folded one (written
-	 * behind the store's back) stays, is read, and the store goes on. */
+	 * behind the store's back) stays and the store goes on. A read gives the moves table's row
+	 * of that number once (a journal key whose number moves has is taken for a row a fold
+	 * moved while the game was read), and the other rows. */
 	add_moves(h, 5, 5);
 	raw_exec("INSERT INTO move_journal (game_id, number, color, vertex, at) "
 		 "SELECT game_id, 1, 'B', 'A1', 0 FROM moves WHERE number = 4 AND vertex = 'C3' "
@@ -660,7 +662,7 @@ START_TEST(test_move_journal)
 	ck_assert_ptr_nonnull(strstr(store_errmsg(s), "fold the move journal"));
 	ck_assert(!store_in_transaction(s));
 	ck_assert_int_eq(raw_int("SELECT count(*) FROM move_journal"), 2);
-	ck_assert_int_eq(moves_count(h), 6);
+	assert_numbers(h, (const int[]){ 1, 2, 3, 4, 5 }, 5);
 	move_fill(&m, 1, "D4");
 	ck_assert_int_eq(store_move_add(s, g + 100, &m), STORE_ERROR); /* keys on again */
 	ck_assert_ptr_nonnull(strstr(store_errmsg(s), "FOREIGN KEY"));
