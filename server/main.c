@@ -39,9 +39,12 @@ static void usage(FILE *f)
 		"  --create               create the database if PATH does not exist; without it a missing or\n"
 		"                         empty database is refused (first start only: not in a service unit)\n"
 		"  --sync MODE            when a reply is sent: power-safe (default): after the change is on the\n"
-		"                         disk (an fsync per committed loop iteration); lose-on-power-cut: after\n"
-		"                         it is in the kernel's cache: kill -9 loses nothing, a power cut or a\n"
-		"                         kernel crash may lose the last acknowledged moves (never corrupts)\n"
+		"                         disk (the WAL fsync'd after each group commit by a thread of its own;\n"
+		"                         the loop goes on meanwhile); power-safe-on-loop: the same, the fsync\n"
+		"                         inside the commit on the loop (as before 0.22; for comparison);\n"
+		"                         lose-on-power-cut: after it is in the kernel's cache: kill -9 loses\n"
+		"                         nothing, a power cut or a kernel crash may lose the last acknowledged\n"
+		"                         moves (never corrupts)\n"
 		"  --min-free-mb N        refuse to start with less than N MiB free beside the database\n"
 		"                         (default %d; 0: no check)\n"
 		"  --log-level LEVEL      error, warn, info (default) or debug; logs go to stderr\n"
@@ -50,6 +53,7 @@ static void usage(FILE *f)
 		"  --max-per-address N    connections from one address (default %d)\n"
 		"  --max-queued BYTES     unsent bytes a client may leave before it is cut off (default %u)\n"
 		"  --pwhash-cost fast     libsodium's minimum hashing cost (tests and benchmarks only)\n"
+		"  --sync-test-delay-ms N power-safe: wait N ms before each sync of the WAL (tests only)\n"
 		"  --lag-allowance-ms N   most network lag credited to a move, measured by the server (default %d)\n"
 		"  --idle-timeout S       close a connection holding a partial line and no complete line for S\n"
 		"                         seconds (default %d; 0: never)\n"
@@ -294,6 +298,7 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 		{"backlog", required_argument, NULL, 'B'},
 		{"fold-ms", required_argument, NULL, 'm'},
 		{"loop-stats", required_argument, NULL, 'K'},
+		{"sync-test-delay-ms", required_argument, NULL, 'Y'},
 		{"create", no_argument, NULL, 'C'}, {"sync", required_argument, NULL, 'S'},
 		{"min-free-mb", required_argument, NULL, 'M'},
 		{"max-queued-per-address", required_argument, NULL, 'Q'},
@@ -358,18 +363,24 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 			set->backlog = (int)parse_range(optarg, "--backlog", "a count", 1,
 							SERVER_BACKLOG_MAX);
 			break;
+		case 'Y':
+			set->sync_test_delay_ms = (unsigned)parse_range(optarg, "--sync-test-delay-ms",
+					"ms", 0, SERVER_SYNC_TEST_DELAY_MAX_MS);
+			break;
 		case 'K':
 			set->loop_stats_s = (unsigned)parse_range(optarg, "--loop-stats", "seconds", 0,
 								  LOOPSTAT_EVERY_MAX_S);
 			break;
 		case 'C': set->store.create = true; break;
 		case 'S':
-			if (strcmp(optarg, "power-safe") == 0)
+			set->sync_inline = strcmp(optarg, "power-safe-on-loop") == 0;
+			if (strcmp(optarg, "power-safe") == 0 || set->sync_inline)
 				set->store.sync = STORE_SYNC_POWER_SAFE;
 			else if (strcmp(optarg, "lose-on-power-cut") == 0)
 				set->store.sync = STORE_SYNC_LOSE_ON_POWER_CUT;
 			else {
-				fprintf(stderr, "tengend: --sync takes power-safe or lose-on-power-cut\n");
+				fprintf(stderr, "tengend: --sync takes power-safe, power-safe-on-loop or "
+					"lose-on-power-cut\n");
 				return 2;
 			}
 			break;

@@ -132,7 +132,7 @@ const char *conn_set_addr(struct conn *c, const char *addr)
 
 void conn_acct(struct conn *c)
 {
-	size_t now = c->outlen + c->inflight;
+	size_t now = c->outlen + c->laterlen + c->inflight;
 	c->host->queued = c->host->queued - c->acct + now;
 	c->acct = now;
 }
@@ -152,6 +152,7 @@ void conn_unref(struct conn *c)
 	}
 	framing_free(&c->fr);
 	free(c->out);
+	free(c->later);
 	free(c->observing);
 	if (c->ops && c->ops->free)
 		c->ops->free(c);
@@ -194,6 +195,14 @@ static void unlink_conn(struct conn *c)
 			}
 		c->dirty = false;
 	}
+	if (c->in_later) {
+		for (struct conn **pp = &srv->later; *pp; pp = &(*pp)->lnext)
+			if (*pp == c) {
+				*pp = c->lnext;
+				break;
+			}
+		c->in_later = false;
+	}
 }
 
 void conn_close(struct conn *c, const char *why)
@@ -216,11 +225,29 @@ int64_t conn_rtt_ms(struct conn *c)
 
 /* ---- output ---- */
 
+/* Append len bytes to a growing buffer; false when out of memory. */
+static bool buf_add(char **buf, size_t *n, size_t *cap, const char *data, size_t len)
+{
+	if (*n + len > *cap) {
+		size_t ncap = *cap ? *cap : SERVER_OUT_START;
+		while (ncap < *n + len)
+			ncap *= 2;
+		char *b = realloc(*buf, ncap);
+		if (!b)
+			return false;
+		*buf = b;
+		*cap = ncap;
+	}
+	memcpy(*buf + *n, data, len);
+	*n += len;
+	return true;
+}
+
 void server_send_raw(struct conn *c, const char *line, size_t len)
 {
 	if (c->closing)
 		return;
-	if (c->outlen + c->inflight + len > c->srv->set.max_queued) {
+	if (c->outlen + c->laterlen + c->inflight + len > c->srv->set.max_queued) {
 		/* A client that does not read its replies and events is cut off; nobody waits. */
 		conn_close(c, "slow reader: too many unsent bytes");
 		return;
@@ -230,25 +257,71 @@ void server_send_raw(struct conn *c, const char *line, size_t len)
 		conn_close(c, "slow reader: too many unsent bytes from this address");
 		return;
 	}
-	if (c->outlen + len > c->outcap) {
-		size_t ncap = c->outcap ? c->outcap : SERVER_OUT_START;
-		while (ncap < c->outlen + len)
-			ncap *= 2;
-		char *n = realloc(c->out, ncap);
-		if (!n) {
+	struct server *srv = c->srv;
+	if (srv->syncing && !c->unheld) {
+		/* A sync is under way for what `out` holds: these bytes may tell of a change it does
+		 * not cover, so they wait for the next (server.c, sync_done). */
+		if (!buf_add(&c->later, &c->laterlen, &c->latercap, line, len)) {
 			conn_close(c, "out of memory");
 			return;
 		}
-		c->out = n;
-		c->outcap = ncap;
+		conn_acct(c);
+		if (!c->in_later) {
+			c->in_later = true;
+			c->lnext = srv->later;
+			srv->later = c;
+		}
+		return;
 	}
-	memcpy(c->out + c->outlen, line, len);
-	c->outlen += len;
+	if (!buf_add(&c->out, &c->outlen, &c->outcap, line, len)) {
+		conn_close(c, "out of memory");
+		return;
+	}
 	conn_acct(c);
 	if (!c->dirty) {
 		c->dirty = true;
-		c->dnext = c->srv->dirty;
-		c->srv->dirty = c;
+		c->dnext = srv->dirty;
+		srv->dirty = c;
+	}
+}
+
+void conn_release_later(struct server *srv)
+{
+	struct conn *c = srv->later;
+	srv->later = NULL;
+	while (c) {
+		struct conn *n = c->lnext;
+		c->in_later = false;
+		c->lnext = NULL;
+		if (!c->closing && c->laterlen) {
+			if (!c->outlen) { /* the usual case: no copy */
+				char *t = c->out;
+				size_t tc = c->outcap;
+				c->out = c->later;
+				c->outlen = c->laterlen;
+				c->outcap = c->latercap;
+				c->later = t;
+				c->latercap = tc;
+			} else if (!buf_add(&c->out, &c->outlen, &c->outcap, c->later, c->laterlen)) {
+				c->laterlen = 0;
+				conn_close(c, "out of memory");
+				c = n;
+				continue;
+			}
+			c->laterlen = 0;
+			if (c->latercap > SERVER_OUT_KEEP) {
+				free(c->later);
+				c->later = NULL;
+				c->latercap = 0;
+			}
+			conn_acct(c);
+			if (!c->dirty) {
+				c->dirty = true;
+				c->dnext = srv->dirty;
+				srv->dirty = c;
+			}
+		}
+		c = n;
 	}
 }
 

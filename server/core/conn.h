@@ -38,6 +38,9 @@ void conn_unref(struct conn *c);
 /* Close a connection (idempotent): leave its session, its lists, then ops->close. `why` goes
  * to the log. */
 void conn_close(struct conn *c, const char *why);
+/* A sync ended (server.c): the bytes each connection queued while it was under way join its
+ * queue (`out`) and it is marked for the next flush. */
+void conn_release_later(struct server *srv);
 /* After c's outlen or inflight changed: its address's count of unsent bytes follows. */
 void conn_acct(struct conn *c);
 

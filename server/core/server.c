@@ -1,4 +1,6 @@
 /* server: state, transaction, group commit, sending, sessions. See server.h. */
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +9,7 @@
 #include "fairclock.h"
 #include "log.h"
 #include "panic.h"
+#include "syncer.h"
 #include "upkeep.h"
 #include "server.h"
 
@@ -44,7 +47,39 @@ static void on_dbcheck(uv_timer_t *t)
 	check_files(t->data);
 }
 
-/* Once per iteration, before the loop waits: commit, then release replies and events. */
+static void flush_all(struct server *srv)
+{
+	for (unsigned i = 0; i < srv->nflush; i++)
+		srv->flush[i].fn(srv->flush[i].ctx);
+}
+
+/* Begin a sync of everything committed so far: until it ends, what the connections hold
+ * (`out`) waits, and what they are sent goes to `later`. */
+static void sync_begin(struct server *srv)
+{
+	srv->syncing = true;
+	srv->unsynced = false;
+	syncer_request(srv->syncer);
+}
+
+/* The syncer reports: what waited is on the disk and goes out; what came while it synced
+ * waits for the next sync if a commit came too, else goes out as well. */
+static void sync_done(void *ctx, bool ok, int err)
+{
+	struct server *srv = ctx;
+	if (!ok) /* as a failed commit: what the clients would be told may not be on the disk */
+		CORE_PANIC(srv->store, "what=wal_sync error=\"%s\"", strerror(err));
+	srv->syncing = false;
+	flush_all(srv);
+	conn_release_later(srv);
+	if (srv->unsynced && !srv->stopping)
+		sync_begin(srv);
+	else
+		flush_all(srv);
+}
+
+/* Once per iteration, before the loop waits: commit, then release replies and events (with a
+ * syncer: once the commit is on the disk, see sync_done). */
 static void on_prepare(uv_prepare_t *h)
 {
 	struct server *srv = h->data;
@@ -57,19 +92,32 @@ static void on_prepare(uv_prepare_t *h)
 		if (store_commit(srv->store) != STORE_OK)
 			CORE_PANIC(srv->store, "what=store_commit");
 		t1 = uv_hrtime();
+		srv->unsynced = srv->syncer != NULL;
 		upkeep_after_commit(&srv->upkeep, srv->stopping);
 	}
 	srv->turn++; /* the turn ends with its commit and its replies: new budgets */
 	srv->turn_used = 0;
 	uint64_t t2 = uv_hrtime();
-	for (unsigned i = 0; i < srv->nflush; i++)
-		srv->flush[i].fn(srv->flush[i].ctx);
+	if (srv->syncing)
+		; /* the output waits for the sync under way */
+	else if (srv->unsynced)
+		sync_begin(srv);
+	else
+		flush_all(srv);
 	uint64_t t3 = uv_hrtime();
 	upkeep_fold(&srv->upkeep, srv->txn || srv->stopping);
 	char line[UPKEEP_LINE_MAX];
 	bool due = loopstat_due(&srv->loopstat);
-	if (due)
+	if (due) {
 		upkeep_stats_line(&srv->upkeep, line, sizeof line);
+		if (srv->syncer) {
+			uint64_t mx, n;
+			size_t k = strlen(line);
+			syncer_stats(srv->syncer, &mx, &n);
+			snprintf(line + k, sizeof line - k, " syncs=%llu sync_max_ms=%.3f",
+				 (unsigned long long)n, mx / 1e6);
+		}
+	}
 	loopstat_step(&srv->loopstat, t1 - t0, t3 - t2, due ? line : NULL);
 }
 
@@ -115,12 +163,39 @@ int server_open(struct server *srv, uv_loop_t *loop, const struct server_setting
 	return 0;
 }
 
+/* Power-safe: the WAL's fsync on the syncer thread, if the database has a file and the
+ * thread starts; else the commit syncs, as before (logged). */
+static void syncer_open(struct server *srv)
+{
+	char wal[PATH_MAX + 16];
+	int err = 0;
+	if (srv->set.store.sync != STORE_SYNC_POWER_SAFE || srv->set.sync_inline)
+		return;
+	if (store_wal_path(srv->store, wal, sizeof wal) != STORE_OK) {
+		log_msg(LOGL_INFO, "syncer", "mode=in_commit reason=\"%s\"", store_errmsg(srv->store));
+		return;
+	}
+	srv->syncer = syncer_start(srv->loop, wal, srv->set.sync_test_delay_ms, sync_done, srv, &err);
+	if (!srv->syncer) {
+		log_msg(LOGL_WARN, "syncer", "mode=in_commit reason=\"%s\"", strerror(err));
+		return;
+	}
+	if (store_sync_detach(srv->store) != STORE_OK) {
+		log_msg(LOGL_WARN, "syncer", "mode=in_commit reason=\"%s\"", store_errmsg(srv->store));
+		syncer_stop(srv->syncer);
+		srv->syncer = NULL;
+		return;
+	}
+	log_msg(LOGL_INFO, "syncer", "mode=thread wal=%s", wal);
+}
+
 void server_start(struct server *srv)
 {
 	uv_loop_t *loop = srv->loop;
 	loopstat_start(&srv->loopstat, loop, srv->set.loop_stats_s);
 	upkeep_start(&srv->upkeep, loop, srv->store, srv->set.fold_rows,
 		     srv->set.fold_ms ? srv->set.fold_ms : SERVER_FOLD_MS);
+	syncer_open(srv);
 	uv_prepare_init(loop, &srv->prepare);
 	srv->prepare.data = srv;
 	uv_prepare_start(&srv->prepare, on_prepare);
@@ -184,12 +259,25 @@ void server_stop(struct server *srv)
 		 * did not commit. */
 		if (store_commit(srv->store) != STORE_OK)
 			CORE_PANIC(srv->store, "what=store_commit");
+		srv->unsynced = srv->syncer != NULL;
+	}
+	if (srv->syncer) {
+		/* Everything on the disk before the stop hooks write what the connections hold. */
+		int e = syncer_sync_now(srv->syncer);
+		if (e)
+			CORE_PANIC(srv->store, "what=wal_sync error=\"%s\"", strerror(e));
+		srv->syncing = srv->unsynced = false;
+		conn_release_later(srv);
 	}
 	for (unsigned i = 0; i < srv->nstop; i++)
 		srv->stop[i].fn(srv->stop[i].ctx);
 	if (!srv->started)
 		return;
 	upkeep_stop(&srv->upkeep); /* the upkeep thread ends; its async handle closes */
+	if (srv->syncer) {
+		syncer_stop(srv->syncer);
+		srv->syncer = NULL;
+	}
 	uv_close((uv_handle_t *)&srv->sweep, on_last_close);
 	uv_close((uv_handle_t *)&srv->prepare, on_last_close);
 	uv_close((uv_handle_t *)&srv->dbcheck, on_last_close);

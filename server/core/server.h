@@ -83,6 +83,8 @@
 #define SERVER_SHUTDOWN_GRACE_MS 2000     /* after SIGTERM, time for replies to drain */
 #define SERVER_CKPT_FRAMES 1000           /* WAL frames added that start a checkpoint off the loop */
 #define SERVER_WAL_MAX_FRAMES 131072      /* WAL frames past which the loop checkpoints itself */
+#define SERVER_LOOP_CKPT_FRAMES 16384     /* ... once per this many more */
+#define SERVER_SYNC_TEST_DELAY_MAX_MS 10000 /* --sync-test-delay-ms: at most */
 #define SERVER_FOLD_ROWS 131072           /* --fold-rows: moves in the journal that start a fold */
 #define SERVER_FOLD_ROWS_MAX 1000000      /* ... at most */
 #define SERVER_FOLD_MS 30000              /* --fold-ms: ... or the age of the journal's oldest move */
@@ -100,13 +102,13 @@
 /* The WAL starts over only after a checkpoint copied all of it (at the next write: SQLite's
  * walRestartLog), and beside the loop's steady commits a passive checkpoint never does: so
  * once the WAL holds SERVER_WAL_RESTART_FRAMES, the upkeep thread repeats passive checkpoints
- * (at most SERVER_CKPT_ROUNDS more) until one leaves at most SERVER_WAL_TAIL_FRAMES, runs one
- * more, then a RESTART checkpoint, which holds the write lock while it copies what is left and
- * syncs the file: the one wait the loop has for the thread, so it comes rarely (every 65,536
- * frames, about 30 s at 5,000 moves a second; docs/benchmarks.md). */
+ * (at most SERVER_CKPT_ROUNDS more, until one leaves at most SERVER_WAL_TAIL_FRAMES), then
+ * runs a RESTART checkpoint, which holds the write lock while it copies what is left (the
+ * pages of the last round's commits: mostly the journal's last leaf again) and syncs the
+ * file: the one wait the loop has for the thread, so it comes rarely (docs/benchmarks.md). */
 #define SERVER_WAL_RESTART_FRAMES 65536
 #define SERVER_WAL_TAIL_FRAMES 256
-#define SERVER_CKPT_ROUNDS 8              /* passive rounds tried to bring the rest to a tail */
+#define SERVER_CKPT_ROUNDS 4              /* passive rounds tried to bring the rest to a tail */
 #define SERVER_BACKLOG_MAX 65535          /* --backlog N: at most (the kernel caps it at
                                              net.core.somaxconn anyway) */
 #define SERVER_MIN_FREE_MB 128           /* --min-free-mb: free space below which start is refused
@@ -165,6 +167,12 @@ struct conn {
 	struct framing fr;
 	char *out;                /* queued bytes, written at the end of the iteration */
 	size_t outlen, outcap;
+	char *later;              /* bytes queued while a sync is under way (server.c): they wait
+	                             for the next one, behind `out` */
+	size_t laterlen, latercap;
+	bool unheld;              /* its bytes need no sync (a refusal before any request) */
+	bool in_later;            /* on the server's list of connections with `later` bytes */
+	struct conn *lnext;
 	size_t inflight;          /* bytes handed to the transport and not yet written */
 	int refs;                 /* 1 for the transport, +1 per async job (conn_ref) */
 	bool closing;
@@ -204,6 +212,8 @@ struct server_settings {
 	unsigned fold_rows;       /* journal moves that start a fold (default SERVER_FOLD_ROWS) */
 	unsigned fold_ms;         /* ... or the age of its oldest (ms; 0: SERVER_FOLD_MS) */
 	unsigned loop_stats_s;    /* log the loop's stall figures every S seconds (loopstat.h; 0: never) */
+	bool sync_inline;         /* power-safe: sync in the commit, on the loop (no syncer thread) */
+	unsigned sync_test_delay_ms; /* the syncer waits this long before each sync (tests only) */
 	int backlog;              /* the listen backlog (0: the system's maximum, tcp.c) */
 	bool proxy_protocol;      /* connections from proxy_from begin with a PROXY header */
 	const char *proxy_from;   /* those proxies' addresses, comma-separated (transport/proxy.h,
@@ -248,6 +258,11 @@ struct server {
 	uint64_t serial;
 	struct conn *backlog, *backlog_tail;
 	struct conn *dirty;       /* connections with queued bytes to write */
+	struct conn *later;       /* connections with bytes queued while a sync is under way */
+	struct syncer *syncer;    /* the group commit's fsync off the loop (syncer.h); NULL: the
+	                             commit syncs (lose-on-power-cut, in memory, no thread) */
+	bool syncing;             /* a sync is under way: every reply and event is held */
+	bool unsynced;            /* a commit since the last sync began */
 	/* Hooks main.c sets (the layers above core). */
 	server_line_fn line;      /* complete request lines go here */
 	void *line_ctx;

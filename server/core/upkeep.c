@@ -27,6 +27,43 @@ static bool quitting(struct upkeep *u)
 	return q;
 }
 
+/* A passive checkpoint; then, if the WAL is long and only a tail was left, a RESTART one. */
+static void checkpoint(struct upkeep *u)
+{
+	int logged = 0, copied = 0;
+	uint64_t t0 = uv_hrtime();
+	enum store_rc r = store_ckpt_run(u->ckpt, &logged, &copied);
+	uint64_t dt = uv_hrtime() - t0;
+	uv_mutex_lock(&u->mu);
+	u->st.ckpts++;
+	max_in(&u->st.ckpt_max, dt);
+	uv_mutex_unlock(&u->mu);
+	if (r != STORE_OK) {
+		log_msg(LOGL_WARN, "checkpoint", "error=\"%s\"", store_ckpt_errmsg(u->ckpt));
+		return;
+	}
+	if (logged < SERVER_WAL_RESTART_FRAMES)
+		return;
+	/* Again without the lock while the loop's commits keep more than a tail uncopied (each
+	 * round copies only what came meanwhile, so it is shorter): the RESTART's own copy and
+	 * fsync, with the write lock held, are then only of what the loop committed in the last
+	 * round. */
+	for (int i = 0; i < SERVER_CKPT_ROUNDS && logged - copied > SERVER_WAL_TAIL_FRAMES; i++)
+		if (store_ckpt_run(u->ckpt, &logged, &copied) != STORE_OK)
+			return;
+	/* What is left is what the loop committed during the last round: mostly the same few
+	 * pages again (the journal's last leaf), so the RESTART copies little whatever the count. */
+	t0 = uv_hrtime();
+	r = store_ckpt_restart(u->ckpt, &logged, &copied);
+	dt = uv_hrtime() - t0;
+	uv_mutex_lock(&u->mu);
+	u->st.restarts++;
+	max_in(&u->st.restart_max, dt);
+	uv_mutex_unlock(&u->mu);
+	if (r != STORE_OK)
+		log_msg(LOGL_WARN, "checkpoint", "mode=restart error=\"%s\"", store_ckpt_errmsg(u->ckpt));
+}
+
 /* Fold the journal up to seq hi, a slice at a time (sized to take about SERVER_FOLD_SLICE_US),
  * waiting after each as long as it took. Returns its store_rc; *complete: every row up to hi
  * moved (a quit stops it early). */
@@ -50,49 +87,19 @@ static int fold_slices(struct upkeep *u, int64_t hi, bool *complete)
 			n /= 2;
 		else if (dt < SERVER_FOLD_SLICE_US * 500u && rows == n && n < SERVER_FOLD_SLICE_MAX_ROWS)
 			n *= 2;
+		/* A checkpoint asked for meanwhile runs between two slices: a fold writes the
+		 * WAL fast, and the WAL must not outgrow what the loop tolerates. */
+		uv_mutex_lock(&u->mu);
+		bool ckpt = u->ckpt_wanted;
+		u->ckpt_wanted = false;
+		uv_mutex_unlock(&u->mu);
+		if (ckpt)
+			checkpoint(u);
 		if (more)
 			sleep_ns(dt);
 	}
 	*complete = !more;
 	return STORE_OK;
-}
-
-/* A passive checkpoint; then, if the WAL is long and only a tail was left, a RESTART one. */
-static void checkpoint(struct upkeep *u)
-{
-	int logged = 0, copied = 0;
-	uint64_t t0 = uv_hrtime();
-	enum store_rc r = store_ckpt_run(u->ckpt, &logged, &copied);
-	uint64_t dt = uv_hrtime() - t0;
-	uv_mutex_lock(&u->mu);
-	u->st.ckpts++;
-	max_in(&u->st.ckpt_max, dt);
-	uv_mutex_unlock(&u->mu);
-	if (r != STORE_OK) {
-		log_msg(LOGL_WARN, "checkpoint", "error=\"%s\"", store_ckpt_errmsg(u->ckpt));
-		return;
-	}
-	if (logged < SERVER_WAL_RESTART_FRAMES)
-		return;
-	/* Again without the lock while the loop's commits keep more than a tail uncopied (each
-	 * round copies only what came meanwhile, so it is shorter), and once more after that:
-	 * the RESTART's own copy and fsync, with the write lock held, are then only of what
-	 * the loop committed in the last round. */
-	for (int i = 0; i < SERVER_CKPT_ROUNDS && logged - copied > SERVER_WAL_TAIL_FRAMES; i++)
-		if (store_ckpt_run(u->ckpt, &logged, &copied) != STORE_OK)
-			return;
-	if (logged - copied > SERVER_WAL_TAIL_FRAMES ||
-	    store_ckpt_run(u->ckpt, &logged, &copied) != STORE_OK)
-		return;
-	t0 = uv_hrtime();
-	r = store_ckpt_restart(u->ckpt, &logged, &copied);
-	dt = uv_hrtime() - t0;
-	uv_mutex_lock(&u->mu);
-	u->st.restarts++;
-	max_in(&u->st.restart_max, dt);
-	uv_mutex_unlock(&u->mu);
-	if (r != STORE_OK)
-		log_msg(LOGL_WARN, "checkpoint", "mode=restart error=\"%s\"", store_ckpt_errmsg(u->ckpt));
 }
 
 static void thread_main(void *arg)
@@ -197,14 +204,14 @@ void upkeep_after_commit(struct upkeep *u, bool stopping)
 		return;
 	int frames = store_wal_frames(u->store);
 	if (frames < u->ckpt_from) {
-		u->ckpt_from = 0; /* the WAL started over */
+		u->ckpt_from = u->loop_ckpt_at = 0; /* the WAL started over */
 		u->wal_starts++;
 	}
 	if (stopping)
 		return;
-	if (frames >= SERVER_WAL_MAX_FRAMES) {
-		loop_checkpoint(u, frames);
-		u->ckpt_from = frames;
+	if (frames >= SERVER_WAL_MAX_FRAMES && frames - u->loop_ckpt_at >= SERVER_LOOP_CKPT_FRAMES) {
+		loop_checkpoint(u, frames); /* once per SERVER_LOOP_CKPT_FRAMES, not per commit */
+		u->ckpt_from = u->loop_ckpt_at = frames;
 		return;
 	}
 	if (frames - u->ckpt_from < SERVER_CKPT_FRAMES)

@@ -20,7 +20,7 @@
 #include <uv.h>
 #include "store.h"
 
-#define UPKEEP_LINE_MAX 256 /* upkeep_stats_line's text, bytes */
+#define UPKEEP_LINE_MAX 512 /* upkeep_stats_line's text, bytes */
 
 /* The thread's figures for a window (upkeep_stats_line); times in nanoseconds. */
 struct upkeep_stats {
@@ -53,6 +53,7 @@ struct upkeep {
 	/* the loop's own */
 	bool folding;             /* a fold is with the thread */
 	int ckpt_from;            /* WAL frames when the last checkpoint was asked for */
+	int loop_ckpt_at;         /* WAL frames at the loop's last checkpoint of its own */
 	uint64_t wal_starts;      /* this window's: times the WAL started over (seen after commits) */
 	uint64_t fold_due;        /* loop time (ms) the journal is due to be folded; 0: empty */
 	uint64_t fold_retry_at;   /* after a failed fold, no other before this loop time (ms) */

@@ -54,7 +54,8 @@
 #define STORE_ERR_MAX 512          /* store_errmsg text, bytes with the NUL */
 #define STORE_JOURNAL_KEYS_START 1024 /* first capacity of the move journal's key set */
 #define STORE_OPEN_FOLD_ROWS 16384 /* a journal up to this long is folded when the store opens */
-#define STORE_MOVES_PASSES 64 /* store_moves_get: reads of moves again after a fold moved rows */
+#define STORE_MOVES_PASSES 64
+#define STORE_FOLD_DELETE_FACTOR 8 /* a fold's second step deletes 8x a first step's rows */ /* store_moves_get: reads of moves again after a fold moved rows */
 #define STORE_LOCK_SUFFIX ".lock"   /* the daemon's lock file: the database's path + this */
 #define STORE_PID_TEXT_MAX 24         /* the pid written in the lock file, bytes */
 
@@ -317,6 +318,15 @@ bool store_in_transaction(const struct store *s);
  * (store_wal_frames). Returns false (nothing changed) for a database without a WAL (in
  * memory). */
 bool store_wal_manual(struct store *s);
+/* The path of the database's WAL file into wal_path (len bytes); STORE_ERROR for a database
+ * without a file or a path longer than len. */
+enum store_rc store_wal_path(struct store *s, char *wal_path, size_t len);
+/* Commits stop syncing the WAL (synchronous NORMAL: still safe from corruption, and the
+ * checkpoints still sync), so that the caller syncs it itself (fdatasync of store_wal_path),
+ * off its thread, before it reports a commit: the group commit's fsync moved off the loop
+ * (core/syncer.h). STORE_ERROR inside a transaction or if SQLite refuses. Only for a store
+ * opened STORE_SYNC_POWER_SAFE. */
+enum store_rc store_sync_detach(struct store *s);
 /* The number of frames (pages) in the WAL after the last commit, as counted since
  * store_wal_manual (0 before any commit). */
 int store_wal_frames(const struct store *s);
@@ -343,13 +353,18 @@ const char *store_ckpt_errmsg(const struct store_ckpt *c);
 enum store_rc store_ckpt_restart(struct store_ckpt *c, int *logged, int *copied);
 /* One slice of a fold (store_journal_fold_begin) on the second connection. The first call
  * for a fold (another hi, or the last one ended) reads the journal's rows up to hi into
- * memory in game and number order (a read transaction: no lock the writer needs); each call
- * then moves the next max_rows of them into `moves` in one transaction (BEGIN IMMEDIATE: it
- * waits while the store's thread holds the write lock), so each game's leaf of `moves` is
- * written once per fold, not once per slice. *rows gets how many moved, *more whether rows up to hi are left, *held_ns how
- * long the write lock was held (from the BEGIN's success to the COMMIT's end). STORE_ERROR
- * (store_ckpt_errmsg) with nothing changed. The connection does not check foreign keys and
- * CHECK constraints again: the rows met them when they were written to the journal. */
+ * memory in game and number order (a read transaction: no lock the writer needs). The fold
+ * then goes in two steps, each slice one transaction (BEGIN IMMEDIATE: it waits while the
+ * store's thread holds the write lock): first the next max_rows rows are copied into
+ * `moves` (each game's leaf written once per fold, not once per slice; a row of that number
+ * already there must be the same move: a copy an earlier, stopped fold made); then the
+ * journal's rows up to hi are deleted by ranges of seq (max_rows x STORE_FOLD_DELETE_FACTOR
+ * at a time: whole pages, not a page per row). Between the two a move is in both tables:
+ * readers take it once (store_moves_get). *rows gets how many were copied by this slice,
+ * *more whether work up to hi is left, *held_ns how long the write lock was held (from the
+ * BEGIN's success to the COMMIT's end). STORE_ERROR (store_ckpt_errmsg) with nothing of the
+ * slice changed. The connection does not check foreign keys and CHECK constraints again:
+ * the rows met them when they were written to the journal. */
 enum store_rc store_ckpt_fold_slice(struct store_ckpt *c, int64_t hi, int max_rows, int *rows,
 				    bool *more, uint64_t *held_ns);
 /* Close the second connection (NULL is fine); not while store_ckpt_run runs. */

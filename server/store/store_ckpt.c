@@ -9,13 +9,19 @@
 #define CKPT_CACHE_KIB 16384 /* page cache of the second connection (the fold's leaves of moves) */
 
 /* The fold's statements: the journal's rows up to ?1 are read in game and number order (no
- * lock: a WAL reader), then written a slice at a time, row by row. */
-enum { CK_READ, CK_INSERT, CK_DELETE, CK_BEGIN, CK_COMMIT, CK_ROLLBACK, CK_COUNT };
+ * lock: a WAL reader) and copied into moves a slice at a time (a row already there, the same
+ * move, is a copy an earlier fold made before it stopped); then the journal's rows are
+ * deleted by ranges of seq, a slice at a time. Deleting row by row in game order would write
+ * nearly a page of the journal per row: its rows of one game are spread all over it. */
+enum { CK_READ, CK_INSERT, CK_SAME, CK_DELETE, CK_BEGIN, CK_COMMIT, CK_ROLLBACK, CK_COUNT };
 static const char *const ck_sql[CK_COUNT] = {
 	[CK_READ] = "SELECT seq, game_id, " MOVE_COLS " FROM move_journal WHERE seq <= ?1 "
 		"ORDER BY game_id, number",
-	[CK_INSERT] = "INSERT INTO moves (game_id, " MOVE_COLS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-	[CK_DELETE] = "DELETE FROM move_journal WHERE seq = ?1",
+	[CK_INSERT] = "INSERT INTO moves (game_id, " MOVE_COLS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
+		"ON CONFLICT (game_id, number) DO NOTHING",
+	[CK_SAME] = "SELECT count(*) FROM moves WHERE game_id = ?1 AND number = ?2 AND color = ?3 "
+		"AND vertex = ?4 AND at = ?5",
+	[CK_DELETE] = "DELETE FROM move_journal WHERE seq > ?1 AND seq <= ?2",
 	[CK_BEGIN] = "BEGIN IMMEDIATE",
 	[CK_COMMIT] = "COMMIT",
 	[CK_ROLLBACK] = "ROLLBACK",
@@ -39,6 +45,7 @@ struct store_ckpt {
 	struct fold_row *rows;
 	size_t n, cap, next;
 	int64_t hi;
+	int64_t deleted; /* the second step: the journal's rows up to this seq are deleted */
 };
 
 /* ---- Checkpoints ---- */
@@ -64,6 +71,30 @@ bool store_wal_manual(struct store *s)
 	/* A WAL hook of our own replaces SQLite's automatic checkpointing (sqlite3_wal_hook). */
 	sqlite3_wal_hook(s->db, wal_hook, s);
 	return true;
+}
+
+enum store_rc store_wal_path(struct store *s, char *wal_path, size_t len)
+{
+	const char *db = sqlite3_db_filename(s->db, "main");
+	const char *wal = db && db[0] ? sqlite3_filename_wal(db) : NULL;
+	if (!wal || !wal[0] || snprintf(wal_path, len, "%s", wal) >= (int)len)
+		return store_fail(s, STORE_ERROR, "no WAL file");
+	return STORE_OK;
+}
+
+enum store_rc store_sync_detach(struct store *s)
+{
+	int level = -1;
+	if (store_in_transaction(s))
+		return store_fail(s, STORE_ERROR, "store_sync_detach: a transaction is open");
+	/* NORMAL in WAL mode: a commit writes the WAL without syncing it, and a checkpoint syncs
+	 * the WAL before it copies and the database after (SQLite: "WAL mode with synchronous
+	 * NORMAL is safe from corruption"); the caller's fdatasync of the WAL after a commit
+	 * makes that commit durable, as FULL would have. */
+	if (store_pragma(s->db, "PRAGMA synchronous = NORMAL", NULL, 0, NULL) != SQLITE_OK ||
+	    store_pragma(s->db, "PRAGMA synchronous", NULL, 0, &level) != SQLITE_OK || level != 1)
+		return store_fail(s, STORE_ERROR, "cannot set synchronous NORMAL (%d)", level);
+	return STORE_OK;
 }
 
 int store_wal_frames(const struct store *s)
@@ -174,7 +205,7 @@ static void batch_free(struct store_ckpt *c)
 	free(c->rows);
 	c->rows = NULL;
 	c->n = c->cap = c->next = 0;
-	c->hi = 0;
+	c->hi = c->deleted = 0;
 }
 
 /* A text column copied (NULL for NULL); false when out of memory. */
@@ -225,6 +256,10 @@ static int batch_read(struct store_ckpt *c, int64_t hi)
 		return rc;
 	}
 	c->hi = hi;
+	c->deleted = c->n ? c->rows[0].seq - 1 : hi;
+	for (size_t i = 1; i < c->n; i++)
+		if (c->rows[i].seq - 1 < c->deleted)
+			c->deleted = c->rows[i].seq - 1;
 	return SQLITE_OK;
 }
 
@@ -236,10 +271,11 @@ static void bind_text(sqlite3_stmt *st, int i, const char *t)
 		sqlite3_bind_null(st, i);
 }
 
-/* Write row r (insert into moves, delete from the journal) in the open transaction. */
+/* Copy row r into moves in the open transaction; a row of that number already there must be
+ * the same move (SQLITE_CONSTRAINT otherwise: a collision, the fold fails). */
 static int write_row(struct store_ckpt *c, const struct fold_row *r)
 {
-	sqlite3_stmt *ins = c->st[CK_INSERT], *del = c->st[CK_DELETE];
+	sqlite3_stmt *ins = c->st[CK_INSERT], *same = c->st[CK_SAME];
 	sqlite3_bind_int64(ins, 1, r->game_id);
 	sqlite3_bind_int(ins, 2, r->number);
 	bind_text(ins, 3, r->color);
@@ -248,9 +284,32 @@ static int write_row(struct store_ckpt *c, const struct fold_row *r)
 	bind_text(ins, 6, r->clocks);
 	sqlite3_bind_double(ins, 7, r->at);
 	int rc = ck_step(c, CK_INSERT);
-	if (rc != SQLITE_DONE)
+	if (rc != SQLITE_DONE || sqlite3_changes(c->db) == 1)
 		return rc;
-	sqlite3_bind_int64(del, 1, r->seq);
+	sqlite3_bind_int64(same, 1, r->game_id);
+	sqlite3_bind_int(same, 2, r->number);
+	bind_text(same, 3, r->color);
+	bind_text(same, 4, r->vertex);
+	sqlite3_bind_double(same, 5, r->at);
+	rc = sqlite3_step(same);
+	int n = rc == SQLITE_ROW ? sqlite3_column_int(same, 0) : 0;
+	sqlite3_reset(same);
+	sqlite3_clear_bindings(same);
+	if (rc != SQLITE_ROW)
+		return rc;
+	if (n != 1) {
+		snprintf(c->err, sizeof c->err, "fold slice: game %lld move %d is in moves already, "
+			 "another move", (long long)r->game_id, r->number);
+		return SQLITE_CONSTRAINT;
+	}
+	return SQLITE_DONE;
+}
+
+/* The second step's slice: delete the journal's rows with seq in (c->deleted, upto]. */
+static int delete_range(struct store_ckpt *c, int64_t upto)
+{
+	sqlite3_bind_int64(c->st[CK_DELETE], 1, c->deleted);
+	sqlite3_bind_int64(c->st[CK_DELETE], 2, upto);
 	return ck_step(c, CK_DELETE);
 }
 
@@ -261,30 +320,42 @@ enum store_rc store_ckpt_fold_slice(struct store_ckpt *c, int64_t hi, int max_ro
 	*more = false;
 	*held_ns = 0;
 	int rc;
-	if ((!c->rows || c->hi != hi || c->next == c->n) && (rc = batch_read(c, hi)) != SQLITE_OK)
+	c->err[0] = '\0';
+	if ((!c->rows || c->hi != hi) && (rc = batch_read(c, hi)) != SQLITE_OK)
 		goto fail;
-	if (c->next == c->n) {
+	if (c->deleted >= c->hi) {
 		batch_free(c);
 		return STORE_OK;
 	}
 	if ((rc = ck_step(c, CK_BEGIN)) != SQLITE_DONE)
 		goto fail;
 	uint64_t t0 = mono_ns();
-	size_t end = c->next + (size_t)max_rows < c->n ? c->next + (size_t)max_rows : c->n;
-	for (size_t i = c->next; i < end; i++)
-		if ((rc = write_row(c, &c->rows[i])) != SQLITE_DONE)
+	if (c->next < c->n) { /* first step: copy into moves, in game and number order */
+		size_t end = c->next + (size_t)max_rows < c->n ? c->next + (size_t)max_rows : c->n;
+		for (size_t i = c->next; i < end; i++)
+			if ((rc = write_row(c, &c->rows[i])) != SQLITE_DONE)
+				goto fail_txn;
+		if ((rc = ck_step(c, CK_COMMIT)) != SQLITE_DONE)
 			goto fail_txn;
-	if ((rc = ck_step(c, CK_COMMIT)) != SQLITE_DONE)
-		goto fail_txn;
+		*rows = (int)(end - c->next);
+		c->next = end;
+	} else { /* second step: delete from the journal, by ranges of seq */
+		int64_t upto = c->deleted + (int64_t)max_rows * STORE_FOLD_DELETE_FACTOR;
+		if (upto > c->hi)
+			upto = c->hi;
+		if ((rc = delete_range(c, upto)) != SQLITE_DONE ||
+		    (rc = ck_step(c, CK_COMMIT)) != SQLITE_DONE)
+			goto fail_txn;
+		c->deleted = upto;
+	}
 	*held_ns = mono_ns() - t0;
-	*rows = (int)(end - c->next);
-	c->next = end;
-	*more = c->next < c->n;
+	*more = c->deleted < c->hi;
 	if (!*more)
 		batch_free(c);
 	return STORE_OK;
 fail_txn:
-	snprintf(c->err, sizeof c->err, "fold slice: %s", sqlite3_errmsg(c->db));
+	if (!c->err[0])
+		snprintf(c->err, sizeof c->err, "fold slice: %s", sqlite3_errmsg(c->db));
 	if (!sqlite3_get_autocommit(c->db))
 		ck_step(c, CK_ROLLBACK);
 	batch_free(c); /* read again by the next fold */

@@ -112,8 +112,12 @@ const char *const store_stmt_sql[ST_COUNT] = {
 		"number >= :number ORDER BY number",
 	[ST_JOURNAL_ROW] = "SELECT " MOVE_COLS " FROM move_journal WHERE seq = :seq",
 	[ST_JOURNAL_KEYS] = "SELECT game_id, number, seq FROM move_journal",
+	/* A journal row that moves has already, the same move, is a copy a fold off the loop
+	 * made before it stopped (store_ckpt_fold_slice); another move of that number collides. */
 	[ST_JOURNAL_FOLD] = "INSERT INTO moves (game_id, " MOVE_COLS ") SELECT game_id, "
-		MOVE_COLS " FROM move_journal ORDER BY game_id, number",
+		MOVE_COLS " FROM move_journal j WHERE NOT EXISTS (SELECT 1 FROM moves m WHERE "
+		"m.game_id = j.game_id AND m.number = j.number AND m.color = j.color AND "
+		"m.vertex = j.vertex AND m.at = j.at) ORDER BY game_id, number",
 	[ST_JOURNAL_CLEAR] = "DELETE FROM move_journal",
 	[ST_JOURNAL_MAX] = "SELECT coalesce(max(seq), 0) FROM move_journal",
 	[ST_WARNING_ADD] = "INSERT INTO warnings (game_id, color, reason, number, at) "

@@ -410,6 +410,7 @@ static int proxy_done(struct tcp_conn *tc, const struct proxy_header *h)
 	if (!refuse)
 		return 0;
 	if (!c->pending) { /* counted on the client's address: say why, as at an accept */
+		c->unheld = true; /* no sync to wait for: nothing of the store is told */
 		server_reply_error(c, NULL, PROTO_ERR_RATE_LIMITED, "%s", refuse);
 		write_out(c);
 	}
@@ -535,7 +536,8 @@ static void on_connection(uv_stream_t *l, int status)
 	}
 	log_msg(LOGL_DEBUG, "connect", "conn=%llu addr=%s", (unsigned long long)c->serial, c->addr);
 	if (refuse) {
-		/* Say why, then hang up once the line is written. */
+		/* Say why, then hang up once the line is written (no sync to wait for). */
+		c->unheld = true;
 		server_reply_error(c, NULL, PROTO_ERR_RATE_LIMITED, "%s", refuse);
 		write_out(c);
 		conn_close(c, refuse);

@@ -451,6 +451,7 @@ static int ws_open(struct ws_server *w, struct lws *wsi, struct ws_pss *pss)
 	log_msg(LOGL_DEBUG, "connect", "conn=%llu addr=%s transport=ws",
 		(unsigned long long)c->serial, c->addr);
 	if (refuse) {
+		c->unheld = true; /* no sync to wait for: nothing of the store is told */
 		server_reply_error(c, NULL, PROTO_ERR_RATE_LIMITED, "%s", refuse);
 		wc->send_then_close = true; /* the refusal is sent, then lws closes (op_close) */
 		hand_over(wc);

@@ -283,6 +283,60 @@ START_TEST(test_count_kept)
 }
 END_TEST
 
+/* ---- the group commit's sync (issue 22) ---- */
+
+/* With --sync power-safe the WAL's fsync runs on the syncer thread after the commit, and no
+ * reply or event goes out before it returns: with the sync made 400 ms slow, a move's reply
+ * and the opponent's game.move come no sooner, and a ping sent while that sync runs waits for
+ * it too (its bytes were queued during the sync). With lose-on-power-cut nothing waits. */
+#define SYNC_DELAY_MS 400
+
+static long long timed_move_ms(struct hc *a, struct hc *b, long long g, const char *v, int n)
+{
+	long long t0 = st_now_ms();
+	st_move_ok(a, b, g, v, n);
+	return st_now_ms() - t0;
+}
+
+START_TEST(test_replies_wait_for_sync)
+{
+	struct hd d;
+	static const char *const slow[] = {"--sync-test-delay-ms", "400", NULL};
+	st_start(&d, slow);
+	ck_assert_msg(hd_log_has(&d, "syncer mode=thread"), "no syncer thread logged");
+	struct hc *a = st_login(&d, "alice"), *b = st_login(&d, "bob");
+	long long g = st_new_game(a, b);
+	long long ms = timed_move_ms(a, b, g, "C3", 1);
+	ck_assert_msg(ms >= SYNC_DELAY_MS, "a move answered in %lld ms, before its sync", ms);
+	/* A ping sent while a move's sync runs is answered after that sync. */
+	long long t0 = st_now_ms();
+	char line[128];
+	snprintf(line, sizeof line, "{\"id\":7,\"cmd\":\"play\",\"game\":%lld,\"vertex\":\"G7\"}", g);
+	ck_assert_int_eq(hc_send_line(b, line), 0);
+	usleep(50 * 1000);
+	st_ping_ok(a);
+	long long ping_ms = st_now_ms() - t0;
+	ck_assert_msg(ping_ms >= SYNC_DELAY_MS, "a ping answered %lld ms after a move, before "
+		      "the move's sync", ping_ms);
+	hc_close(a);
+	hc_close(b);
+	st_finish(&d);
+
+	static const char *const fast[] = {"--sync", "lose-on-power-cut", "--sync-test-delay-ms",
+					   "400", NULL};
+	st_start(&d, fast);
+	ck_assert(!hd_log_has(&d, "syncer mode=thread"));
+	a = st_login(&d, "alice");
+	b = st_login(&d, "bob");
+	g = st_new_game(a, b);
+	ms = timed_move_ms(a, b, g, "C3", 1);
+	ck_assert_msg(ms < SYNC_DELAY_MS, "lose-on-power-cut: a move took %lld ms", ms);
+	hc_close(a);
+	hc_close(b);
+	st_finish(&d);
+}
+END_TEST
+
 /* One number from the daemon's database through the sqlite3 command-line shell (another
  * process, as an operator's would be); -1 on failure. */
 static long long db_int(const char *sql)
@@ -400,6 +454,7 @@ static Suite *persist_suite(void)
 	tcase_add_test(tc, test_restart_pending);
 	tcase_add_test(tc, test_count_kept);
 	tcase_add_test(tc, test_restart_many_games);
+	tcase_add_test(tc, test_replies_wait_for_sync);
 	suite_add_tcase(s, tc);
 	return s;
 }
