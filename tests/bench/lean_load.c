@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -145,6 +146,7 @@ static int spawn_tengend(int port, bool wait)
 	if (pid < 0)
 		lean_die("fork: %s", strerror(errno));
 	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGTERM); /* stops if lean_load dies */
 		int fd = open(lean_logfile, O_WRONLY | O_CREAT | O_APPEND, 0644);
 		if (fd >= 0) {
 			dup2(fd, 1);
@@ -198,15 +200,17 @@ static int spawn_echo(void)
 	if (pid < 0)
 		lean_die("fork: %s", strerror(errno));
 	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlives lean_load */
 		execl(bin, bin, "--listen", "127.0.0.1:0", "--port-file", portfile, (char *)NULL);
 		fprintf(stderr, "lean_load: cannot run %s: %s\n", bin, strerror(errno));
 		_exit(127);
 	}
 	server_pid = pid;
+	spawned = true;
 	return wait_port(pid, bin);
 }
 
-/* Stop what was spawned: tengend gracefully (SIGTERM), lean_echo too. */
+/* Stop what was spawned (tengend gracefully) and wait for it. */
 static void stop_server(void)
 {
 	if (!spawned || server_pid <= 0)
@@ -401,8 +405,8 @@ static void usage(FILE *f)
 		"  --size N            board size (default 19); --moves-per-game N (default 250)\n"
 		"  --time JSON         the games' time control (default none)\n"
 		"  --seed N            random seed\n"
-		"  --connect-batch N   connections in flight while connecting (connecting, or not\n"
-		"                      yet logged in; default %d)\n"
+		"  --connect-batch N   connections in flight while connecting: from connect() to the\n"
+		"                      login's answer (after --restart: the ping's; default %d)\n"
 		"  --echo              the same traffic against lean_echo (the ceiling)\n"
 		"  --echo-bin PATH     the lean_echo to run (default: beside lean_load)\n"
 		"  --restart           G live games, kill -9 of tengend, restart: ping and all games back\n"

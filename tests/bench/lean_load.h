@@ -121,8 +121,10 @@ void lean_lat_add(uint64_t ns);
 int net_init(int nclients);
 /* Queue c for a connection to lean_target (started by net_pace, --connect-batch at a time). */
 void net_queue(struct lean_client *c);
-/* Connections in flight (connecting, or open and not yet logged in) at most `batch`; `gate`:
- * none but the first until one connection succeeded (a restarting server's port). */
+/* Connections in flight at most `batch`: from connect() to the first answer that says the
+ * server took it (the login's reply in the set-up, which also bounds the registrations the
+ * server hashes at once; the ping's after a restart; the connection itself with --echo).
+ * `gate`: none but the first until one connection succeeded (a restarting server's port). */
 void net_set_pace(int batch, bool gate);
 /* c no longer counts as in flight (logged in, or done with setting up). */
 void net_landed(struct lean_client *c);
@@ -160,7 +162,7 @@ void play_resign_all(void);
 int play_outstanding(void);
 /* Compute the LEAN_SEQS move sequences (common/board, at start only). */
 void play_make_sequences(void);
-/* --restart: before the clients come back (the ping is sent again, no client is back). */
+/* --restart: before the clients come back (no client is back). */
 void play_restart_reset(void);
 
 /* ---- figures (lean_report.c) ---- */

@@ -19,7 +19,6 @@
 
 char (*lean_seq[LEAN_SEQS])[5];
 int lean_seqlen[LEAN_SEQS];
-static bool ping_sent;
 
 /* ---- the move sequences (at start only) ---- */
 
@@ -285,6 +284,7 @@ static void on_reply(struct lean_client *c, const char *l, size_t len, uint64_t 
 	case R_PING:
 		if (lean_phase == PH_BACK && !lean_ping_at)
 			lean_ping_at = now;
+		net_landed(c);
 		break;
 	default: break;
 	}
@@ -384,10 +384,8 @@ void play_line(struct lean_client *c, const char *l, size_t len, uint64_t now)
 void play_connected(struct lean_client *c)
 {
 	if (lean_phase == PH_BACK) {
-		if (!ping_sent) {
-			ping_sent = true;
-			play_request(c, R_PING, "ping", "");
-		}
+		/* the ping's answer says the server took the connection (it lands: net_landed) */
+		play_request(c, R_PING, "ping", "");
 		send_login(c);
 	} else if (L.echo) {
 		net_landed(c);
@@ -457,7 +455,6 @@ int play_outstanding(void)
 
 void play_restart_reset(void)
 {
-	ping_sent = false;
 	for (int i = 0; i < lean_nclients; i++)
 		lean_clients[i].back = false;
 }
