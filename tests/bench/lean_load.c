@@ -49,7 +49,7 @@
 
 struct lean_opts L = {
 	.games = 100, .size = 19, .moves_per_game = 250, .connect_batch = LEAN_CONNECT_BATCH,
-	.warmup = 1, .duration = 10, .log_level = "warn",
+	.warmup = 1, .duration = 10, .log_level = "warn", .games_per_pair = 1,
 };
 struct lean_client *lean_clients;
 struct lean_pair *lean_pairs;
@@ -223,10 +223,19 @@ static void stop_server(void)
 
 /* ---- phases ---- */
 
+/* --restart: the games made live. */
+static int restart_games(void)
+{
+	int n = 0;
+	for (int i = 0; i < lean_npairs; i++)
+		n += lean_pairs[i].ngames;
+	return n;
+}
+
 static void restart_begin(uint64_t now)
 {
-	printf("restart: %d live games (%d moves each) made in %.2f s\n", lean_npairs,
-	       LEAN_RESTART_MOVES, (double)(now - run_start) / 1e9);
+	printf("restart: %d live games (%d per pair of clients, %d moves each) made in %.2f s\n",
+	       restart_games(), L.games_per_pair, LEAN_RESTART_MOVES, (double)(now - run_start) / 1e9);
 	fflush(stdout);
 	kill(server_pid, SIGKILL);
 	int st;
@@ -249,11 +258,11 @@ static void report_restart(void)
 	double back = lean_back_at ? (double)(lean_back_at - lean_restart_t0) / 1e9 : -1;
 	printf("restart: tengend killed (-9) and started again on the same database and port\n");
 	printf("  first ping answered %.3f s after the spawn; %d of %d clients logged in and had "
-	       "their game's game.state %.3f s after it\n", ping, lean_nback, lean_nclients, back);
+	       "their games' game.state %.3f s after it\n", ping, lean_nback, lean_nclients, back);
 	printf("  errors %llu, disconnects %llu\n", (unsigned long long)LS.errors,
 	       (unsigned long long)LS.disconnects);
-	printf("result mode=restart games=%d clients=%d ping_s=%.3f all_back_s=%.3f errors=%llu "
-	       "disconnects=%llu\n", lean_npairs, lean_nclients, ping, back,
+	printf("result mode=restart games=%d clients=%d games_per_pair=%d ping_s=%.3f all_back_s=%.3f "
+	       "errors=%llu disconnects=%llu\n", restart_games(), lean_nclients, L.games_per_pair, ping, back,
 	       (unsigned long long)LS.errors, (unsigned long long)LS.disconnects);
 	fflush(stdout);
 }
@@ -276,6 +285,9 @@ static void tick_setup(uint64_t now, double in_phase)
 		play_kickoff();
 		return;
 	}
+	if (LS.errors)
+		lean_die("set-up failed (%llu errors): %d of %d clients logged in, %d of %d games started",
+			 (unsigned long long)LS.errors, lean_nlogged, lean_nclients, lean_nstarted, lean_npairs);
 	if (in_phase > LEAN_SETUP_TIMEOUT_S)
 		lean_die("set-up timed out: %d of %d clients logged in, %d of %d games started",
 			 lean_nlogged, lean_nclients, lean_nstarted, lean_npairs);
@@ -349,8 +361,8 @@ static void tick(uint64_t now)
 
 static void run(void)
 {
-	lean_npairs = L.games;
-	lean_nclients = 2 * L.games;
+	lean_npairs = L.restart ? (L.games + L.games_per_pair - 1) / L.games_per_pair : L.games;
+	lean_nclients = 2 * lean_npairs;
 	lean_clients = calloc((size_t)lean_nclients, sizeof *lean_clients);
 	lean_pairs = calloc((size_t)lean_npairs, sizeof *lean_pairs);
 	if (!lean_clients || !lean_pairs || net_init(lean_nclients) < 0)
@@ -410,12 +422,13 @@ static void usage(FILE *f)
 		"  --echo              the same traffic against lean_echo (the ceiling)\n"
 		"  --echo-bin PATH     the lean_echo to run (default: beside lean_load)\n"
 		"  --restart           G live games, kill -9 of tengend, restart: ping and all games back\n"
+		"  --games-per-pair K  --restart: live games per pair of clients (default 1; at most %d)\n"
 		"  --server-pid PID    with --server: the process whose CPU is read\n"
 		"  --db PATH           the spawned tengend's database (kept; accounts reused)\n"
 		"  --sync MODE         the spawned tengend's --sync\n"
 		"  --log-level L       the spawned tengend's log level (default warn)\n"
 		"  --server-arg ARG    one more argument for the spawned tengend (repeat: ARG each)\n",
-		LEAN_CONNECT_BATCH);
+		LEAN_CONNECT_BATCH, LEAN_GAMES_PER_PAIR_MAX);
 }
 
 /* Read the command line into L. Returns -1 to go on, else the exit status. */
@@ -433,6 +446,7 @@ static int parse_args(int argc, char **argv)
 		{"restart", no_argument, NULL, 'R'}, {"db", required_argument, NULL, 'D'},
 		{"sync", required_argument, NULL, 'Y'}, {"log-level", required_argument, NULL, 'L'},
 		{"server-arg", required_argument, NULL, 'a'}, {"help", no_argument, NULL, 'h'},
+		{"games-per-pair", required_argument, NULL, 'k'},
 		{NULL, 0, NULL, 0}};
 	int o;
 	while ((o = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -454,6 +468,7 @@ static int parse_args(int argc, char **argv)
 		case 'x': L.seed = strtoul(optarg, NULL, 10); break;
 		case 'b': L.connect_batch = atoi(optarg); break;
 		case 'R': L.restart = true; break;
+		case 'k': L.games_per_pair = atoi(optarg); break;
 		case 'D': L.db = optarg; break;
 		case 'Y': L.sync = optarg; break;
 		case 'L': L.log_level = optarg; break;
@@ -470,7 +485,8 @@ static int parse_args(int argc, char **argv)
 	}
 	if (optind < argc || L.games < 1 || L.size < BOARD_MIN_SIZE || L.size > BOARD_MAX_SIZE ||
 	    L.moves_per_game < LEAN_RESTART_MOVES || L.duration <= 0 || L.warmup < 0 ||
-	    L.think_ms < 0 || L.report_every < 0 || L.connect_batch < 1) {
+	    L.think_ms < 0 || L.report_every < 0 || L.connect_batch < 1 || L.games_per_pair < 1 ||
+	    L.games_per_pair > LEAN_GAMES_PER_PAIR_MAX) {
 		usage(stderr);
 		return 2;
 	}

@@ -31,6 +31,7 @@
 #define LEAN_RECONNECT_MS 5             /* a refused connection is tried again after this */
 #define LEAN_CONNECT_BATCH 200          /* --connect-batch default */
 #define LEAN_RESTART_MOVES 2            /* --restart: moves in each game before the kill */
+#define LEAN_GAMES_PER_PAIR_MAX 64      /* --games-per-pair, at most (a bit each per client) */
 #define LEAN_SERVER_ARGS 16             /* --server-arg, at most */
 #define LEAN_ERRORS_SHOWN 10            /* errors printed one by one */
 #define LEAN_UNITS_MANY "1000000"       /* --address-units of the spawned tengend */
@@ -46,6 +47,7 @@ struct lean_opts {
 	const char *server_args[LEAN_SERVER_ARGS];
 	int nserver_args;
 	int games, size, moves_per_game, connect_batch, server_pid;
+	int games_per_pair;     /* --restart: live games per pair of clients */
 	double think_ms, warmup, duration, report_every;
 	bool echo, restart, loop_stats;
 	unsigned long seed;
@@ -65,6 +67,7 @@ struct lean_client {
 	uint8_t conn;          /* enum lean_conn */
 	bool logged_in, back, want_out, in_flight;
 	uint8_t timer;         /* enum lean_timer: what the pending timer does */
+	uint64_t back_mask;    /* --restart: bit k: game.state of its pair's games[k] seen */
 	uint32_t timer_gen;    /* a heap entry of another generation is stale */
 	uint32_t next_id;
 	struct lean_pend pend[LEAN_PENDING_MAX];
@@ -78,7 +81,9 @@ struct lean_pair {
 	int seq;               /* the move sequence this game replays */
 	int moves;             /* --echo: moves made in the current sequence */
 	bool live, started;
-	int restart_moves;     /* --restart: moves of the game seen by Black */
+	int restart_moves;     /* --restart: moves of the current game seen by Black */
+	int64_t games[LEAN_GAMES_PER_PAIR_MAX]; /* --restart: the games made live */
+	int ngames;
 };
 
 struct lean_stats {

@@ -297,15 +297,22 @@ static void on_game_move(struct lean_client *c, const char *l, size_t len)
 	struct lean_pair *p = &lean_pairs[c->pair];
 	long long g = scan_int(l, len, KEY("\"game\":")), n = scan_int(l, len, KEY("\"number\":"));
 	const char *col = scan(l, len, KEY("\"color\":\""));
-	if (g != p->game || n < 1 || !col || col >= l + len) {
-		if (g != p->game && lean_phase < PH_DRAIN)
-			lean_error(c, "game.move of another game", l, len);
+	/* Another game's: the pair's previous one (the partner may have moved on first). */
+	if (g != p->game)
+		return;
+	if (n < 1 || !col || col >= l + len) {
+		lean_error(c, "game.move without number or color", l, len);
 		return;
 	}
 	bool mine = *col == (c->role == 0 ? 'B' : 'W');
 	if (L.restart) {
-		if (c->role == 0 && n == LEAN_RESTART_MOVES && p->restart_moves < n)
-			lean_nready++;
+		if (c->role == 0 && n == LEAN_RESTART_MOVES && p->restart_moves < n) {
+			p->games[p->ngames++] = p->game; /* live: the next one, or done */
+			if (p->ngames == L.games_per_pair)
+				lean_nready++;
+			else
+				challenge(p);
+		}
 		if (c->role == 0 && n > p->restart_moves)
 			p->restart_moves = (int)n;
 		if (!mine && n < LEAN_RESTART_MOVES)
@@ -358,10 +365,16 @@ static void on_event(struct lean_client *c, const char *ev, const char *l, size_
 		long long id = g ? scan_int(g, (size_t)(end - g), KEY("\"id\":")) : -1;
 		if (lean_phase != PH_BACK || c->back)
 			return;
-		if (id != p->game) {
-			lean_error(c, "game.state of another game", l, len);
+		int k = 0;
+		while (k < p->ngames && p->games[k] != id)
+			k++;
+		if (k == p->ngames || (c->back_mask >> k & 1)) {
+			lean_error(c, "game.state of another game, or twice", l, len);
 			return;
 		}
+		c->back_mask |= UINT64_C(1) << k;
+		if (c->back_mask != (p->ngames == 64 ? UINT64_MAX : (UINT64_C(1) << p->ngames) - 1))
+			return;
 		c->back = true;
 		if (++lean_nback == lean_nclients)
 			lean_back_at = lean_now();
@@ -455,6 +468,8 @@ int play_outstanding(void)
 
 void play_restart_reset(void)
 {
-	for (int i = 0; i < lean_nclients; i++)
+	for (int i = 0; i < lean_nclients; i++) {
 		lean_clients[i].back = false;
+		lean_clients[i].back_mask = 0;
+	}
 }
