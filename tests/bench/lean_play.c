@@ -338,7 +338,7 @@ static void on_event(struct lean_client *c, const char *ev, const char *l, size_
 	if (starts(ev, end, KEY("game.move\""))) {
 		on_game_move(c, l, len);
 	} else if (starts(ev, end, KEY("challenge\""))) {
-		if (c->role == 1 && lean_phase < PH_DRAIN)
+		if (c->role == 1) /* also while draining: the game starts and is resigned */
 			send_game(c, R_ACCEPT, "accept", scan_int(l, len, KEY("\"game\":")));
 	} else if (starts(ev, end, KEY("game.start\""))) {
 		if (c->role != 0)
@@ -351,9 +351,14 @@ static void on_event(struct lean_client *c, const char *ev, const char *l, size_
 			p->started = true;
 			lean_nstarted++;
 		}
-		/* During the set-up only --restart moves (the others start together: play_kickoff) */
-		if ((lean_phase != PH_SETUP || L.restart) && lean_phase < PH_DRAIN)
+		/* During the set-up only --restart moves (the others start together: play_kickoff);
+		 * after the window a game that starts is resigned (a kept --db keeps none live) */
+		if (lean_phase >= PH_DRAIN) {
+			p->live = false;
+			send_game(c, R_RESIGN, "resign", p->game);
+		} else if (lean_phase != PH_SETUP || L.restart) {
 			my_turn(c, 0);
+		}
 	} else if (starts(ev, end, KEY("game.end\""))) {
 		if (c->role != 0 || scan_int(l, len, KEY("\"game\":")) != p->game)
 			return;
