@@ -331,12 +331,8 @@ static int start_job(struct conn *c, struct pw_job *j, const json_t *id, const c
 		return svc_fail(e, PROTO_ERR_INTERNAL, "out of memory");
 	}
 	if (j->kind == JOB_REGISTER) {
-		/* Registrations queue for their share of the pool (reg_next). */
-		if (acc.reg_queued >= SERVER_REGISTER_QUEUE_MAX) {
-			job_free(j);
-			return svc_fail(e, PROTO_ERR_RATE_LIMITED,
-					"too many registrations waiting; try again later");
-		}
+		/* Registrations queue for their share of the pool (reg_next); accounts_register
+		 * checked that there is room. */
 		if (acc.reg_queue_tail)
 			acc.reg_queue_tail->next = j;
 		else
@@ -369,6 +365,12 @@ int accounts_register(struct conn *c, const json_t *id, const char *name, const 
 				"field 'rank': a rank from 15k to 1k or 1d to 9d, e.g. \"3k\"");
 	if (store_player_by_name(c->srv->store, name, &p) == STORE_OK)
 		return svc_fail(e, PROTO_ERR_CONFLICT, "the name '%s' is taken", name);
+	/* A full queue refuses before the address's count (register_wait) is taken: a refused
+	 * registration changes nothing, so clients retrying it do not use up the address's
+	 * --register-per-address for the whole window. */
+	if (acc.reg_queued >= SERVER_REGISTER_QUEUE_MAX)
+		return svc_fail(e, PROTO_ERR_RATE_LIMITED,
+				"too many registrations waiting; try again later");
 	int wait = register_wait(c->srv, c->addr);
 	if (wait)
 		return svc_fail(e, PROTO_ERR_RATE_LIMITED,

@@ -14,7 +14,9 @@
 #include "framing.h"
 
 #define BENCH_UNITS_MANY "1000000" /* --address-units for a bench of many players */
-#define BENCH_REGISTER_RETRY_MS 20 /* a registration refused as rate_limited is sent again */
+#define BENCH_REGISTER_RETRY_MS 50 /* a registration refused as rate_limited is sent again */
+#define BENCH_REGISTER_JITTER_MS 150 /* ... after 50 ms + up to this (10,000 clients do not
+				      * all come back in the same millisecond) */
 #define BENCH_PASSWORD "bench-password"
 #define BENCH_CONNECTS_IN_FLIGHT 256   /* connection attempts at once */
 #define BENCH_PENDING_MAX 8            /* requests a client has outstanding */

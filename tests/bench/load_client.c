@@ -234,8 +234,8 @@ static void send_register(struct client *c)
 }
 
 /* A registration the server asked to retry (rate_limited: its hashing queue is full, issue
- * 20 item 9): again after BENCH_REGISTER_RETRY_MS, on the client's think timer (idle until
- * its game starts). */
+ * 20 item 9): again after BENCH_REGISTER_RETRY_MS + up to BENCH_REGISTER_JITTER_MS, on the
+ * client's think timer (idle until its game starts). */
 static void on_register_retry(uv_timer_t *t)
 {
 	send_register(t->data);
@@ -326,7 +326,8 @@ static void on_reply(struct client *c, json_t *msg)
 			snprintf(name, sizeof name, "bench-%06d", c->idx);
 			request(c, P_LOGIN, "login", "\"name\":\"%s\",\"password\":\"" BENCH_PASSWORD "\"", name);
 		} else if (code && strcmp(code, "rate_limited") == 0 && !O.attack) {
-			uv_timer_start(&c->think, on_register_retry, BENCH_REGISTER_RETRY_MS, 0);
+			uv_timer_start(&c->think, on_register_retry,
+				       BENCH_REGISTER_RETRY_MS + rnd() % (BENCH_REGISTER_JITTER_MS + 1), 0);
 		} else {
 			note_error("register failed");
 		}

@@ -57,6 +57,9 @@
 #define REG_EACH 6                   /* registrations each sends */
 #define REG_LIMIT 40                 /* SERVER_REGISTER_PER_ADDRESS */
 #define LOGIN_BOUND_MS 4000          /* an honest login (interactive hashing) under it */
+#define REGQ_ADDR "127.0.0.23"       /* registrations past the full hashing queue */
+#define REGQ_N 400                   /* sent at once (SERVER_REGISTER_QUEUE_MAX is 256) */
+#define REGQ_LIMIT 300               /* its --register-per-address */
 #define ADDR_FAILS 12                /* --login-fails-per-address of the lock-out test */
 #define CHALLENGES_OUT 20            /* GAMES_CHALLENGES_OUT_MAX: pending per challenger */
 #define CHALLENGES_IN 100            /* GAMES_CHALLENGES_IN_MAX: pending per target */
@@ -610,6 +613,65 @@ START_TEST(t_register_flood)
 }
 END_TEST
 
+/* A registration refused because the hashing queue is full is not counted against its
+ * address: REGQ_N connections from one address register at once (more than the queue
+ * holds), then each one refused registers again, one at a time: exactly REGQ_LIMIT succeed in
+ * all. (Before, every refusal counted: the retries met "too many registrations from this
+ * address" for the rest of the 600 s window, and a load generator of 10,000 clients retrying
+ * every 20 ms stalled there for minutes.) */
+START_TEST(t_register_queue_full)
+{
+	char limit[16];
+	snprintf(limit, sizeof limit, "%d", REGQ_LIMIT);
+	const char *const extra[] = {"--max-per-address", "1000", "--address-units", "1000000",
+				     "--register-per-address", limit, NULL};
+	hw_world_start(extra);
+	static struct hc *r[REGQ_N];
+	static bool again[REGQ_N];
+	for (int i = 0; i < REGQ_N; i++) {
+		r[i] = hc_open_ex(hw_d.port, REGQ_ADDR, 0, 0);
+		ck_assert(r[i] != NULL);
+		hw_expect_ping(r[i]); /* taken by the server: the burst below comes at once */
+	}
+	char line[128];
+	for (int i = 0; i < REGQ_N; i++) {
+		snprintf(line, sizeof line, "{\"cmd\":\"register\",\"id\":1,\"name\":\"rq%d\","
+			 "\"password\":\"queue-password\"}\n", i);
+		ck_assert_int_eq(hc_send(r[i], line, strlen(line)), 0);
+	}
+	int ok = 0, full = 0;
+	for (int i = 0; i < REGQ_N; i++) {
+		json_t *x = hc_reply(r[i], 10 * T);
+		ck_assert_msg(x != NULL, "registration %d got no reply", i);
+		again[i] = !hj_ok(x);
+		ok += hj_ok(x);
+		ck_assert_msg(hj_ok(x) || (hj_err(x) && strcmp(hj_err(x), "rate_limited") == 0),
+			      "registration: %s", hj_text(x));
+		full += !hj_ok(x) && strstr(hj_text(x), "waiting") != NULL;
+		json_decref(x);
+	}
+	fprintf(stderr, "test_hostile_load: %d registrations at once: %d went through, %d found the "
+		"queue full\n", REGQ_N, ok, full);
+	for (int i = 0; i < REGQ_N; i++) {
+		if (!again[i])
+			continue;
+		snprintf(line, sizeof line, "{\"cmd\":\"register\",\"id\":2,\"name\":\"rq%d\","
+			 "\"password\":\"queue-password\"}\n", i);
+		ck_assert_int_eq(hc_send(r[i], line, strlen(line)), 0);
+		json_t *x = hc_reply(r[i], 10 * T);
+		ck_assert_msg(x != NULL, "registration %d (again) got no reply", i);
+		ck_assert_msg(hj_ok(x) || (hj_err(x) && strcmp(hj_err(x), "rate_limited") == 0),
+			      "registration: %s", hj_text(x));
+		ok += hj_ok(x);
+		json_decref(x);
+	}
+	ck_assert_int_eq(ok, REGQ_LIMIT);
+	for (int i = 0; i < REGQ_N; i++)
+		hc_close(r[i]);
+	hw_world_end();
+}
+END_TEST
+
 static json_t *login_from(const char *addr, const char *name, const char *pw)
 {
 	struct hc *c = hc_open_ex(hw_d.port, addr, 0, 0);
@@ -683,6 +745,7 @@ static Suite *hostile_load_suite(void)
 	tcase_add_test(tc, t_listing_flood);
 	tcase_add_test(tc, t_never_read_flood);
 	tcase_add_test(tc, t_register_flood);
+	tcase_add_test(tc, t_register_queue_full);
 	tcase_add_test(tc, t_login_lockout);
 	tcase_add_test(tc, t_challenge_spam);
 	suite_add_tcase(s, tc);
