@@ -39,9 +39,9 @@ static void usage(FILE *f)
 		"  --create               create the database if PATH does not exist; without it a missing or\n"
 		"                         empty database is refused (first start only: not in a service unit)\n"
 		"  --sync MODE            when a reply is sent: power-safe (default): after the change is on the\n"
-		"                         disk (the WAL fsync'd after each group commit by a thread of its own;\n"
-		"                         the loop goes on meanwhile); power-safe-on-loop: the same, the fsync\n"
-		"                         inside the commit on the loop (as before 0.22; for comparison);\n"
+		"                         disk (an fsync per committed loop iteration); power-safe-thread: the\n"
+		"                         same, the fsync by a thread of its own while the loop goes on\n"
+		"                         (docs/benchmarks.md: slower on the machine measured);\n"
 		"                         lose-on-power-cut: after it is in the kernel's cache: kill -9 loses\n"
 		"                         nothing, a power cut or a kernel crash may lose the last acknowledged\n"
 		"                         moves (never corrupts)\n"
@@ -53,7 +53,7 @@ static void usage(FILE *f)
 		"  --max-per-address N    connections from one address (default %d)\n"
 		"  --max-queued BYTES     unsent bytes a client may leave before it is cut off (default %u)\n"
 		"  --pwhash-cost fast     libsodium's minimum hashing cost (tests and benchmarks only)\n"
-		"  --sync-test-delay-ms N power-safe: wait N ms before each sync of the WAL (tests only)\n"
+		"  --sync-test-delay-ms N power-safe-thread: wait N ms before each sync of the WAL (tests only)\n"
 		"  --lag-allowance-ms N   most network lag credited to a move, measured by the server (default %d)\n"
 		"  --idle-timeout S       close a connection holding a partial line and no complete line for S\n"
 		"                         seconds (default %d; 0: never)\n"
@@ -373,13 +373,13 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 			break;
 		case 'C': set->store.create = true; break;
 		case 'S':
-			set->sync_inline = strcmp(optarg, "power-safe-on-loop") == 0;
-			if (strcmp(optarg, "power-safe") == 0 || set->sync_inline)
+			set->sync_thread = strcmp(optarg, "power-safe-thread") == 0;
+			if (strcmp(optarg, "power-safe") == 0 || set->sync_thread)
 				set->store.sync = STORE_SYNC_POWER_SAFE;
 			else if (strcmp(optarg, "lose-on-power-cut") == 0)
 				set->store.sync = STORE_SYNC_LOSE_ON_POWER_CUT;
 			else {
-				fprintf(stderr, "tengend: --sync takes power-safe, power-safe-on-loop or "
+				fprintf(stderr, "tengend: --sync takes power-safe, power-safe-thread or "
 					"lose-on-power-cut\n");
 				return 2;
 			}

@@ -163,13 +163,13 @@ int server_open(struct server *srv, uv_loop_t *loop, const struct server_setting
 	return 0;
 }
 
-/* Power-safe: the WAL's fsync on the syncer thread, if the database has a file and the
- * thread starts; else the commit syncs, as before (logged). */
+/* --sync power-safe-thread: the WAL's fsync on the syncer thread, if the database has a file
+ * and the thread starts; else (logged) the commit syncs, as with power-safe. */
 static void syncer_open(struct server *srv)
 {
 	char wal[PATH_MAX + 16];
 	int err = 0;
-	if (srv->set.store.sync != STORE_SYNC_POWER_SAFE || srv->set.sync_inline)
+	if (srv->set.store.sync != STORE_SYNC_POWER_SAFE || !srv->set.sync_thread)
 		return;
 	if (store_wal_path(srv->store, wal, sizeof wal) != STORE_OK) {
 		log_msg(LOGL_INFO, "syncer", "mode=in_commit reason=\"%s\"", store_errmsg(srv->store));

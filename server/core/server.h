@@ -212,7 +212,7 @@ struct server_settings {
 	unsigned fold_rows;       /* journal moves that start a fold (default SERVER_FOLD_ROWS) */
 	unsigned fold_ms;         /* ... or the age of its oldest (ms; 0: SERVER_FOLD_MS) */
 	unsigned loop_stats_s;    /* log the loop's stall figures every S seconds (loopstat.h; 0: never) */
-	bool sync_inline;         /* power-safe: sync in the commit, on the loop (no syncer thread) */
+	bool sync_thread;         /* power-safe: the WAL's fsync on the syncer thread (syncer.h) */
 	unsigned sync_test_delay_ms; /* the syncer waits this long before each sync (tests only) */
 	int backlog;              /* the listen backlog (0: the system's maximum, tcp.c) */
 	bool proxy_protocol;      /* connections from proxy_from begin with a PROXY header */

@@ -285,10 +285,11 @@ END_TEST
 
 /* ---- the group commit's sync (issue 22) ---- */
 
-/* With --sync power-safe the WAL's fsync runs on the syncer thread after the commit, and no
- * reply or event goes out before it returns: with the sync made 400 ms slow, a move's reply
+/* With --sync power-safe-thread the WAL's fsync runs on the syncer thread after the commit,
+ * and no reply or event goes out before it returns: with the sync made 400 ms slow, a move's reply
  * and the opponent's game.move come no sooner, and a ping sent while that sync runs waits for
- * it too (its bytes were queued during the sync). With lose-on-power-cut nothing waits. */
+ * it too (its bytes were queued during the sync). With power-safe the sync is the commit's
+ * own (no thread, so no delay). */
 #define SYNC_DELAY_MS 400
 
 static long long timed_move_ms(struct hc *a, struct hc *b, long long g, const char *v, int n)
@@ -301,7 +302,8 @@ static long long timed_move_ms(struct hc *a, struct hc *b, long long g, const ch
 START_TEST(test_replies_wait_for_sync)
 {
 	struct hd d;
-	static const char *const slow[] = {"--sync-test-delay-ms", "400", NULL};
+	static const char *const slow[] = {"--sync", "power-safe-thread", "--sync-test-delay-ms",
+					   "400", NULL};
 	st_start(&d, slow);
 	ck_assert_msg(hd_log_has(&d, "syncer mode=thread"), "no syncer thread logged");
 	struct hc *a = st_login(&d, "alice"), *b = st_login(&d, "bob");
@@ -322,15 +324,15 @@ START_TEST(test_replies_wait_for_sync)
 	hc_close(b);
 	st_finish(&d);
 
-	static const char *const fast[] = {"--sync", "lose-on-power-cut", "--sync-test-delay-ms",
-					   "400", NULL};
+	static const char *const fast[] = {"--sync-test-delay-ms", "400", NULL}; /* power-safe */
 	st_start(&d, fast);
 	ck_assert(!hd_log_has(&d, "syncer mode=thread"));
 	a = st_login(&d, "alice");
 	b = st_login(&d, "bob");
 	g = st_new_game(a, b);
 	ms = timed_move_ms(a, b, g, "C3", 1);
-	ck_assert_msg(ms < SYNC_DELAY_MS, "lose-on-power-cut: a move took %lld ms", ms);
+	ck_assert_msg(ms < SYNC_DELAY_MS, "power-safe (the sync in the commit): a move took %lld "
+		      "ms", ms);
 	hc_close(a);
 	hc_close(b);
 	st_finish(&d);
