@@ -94,8 +94,11 @@
 /* The upkeep thread (upkeep.h, issue 22) folds in slices, each a transaction holding the write
  * lock (the loop's next BEGIN waits for it): a slice's rows double while slices take under
  * half of SERVER_FOLD_SLICE_US and halve while they take more, within these bounds; after a
- * slice the thread waits as long as it took (the loop gets the lock at least half the time). */
+ * slice the thread waits SERVER_FOLD_REST times as long as it took: the loop gets the lock,
+ * and the loop's fsyncs the disk, most of the time (a fold of 131,072 moves then takes some
+ * seconds of the 30 s between two). */
 #define SERVER_FOLD_SLICE_US 1000
+#define SERVER_FOLD_REST 3
 #define SERVER_FOLD_SLICE_ROWS 128        /* the first slice's rows */
 #define SERVER_FOLD_SLICE_MIN_ROWS 8
 #define SERVER_FOLD_SLICE_MAX_ROWS 4096
@@ -103,9 +106,9 @@
  * walRestartLog), and beside the loop's steady commits a passive checkpoint never does: so
  * once the WAL holds SERVER_WAL_RESTART_FRAMES, the upkeep thread repeats passive checkpoints
  * (at most SERVER_CKPT_ROUNDS more, until one leaves at most SERVER_WAL_TAIL_FRAMES), then
- * runs a RESTART checkpoint, which holds the write lock while it copies what is left (the
- * pages of the last round's commits: mostly the journal's last leaf again) and syncs the
- * file: the one wait the loop has for the thread, so it comes rarely (docs/benchmarks.md). */
+ * runs a RESTART checkpoint, which holds the write lock while it copies what is left and syncs
+ * the file: the one wait the loop has for the thread, so it comes rarely (docs/benchmarks.md);
+ * a longer tail waits for the next checkpoint. */
 #define SERVER_WAL_RESTART_FRAMES 65536
 #define SERVER_WAL_TAIL_FRAMES 256
 #define SERVER_CKPT_ROUNDS 4              /* passive rounds tried to bring the rest to a tail */
