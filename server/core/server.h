@@ -109,7 +109,7 @@
  * runs a RESTART checkpoint, which holds the write lock while it copies what is left and syncs
  * the file: the one wait the loop has for the thread, so it comes rarely (docs/benchmarks.md);
  * a longer tail waits for the next checkpoint. */
-#define SERVER_WAL_RESTART_FRAMES 65536
+#define SERVER_WAL_RESTART_FRAMES 16384
 #define SERVER_WAL_TAIL_FRAMES 256
 #define SERVER_CKPT_ROUNDS 4              /* passive rounds tried to bring the rest to a tail */
 #define SERVER_BACKLOG_MAX 65535          /* --backlog N: at most (the kernel caps it at

@@ -53,7 +53,7 @@
 #define STORE_CACHE_KIB 8192       /* SQLite page cache of the main connection (PRAGMA cache_size) */
 #define STORE_ERR_MAX 512          /* store_errmsg text, bytes with the NUL */
 #define STORE_JOURNAL_KEYS_START 1024 /* first capacity of the move journal's key set */
-#define STORE_OPEN_FOLD_ROWS 16384 /* a journal up to this long is folded when the store opens */
+#define STORE_OPEN_FOLD_ROWS 65536 /* a journal up to this long is folded when the store opens */
 #define STORE_MOVES_PASSES 64
 #define STORE_FOLD_DELETE_FACTOR 8 /* a fold's second step deletes 8x a first step's rows */ /* store_moves_get: reads of moves again after a fold moved rows */
 #define STORE_LOCK_SUFFIX ".lock"   /* the daemon's lock file: the database's path + this */
