@@ -62,8 +62,9 @@ static void sync_begin(struct server *srv)
 	syncer_request(srv->syncer);
 }
 
-/* The syncer reports: what waited is on the disk and goes out; what came while it synced
- * waits for the next sync if a commit came too, else goes out as well. */
+/* The syncer reports: what waited is on the disk and goes out. What came while it synced
+ * joins the queues and waits for the next on_prepare, which commits the transaction it may
+ * belong to (still open now) and syncs it, or writes it out if nothing was committed. */
 static void sync_done(void *ctx, bool ok, int err)
 {
 	struct server *srv = ctx;
@@ -72,10 +73,6 @@ static void sync_done(void *ctx, bool ok, int err)
 	srv->syncing = false;
 	flush_all(srv);
 	conn_release_later(srv);
-	if (srv->unsynced && !srv->stopping)
-		sync_begin(srv);
-	else
-		flush_all(srv);
 }
 
 /* Once per iteration, before the loop waits: commit, then release replies and events (with a
@@ -167,7 +164,7 @@ int server_open(struct server *srv, uv_loop_t *loop, const struct server_setting
  * and the thread starts; else (logged) the commit syncs, as with power-safe. */
 static void syncer_open(struct server *srv)
 {
-	char wal[PATH_MAX + 16];
+	char wal[SERVER_WAL_PATH_MAX];
 	int err = 0;
 	if (srv->set.store.sync != STORE_SYNC_POWER_SAFE || !srv->set.sync_thread)
 		return;

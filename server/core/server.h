@@ -18,6 +18,7 @@
 
 #include "config.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <uv.h>
@@ -85,6 +86,7 @@
 #define SERVER_WAL_MAX_FRAMES 131072      /* WAL frames past which the loop checkpoints itself */
 #define SERVER_LOOP_CKPT_FRAMES 16384     /* ... once per this many more */
 #define SERVER_SYNC_TEST_DELAY_MAX_MS 10000 /* --sync-test-delay-ms: at most */
+#define SERVER_WAL_PATH_MAX (PATH_MAX + 16) /* the WAL file's path (the database's + "-wal") */
 #define SERVER_FOLD_ROWS 131072           /* --fold-rows: moves in the journal that start a fold */
 #define SERVER_FOLD_ROWS_MAX 1000000      /* ... at most */
 #define SERVER_FOLD_MS 30000              /* --fold-ms: ... or the age of the journal's oldest move */
@@ -115,8 +117,8 @@
 #define SERVER_BACKLOG_MAX 65535          /* --backlog N: at most (the kernel caps it at
                                              net.core.somaxconn anyway) */
 #define SERVER_MIN_FREE_MB 128           /* --min-free-mb: free space below which start is refused
-                                             (the WAL may grow to SERVER_WAL_MAX_FRAMES pages,
-                                             512 MiB of 4 KiB, under load: leave room for it) */
+                                             (a WAL the upkeep does not keep up with may grow
+                                             to SERVER_WAL_MAX_FRAMES pages, 512 MiB) */
 #define SERVER_MIN_FREE_MB_MAX 1048576    /* ... at most (1 TiB) */
 #define SERVER_DB_CHECK_MS 1000           /* how often the database's files are looked for (and
                                              before every commit): deleted or replaced, it stops */

@@ -301,6 +301,7 @@ void store_close(struct store *s)
 	free(s->journal.k);
 	free(s->folded_max.k);
 	free(s->journal_max.k);
+	free(s->folding_max.k);
 	store_vec_free(&s->jrows);
 	free(s->folding.k);
 	free(s);

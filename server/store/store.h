@@ -54,8 +54,9 @@
 #define STORE_ERR_MAX 512          /* store_errmsg text, bytes with the NUL */
 #define STORE_JOURNAL_KEYS_START 1024 /* first capacity of the move journal's key set */
 #define STORE_OPEN_FOLD_ROWS 65536 /* a journal up to this long is folded when the store opens */
-#define STORE_MOVES_PASSES 64
-#define STORE_FOLD_DELETE_FACTOR 8 /* a fold's second step deletes 8x a first step's rows */ /* store_moves_get: reads of moves again after a fold moved rows */
+#define STORE_MOVE_NUMBER_MAX 1000000 /* a move's number, at most (store_moves_get walks them) */
+#define STORE_MOVES_PASSES 64      /* store_moves_get: reads of moves again after a fold moved rows */
+#define STORE_FOLD_DELETE_FACTOR 8 /* a fold's second step deletes 8x a first step's rows */
 #define STORE_LOCK_SUFFIX ".lock"   /* the daemon's lock file: the database's path + this */
 #define STORE_PID_TEXT_MAX 24         /* the pid written in the lock file, bytes */
 
@@ -423,8 +424,8 @@ enum store_rc store_games_unfinished(struct store *s, store_unfinished_cb cb, vo
 /* --- Moves --- */
 
 /* Append a move to game `game_id`. STORE_CONFLICT if the game already has that move number;
- * STORE_ERROR if the game does not exist or a field is invalid (number < 1, color, empty
- * vertex, bad JSON). */
+ * STORE_ERROR if the game does not exist or a field is invalid (number < 1 or over
+ * STORE_MOVE_NUMBER_MAX, color, empty vertex, bad JSON). */
 enum store_rc store_move_add(struct store *s, int64_t game_id, const struct store_move *m);
 /* The moves of game `game_id` in number order (none for an unknown game): the folded ones and
  * the journal's, merged by number; a journal row is read by the seq its key holds in memory,
@@ -446,18 +447,19 @@ size_t store_journal_rows(const struct store *s);
 /* The fold off the store's thread (issue 22), in three steps: store_journal_fold_begin on
  * s's thread with no transaction open hands the journal's committed rows (seq <= *hi) to a
  * fold, after which s still refuses their (game, number) keys; store_ckpt_fold_slice on the
- * second connection (another thread) moves them into `moves` a slice at a time, each slice a
- * transaction of its own (so a crash leaves each row in one of the two tables, never both,
- * never neither); store_journal_fold_end on s's thread when the last slice committed
- * (`complete`) or the fold was given up (the keys of the rows left in the journal are read
- * again at once, or before the next move if that fails; a later fold moves them).
+ * second connection (another thread) copies them into `moves` and then deletes them from the
+ * journal, a slice at a time, each slice a transaction of its own (so a crash leaves each row
+ * in the journal, in both tables (the same move, read once) or in `moves`, never neither);
+ * store_journal_fold_end on s's thread when the last slice committed (`complete`) or the fold
+ * was given up (the keys of the rows left in the journal are read again at once, or before
+ * the next move if that fails; a later fold moves them).
  * fold_begin: STORE_ERROR in a transaction or while a fold is under way. */
 enum store_rc store_journal_fold_begin(struct store *s, int64_t *hi);
+void store_journal_fold_end(struct store *s, bool complete);
 /* Make room in memory for the keys of `rows` journal rows (and as many of a fold under way),
  * so that the journal can grow that long without a rehash on the loop. STORE_ERROR when out
  * of memory. */
 enum store_rc store_journal_reserve(struct store *s, size_t rows);
-void store_journal_fold_end(struct store *s, bool complete);
 
 /* --- Warnings --- */
 

@@ -21,7 +21,12 @@ static const char *const ck_sql[CK_COUNT] = {
 		"ON CONFLICT (game_id, number) DO NOTHING",
 	[CK_SAME] = "SELECT count(*) FROM moves WHERE game_id = ?1 AND number = ?2 AND color = ?3 "
 		"AND vertex = ?4 AND at = ?5",
-	[CK_DELETE] = "DELETE FROM move_journal WHERE seq > ?1 AND seq <= ?2",
+	/* Only rows moves has (the same move): a seq is a rowid, reused once the journal was
+	 * emptied (another process's fold at open), so a range may hold rows never copied. */
+	[CK_DELETE] = "DELETE FROM move_journal WHERE seq > ?1 AND seq <= ?2 AND EXISTS (SELECT 1 "
+		"FROM moves m WHERE m.game_id = move_journal.game_id AND m.number = "
+		"move_journal.number AND m.color = move_journal.color AND m.vertex = "
+		"move_journal.vertex AND m.at = move_journal.at)",
 	[CK_BEGIN] = "BEGIN IMMEDIATE",
 	[CK_COMMIT] = "COMMIT",
 	[CK_ROLLBACK] = "ROLLBACK",

@@ -179,10 +179,10 @@ struct store {
 	struct key_set journal;
 	struct key_set folding;   /* the keys of a fold under way off the thread (fold_begin) */
 	struct key_set folded_max;
-	/* Per game (number 0) the highest number of its rows in the journal or a fold under way:
-	 * how far store_moves_get looks up keys (an upper bound: dropped with the fold's keys
-	 * and rebuilt from the journal's). */
-	struct key_set journal_max;
+	/* Per game (number 0) the highest number of its rows in `journal` and in `folding`: how
+	 * far store_moves_get looks up keys (upper bounds; they move with their key sets at a
+	 * fold's begin and end, in O(1)). */
+	struct key_set journal_max, folding_max;
 	struct store_vec jrows;   /* store_moves_get's scratch: a game's journal keys (struct jrow) */
 	bool journal_stale;       /* a rollback may have undone rows: reread before the next use */
 };

@@ -171,6 +171,7 @@ enum store_rc store_journal_fold(struct store *s, int *rows)
 	if (r == STORE_OK) {
 		key_clear(&s->journal);
 		key_clear(&s->journal_max);
+		key_clear(&s->folding_max);
 		key_clear(&s->folded_max); /* read again as games move on */
 		s->journal_stale = false;
 		if (rows)
@@ -214,18 +215,17 @@ enum store_rc store_journal_fold_begin(struct store *s, int64_t *hi)
 	struct key_set t = s->folding;
 	s->folding = s->journal;
 	s->journal = t;
+	t = s->folding_max; /* and so do the games' highest numbers */
+	s->folding_max = s->journal_max;
+	s->journal_max = t;
 	return STORE_OK;
 }
 
 void store_journal_fold_end(struct store *s, bool complete)
 {
 	key_clear(&s->folding);
+	key_clear(&s->folding_max);
 	key_clear(&s->folded_max); /* the games' highest folded numbers moved on */
-	/* The journal's highest numbers: from the keys written since the fold began. */
-	key_clear(&s->journal_max);
-	for (size_t i = 0; i < s->journal.cap; i++)
-		if (s->journal.k[i].gen == s->journal.gen && !jmax_raise(s, s->journal.k[i].game, s->journal.k[i].number))
-			s->journal_stale = true; /* out of memory: all of it read again later */
 	/* Rows left in the journal: their keys are read again now, so that they count in
 	 * store_journal_rows (a retry is due) and are refused as duplicates. */
 	if (!complete)
@@ -285,8 +285,12 @@ static enum store_rc journal_keys_of(struct store *s, int64_t game_id, int from)
 {
 	s->jrows.n = 0;
 	s->jrows.size = sizeof(struct jrow);
-	const struct key_entry *m = key_find(&s->journal_max, game_id, 0);
-	for (int n = from; m && n <= m->value; n++) {
+	const struct key_entry *a = key_find(&s->journal_max, game_id, 0);
+	const struct key_entry *b = key_find(&s->folding_max, game_id, 0);
+	int hi = a ? a->value : 0;
+	if (b && b->value > hi)
+		hi = b->value;
+	for (int n = from; n <= hi; n++) {
 		const struct key_entry *e = key_find(&s->journal, game_id, n);
 		if (!e)
 			e = key_find(&s->folding, game_id, n);
@@ -398,6 +402,9 @@ enum store_rc store_move_add(struct store *s, int64_t game_id, const struct stor
 {
 	if (m->number < 1)
 		return store_fail(s, STORE_ERROR, "move number %d: moves are numbered from 1", m->number);
+	if (m->number > STORE_MOVE_NUMBER_MAX)
+		return store_fail(s, STORE_ERROR, "move number %d: at most %d", m->number,
+				  STORE_MOVE_NUMBER_MAX);
 	if (m->color != 'B' && m->color != 'W')
 		return store_fail(s, STORE_ERROR, "move colour must be 'B' or 'W'");
 	if (!store_fits(m->vertex, sizeof m->vertex) || !m->vertex[0]
