@@ -17,16 +17,16 @@ enum { CK_READ, CK_INSERT, CK_SAME, CK_DELETE, CK_BEGIN, CK_COMMIT, CK_ROLLBACK,
 static const char *const ck_sql[CK_COUNT] = {
 	[CK_READ] = "SELECT seq, game_id, " MOVE_COLS " FROM move_journal WHERE seq <= ?1 "
 		"ORDER BY game_id, number",
-	[CK_INSERT] = "INSERT INTO moves (game_id, " MOVE_COLS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
-		"ON CONFLICT (game_id, number) DO NOTHING",
-	[CK_SAME] = "SELECT count(*) FROM moves WHERE game_id = ?1 AND number = ?2 AND color = ?3 "
-		"AND vertex = ?4 AND at = ?5",
+	[CK_INSERT] = ("INSERT INTO moves (game_id, " MOVE_COLS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
+		"ON CONFLICT (game_id, number) DO NOTHING"),
+	[CK_SAME] = ("SELECT count(*) FROM moves WHERE game_id = ?1 AND number = ?2 AND color = ?3 "
+		"AND vertex = ?4 AND at = ?5"),
 	/* Only rows moves has (the same move): a seq is a rowid, reused once the journal was
 	 * emptied (another process's fold at open), so a range may hold rows never copied. */
-	[CK_DELETE] = "DELETE FROM move_journal WHERE seq > ?1 AND seq <= ?2 AND EXISTS (SELECT 1 "
+	[CK_DELETE] = ("DELETE FROM move_journal WHERE seq > ?1 AND seq <= ?2 AND EXISTS (SELECT 1 "
 		"FROM moves m WHERE m.game_id = move_journal.game_id AND m.number = "
 		"move_journal.number AND m.color = move_journal.color AND m.vertex = "
-		"move_journal.vertex AND m.at = move_journal.at)",
+		"move_journal.vertex AND m.at = move_journal.at)"),
 	[CK_BEGIN] = "BEGIN IMMEDIATE",
 	[CK_COMMIT] = "COMMIT",
 	[CK_ROLLBACK] = "ROLLBACK",
