@@ -344,6 +344,8 @@ static enum store_rc moves_each(struct store *s, int64_t game_id, move_row_fn fn
 			if (jr && jr->number < mnum) {
 				struct binder j = store_binder(s, ST_JOURNAL_ROW);
 				b_int(&j, P_SEQ, jr->seq);
+				b_int(&j, P_GAME_ID, game_id);
+				b_int(&j, P_NUMBER, jr->number);
 				int jc = j.rc == SQLITE_OK ? sqlite3_step(j.st) : j.rc;
 				int stop = jc == SQLITE_ROW ? fn(s, j.st, ctx, &r) : 0;
 				store_done(j.st);

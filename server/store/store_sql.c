@@ -110,7 +110,8 @@ const char *const store_stmt_sql[ST_COUNT] = {
 	 * one at a time by the seq its key holds in memory (the journal has no index by game). */
 	[ST_MOVES_FROM] = "SELECT " MOVE_COLS " FROM moves WHERE game_id = :game_id AND "
 		"number >= :number ORDER BY number",
-	[ST_JOURNAL_ROW] = "SELECT " MOVE_COLS " FROM move_journal WHERE seq = :seq",
+	[ST_JOURNAL_ROW] = "SELECT " MOVE_COLS " FROM move_journal WHERE seq = :seq AND "
+		"game_id = :game_id AND number = :number", /* a seq may be reused once deleted */
 	[ST_JOURNAL_KEYS] = "SELECT game_id, number, seq FROM move_journal",
 	/* A journal row that moves has already, the same move, is a copy a fold off the loop
 	 * made before it stopped (store_ckpt_fold_slice); another move of that number collides. */
