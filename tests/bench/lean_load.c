@@ -313,7 +313,7 @@ static void tick(uint64_t now)
 		phase_start = measure_start = now;
 		next_report = now + (uint64_t)(L.report_every * 1e9);
 		cpu_self0 = report_self_cpu();
-		cpu_server0 = server_pid > 0 ? report_proc_cpu(server_pid) : -1;
+		cpu_server0 = server_pid > 0 ? bench_proc_cpu(server_pid) : -1;
 		report_begin();
 		break;
 	case PH_MEASURE: {
@@ -327,7 +327,7 @@ static void tick(uint64_t now)
 			report_interval((double)(now + (uint64_t)(L.report_every * 1e9) - next_report) / 1e9);
 		double cpu_self = report_self_cpu() - cpu_self0, cpu_server = -1;
 		if (server_pid > 0 && cpu_server0 >= 0)
-			cpu_server = report_proc_cpu(server_pid) - cpu_server0;
+			cpu_server = bench_proc_cpu(server_pid) - cpu_server0;
 		lean_phase = PH_DRAIN;
 		phase_start = now;
 		report_play((double)(now - measure_start) / 1e9, setup_s, cpu_self, cpu_server);
@@ -397,7 +397,7 @@ static void run(void)
 	net_free();
 	free(lean_clients);
 	free(lean_pairs);
-	free(LS.lat);
+	free(LS.lat.v);
 	for (int s = 0; s < LEAN_SEQS; s++)
 		free(lean_seq[s]);
 }

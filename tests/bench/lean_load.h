@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "bench_stats.h"
 
 #define LEAN_PASSWORD "bench-password"
 #define LEAN_NAME_FMT "bench-%06d"      /* the accounts, as load_bench names them */
@@ -35,7 +36,7 @@
 #define LEAN_SERVER_ARGS 16             /* --server-arg, at most */
 #define LEAN_ERRORS_SHOWN 10            /* errors printed one by one */
 #define LEAN_UNITS_MANY "1000000"       /* --address-units of the spawned tengend */
-#define LEAN_LOOP_FIGS 8                /* the loop figures read from tengend's log */
+#define LEAN_LOOP_FIGS BENCH_LOOP_FIGS  /* the loop figures read from tengend's log */
 
 enum lean_phase { PH_SETUP, PH_WARMUP, PH_MEASURE, PH_DRAIN, PH_BACK, PH_DONE };
 enum lean_req { R_NONE, R_REGISTER, R_LOGIN, R_CHALLENGE, R_ACCEPT, R_PLAY, R_RESIGN, R_PING };
@@ -88,8 +89,7 @@ struct lean_pair {
 
 struct lean_stats {
 	uint64_t moves, errors, disconnects;
-	uint32_t *lat;         /* round trips of the window, us */
-	size_t nlat, caplat;
+	struct bench_lat lat;  /* round trips of the window */
 	double worst_p99;      /* the largest interval p99, ms */
 	double loop[LEAN_LOOP_FIGS];
 };
@@ -172,9 +172,6 @@ void play_restart_reset(void);
 
 /* ---- figures (lean_report.c) ---- */
 
-/* CPU seconds (user + system, all threads) of process pid from /proc/PID/stat; -1 if
- * unreadable. */
-double report_proc_cpu(int pid);
 /* This process's CPU seconds (getrusage, user + system). */
 double report_self_cpu(void);
 /* The window starts (figures of the intervals and of the server's loop from here on). */

@@ -11,34 +11,10 @@
 #include <unistd.h>
 #include "lean_load.h"
 
-/* The loop figures kept: each the largest seen (ms); the keys of tengend's `loop` line. */
-static const char *const loop_keys[LEAN_LOOP_FIGS] = {
-	"busy_max_ms", "begin_max_ms", "commit_max_ms", "flush_max_ms", "fold_slice_max_ms",
-	"ckpt_max_ms", "restart_max_ms", "loop_ckpt_max_ms",
-};
-
 static long log_offset;      /* how far the server's log was read */
-static size_t mark;          /* LS.lat's first entry of this interval */
+static size_t mark;          /* LS.lat.v's first entry of this interval */
 static uint64_t moves_mark;  /* LS.moves at its start */
 static int interval_no;
-
-double report_proc_cpu(int pid)
-{
-	char path[64], buf[1024];
-	snprintf(path, sizeof path, "/proc/%d/stat", pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	char *p = strrchr(buf, ')');
-	unsigned long ut = 0, st = 0;
-	/* after ")": state (field 3) ... utime is field 14, stime 15 (proc(5)) */
-	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
-		return -1;
-	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
-}
 
 double report_self_cpu(void)
 {
@@ -50,63 +26,19 @@ double report_self_cpu(void)
 
 void lean_lat_add(uint64_t ns)
 {
-	if (LS.nlat == LS.caplat) {
-		LS.caplat = LS.caplat ? LS.caplat * 2 : 65536;
-		LS.lat = realloc(LS.lat, LS.caplat * sizeof *LS.lat);
-		if (!LS.lat)
-			lean_die("out of memory");
-	}
-	uint64_t us = ns / 1000;
-	LS.lat[LS.nlat++] = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+	if (!bench_lat_add(&LS.lat, ns))
+		lean_die("out of memory");
 }
 
 /* Read the `loop` lines the server logged since the last call; their maxima into m. */
 static void loop_scan(double m[LEAN_LOOP_FIGS])
 {
-	for (int i = 0; i < LEAN_LOOP_FIGS; i++)
-		m[i] = 0;
-	FILE *f = fopen(lean_logfile, "r");
-	if (!f)
-		return;
-	if (fseek(f, log_offset, SEEK_SET) != 0) {
-		fclose(f);
-		return;
-	}
-	char line[1024];
-	while (fgets(line, sizeof line, f)) {
-		size_t n = strlen(line);
-		if (n && line[n - 1] != '\n')
-			break; /* a line still being written: read it next time */
-		log_offset += (long)n;
-		if (!strstr(line, " info loop "))
-			continue;
-		for (int i = 0; i < LEAN_LOOP_FIGS; i++) {
-			char key[64];
-			snprintf(key, sizeof key, " %s=", loop_keys[i]);
-			const char *p = strstr(line, key);
-			double v = p ? atof(p + strlen(key)) : 0;
-			if (v > m[i])
-				m[i] = v;
-		}
-	}
-	fclose(f);
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* Percentile p of n sorted microsecond values, in ms. */
-static double pct(const uint32_t *v, size_t n, double p)
-{
-	return n ? v[(size_t)(p * (double)(n - 1) + 0.5)] / 1000.0 : 0;
+	bench_loop_scan(lean_logfile, &log_offset, m);
 }
 
 void report_begin(void)
 {
-	mark = LS.nlat;
+	mark = LS.lat.n;
 	moves_mark = LS.moves;
 	interval_no = 0;
 	double skip[LEAN_LOOP_FIGS];
@@ -118,17 +50,17 @@ void report_begin(void)
 
 void report_interval(double secs)
 {
-	size_t n = LS.nlat - mark;
+	size_t n = LS.lat.n - mark;
 	uint32_t *v = malloc((n ? n : 1) * sizeof *v);
 	if (!v)
 		lean_die("out of memory");
-	memcpy(v, LS.lat + mark, n * sizeof *v);
-	qsort(v, n, sizeof *v, cmp_u32);
-	double p99 = pct(v, n, 0.99);
+	memcpy(v, LS.lat.v + mark, n * sizeof *v);
+	qsort(v, n, sizeof *v, bench_cmp_u32);
+	double p99 = bench_pct_u32(v, n, 0.99);
 	interval_no++;
 	printf("  interval %d (%.1f s): %llu moves (%.0f/s), round trip ms p50 %.3f p99 %.3f "
 	       "p99.9 %.3f max %.3f", interval_no, secs, (unsigned long long)(LS.moves - moves_mark),
-	       (double)(LS.moves - moves_mark) / secs, pct(v, n, 0.5), p99, pct(v, n, 0.999),
+	       (double)(LS.moves - moves_mark) / secs, bench_pct_u32(v, n, 0.5), p99, bench_pct_u32(v, n, 0.999),
 	       n ? v[n - 1] / 1000.0 : 0);
 	if (p99 > LS.worst_p99)
 		LS.worst_p99 = p99;
@@ -144,17 +76,17 @@ void report_interval(double secs)
 	printf("\n");
 	fflush(stdout);
 	free(v);
-	mark = LS.nlat;
+	mark = LS.lat.n;
 	moves_mark = LS.moves;
 }
 
 void report_play(double secs, double setup_s, double client_cpu, double server_cpu)
 {
 	const char *mode = L.echo ? "echo" : "play";
-	qsort(LS.lat, LS.nlat, sizeof *LS.lat, cmp_u32);
+	qsort(LS.lat.v, LS.lat.n, sizeof *LS.lat.v, bench_cmp_u32);
 	double mps = secs > 0 ? (double)LS.moves / secs : 0;
-	double p50 = pct(LS.lat, LS.nlat, 0.5), p99 = pct(LS.lat, LS.nlat, 0.99);
-	double p999 = pct(LS.lat, LS.nlat, 0.999), mx = LS.nlat ? LS.lat[LS.nlat - 1] / 1000.0 : 0;
+	double p50 = bench_pct_u32(LS.lat.v, LS.lat.n, 0.5), p99 = bench_pct_u32(LS.lat.v, LS.lat.n, 0.99);
+	double p999 = bench_pct_u32(LS.lat.v, LS.lat.n, 0.999), mx = LS.lat.n ? LS.lat.v[LS.lat.n - 1] / 1000.0 : 0;
 	double cus = LS.moves ? client_cpu * 1e6 / (double)LS.moves : 0;
 	double sus = LS.moves && server_cpu >= 0 ? server_cpu * 1e6 / (double)LS.moves : -1;
 	if (L.loop_stats) {
@@ -188,7 +120,7 @@ void report_play(double secs, double setup_s, double client_cpu, double server_c
 	if (L.loop_stats) {
 		printf("result mode=loop");
 		for (int i = 0; i < LEAN_LOOP_FIGS; i++)
-			printf(" %s=%.3f", loop_keys[i], LS.loop[i]);
+			printf(" %s=%.3f", bench_loop_keys[i], LS.loop[i]);
 		printf("\n");
 	}
 	fflush(stdout);

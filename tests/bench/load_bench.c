@@ -122,27 +122,6 @@ void note_error(const char *what)
 	last_error = what;
 }
 
-/* CPU seconds (user + system) of process pid from /proc/PID/stat; -1 if unreadable. */
-static double proc_cpu(int pid)
-{
-	char path[64], buf[1024];
-	snprintf(path, sizeof path, "/proc/%d/stat", pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	char *p = strrchr(buf, ')');
-	if (!p)
-		return -1;
-	unsigned long ut = 0, st = 0;
-	/* after ")": state(3) ... utime is field 14, stime 15 */
-	if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
-		return -1;
-	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
-}
-
 /* A "VmHWM:" / "VmRSS:" figure of /proc/PID/status in KiB; -1 if unreadable. */
 long proc_kb(int pid, const char *key)
 {
@@ -164,34 +143,14 @@ long proc_kb(int pid, const char *key)
 
 void lat_add(uint64_t ns)
 {
-	if (S.nlat == S.caplat) {
-		S.caplat = S.caplat ? S.caplat * 2 : 65536;
-		S.lat = realloc(S.lat, S.caplat * sizeof *S.lat);
-		if (!S.lat)
-			die("out of memory");
-	}
-	uint64_t us = ns / 1000;
-	S.lat[S.nlat++] = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
+	if (!bench_lat_add(&S.lat, ns))
+		die("out of memory");
 }
 
 static int cmp_dbl(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return x < y ? -1 : x > y;
-}
-
-static double pct_u32(const uint32_t *v, size_t n, double p)
-{
-	if (!n)
-		return 0;
-	size_t i = (size_t)(p * (double)(n - 1) + 0.5);
-	return v[i] / 1000.0;
 }
 
 static double pct_dbl(const double *v, size_t n, double p)
@@ -217,7 +176,7 @@ static void stop_all(void)
 static void report_play(void)
 {
 	double secs = (double)(measure_end - measure_start) / 1e9;
-	qsort(S.lat, S.nlat, sizeof *S.lat, cmp_u32);
+	qsort(S.lat.v, S.lat.n, sizeof *S.lat.v, bench_cmp_u32);
 	double mps = secs > 0 ? (double)S.moves / secs : 0;
 	last_mps = mps;
 	double cpu = cpu1 - cpu0;
@@ -232,9 +191,9 @@ static void report_play(void)
 	printf("  moves committed: %llu (%.0f/s); illegal answered: %llu; games started %llu, ended %llu\n",
 	       (unsigned long long)S.moves, mps, (unsigned long long)S.illegal_replies,
 	       (unsigned long long)S.games_started, (unsigned long long)S.games_ended);
-	printf("  round trip ms: p50 %.3f  p99 %.3f  p99.9 %.3f  max %.3f\n", pct_u32(S.lat, S.nlat, 0.5),
-	       pct_u32(S.lat, S.nlat, 0.99), pct_u32(S.lat, S.nlat, 0.999),
-	       S.nlat ? S.lat[S.nlat - 1] / 1000.0 : 0);
+	printf("  round trip ms: p50 %.3f  p99 %.3f  p99.9 %.3f  max %.3f\n", bench_pct_u32(S.lat.v, S.lat.n, 0.5),
+	       bench_pct_u32(S.lat.v, S.lat.n, 0.99), bench_pct_u32(S.lat.v, S.lat.n, 0.999),
+	       S.lat.n ? S.lat.v[S.lat.n - 1] / 1000.0 : 0);
 	printf("  server: cpu %.2f s in the window (%.0f%% of a core), peak RSS %ld KiB, RSS now %ld KiB, at start %ld KiB",
 	       cpu, secs > 0 ? 100 * cpu / secs : 0, hwm, rss, rss_base_kb);
 	if (nconnected && hwm > 0)
@@ -252,8 +211,8 @@ static void report_play(void)
 	       "p50_ms=%.3f p99_ms=%.3f p999_ms=%.3f max_ms=%.3f server_cpu_s=%.2f server_peak_rss_kb=%ld "
 	       "server_rss_kb=%ld rss_base_kb=%ld kb_per_conn=%.1f errors=%llu disconnects=%llu\n",
 	       echo_run ? "echo" : "play", npairs, nconnected, O.think_ms, O.illegal, secs,
-	       (unsigned long long)S.moves, mps, pct_u32(S.lat, S.nlat, 0.5), pct_u32(S.lat, S.nlat, 0.99),
-	       pct_u32(S.lat, S.nlat, 0.999), S.nlat ? S.lat[S.nlat - 1] / 1000.0 : 0, cpu, hwm, rss,
+	       (unsigned long long)S.moves, mps, bench_pct_u32(S.lat.v, S.lat.n, 0.5), bench_pct_u32(S.lat.v, S.lat.n, 0.99),
+	       bench_pct_u32(S.lat.v, S.lat.n, 0.999), S.lat.n ? S.lat.v[S.lat.n - 1] / 1000.0 : 0, cpu, hwm, rss,
 	       rss_base_kb, nconnected && hwm > 0 ? (double)hwm / nconnected : 0,
 	       (unsigned long long)S.errors, (unsigned long long)S.disconnects);
 	if (!echo_run && O.report_every > 0)
@@ -261,7 +220,7 @@ static void report_play(void)
 	if (!echo_run && O.loop_stats) {
 		printf("result mode=loop");
 		for (int i = 0; i < LOOP_FIGS; i++)
-			printf(" %s=%.3f", loop_fig_name(i), S.loop[i]);
+			printf(" %s=%.3f", bench_loop_keys[i], S.loop[i]);
 		printf("\n");
 	}
 	fflush(stdout);
@@ -361,7 +320,7 @@ static void on_tick(uv_timer_t *t)
 			next_report = now + (uint64_t)(O.report_every * 1e9);
 			soak_begin();
 			if (server_pid > 0)
-				cpu0 = proc_cpu(server_pid);
+				cpu0 = bench_proc_cpu(server_pid);
 		}
 		break;
 	case PH_MEASURE:
@@ -385,7 +344,7 @@ static void on_tick(uv_timer_t *t)
 			if (O.report_every > 0 && now + (uint64_t)(O.report_every * 1e9) > next_report + 100000000u)
 				soak_interval((double)(now + (uint64_t)(O.report_every * 1e9) - next_report) / 1e9);
 			if (server_pid > 0)
-				cpu1 = proc_cpu(server_pid);
+				cpu1 = bench_proc_cpu(server_pid);
 			phase = PH_DRAIN;
 			phase_start = now;
 			report_play();
@@ -550,7 +509,7 @@ static void one_run(bool echo)
 			board_free(&pairs[i].board);
 	free(clients);
 	free(pairs);
-	free(S.lat);
+	free(S.lat.v);
 	free(S.late_hi);
 	free(S.late_lo);
 	if (extra) {

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 #include <jansson.h>
 #include <uv.h>
+#include "bench_stats.h"
 #include "board.h"
 #include "framing.h"
 
@@ -35,7 +36,7 @@
 #define BENCH_ATTACK_ACCOUNTS 8        /* ... accounts of the challenge attack */
 #define BENCH_ATTACK_GAMES 1000        /* ... ended games put in the database for `listing` */
 
-#define LOOP_FIGS 8 /* the loop figures load_soak.c reads from the server's `loop` lines */
+#define LOOP_FIGS BENCH_LOOP_FIGS /* the loop figures load_soak.c reads from the server's `loop` lines */
 
 enum mode { MODE_PLAY, MODE_TIMERS, MODE_RESTART };
 enum pend { P_NONE, P_REGISTER, P_LOGIN, P_CHALLENGE, P_ACCEPT, P_PLAY, P_RESIGN, P_PING };
@@ -89,8 +90,7 @@ struct client {
 struct stats {
 	uint64_t moves, illegal_replies, errors, disconnects, games_started, games_ended;
 	uint64_t time_losses; /* games that ended on time (not in timers mode) */
-	uint32_t *lat; /* us */
-	size_t nlat, caplat;
+	struct bench_lat lat;      /* round trips of the window */
 	double *late_hi, *late_lo; /* timers mode, ms */
 	size_t nlate;
 	double worst_p99;          /* --report-every: the largest interval p99 (ms) */
@@ -144,8 +144,6 @@ void client_ws_free(struct client *c);
 
 /* ---- soak figures (load_soak.c) ---- */
 
-/* The name of loop figure i (its key in the server's `loop` line). */
-const char *loop_fig_name(int i);
 /* The measured window starts / an interval of `secs` ended (print its line) / it ended (the
  * loop figures' line). */
 void soak_begin(void);

@@ -7,59 +7,20 @@
 #include <string.h>
 #include "load_bench.h"
 
-/* The loop figures load_bench keeps: each the largest seen (ms). */
-static const char *const loop_keys[LOOP_FIGS] = {
-	"busy_max_ms", "begin_max_ms", "commit_max_ms", "flush_max_ms", "fold_slice_max_ms",
-	"ckpt_max_ms", "restart_max_ms", "loop_ckpt_max_ms",
-};
-
 static long log_offset;        /* how far the server's log was read */
-static size_t mark;            /* S.lat's first entry of this interval */
+static size_t mark;            /* S.lat.v's first entry of this interval */
 static uint64_t moves_mark;    /* S.moves at its start */
 static int interval_no;
-
-const char *loop_fig_name(int i)
-{
-	return loop_keys[i];
-}
 
 /* Read the `loop` lines the server logged since the last call; the maxima into m. */
 void loop_scan(double m[LOOP_FIGS])
 {
-	for (int i = 0; i < LOOP_FIGS; i++)
-		m[i] = 0;
-	FILE *f = fopen(logfile, "r");
-	if (!f)
-		return;
-	if (fseek(f, log_offset, SEEK_SET) != 0) {
-		fclose(f);
-		return;
-	}
-	char line[1024];
-	while (fgets(line, sizeof line, f)) {
-		size_t n = strlen(line);
-		if (n && line[n - 1] != '\n')
-			break; /* a line still being written: read it next time */
-		log_offset += (long)n;
-		if (!strstr(line, " info loop "))
-			continue;
-		for (int i = 0; i < LOOP_FIGS; i++) {
-			char key[64];
-			snprintf(key, sizeof key, " %s=", loop_keys[i]);
-			const char *p = strstr(line, key);
-			if (p) {
-				double v = atof(p + strlen(key));
-				if (v > m[i])
-					m[i] = v;
-			}
-		}
-	}
-	fclose(f);
+	bench_loop_scan(logfile, &log_offset, m);
 }
 
 void soak_begin(void)
 {
-	mark = S.nlat;
+	mark = S.lat.n;
 	moves_mark = S.moves;
 	interval_no = 0;
 	double skip[LOOP_FIGS];
@@ -69,31 +30,20 @@ void soak_begin(void)
 		S.loop[i] = 0;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double pct(const uint32_t *v, size_t n, double p)
-{
-	return n ? v[(size_t)(p * (double)(n - 1) + 0.5)] / 1000.0 : 0;
-}
-
 void soak_interval(double secs)
 {
-	size_t n = S.nlat - mark;
+	size_t n = S.lat.n - mark;
 	uint32_t *v = malloc((n ? n : 1) * sizeof *v);
 	if (!v)
 		die("out of memory");
-	memcpy(v, S.lat + mark, n * sizeof *v);
-	qsort(v, n, sizeof *v, cmp_u32);
-	double p99 = pct(v, n, 0.99), mx = n ? v[n - 1] / 1000.0 : 0;
+	memcpy(v, S.lat.v + mark, n * sizeof *v);
+	qsort(v, n, sizeof *v, bench_cmp_u32);
+	double p99 = bench_pct_u32(v, n, 0.99), mx = n ? v[n - 1] / 1000.0 : 0;
 	interval_no++;
 	printf("  interval %d (%.0f s): %llu moves (%.0f/s), round trip ms p50 %.3f p99 %.3f "
 	       "p99.9 %.3f max %.3f", interval_no, secs,
 	       (unsigned long long)(S.moves - moves_mark), (double)(S.moves - moves_mark) / secs,
-	       pct(v, n, 0.5), p99, pct(v, n, 0.999), mx);
+	       bench_pct_u32(v, n, 0.5), p99, bench_pct_u32(v, n, 0.999), mx);
 	if (p99 > S.worst_p99)
 		S.worst_p99 = p99;
 	if (O.loop_stats) {
@@ -108,7 +58,7 @@ void soak_interval(double secs)
 	printf("\n");
 	fflush(stdout);
 	free(v);
-	mark = S.nlat;
+	mark = S.lat.n;
 	moves_mark = S.moves;
 }
 

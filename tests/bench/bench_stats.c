@@ -1,0 +1,86 @@
+/* bench_stats: see bench_stats.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bench_stats.h"
+
+const char *const bench_loop_keys[BENCH_LOOP_FIGS] = {
+	"busy_max_ms", "begin_max_ms", "commit_max_ms", "flush_max_ms", "fold_slice_max_ms",
+	"ckpt_max_ms", "restart_max_ms", "loop_ckpt_max_ms",
+};
+
+double bench_proc_cpu(int pid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof path, "/proc/%d/stat", pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	char *p = strrchr(buf, ')');
+	unsigned long ut = 0, st = 0;
+	/* after ")": state (field 3) ... utime is field 14, stime 15 (proc(5)) */
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+		return -1;
+	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+bool bench_lat_add(struct bench_lat *l, uint64_t ns)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : BENCH_LAT_START;
+		uint32_t *v = realloc(l->v, cap * sizeof *v);
+		if (!v)
+			return false;
+		l->v = v;
+		l->cap = cap;
+	}
+	uint64_t us = ns / 1000;
+	l->v[l->n++] = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+	return true;
+}
+
+int bench_cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+double bench_pct_u32(const uint32_t *v, size_t n, double p)
+{
+	return n ? v[(size_t)(p * (double)(n - 1) + 0.5)] / 1000.0 : 0;
+}
+
+void bench_loop_scan(const char *logfile, long *offset, double m[BENCH_LOOP_FIGS])
+{
+	for (int i = 0; i < BENCH_LOOP_FIGS; i++)
+		m[i] = 0;
+	FILE *f = fopen(logfile, "r");
+	if (!f)
+		return;
+	if (fseek(f, *offset, SEEK_SET) != 0) {
+		fclose(f);
+		return;
+	}
+	char line[BENCH_LOG_LINE_MAX];
+	while (fgets(line, sizeof line, f)) {
+		size_t n = strlen(line);
+		if (n && line[n - 1] != '\n')
+			break; /* a line still being written: read it next time */
+		*offset += (long)n;
+		if (!strstr(line, " info loop "))
+			continue;
+		for (int i = 0; i < BENCH_LOOP_FIGS; i++) {
+			char key[64];
+			snprintf(key, sizeof key, " %s=", bench_loop_keys[i]);
+			const char *p = strstr(line, key);
+			double v = p ? atof(p + strlen(key)) : 0;
+			if (v > m[i])
+				m[i] = v;
+		}
+	}
+	fclose(f);
+}
