@@ -95,12 +95,12 @@ static void on_prepare(uv_prepare_t *h)
 	srv->turn++; /* the turn ends with its commit and its replies: new budgets */
 	srv->turn_used = 0;
 	uint64_t t2 = uv_hrtime();
-	if (srv->syncing)
-		; /* the output waits for the sync under way */
-	else if (srv->unsynced)
-		sync_begin(srv);
-	else
-		flush_all(srv);
+	if (!srv->syncing) { /* else the output waits for the sync under way */
+		if (srv->unsynced)
+			sync_begin(srv);
+		else
+			flush_all(srv);
+	}
 	uint64_t t3 = uv_hrtime();
 	upkeep_fold(&srv->upkeep, srv->txn || srv->stopping);
 	char line[UPKEEP_LINE_MAX];
