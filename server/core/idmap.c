@@ -7,16 +7,22 @@ static size_t slot_of(const struct idmap *m, int64_t key)
 	return (size_t)((uint64_t)key * 0x9e3779b97f4a7c15ULL >> 7) & (m->cap - 1);
 }
 
-void *idmap_get(const struct idmap *m, int64_t key)
+void **idmap_ref(const struct idmap *m, int64_t key)
 {
 	if (!m->cap)
 		return NULL;
 	for (size_t i = slot_of(m, key);; i = (i + 1) & (m->cap - 1)) {
 		if (m->slots[i].key == key)
-			return m->slots[i].val;
+			return &m->slots[i].val;
 		if (!m->slots[i].key)
 			return NULL;
 	}
+}
+
+void *idmap_get(const struct idmap *m, int64_t key)
+{
+	void **ref = idmap_ref(m, key);
+	return ref ? *ref : NULL;
 }
 
 int idmap_put(struct idmap *m, int64_t key, void *val)

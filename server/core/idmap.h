@@ -11,6 +11,9 @@ struct idmap { struct idmap_slot *slots; size_t cap, n; };
 
 /* The value for key, or NULL. */
 void *idmap_get(const struct idmap *m, int64_t key);
+/* Where key's value is kept (to replace it in place, which cannot fail), or NULL when key is
+ * absent. Valid until the next put or del. */
+void **idmap_ref(const struct idmap *m, int64_t key);
 /* Set key (> 0) to val (non-NULL). Returns 0 or -1 on OOM. */
 int idmap_put(struct idmap *m, int64_t key, void *val);
 /* Remove key if present. */

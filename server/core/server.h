@@ -280,6 +280,9 @@ struct server {
 	struct idmap sessions;    /* player id -> first struct conn of that player */
 	struct idmap games;       /* game id -> struct game (live games): the game layer's,
 	                             only game/ reads it (others: game_live) */
+	struct idmap player_games; /* player id -> that player's live games (game.c
+	                             game_index_add): a login finds its games without a walk over
+	                             every live game; game/ only */
 	struct fairclock_stall *stall; /* the loop's stall meter: stalls are not a player's
 	                              time (fairclock.c) */
 	bool txn;                 /* a store transaction is open */

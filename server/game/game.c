@@ -68,13 +68,107 @@ const char *game_offence_text(enum offence o)
 	}
 }
 
-/* Pending challenges player `id` made (`sent`) or received. O(live games). */
+/* ---- the live games of each player ---- */
+
+#define GAME_LIST_INITIAL 4 /* a player's list's first capacity; doubles as it fills */
+
+/* One player's live games, in the order they went live (so by id, as a restart loads them). */
+struct game_list {
+	size_t n, cap;
+	struct game *g[];
+};
+
+static int list_add(struct server *srv, int64_t id, struct game *g)
+{
+	void **ref = idmap_ref(&srv->player_games, id);
+	struct game_list *l = ref ? *ref : NULL;
+	if (!l) {
+		l = malloc(sizeof *l + GAME_LIST_INITIAL * sizeof l->g[0]);
+		if (!l)
+			return -1;
+		l->n = 0;
+		l->cap = GAME_LIST_INITIAL;
+		if (idmap_put(&srv->player_games, id, l) < 0) {
+			free(l);
+			return -1;
+		}
+	} else if (l->n == l->cap) {
+		struct game_list *nl = realloc(l, sizeof *nl + 2 * l->cap * sizeof nl->g[0]);
+		if (!nl)
+			return -1;
+		nl->cap *= 2;
+		*ref = l = nl;
+	}
+	l->g[l->n++] = g;
+	return 0;
+}
+
+static void list_del(struct server *srv, int64_t id, const struct game *g)
+{
+	struct game_list *l = idmap_get(&srv->player_games, id);
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->g[i] == g) {
+			memmove(&l->g[i], &l->g[i + 1], (l->n - i - 1) * sizeof l->g[0]);
+			l->n--;
+			break;
+		}
+	if (l->n == 0) {
+		idmap_del(&srv->player_games, id);
+		free(l);
+	}
+}
+
+int game_index_add(struct server *srv, struct game *g)
+{
+	if (g->indexed[0])
+		return 0;
+	int64_t b = g->row.black_id, w = g->row.white_id;
+	if (list_add(srv, b, g) < 0)
+		return -1;
+	if (w != b && list_add(srv, w, g) < 0) {
+		list_del(srv, b, g);
+		return -1;
+	}
+	g->indexed[0] = b;
+	g->indexed[1] = w;
+	return 0;
+}
+
+void game_index_del(struct server *srv, struct game *g)
+{
+	if (!g->indexed[0])
+		return;
+	list_del(srv, g->indexed[0], g);
+	if (g->indexed[1] != g->indexed[0])
+		list_del(srv, g->indexed[1], g);
+	g->indexed[0] = g->indexed[1] = 0;
+}
+
+struct game *const *game_index_of(struct server *srv, int64_t id, size_t *n)
+{
+	const struct game_list *l = idmap_get(&srv->player_games, id);
+	*n = l ? l->n : 0;
+	return l ? l->g : NULL;
+}
+
+void game_index_free(struct server *srv)
+{
+	for (size_t i = 0; i < srv->player_games.cap; i++)
+		if (srv->player_games.slots[i].key)
+			free(srv->player_games.slots[i].val);
+	idmap_free(&srv->player_games);
+}
+
+/* Pending challenges player `id` made (`sent`) or received. */
 size_t game_pending_count(struct server *srv, int64_t id, bool sent)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < srv->games.cap; i++) {
-		const struct game *g = srv->games.slots[i].val;
-		if (g && g->ref.phase == PHASE_PENDING &&
+	size_t n = 0, k;
+	struct game *const *mine = game_index_of(srv, id, &k);
+	for (size_t i = 0; i < k; i++) {
+		const struct game *g = mine[i];
+		if (g->ref.phase == PHASE_PENDING &&
 		    (sent ? g->row.challenger_id == id
 			  : g->row.challenger_id != id && game_color_of(g, id) != EMPTY))
 			n++;
@@ -92,12 +186,13 @@ static int game_id_cmp(const void *a, const void *b)
  * (NULL when there are none or memory runs out) of *n games. */
 struct game **game_pending_of(struct server *srv, int64_t id, size_t *n)
 {
-	size_t k = 0, cap = 0;
+	size_t k = 0, cap = 0, m;
 	struct game **a = NULL;
+	struct game *const *mine = game_index_of(srv, id, &m);
 	*n = 0;
-	for (size_t i = 0; i < srv->games.cap; i++) {
-		struct game *g = srv->games.slots[i].val;
-		if (!g || g->ref.phase != PHASE_PENDING || game_color_of(g, id) == EMPTY)
+	for (size_t i = 0; i < m; i++) {
+		struct game *g = mine[i];
+		if (g->ref.phase != PHASE_PENDING || game_color_of(g, id) == EMPTY)
 			continue;
 		if (k == cap) {
 			cap = cap ? cap * 2 : 16;

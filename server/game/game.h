@@ -36,6 +36,8 @@ struct extra_key {
 
 struct game {
 	int64_t id;
+	int64_t indexed[2];      /* the players it is listed under in srv->player_games (0: not
+	                            listed); colours may swap, the pair never changes */
 	struct store_game row;   /* the persisted row; its JSON strings are owned */
 	struct referee ref;      /* valid once started (playing, counting, ended) */
 	bool started;
@@ -96,7 +98,17 @@ enum color game_color_of(const struct game *g, int64_t player_id);
 const char *game_color_name(enum color c);
 /* An offence as players say it (messages and SGF comments; the wire `reason` keeps the code). */
 const char *game_offence_text(enum offence o);
-/* Pending challenges player `id` made (`sent`) or received. O(live games). */
+/* List g under its two players in srv->player_games (once; game_go_live). Returns 0, or -1
+ * when memory runs out (g is then not listed). */
+int game_index_add(struct server *srv, struct game *g);
+/* Take g off its players' lists (game_retire). */
+void game_index_del(struct server *srv, struct game *g);
+/* The live games of player `id` (pending, playing, counting, ended but not yet retired),
+ * oldest first: *n of them, valid until the next change of the live games. */
+struct game *const *game_index_of(struct server *srv, int64_t id, size_t *n);
+/* Free the index (games_free). */
+void game_index_free(struct server *srv);
+/* Pending challenges player `id` made (`sent`) or received. O(the player's live games). */
 size_t game_pending_count(struct server *srv, int64_t id, bool sent);
 /* The pending challenges of player `id`, sent and received, oldest first: a malloc'd array
  * (NULL when there are none or memory runs out) of *n games. */

@@ -77,6 +77,7 @@ void game_retire(struct server *srv, struct game *g)
 				break;
 			}
 	}
+	game_index_del(srv, g);
 	idmap_del(&srv->games, g->id);
 	game_free(g);
 }
@@ -271,10 +272,13 @@ void games_conn_gone(struct server *srv, struct conn *c)
 
 void games_player_login(struct conn *c)
 {
-	/* Send the state of each live game of this player (reconnects resume play). */
-	for (size_t i = 0; i < c->srv->games.cap; i++) {
-		struct game *g = c->srv->games.slots[i].val;
-		if (!g || g->ref.phase == PHASE_PENDING || game_color_of(g, c->player_id) == EMPTY)
+	/* Send the state of each live game of this player (reconnects resume play), oldest
+	 * first. */
+	size_t m;
+	struct game *const *mine = game_index_of(c->srv, c->player_id, &m);
+	for (size_t i = 0; i < m; i++) {
+		struct game *g = mine[i];
+		if (g->ref.phase == PHASE_PENDING || game_color_of(g, c->player_id) == EMPTY)
 			continue;
 		json_t *e = proto_event("game.state");
 		json_object_set_new(e, "game", game_json(c->srv, g));

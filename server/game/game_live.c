@@ -201,6 +201,8 @@ void game_go_live(struct server *srv, struct game *g)
 	g->turn_start = fairclock_fair_ms(srv); /* turn_used: 0, or what a paused turn had used */
 	game_predict_go_live(g, g->turn_start);
 	idmap_put(&srv->games, g->id, g);
+	if (game_index_add(srv, g) < 0) /* its players' logins would not list it */
+		log_msg(LOGL_ERROR, "game_index", "game=%lld error=\"out of memory\"", (long long)g->id);
 	game_arm(g);
 }
 
@@ -239,6 +241,7 @@ void games_free(struct server *srv)
 		if (srv->games.slots[i].key)
 			game_free(srv->games.slots[i].val);
 	idmap_free(&srv->games);
+	game_index_free(srv);
 }
 
 struct game *game_live(struct server *srv, int64_t id)

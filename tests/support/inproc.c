@@ -102,12 +102,29 @@ void ip_start(struct inproc *ip)
 	srv->idle.data = srv;
 }
 
+static struct ip_conn *login_as(struct inproc *ip, int64_t id, const char *name, const char *role);
+
 struct ip_conn *ip_login(struct inproc *ip, const char *name, const char *role)
+{
+	int64_t id = 0;
+	REQUIRE(store_player_create(ip->srv.store, name, "x", role, &id) == STORE_OK);
+	return login_as(ip, id, name, role);
+}
+
+struct ip_conn *ip_login_again(struct inproc *ip, const struct ip_conn *as)
+{
+	const char *role = as->c->role == PROTO_ROLE_ADMIN ? "admin"
+			   : as->c->role == PROTO_ROLE_TD ? "td" : "player";
+	struct ip_conn *ic = login_as(ip, as->c->player_id, as->c->name, role);
+	games_player_login(ic->c);
+	settle(ip);
+	return ic;
+}
+
+static struct ip_conn *login_as(struct inproc *ip, int64_t id, const char *name, const char *role)
 {
 	struct server *srv = &ip->srv;
 	REQUIRE(ip->nconns < IP_CONNS_MAX);
-	int64_t id = 0;
-	REQUIRE(store_player_create(srv->store, name, "x", role, &id) == STORE_OK);
 	struct conn *c = calloc(1, sizeof *c);
 	REQUIRE(c != NULL);
 	conn_init(c, srv, &no_socket, "127.0.0.1");
@@ -153,8 +170,10 @@ json_t *ip_event(struct ip_conn *c, const char *name, int64_t game)
 	json_t *m;
 	json_array_foreach(c->inbox, i, m) {
 		const char *ev = json_string_value(json_object_get(m, "event"));
-		if (ev && strcmp(ev, name) == 0 &&
-		    (!game || json_integer_value(json_object_get(m, "game")) == game)) {
+		json_t *gm = json_object_get(m, "game");
+		if (json_is_object(gm)) /* game.state, challenge.pending: the whole game */
+			gm = json_object_get(gm, "id");
+		if (ev && strcmp(ev, name) == 0 && (!game || json_integer_value(gm) == game)) {
 			json_incref(m);
 			json_array_remove(c->inbox, i);
 			return m;

@@ -40,10 +40,13 @@ void ip_stop(struct inproc *ip);
 /* A player `name` in the store with `role` ("player", "td", "admin"), logged in on a new
  * connection. */
 struct ip_conn *ip_login(struct inproc *ip, const char *name, const char *role);
+/* The player of `as` logged in again on a new connection, with what a login sends (the
+ * state of each of its live games, its pending challenges: games_player_login) in its inbox. */
+struct ip_conn *ip_login_again(struct inproc *ip, const struct ip_conn *as);
 /* Send a request (a JSON object, stolen) from c; returns c's reply (new reference). */
 json_t *ip_req(struct inproc *ip, struct ip_conn *c, json_t *req);
-/* The first message in c's inbox that is event `name` (for game `game` unless 0), taken out;
- * NULL if there is none. */
+/* The first message in c's inbox that is event `name` (for game `game` unless 0: its `game`,
+ * or `game.id` where `game` is the whole game), taken out; NULL if there is none. */
 json_t *ip_event(struct ip_conn *c, const char *name, int64_t game);
 /* Advance the fake clock by `ms`, a millisecond at a time, firing every game timer as it
  * falls due (games_fire_due), as the loop would. */

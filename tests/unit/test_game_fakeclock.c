@@ -486,6 +486,78 @@ START_TEST(lateness_forfeits)
 }
 END_TEST
 
+/* A challenge from `from` to `to` with colours by nigiri, not answered; returns its game id. */
+static long long pending_nigiri(struct ip_conn *from, struct ip_conn *to)
+{
+	json_t *r = ip_req(&IP, from, json_pack("{s:s, s:s, s:i, s:s, s:b}", "cmd", "challenge",
+						"opponent", to->c->name, "size", BOARD, "color",
+						"nigiri", "rated", 0));
+	OK(r);
+	long long g = ip_int(r, "game");
+	json_decref(r);
+	return g;
+}
+
+/* The number of events `name` in c's inbox (all taken out). */
+static int count_events(struct ip_conn *c, const char *name)
+{
+	int n = 0;
+	json_t *e;
+	while ((e = ip_event(c, name, 0)) != NULL) {
+		json_decref(e);
+		n++;
+	}
+	return n;
+}
+
+/* A login lists the player's own live games (the per-player index, server/game/game.c): each
+ * started game, whichever colour the nigiri gave, as game.state; a pending challenge as
+ * challenge.pending; nothing of a game that has ended, nor of others' games. */
+START_TEST(login_lists_own_games)
+{
+	struct ip_conn *a = ip_login(&IP, "alice", "player"), *b = ip_login(&IP, "bob", "player"),
+		       *c = ip_login(&IP, "carol", "player");
+	long long g1 = new_game(a, b, NULL, time_byoyomi(600, 3, 30), NULL);
+	long long g2 = new_game(c, a, NULL, time_byoyomi(600, 3, 30), NULL);
+	long long g3 = pending_nigiri(c, b); /* accepted below: colours drawn */
+	json_t *r = ip_req(&IP, b, json_pack("{s:s, s:I}", "cmd", "accept", "game", (json_int_t)g3));
+	OK(r);
+	json_decref(r);
+	long long gp = pending_nigiri(a, b);
+	r = ip_req(&IP, b, json_pack("{s:s, s:I}", "cmd", "resign", "game", (json_int_t)g1));
+	OK(r);
+	json_decref(r);
+
+	struct ip_conn *a2 = ip_login_again(&IP, a);
+	json_t *e = ip_event(a2, "game.state", g2);
+	ck_assert_ptr_nonnull(e);
+	json_decref(e);
+	ck_assert_int_eq(count_events(a2, "game.state"), 0); /* not g1 (ended), not g3 (others') */
+	e = ip_event(a2, "challenge.pending", gp);
+	ck_assert_ptr_nonnull(e);
+	json_decref(e);
+	e = ip_event(a2, "challenge.summary", 0);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(ip_int(e, "sent"), 1);
+	ck_assert_int_eq(ip_int(e, "received"), 0);
+	json_decref(e);
+
+	struct ip_conn *b2 = ip_login_again(&IP, b);
+	e = ip_event(b2, "game.state", g3);
+	ck_assert_ptr_nonnull(e);
+	json_decref(e);
+	ck_assert_int_eq(count_events(b2, "game.state"), 0);
+	e = ip_event(b2, "challenge.summary", 0);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(ip_int(e, "received"), 1);
+	json_decref(e);
+
+	struct ip_conn *c2 = ip_login_again(&IP, c);
+	ck_assert_int_eq(count_events(c2, "game.state"), 2); /* g2 and g3 */
+	ck_assert_int_eq(count_events(c2, "challenge.summary"), 0); /* none pending */
+}
+END_TEST
+
 static Suite *game_clock_suite(void)
 {
 	Suite *s = suite_create("game_clock");
@@ -501,6 +573,7 @@ static Suite *game_clock_suite(void)
 	tcase_add_test(tc, lag_credit);
 	tcase_add_test(tc, late_join_double);
 	tcase_add_test(tc, lateness_forfeits);
+	tcase_add_test(tc, login_lists_own_games);
 	suite_add_tcase(s, tc);
 	return s;
 }
