@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "game.h"
+#include "heap.h"
 #include "log.h"
 #include "vertex.h"
 
@@ -227,6 +228,11 @@ int games_load(struct server *srv)
 		log_msg(LOGL_ERROR, "games_load", "error=\"out of memory\"");
 		return -1;
 	}
+	/* Thousands of games are built at once: have their memory mapped first (heap.h). */
+	size_t live = 0;
+	if (store_games_unfinished_count(srv->store, &live) == STORE_OK && live >= GAMES_RESERVE_FROM)
+		log_msg(LOGL_INFO, "heap_reserve", "games=%zu bytes=%zu", live,
+			heap_reserve(live * GAMES_RESERVE_BYTES));
 	if (store_games_unfinished(srv->store, load_cb, srv) != STORE_OK) {
 		log_msg(LOGL_ERROR, "games_load", "error=\"%s\"", store_errmsg(srv->store));
 		return -1;

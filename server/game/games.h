@@ -31,6 +31,12 @@ void games_player_login(struct conn *c);
 #define GAMES_LOGIN_CHALLENGES 10
 #define GAMES_CHALLENGES_LIST_MAX 100
 
+/* games_load reserves GAMES_RESERVE_BYTES of heap per unfinished game (heap_reserve) when
+ * there are GAMES_RESERVE_FROM or more: measured, a 19x19 game takes ~23 KiB (its board's
+ * per-point arrays, history and referee; 10,000 live games: 238 MiB RSS). */
+#define GAMES_RESERVE_BYTES (24 * 1024)
+#define GAMES_RESERVE_FROM 1000
+
 /* Close every game's timer and the stall meter (the server is stopping). */
 void games_stop(struct server *srv);
 

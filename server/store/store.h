@@ -420,6 +420,8 @@ enum store_rc store_games_list(struct store *s, const struct store_games_filter 
 /* Every game whose phase is not "ended", oldest first, each with its moves: what a restart
  * must reload. The callback may write (e.g. end a game). */
 enum store_rc store_games_unfinished(struct store *s, store_unfinished_cb cb, void *ctx);
+/* How many games store_games_unfinished would give (*n), read from the phase index. */
+enum store_rc store_games_unfinished_count(struct store *s, size_t *n);
 
 /* --- Moves --- */
 

@@ -221,6 +221,19 @@ enum store_rc store_games_list(struct store *s, const struct store_games_filter 
 	return r;
 }
 
+enum store_rc store_games_unfinished_count(struct store *s, size_t *n)
+{
+	sqlite3_stmt *st = s->st[ST_GAMES_UNFINISHED_COUNT];
+	enum store_rc r = store_check_idle(s, st, "store_games_unfinished_count");
+	if (r != STORE_OK)
+		return r;
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*n = (size_t)sqlite3_column_int64(st, 0);
+	store_done(st);
+	return rc == SQLITE_ROW ? STORE_OK : store_sql_fail(s, rc);
+}
+
 enum store_rc store_games_unfinished(struct store *s, store_unfinished_cb cb, void *ctx)
 {
 	sqlite3_stmt *st = s->st[ST_GAMES_UNFINISHED];

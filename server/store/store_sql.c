@@ -101,6 +101,8 @@ const char *const store_stmt_sql[ST_COUNT] = {
 		GAMES_FILTER_PLAYER GAMES_TAIL,
 	[ST_GAMES_UNFINISHED] = "SELECT " GAME_COLS " FROM games WHERE phase IN "
 		"('pending', 'scheduled', 'playing', 'counting') ORDER BY id",
+	[ST_GAMES_UNFINISHED_COUNT] = "SELECT count(*) FROM games WHERE phase IN "
+		"('pending', 'scheduled', 'playing', 'counting')",
 	/* Moves go to the journal (migration 0005) and are folded into moves in batches. */
 	[ST_MOVE_ADD] = "INSERT INTO move_journal (game_id, " MOVE_COLS ") VALUES (:game_id, "
 		":number, :color, :vertex, :forfeit, :clocks, :at)",

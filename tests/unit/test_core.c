@@ -1,18 +1,39 @@
 /* Tests for server/core without a socket: connections behind a fake transport (conn_ops),
  * lines through framing to the line sink within the turn's budgets, sending and sessions,
  * closing and freeing through the ops, the dispatcher (cmd/dispatch.c) on an in-memory
- * store, and CORE_PANIC's exit. Each test has its own loop and server. */
+ * store, and CORE_PANIC's exit. Each test has its own loop and server. Also (no server):
+ * idmap_ref and heap_reserve. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
 #include "conn.h"
 #include "dispatch.h"
+#include "heap.h"
+#if HEAP_RESERVE_WORKS
+#include <malloc.h>
+#endif
+#include "idmap.h"
 #include "log.h"
 #include "panic.h"
 #include "server.h"
 
 #define LINES_MAX 64
+
+/* This process's resident memory in KiB (/proc/self/statm), or -1. */
+static long rss_kib(void)
+{
+	long pages = -1, resident = -1;
+	FILE *f = fopen("/proc/self/statm", "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+		resident = -1;
+	fclose(f);
+	return resident < 0 ? -1 : resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
 
 static uv_loop_t loop;
 static struct server srv;
@@ -286,6 +307,66 @@ START_TEST(test_dispatch_ping)
 }
 END_TEST
 
+/* idmap_ref: the slot of a present key, replaced in place; NULL for an absent one. */
+START_TEST(test_idmap_ref)
+{
+	struct idmap m = {0};
+	int a = 1, b = 2;
+	ck_assert_ptr_null(idmap_ref(&m, 5)); /* empty map */
+	ck_assert_int_eq(idmap_put(&m, 5, &a), 0);
+	for (int64_t k = 100; k < 200; k++) /* grow it: slots move */
+		ck_assert_int_eq(idmap_put(&m, k, &b), 0);
+	void **ref = idmap_ref(&m, 5);
+	ck_assert_ptr_nonnull(ref);
+	ck_assert_ptr_eq(*ref, &a);
+	*ref = &b;
+	ck_assert_ptr_eq(idmap_get(&m, 5), &b);
+	ck_assert_ptr_null(idmap_ref(&m, 6));
+	idmap_del(&m, 5);
+	ck_assert_ptr_null(idmap_ref(&m, 5));
+	idmap_free(&m);
+}
+END_TEST
+
+/* Can this kernel populate memory in one call (MADV_POPULATE_WRITE, Linux 5.14)? */
+static bool kernel_populates(void)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	void *p = mmap(NULL, (size_t)pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return false;
+	bool ok = madvise(p, (size_t)pg, 23 /* MADV_POPULATE_WRITE */) == 0;
+	munmap(p, (size_t)pg);
+	return ok;
+}
+
+/* heap_reserve: the heap's free top holds at least what was asked, already resident, and it
+ * is still there after a small block is taken and freed (not given back at the first free).
+ * Where the C library or the kernel cannot, it reserves nothing and says so (0). */
+START_TEST(test_heap_reserve)
+{
+	const size_t ask = (size_t)64 << 20;
+	long rss0 = rss_kib();
+	size_t got = heap_reserve(ask);
+#if HEAP_RESERVE_WORKS
+	if (!kernel_populates()) {
+		ck_assert_uint_eq(got, 0);
+		return;
+	}
+	ck_assert_uint_ge(got, ask);
+	ck_assert_int_ge(rss_kib() - rss0, (long)(ask >> 10) * 9 / 10); /* resident now */
+	ck_assert_uint_ge(mallinfo2().keepcost, ask);
+	free(malloc(4096));
+	ck_assert_uint_ge(mallinfo2().keepcost, ask - 8192); /* not trimmed */
+	ck_assert_uint_eq(heap_reserve(0), 0);
+#else
+	(void)rss0;
+	(void)kernel_populates;
+	ck_assert_uint_eq(got, 0);
+#endif
+}
+END_TEST
+
 START_TEST(test_panic_exits)
 {
 	CORE_PANIC(NULL, "what=test");
@@ -305,6 +386,10 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, test_dispatch_ping);
 	tcase_add_exit_test(tc, test_panic_exits, 1);
 	suite_add_tcase(s, tc);
+	TCase *tm = tcase_create("memory");
+	tcase_add_test(tm, test_idmap_ref);
+	tcase_add_test(tm, test_heap_reserve);
+	suite_add_tcase(s, tm);
 	return s;
 }
 

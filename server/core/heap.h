@@ -1,0 +1,38 @@
+/* heap: have the memory a burst of small allocations will take mapped before the burst (a
+ * restart's thousands of games), so that it is not taken page by page. On a virtual machine
+ * a page fault can cost ~17 us (measured here: 240 MiB touched page by page in 1,059 ms,
+ * populated by the kernel in one call in 58 ms; docs/benchmarks.md). */
+#ifndef TENGEN_HEAP_H
+#define TENGEN_HEAP_H
+
+#include <stddef.h>
+#include <stdint.h> /* (glibc's features.h: __GLIBC_PREREQ) */
+
+/* 1 where heap_reserve can work: glibc 2.33 or later (mallinfo2), and malloc is glibc's (not
+ * an AddressSanitizer build's own allocator). Elsewhere heap_reserve does nothing. */
+#if defined(__SANITIZE_ADDRESS__)
+#define HEAP_RESERVE_WORKS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HEAP_RESERVE_WORKS 0
+#endif
+#endif
+#if !defined(HEAP_RESERVE_WORKS) && defined(__GLIBC__) && defined(__GLIBC_PREREQ)
+#if __GLIBC_PREREQ(2, 33)
+#define HEAP_RESERVE_WORKS 1
+#endif
+#endif
+#ifndef HEAP_RESERVE_WORKS
+#define HEAP_RESERVE_WORKS 0
+#endif
+
+#define HEAP_RESERVE_MAX ((size_t)2 << 30) /* heap_reserve takes at most this many bytes */
+
+/* Grow the main thread's malloc heap by `bytes` (at most HEAP_RESERVE_MAX) and have the
+ * kernel populate it at once (madvise MADV_POPULATE_WRITE, Linux 5.14); the memory stays in
+ * the heap for the allocations that follow (it is not trimmed while they use it). Main
+ * thread, before the burst. Best effort: returns the bytes populated, 0 where the C library
+ * or the kernel cannot (the pages then come one fault at a time, as without it). */
+size_t heap_reserve(size_t bytes);
+
+#endif
