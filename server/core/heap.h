@@ -29,10 +29,17 @@
 #define HEAP_RESERVE_MAX ((size_t)2 << 30) /* heap_reserve takes at most this many bytes */
 
 /* Grow the main thread's malloc heap by `bytes` (at most HEAP_RESERVE_MAX) and have the
- * kernel populate it at once (madvise MADV_POPULATE_WRITE, Linux 5.14); the memory stays in
- * the heap for the allocations that follow (it is not trimmed while they use it). Main
- * thread, before the burst. Best effort: returns the bytes populated, 0 where the C library
- * or the kernel cannot (the pages then come one fault at a time, as without it). */
+ * kernel populate it at once (madvise MADV_POPULATE_WRITE, Linux 5.14; huge pages where the
+ * kernel allows them); freed memory is kept in the heap for the allocations that follow
+ * until heap_reserve_done. Main thread, before the burst. Best effort: returns the bytes
+ * populated, 0 where it could not (no glibc 2.33, an AddressSanitizer build, a heap that
+ * cannot grow in place, a kernel before 5.14: the pages then come one fault at a time, as
+ * without it). Call heap_reserve_done after the burst in any case. */
 size_t heap_reserve(size_t bytes);
+/* The burst is over: malloc's thresholds set back to fixed values near glibc's own (its
+ * automatic ones stay off once a program has set one: mmap above 32 MiB, trim above
+ * 64 MiB), and what the reserve left unused given back to the system (malloc_trim). No-op
+ * without a heap_reserve. */
+void heap_reserve_done(void);
 
 #endif

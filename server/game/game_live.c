@@ -233,7 +233,9 @@ int games_load(struct server *srv)
 	if (store_games_unfinished_count(srv->store, &live) == STORE_OK && live >= GAMES_RESERVE_FROM)
 		log_msg(LOGL_INFO, "heap_reserve", "games=%zu bytes=%zu", live,
 			heap_reserve(live * GAMES_RESERVE_BYTES));
-	if (store_games_unfinished(srv->store, load_cb, srv) != STORE_OK) {
+	enum store_rc r = store_games_unfinished(srv->store, load_cb, srv);
+	heap_reserve_done();
+	if (r != STORE_OK) {
 		log_msg(LOGL_ERROR, "games_load", "error=\"%s\"", store_errmsg(srv->store));
 		return -1;
 	}
