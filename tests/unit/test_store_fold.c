@@ -64,6 +64,25 @@ static struct store_ckpt *second(void)
 	return c;
 }
 
+/* Every game with moves 1 and 2 in the journal, a fold begun up to *hi and its first slice
+ * run on a second connection (returned): every row copied into moves, the journal's rows
+ * still to be deleted. */
+static struct store_ckpt *fold_copied(int64_t *hi)
+{
+	open_store();
+	new_games();
+	play_all(1, 2);
+	struct store_ckpt *c = second();
+	int rows;
+	bool more;
+	uint64_t held;
+	ck_assert_int_eq(store_journal_fold_begin(s, hi), STORE_OK);
+	ck_assert_int_eq(store_ckpt_fold_slice(c, *hi, 1000, &rows, &more, &held), STORE_OK);
+	ck_assert_int_eq(rows, GAMES * 2);
+	ck_assert(more); /* the journal's rows are still to be deleted */
+	return c;
+}
+
 /* One slice at a time: each moves at most max_rows rows, the game lists stay whole and in
  * order between slices, the keys stay refused, and the fold's end leaves nothing behind. */
 START_TEST(test_fold_slices)
@@ -179,18 +198,11 @@ END_TEST
  * the store's back) changes nothing. */
 START_TEST(test_fold_slice_failure)
 {
-	open_store();
-	new_games();
-	play_all(1, 2);
-	struct store_ckpt *c = second();
 	int64_t hi = 0;
 	int rows;
 	bool more;
 	uint64_t held;
-	ck_assert_int_eq(store_journal_fold_begin(s, &hi), STORE_OK);
-	ck_assert_int_eq(store_ckpt_fold_slice(c, hi, 1000, &rows, &more, &held), STORE_OK);
-	ck_assert_int_eq(rows, GAMES * 2);
-	ck_assert(more); /* the journal's rows are still to be deleted */
+	struct store_ckpt *c = fold_copied(&hi);
 	ck_assert_int_eq(store_ckpt_fold_slice(c, hi, 1000, &rows, &more, &held), STORE_OK);
 	ck_assert(!more);
 	store_journal_fold_end(s, true);
@@ -263,18 +275,11 @@ END_TEST
  * the fold's delete step covers. Those are not in moves, and the delete leaves them. */
 START_TEST(test_fold_delete_reused_seq)
 {
-	open_store();
-	new_games();
-	play_all(1, 2);
-	struct store_ckpt *c = second();
 	int64_t hi = 0;
 	int rows;
 	bool more;
 	uint64_t held;
-	ck_assert_int_eq(store_journal_fold_begin(s, &hi), STORE_OK);
-	ck_assert_int_eq(store_ckpt_fold_slice(c, hi, 1000, &rows, &more, &held), STORE_OK);
-	ck_assert_int_eq(rows, GAMES * 2);
-	ck_assert(more);
+	struct store_ckpt *c = fold_copied(&hi);
 	raw_exec("DELETE FROM move_journal"); /* the other process's fold */
 	play_all(3, 3);
 	ck_assert_int_le(raw_int("SELECT max(seq) FROM move_journal"), hi);
