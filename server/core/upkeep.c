@@ -265,13 +265,17 @@ void upkeep_stats_line(struct upkeep *u, char *buf, size_t len)
 		u->st = (struct upkeep_stats){ 0 };
 		uv_mutex_unlock(&u->mu);
 	}
+	uint64_t busy, turns; /* since the start: the loop's busy-handler waits, turns that waited */
+	store_lock_waits(u->store, &busy, &turns);
 	snprintf(buf, len, "fold_rows=%llu fold_slices=%llu fold_slice_max_ms=%.3f ckpts=%llu "
 		 "ckpt_max_ms=%.3f restarts=%llu restart_max_ms=%.3f loop_ckpts=%llu "
-		 "loop_ckpt_max_ms=%.3f wal_starts=%llu wal_frames=%d", (unsigned long long)s.rows,
+		 "loop_ckpt_max_ms=%.3f wal_starts=%llu wal_frames=%d busy_waits_total=%llu "
+		 "turn_waits_total=%llu", (unsigned long long)s.rows,
 		 (unsigned long long)s.slices, s.slice_max / 1e6, (unsigned long long)s.ckpts,
 		 s.ckpt_max / 1e6, (unsigned long long)s.restarts, s.restart_max / 1e6,
 		 (unsigned long long)s.loop_ckpts, s.loop_ckpt_max / 1e6,
-		 (unsigned long long)u->wal_starts, store_wal_frames(u->store));
+		 (unsigned long long)u->wal_starts, store_wal_frames(u->store),
+		 (unsigned long long)busy, (unsigned long long)turns);
 	u->wal_starts = 0;
 }
 

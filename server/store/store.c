@@ -207,6 +207,8 @@ enum store_rc store_open_ex(const char *path, const struct store_options *o, str
 		snprintf(err, errlen, "out of memory");
 		return STORE_ERROR;
 	}
+	/* Without it (no mutex could be made) the connections meet at SQLite's lock alone. */
+	s->wlock_ok = store_wlock_init(&s->wlock) == 0;
 	if (!memory && (r = file_checks(s, path, o)) != STORE_OK)
 		goto bad;
 	/* NOMUTEX: the connection is used by the loop thread only (the checkpointer has its own). */

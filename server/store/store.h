@@ -346,8 +346,19 @@ enum store_rc store_ckpt_open(struct store *s, struct store_ckpt **out, char *er
 enum store_rc store_ckpt_run(struct store_ckpt *c, int *logged, int *copied);
 /* Why the last store_ckpt_run failed. */
 const char *store_ckpt_errmsg(const struct store_ckpt *c);
-/* A RESTART checkpoint on the second connection: waits for the write lock (the store's own
- * thread waits meanwhile, in its busy handler), copies what is left and has the WAL start
+/* The write turn: the store's write transactions (store_begin to store_commit or
+ * store_rollback) and the second connection's (a fold slice, a RESTART checkpoint) take
+ * SQLite's write lock in turns, first come first served, each waiting for the turns before
+ * it to end (on a condition variable, not polling in SQLite's busy handler). So the calls
+ * below that take a turn must not run on a thread whose store transaction is open: they
+ * would wait for it for ever. Other processes still meet SQLite's lock and the busy handler.
+ * store_lock_waits: of s, how many times its busy handler began a wait (*busy: for another
+ * connection's SQLite lock) and how many turns (of either connection) waited for another's
+ * end (*turns); store_ckpt_lock_waits: the second connection's busy handler waits. */
+void store_lock_waits(const struct store *s, uint64_t *busy, uint64_t *turns);
+uint64_t store_ckpt_lock_waits(const struct store_ckpt *c);
+/* A RESTART checkpoint on the second connection: takes a write turn and the write lock (the
+ * store's own thread waits meanwhile for the turn), copies what is left and has the WAL start
  * over from its beginning. Run it right after a passive one that left only a few frames
  * (the lock is held for the copy of those). Same results as store_ckpt_run; SQLITE_BUSY from
  * SQLite (the lock not had within STORE_BUSY_TIMEOUT_MS) is STORE_CONFLICT, nothing lost. */
@@ -355,8 +366,8 @@ enum store_rc store_ckpt_restart(struct store_ckpt *c, int *logged, int *copied)
 /* One slice of a fold (store_journal_fold_begin) on the second connection. The first call
  * for a fold (another hi, or the last one ended) reads the journal's rows up to hi into
  * memory in game and number order (a read transaction: no lock the writer needs). The fold
- * then goes in two steps, each slice one transaction (BEGIN IMMEDIATE: it waits while the
- * store's thread holds the write lock): first the next max_rows rows are copied into
+ * then goes in two steps, each slice one transaction (a write turn, then BEGIN IMMEDIATE: it
+ * waits while the store's thread has a write transaction open): first the next max_rows rows are copied into
  * `moves` (each game's leaf written once per fold, not once per slice; a row of that number
  * already there must be the same move: a copy an earlier, stopped fold made); then the
  * journal's rows up to hi are deleted by ranges of seq (max_rows x STORE_FOLD_DELETE_FACTOR

@@ -43,6 +43,7 @@ struct fold_row {
 struct store_ckpt {
 	sqlite3 *db;
 	struct store_busy busy;
+	struct store_wlock *wlock; /* the store's write turn (NULL: none) */
 	sqlite3_stmt *st[CK_COUNT];
 	char err[STORE_ERR_MAX];
 	/* The fold under way: its rows up to `hi`, in game and number order; `next` is the
@@ -131,6 +132,7 @@ enum store_rc store_ckpt_open(struct store *s, struct store_ckpt **out, char *er
 		snprintf(err, errlen, "out of memory");
 		return STORE_ERROR;
 	}
+	c->wlock = s->wlock_ok ? &s->wlock : NULL;
 	int rc = sqlite3_open_v2(sqlite3_db_filename(s->db, "main"), &c->db,
 			SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc == SQLITE_OK) {
@@ -173,9 +175,24 @@ enum store_rc store_ckpt_run(struct store_ckpt *c, int *logged, int *copied)
 	return STORE_OK;
 }
 
+static void turn_take(struct store_ckpt *c)
+{
+	if (c->wlock)
+		store_wlock_take(c->wlock);
+}
+
+static void turn_give(struct store_ckpt *c)
+{
+	if (c->wlock)
+		store_wlock_give(c->wlock);
+}
+
 enum store_rc store_ckpt_restart(struct store_ckpt *c, int *logged, int *copied)
 {
+	/* A RESTART takes the write lock: in turn with the store's transactions. */
+	turn_take(c);
 	int rc = sqlite3_wal_checkpoint_v2(c->db, "main", SQLITE_CHECKPOINT_RESTART, logged, copied);
+	turn_give(c);
 	if (rc != SQLITE_OK) {
 		snprintf(c->err, sizeof c->err, "restart checkpoint: %s", sqlite3_errmsg(c->db));
 		return (rc & 0xff) == SQLITE_BUSY ? STORE_CONFLICT : STORE_ERROR;
@@ -332,8 +349,11 @@ enum store_rc store_ckpt_fold_slice(struct store_ckpt *c, int64_t hi, int max_ro
 		batch_free(c);
 		return STORE_OK;
 	}
-	if ((rc = ck_step(c, CK_BEGIN)) != SQLITE_DONE)
+	turn_take(c); /* given back once the transaction has ended, on every path below */
+	if ((rc = ck_step(c, CK_BEGIN)) != SQLITE_DONE) {
+		turn_give(c);
 		goto fail;
+	}
 	uint64_t t0 = mono_ns();
 	if (c->next < c->n) { /* first step: copy into moves, in game and number order */
 		size_t end = c->next + (size_t)max_rows < c->n ? c->next + (size_t)max_rows : c->n;
@@ -353,6 +373,7 @@ enum store_rc store_ckpt_fold_slice(struct store_ckpt *c, int64_t hi, int max_ro
 			goto fail_txn;
 		c->deleted = upto;
 	}
+	turn_give(c);
 	*held_ns = mono_ns() - t0;
 	*more = c->deleted < c->hi;
 	if (!*more)
@@ -363,6 +384,7 @@ fail_txn:
 		snprintf(c->err, sizeof c->err, "fold slice: %s", sqlite3_errmsg(c->db));
 	if (!sqlite3_get_autocommit(c->db))
 		ck_step(c, CK_ROLLBACK);
+	turn_give(c);
 	batch_free(c); /* read again by the next fold */
 	return STORE_ERROR;
 fail:
@@ -370,6 +392,11 @@ fail:
 		 sqlite3_errmsg(c->db));
 	batch_free(c);
 	return STORE_ERROR;
+}
+
+uint64_t store_ckpt_lock_waits(const struct store_ckpt *c)
+{
+	return c->busy.waits;
 }
 
 const char *store_ckpt_errmsg(const struct store_ckpt *c)

@@ -210,8 +210,10 @@ int store_busy_handler(void *ctx, int n)
 {
 	struct store_busy *b = ctx;
 	uint64_t now = mono_ns();
-	if (n == 0)
+	if (n == 0) {
 		b->t0_ns = now;
+		b->waits++;
+	}
 	uint64_t waited_ms = (now - b->t0_ns) / 1000000u;
 	if (waited_ms >= STORE_BUSY_TIMEOUT_MS)
 		return 0;
@@ -225,17 +227,74 @@ bool store_in_transaction(const struct store *s)
 	return !sqlite3_get_autocommit(s->db);
 }
 
+int store_wlock_init(struct store_wlock *w)
+{
+	*w = (struct store_wlock){ 0 };
+	if (pthread_mutex_init(&w->mu, NULL) != 0)
+		return -1;
+	if (pthread_cond_init(&w->cv, NULL) != 0) {
+		pthread_mutex_destroy(&w->mu);
+		return -1;
+	}
+	return 0;
+}
+
+void store_wlock_destroy(struct store_wlock *w)
+{
+	pthread_cond_destroy(&w->cv);
+	pthread_mutex_destroy(&w->mu);
+}
+
+void store_wlock_take(struct store_wlock *w)
+{
+	pthread_mutex_lock(&w->mu);
+	uint64_t mine = w->next++;
+	if (w->serving != mine)
+		w->waited++;
+	while (w->serving != mine)
+		pthread_cond_wait(&w->cv, &w->mu);
+	pthread_mutex_unlock(&w->mu);
+}
+
+void store_wlock_give(struct store_wlock *w)
+{
+	pthread_mutex_lock(&w->mu);
+	w->serving++;
+	bool waiting = w->next != w->serving;
+	pthread_mutex_unlock(&w->mu);
+	if (waiting)
+		pthread_cond_broadcast(&w->cv);
+}
+
+/* The store's write transaction has ended (committed, rolled back, or rolled back by SQLite
+ * after a severe error): its turn ends too. */
+static void turn_end_if_over(struct store *s)
+{
+	if (s->wlock_held && !store_in_transaction(s)) {
+		s->wlock_held = false;
+		store_wlock_give(&s->wlock);
+	}
+}
+
 enum store_rc store_begin(struct store *s)
 {
+	turn_end_if_over(s);
 	if (store_in_transaction(s))
 		return store_fail(s, STORE_ERROR, "a transaction is already open");
+	if (s->wlock_ok) {
+		store_wlock_take(&s->wlock);
+		s->wlock_held = true;
+	}
 	struct binder b = store_binder(s, ST_BEGIN);
-	return store_run(s, &b);
+	enum store_rc r = store_run(s, &b);
+	turn_end_if_over(s);
+	return r;
 }
 
 enum store_rc store_commit(struct store *s)
 {
 	if (!store_in_transaction(s)) {
+		turn_end_if_over(s);
 		s->journal_stale = true; /* SQLite may have rolled it back after an error */
 		return store_fail(s, STORE_ERROR, "no transaction to commit");
 	}
@@ -243,15 +302,32 @@ enum store_rc store_commit(struct store *s)
 	enum store_rc r = store_run(s, &b);
 	if (r != STORE_OK)
 		s->journal_stale = true; /* the transaction may have been rolled back */
+	turn_end_if_over(s);
 	return r;
 }
 
 enum store_rc store_rollback(struct store *s)
 {
 	s->journal_stale = true; /* also when SQLite has rolled it back already */
-	if (!store_in_transaction(s))
+	if (!store_in_transaction(s)) {
+		turn_end_if_over(s);
 		return STORE_OK;
+	}
 	struct binder b = store_binder(s, ST_ROLLBACK);
-	return store_run(s, &b);
+	enum store_rc r = store_run(s, &b);
+	turn_end_if_over(s);
+	return r;
+}
+
+void store_lock_waits(const struct store *s, uint64_t *busy, uint64_t *turns)
+{
+	*busy = s->busy.waits;
+	*turns = 0;
+	if (s->wlock_ok) {
+		struct store_wlock *w = (struct store_wlock *)&s->wlock;
+		pthread_mutex_lock(&w->mu);
+		*turns = w->waited;
+		pthread_mutex_unlock(&w->mu);
+	}
 }
 

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <pthread.h>
 #include <sys/types.h>
 #include <sqlite3.h>
 #include "store.h"
@@ -156,7 +157,29 @@ struct file_id {
 /* A connection's wait for another one's lock (store_busy_handler). */
 struct store_busy {
 	uint64_t t0_ns;           /* when the current wait began (CLOCK_MONOTONIC) */
+	uint64_t waits;           /* waits begun (store_lock_waits) */
 };
+
+/* The write turn (issue 22): the store's connection and its second one (store_ckpt, on the
+ * upkeep thread) take SQLite's write lock in turns, first come first served, and wait for a
+ * turn on a condition variable: woken when the turn before ends, where SQLite's busy handler
+ * would poll every STORE_BUSY_STEP_US (at full rate a waiting fold's polls took 8 % of a core)
+ * and could let the loop take the lock back before a waiting fold slice ever saw it free.
+ * Other processes (tengend grant) still meet SQLite's own locks and the busy handler. */
+struct store_wlock {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	uint64_t next, serving;   /* tickets: the next one given out, the one whose turn it is */
+	uint64_t waited;          /* turns that waited for another's end (store_lock_waits) */
+};
+
+/* Initialise (0, or -1: no mutex or condition could be made) and destroy a turn lock. */
+int store_wlock_init(struct store_wlock *w);
+void store_wlock_destroy(struct store_wlock *w);
+/* Take a turn: return once every turn asked for before it has ended. Never fails. */
+void store_wlock_take(struct store_wlock *w);
+/* End the turn taken (the caller's write transaction has ended). */
+void store_wlock_give(struct store_wlock *w);
 
 /* SQLite busy handler (sqlite3_busy_handler; ctx a struct store_busy): while another
  * connection holds a lock this one needs, sleep STORE_BUSY_STEP_US at a time for the first
@@ -168,6 +191,9 @@ int store_busy_handler(void *ctx, int n);
 struct store {
 	sqlite3 *db;
 	struct store_busy busy;
+	struct store_wlock wlock; /* shared with store_ckpt; wlock_ok: initialised */
+	bool wlock_ok;
+	bool wlock_held;          /* this connection's write transaction holds a turn */
 	char *path;               /* the database's file (absolute), NULL in memory */
 	struct file_id files[STORE_FILES]; /* what the path + each suffix named (store_files_check) */
 	sqlite3_stmt *st[ST_COUNT];

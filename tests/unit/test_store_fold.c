@@ -3,9 +3,11 @@
  * (each slice all or nothing), and the RESTART checkpoint. Each test works on a fresh database
  * in its own mkdtemp directory (tests/support/store_fixture.c). */
 #include <check.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sqlite3.h>
 #include "store.h"
 #include "store_fixture.h"
@@ -293,6 +295,96 @@ START_TEST(test_fold_delete_reused_seq)
 }
 END_TEST
 
+/* The write turn (store_wlock): a fold slice on another thread waits for the store's open
+ * transaction on a condition variable, not in SQLite's busy handler, and runs once it ends;
+ * then slices and the store's commits race for a while, and neither connection's busy
+ * handler ever starts a wait (each would, polling, without the turn). */
+struct folder {
+	struct store_ckpt *c;
+	int64_t hi;
+	int rc;
+	int slices;
+	int rows;
+	bool done;
+	pthread_mutex_t mu;
+};
+
+static void *fold_thread(void *arg)
+{
+	struct folder *f = arg;
+	bool more = true;
+	while (more) {
+		int rows;
+		uint64_t held;
+		int rc = store_ckpt_fold_slice(f->c, f->hi, 1, &rows, &more, &held);
+		pthread_mutex_lock(&f->mu);
+		f->rc = rc;
+		f->slices++;
+		f->rows += rows;
+		pthread_mutex_unlock(&f->mu);
+		if (rc != STORE_OK)
+			break;
+	}
+	pthread_mutex_lock(&f->mu);
+	f->done = true;
+	pthread_mutex_unlock(&f->mu);
+	return NULL;
+}
+
+static int folder_rows(struct folder *f, bool *done)
+{
+	pthread_mutex_lock(&f->mu);
+	int n = f->rows;
+	if (done)
+		*done = f->done;
+	pthread_mutex_unlock(&f->mu);
+	return n;
+}
+
+START_TEST(test_fold_takes_turns)
+{
+	open_store();
+	new_games();
+	play_all(1, 20);
+	struct folder f = { .c = second() };
+	pthread_mutex_init(&f.mu, NULL);
+	ck_assert_int_eq(store_journal_fold_begin(s, &f.hi), STORE_OK);
+	uint64_t busy0, turns0;
+	store_lock_waits(s, &busy0, &turns0);
+
+	/* The store's transaction is open: the slice waits for its end. */
+	struct store_move m;
+	ck_assert_int_eq(store_begin(s), STORE_OK);
+	move_fill(&m, 21, "C3");
+	ck_assert_int_eq(store_move_add(s, games[0], &m), STORE_OK);
+	pthread_t th;
+	ck_assert_int_eq(pthread_create(&th, NULL, fold_thread, &f), 0);
+	struct timespec pause = { 0, 100 * 1000000L };
+	nanosleep(&pause, NULL);
+	ck_assert_int_eq(folder_rows(&f, NULL), 0);
+	ck_assert_int_eq(store_commit(s), STORE_OK);
+
+	/* Then the store writes on while the slices run. */
+	bool done = false;
+	for (int n = 22; n <= 400 && !done; n++) {
+		play_all(n, n);
+		folder_rows(&f, &done);
+	}
+	ck_assert_int_eq(pthread_join(th, NULL), 0);
+	ck_assert_int_eq(f.rc, STORE_OK);
+	ck_assert_int_eq(f.rows, GAMES * 20);
+	uint64_t busy, turns;
+	store_lock_waits(s, &busy, &turns);
+	ck_assert_uint_ge(turns, turns0 + 1); /* the first slice waited for the transaction */
+	ck_assert_uint_eq(busy, busy0);
+	ck_assert_uint_eq(store_ckpt_lock_waits(f.c), 0);
+	store_journal_fold_end(s, true);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM moves"), GAMES * 20);
+	pthread_mutex_destroy(&f.mu);
+	store_ckpt_close(f.c);
+}
+END_TEST
+
 /* A RESTART checkpoint after a passive one copies everything and has the WAL start over:
  * the next commit writes from its beginning (the frame count falls). */
 START_TEST(test_restart_checkpoint)
@@ -328,6 +420,7 @@ static Suite *fold_suite(void)
 	tcase_add_test(tc, test_restart_checkpoint);
 	tcase_add_test(tc, test_read_during_fold);
 	tcase_add_test(tc, test_fold_delete_reused_seq);
+	tcase_add_test(tc, test_fold_takes_turns);
 	suite_add_tcase(su, tc);
 	return su;
 }
