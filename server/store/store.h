@@ -429,7 +429,10 @@ void store_game_clear(struct store_game *g);
 enum store_rc store_games_list(struct store *s, const struct store_games_filter *filter,
 		store_game_cb cb, void *ctx);
 /* Every game whose phase is not "ended", oldest first, each with its moves: what a restart
- * must reload. The callback may write (e.g. end a game). */
+ * must reload. Unless a transaction is open already, the listing and its callbacks run in one
+ * transaction of their own (one snapshot, no lock taken per statement), committed at the
+ * end. The callback may write with the calls that commit by themselves (e.g. end a game):
+ * those writes commit with it; it may not call store_begin (STORE_ERROR: one is open). */
 enum store_rc store_games_unfinished(struct store *s, store_unfinished_cb cb, void *ctx);
 /* How many games store_games_unfinished would give (*n), read from the phase index. */
 enum store_rc store_games_unfinished_count(struct store *s, size_t *n);

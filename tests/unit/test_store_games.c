@@ -445,6 +445,9 @@ static int on_unfinished(void *ctx, const struct store_game *g, const struct sto
 		u->last_number[u->n] = n ? m[n - 1].number : 0;
 	}
 	u->n++;
+	/* The listing runs in one transaction of its own, so the callback cannot open one. */
+	ck_assert(store_in_transaction(s));
+	ck_assert_int_eq(store_begin(s), STORE_ERROR);
 	/* A restart may end games while listing them. */
 	struct store_game e = *g;
 	snprintf(e.phase, sizeof e.phase, "ended");
@@ -481,6 +484,7 @@ START_TEST(test_unfinished)
 	ck_assert_int_eq(u.id[2], g4);
 	ck_assert_int_eq(u.moves[2], 0);
 	ck_assert_int_eq(u.id[3], g5);
+	ck_assert(!store_in_transaction(s)); /* committed at the end */
 	(void)g2;
 	/* The callback ended them all. */
 	memset(&u, 0, sizeof u);
