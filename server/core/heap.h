@@ -5,6 +5,7 @@
 #ifndef TENGEN_HEAP_H
 #define TENGEN_HEAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h> /* (glibc's features.h: __GLIBC_PREREQ) */
 
@@ -27,19 +28,25 @@
 #endif
 
 #define HEAP_RESERVE_MAX ((size_t)2 << 30) /* heap_reserve takes at most this many bytes */
+#define HEAP_POPULATE_STEP ((size_t)16 << 20) /* populated per call (the first, then a thread's) */
 
 /* Grow the main thread's malloc heap by `bytes` (at most HEAP_RESERVE_MAX) and have the
- * kernel populate it at once (madvise MADV_POPULATE_WRITE, Linux 5.14; huge pages where the
- * kernel allows them); freed memory is kept in the heap for the allocations that follow
- * until heap_reserve_done. Main thread, before the burst. Best effort: returns the bytes
- * populated, 0 where it could not (no glibc 2.33, an AddressSanitizer build, a heap that
- * cannot grow in place, a kernel before 5.14: the pages then come one fault at a time, as
- * without it). Call heap_reserve_done after the burst in any case. */
+ * kernel populate it (madvise MADV_POPULATE_WRITE, Linux 5.14; huge pages where the kernel
+ * allows them): the lowest HEAP_POPULATE_STEP at once, the rest by a thread of its own from
+ * the top down while the caller goes on (heap_reserve_wait); freed memory is kept in the heap
+ * for the allocations that follow until heap_reserve_done. Main thread, before the burst.
+ * Best effort: returns the bytes being populated, 0 where it could not (no glibc 2.33, an
+ * AddressSanitizer build, a heap that cannot grow in place, a kernel before 5.14: the pages
+ * then come one fault at a time, as without it). Call heap_reserve_done after the burst in
+ * any case. */
 size_t heap_reserve(size_t bytes);
-/* The burst is over: malloc's thresholds set back to fixed values near glibc's own (its
- * automatic ones stay off once a program has set one: mmap above 32 MiB, trim above
- * 64 MiB), and what the reserve left unused given back to the system (malloc_trim). No-op
- * without a heap_reserve. */
+/* Wait for heap_reserve's thread to end; with `stop`, have it stop after its current step.
+ * No-op without one. */
+void heap_reserve_wait(bool stop);
+/* The burst is over: the populating thread stopped (heap_reserve_wait(true)), malloc's
+ * thresholds set back to fixed values near glibc's own (its automatic ones stay off once a
+ * program has set one: mmap above 32 MiB, trim above 64 MiB), and what the reserve left
+ * unused given back to the system (malloc_trim). No-op without a heap_reserve. */
 void heap_reserve_done(void);
 
 #endif
