@@ -148,6 +148,7 @@ int server_open(struct server *srv, uv_loop_t *loop, const struct server_setting
 	server_settings_defaults(&srv->set);
 	struct store_options so = set->store;
 	so.write_check = true;
+	so.manual_checkpoints = true; /* the upkeep thread's (upkeep_start), or on again there */
 	enum store_rc r = store_open_ex(set->db_path, &so, &srv->store, err, sizeof err);
 	if (r != STORE_OK) {
 		log_msg(LOGL_ERROR, "store_open", "path=%s error=\"%s%s\"", set->db_path, err,

@@ -293,6 +293,7 @@ void upkeep_start(struct upkeep *u, uv_loop_t *loop, struct store *store, unsign
 		log_msg(LOGL_WARN, "upkeep", "reserve=failed error=\"%s\"", store_errmsg(store));
 	if (store_ckpt_open(store, &u->ckpt, err, sizeof err) != STORE_OK) {
 		log_msg(LOGL_INFO, "upkeep", "mode=on_loop reason=\"%s\"", err);
+		store_wal_auto(store); /* server_open turned them off for the thread */
 		return;
 	}
 	if (uv_mutex_init(&u->mu) != 0)
@@ -318,6 +319,7 @@ no_thread:
 	log_msg(LOGL_WARN, "upkeep", "mode=on_loop reason=\"no thread\"");
 	store_ckpt_close(u->ckpt);
 	u->ckpt = NULL;
+	store_wal_auto(store);
 }
 
 void upkeep_stop(struct upkeep *u)

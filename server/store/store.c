@@ -245,6 +245,11 @@ enum store_rc store_open_ex(const char *path, const struct store_options *o, str
 			goto bad;
 		}
 	}
+	if (o->manual_checkpoints && !memory &&
+	    store_pragma(s->db, "PRAGMA wal_autocheckpoint = 0", NULL, 0, NULL) != SQLITE_OK) {
+		r = store_fail(s, STORE_ERROR, "configure: %s", sqlite3_errmsg(s->db));
+		goto bad;
+	}
 	if ((r = configure(s, o->sync)) != STORE_OK)
 		goto bad;
 	if ((r = migrate(s)) != STORE_OK || (o->write_check && (r = write_check(s)) != STORE_OK))

@@ -55,6 +55,7 @@
 #define STORE_JOURNAL_KEYS_START 1024 /* first capacity of the move journal's key set */
 #define STORE_OPEN_FOLD_ROWS 65536 /* a journal up to this long is folded when the store opens */
 #define STORE_MOVE_NUMBER_MAX 1000000 /* a move's number, at most (store_moves_get walks them) */
+#define STORE_WAL_AUTO_FRAMES 1000 /* store_wal_auto: SQLite's own default */
 #define STORE_MOVES_PASSES 64      /* store_moves_get: reads of moves again after a fold moved rows */
 #define STORE_FOLD_DELETE_FACTOR 8 /* a fold's second step deletes 8x a first step's rows */
 #define STORE_LOCK_SUFFIX ".lock"   /* the daemon's lock file: the database's path + this */
@@ -235,6 +236,12 @@ struct store_options {
 				   * file or file system, a full disk (one real write transaction) */
 	uint64_t min_free_bytes;  /* refuse when the file system holding `path` has less free
 				   * for unprivileged use (statvfs f_bavail); 0: not checked */
+	bool manual_checkpoints;  /* SQLite's automatic checkpoints off from the start (PRAGMA
+				   * wal_autocheckpoint = 0): the caller runs them (store_wal_manual
+				   * and a second connection) or turns them back on (store_wal_auto).
+				   * Else the first commit after a crash (the write check's) copies the
+				   * whole recovered WAL into the database and syncs it, on the way to
+				   * listening */
 };
 
 /* Open the database file at `path` with the options `o`: set WAL, synchronous (o->sync),
@@ -322,6 +329,9 @@ bool store_wal_manual(struct store *s);
 /* The path of the database's WAL file into wal_path (len bytes); STORE_ERROR for a database
  * without a file or a path longer than len. */
 enum store_rc store_wal_path(struct store *s, char *wal_path, size_t len);
+/* SQLite's automatic checkpoints (every 1,000 WAL frames, its default) on again, after
+ * o->manual_checkpoints, when no other thread runs them. */
+void store_wal_auto(struct store *s);
 /* Commits stop syncing the WAL (synchronous NORMAL: still safe from corruption, and the
  * checkpoints still sync), so that the caller syncs it itself (fdatasync of store_wal_path),
  * off its thread, before it reports a commit: the group commit's fsync moved off the loop

@@ -79,6 +79,11 @@ bool store_wal_manual(struct store *s)
 	return true;
 }
 
+void store_wal_auto(struct store *s)
+{
+	sqlite3_wal_autocheckpoint(s->db, STORE_WAL_AUTO_FRAMES);
+}
+
 enum store_rc store_wal_path(struct store *s, char *wal_path, size_t len)
 {
 	const char *db = sqlite3_db_filename(s->db, "main");

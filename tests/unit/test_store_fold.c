@@ -385,6 +385,33 @@ START_TEST(test_fold_takes_turns)
 }
 END_TEST
 
+/* store_options.manual_checkpoints: SQLite checkpoints nothing by itself (1,500 commits of at
+ * least a frame each are all still in the WAL, where it would have copied and restarted it
+ * every 1,000 frames), until store_wal_auto. */
+START_TEST(test_manual_checkpoints)
+{
+	open_store();
+	new_games();
+	store_close(s);
+	s = NULL;
+	struct store_options o = { .manual_checkpoints = true, .sync = STORE_SYNC_LOSE_ON_POWER_CUT };
+	char err[STORE_ERR_MAX];
+	ck_assert_msg(store_open_ex(path, &o, &s, err, sizeof err) == STORE_OK, "%s", err);
+	int logged = -1, copied = -1;
+	ck_assert_int_eq(store_checkpoint(s, &logged, &copied), STORE_OK); /* the WAL starts over */
+	for (int n = 1; n <= 1500; n++)
+		play_all(n, n);
+	ck_assert_int_eq(store_checkpoint(s, &logged, &copied), STORE_OK);
+	ck_assert_int_ge(logged, 1500);
+	store_wal_auto(s);
+	for (int n = 1501; n <= 3000; n++)
+		play_all(n, n);
+	ck_assert_int_eq(store_checkpoint(s, &logged, &copied), STORE_OK);
+	ck_assert_int_lt(logged, 1500);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM move_journal"), GAMES * 3000);
+}
+END_TEST
+
 /* A RESTART checkpoint after a passive one copies everything and has the WAL start over:
  * the next commit writes from its beginning (the frame count falls). */
 START_TEST(test_restart_checkpoint)
@@ -421,6 +448,7 @@ static Suite *fold_suite(void)
 	tcase_add_test(tc, test_read_during_fold);
 	tcase_add_test(tc, test_fold_delete_reused_seq);
 	tcase_add_test(tc, test_fold_takes_turns);
+	tcase_add_test(tc, test_manual_checkpoints);
 	suite_add_tcase(su, tc);
 	return su;
 }
