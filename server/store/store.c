@@ -311,6 +311,8 @@ void store_close(struct store *s)
 	free(s->folding_max.k);
 	store_vec_free(&s->jrows);
 	free(s->folding.k);
+	if (s->wlock_ok)
+		store_wlock_destroy(&s->wlock);
 	free(s);
 }
 

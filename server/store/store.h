@@ -359,9 +359,11 @@ const char *store_ckpt_errmsg(const struct store_ckpt *c);
 /* The write turn: the store's write transactions (store_begin to store_commit or
  * store_rollback) and the second connection's (a fold slice, a RESTART checkpoint) take
  * SQLite's write lock in turns, first come first served, each waiting for the turns before
- * it to end (on a condition variable, not polling in SQLite's busy handler). So the calls
- * below that take a turn must not run on a thread whose store transaction is open: they
- * would wait for it for ever. Other processes still meet SQLite's lock and the busy handler.
+ * it to end (on a condition variable, not polling in SQLite's busy handler), at most
+ * STORE_BUSY_TIMEOUT_MS: then the caller fails as on SQLite's lock (store_begin
+ * STORE_CONFLICT, a fold slice STORE_ERROR, a RESTART STORE_CONFLICT). So the calls below
+ * that take a turn must not run on a thread whose store transaction is open: they would
+ * wait for it until that timeout. Other processes still meet SQLite's lock and the busy handler.
  * store_lock_waits: of s, how many times its busy handler began a wait (*busy: for another
  * connection's SQLite lock) and how many turns (of either connection) waited for another's
  * end (*turns); store_ckpt_lock_waits: the second connection's busy handler waits. */
@@ -442,7 +444,9 @@ enum store_rc store_games_list(struct store *s, const struct store_games_filter 
  * must reload. Unless a transaction is open already, the listing and its callbacks run in one
  * transaction of their own (one snapshot, no lock taken per statement), committed at the
  * end. The callback may write with the calls that commit by themselves (e.g. end a game):
- * those writes commit with it; it may not call store_begin (STORE_ERROR: one is open). */
+ * those writes commit with it (a write fails if another connection committed since the
+ * listing began: its snapshot cannot become a write); it may not call store_begin
+ * (STORE_ERROR: one is open). */
 enum store_rc store_games_unfinished(struct store *s, store_unfinished_cb cb, void *ctx);
 /* How many games store_games_unfinished would give (*n), read from the phase index. */
 enum store_rc store_games_unfinished_count(struct store *s, size_t *n);

@@ -180,10 +180,15 @@ enum store_rc store_ckpt_run(struct store_ckpt *c, int *logged, int *copied)
 	return STORE_OK;
 }
 
-static void turn_take(struct store_ckpt *c)
+/* 0, or -1 (c->err set) if the turn did not come within STORE_BUSY_TIMEOUT_MS. */
+static int turn_take(struct store_ckpt *c)
 {
-	if (c->wlock)
-		store_wlock_take(c->wlock);
+	if (c->wlock && store_wlock_take(c->wlock) != 0) {
+		snprintf(c->err, sizeof c->err, "the database stayed locked for %d ms",
+			 STORE_BUSY_TIMEOUT_MS);
+		return -1;
+	}
+	return 0;
 }
 
 static void turn_give(struct store_ckpt *c)
@@ -195,7 +200,8 @@ static void turn_give(struct store_ckpt *c)
 enum store_rc store_ckpt_restart(struct store_ckpt *c, int *logged, int *copied)
 {
 	/* A RESTART takes the write lock: in turn with the store's transactions. */
-	turn_take(c);
+	if (turn_take(c) != 0)
+		return STORE_CONFLICT;
 	int rc = sqlite3_wal_checkpoint_v2(c->db, "main", SQLITE_CHECKPOINT_RESTART, logged, copied);
 	turn_give(c);
 	if (rc != SQLITE_OK) {
@@ -354,7 +360,11 @@ enum store_rc store_ckpt_fold_slice(struct store_ckpt *c, int64_t hi, int max_ro
 		batch_free(c);
 		return STORE_OK;
 	}
-	turn_take(c); /* given back once the transaction has ended, on every path below */
+	if (turn_take(c) != 0) {
+		batch_free(c); /* read again by the next fold */
+		return STORE_ERROR;
+	}
+	/* The turn is given back once the transaction has ended, on every path below. */
 	if ((rc = ck_step(c, CK_BEGIN)) != SQLITE_DONE) {
 		turn_give(c);
 		goto fail;

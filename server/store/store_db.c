@@ -1,5 +1,6 @@
 /* store_db: what every part of the store shares: errors, checks, running a statement,
  * reading columns, collecting rows, one-off pragmas, the transaction. See store_int.h. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,13 +231,18 @@ bool store_in_transaction(const struct store *s)
 int store_wlock_init(struct store_wlock *w)
 {
 	*w = (struct store_wlock){ 0 };
-	if (pthread_mutex_init(&w->mu, NULL) != 0)
+	pthread_condattr_t ca;
+	if (pthread_condattr_init(&ca) != 0)
 		return -1;
-	if (pthread_cond_init(&w->cv, NULL) != 0) {
+	int bad = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) != 0;
+	if (!bad && pthread_mutex_init(&w->mu, NULL) != 0)
+		bad = 1;
+	else if (!bad && pthread_cond_init(&w->cv, &ca) != 0) {
 		pthread_mutex_destroy(&w->mu);
-		return -1;
+		bad = 1;
 	}
-	return 0;
+	pthread_condattr_destroy(&ca);
+	return bad ? -1 : 0;
 }
 
 void store_wlock_destroy(struct store_wlock *w)
@@ -245,21 +251,54 @@ void store_wlock_destroy(struct store_wlock *w)
 	pthread_mutex_destroy(&w->mu);
 }
 
-void store_wlock_take(struct store_wlock *w)
+/* Under w->mu: the turn passes to the next ticket whose waiter did not give up. */
+static void wlock_advance(struct store_wlock *w)
 {
+	w->serving++;
+	for (unsigned i = 0; i < w->ngiven_up;) {
+		if (w->given_up[i] == w->serving) {
+			w->given_up[i] = w->given_up[--w->ngiven_up];
+			w->serving++;
+			i = 0;
+		} else {
+			i++;
+		}
+	}
+}
+
+int store_wlock_take(struct store_wlock *w)
+{
+	struct timespec until;
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += STORE_BUSY_TIMEOUT_MS / 1000;
+	until.tv_nsec += (long)(STORE_BUSY_TIMEOUT_MS % 1000) * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
 	pthread_mutex_lock(&w->mu);
 	uint64_t mine = w->next++;
 	if (w->serving != mine)
 		w->waited++;
-	while (w->serving != mine)
-		pthread_cond_wait(&w->cv, &w->mu);
+	int rc = 0;
+	while (w->serving != mine && rc != ETIMEDOUT)
+		rc = pthread_cond_timedwait(&w->cv, &w->mu, &until);
+	if (w->serving != mine) { /* gave up: the ticket is skipped when its turn comes */
+		if (w->ngiven_up < STORE_WLOCK_GIVEN_UP)
+			w->given_up[w->ngiven_up++] = mine;
+		else /* cannot happen with two connections; wait rather than break the order */
+			while (w->serving != mine)
+				pthread_cond_wait(&w->cv, &w->mu);
+	}
+	bool got = w->serving == mine;
 	pthread_mutex_unlock(&w->mu);
+	return got ? 0 : -1;
 }
 
 void store_wlock_give(struct store_wlock *w)
 {
 	pthread_mutex_lock(&w->mu);
-	w->serving++;
+	wlock_advance(w);
 	bool waiting = w->next != w->serving;
 	pthread_mutex_unlock(&w->mu);
 	if (waiting)
@@ -282,7 +321,9 @@ enum store_rc store_begin(struct store *s)
 	if (store_in_transaction(s))
 		return store_fail(s, STORE_ERROR, "a transaction is already open");
 	if (s->wlock_ok) {
-		store_wlock_take(&s->wlock);
+		if (store_wlock_take(&s->wlock) != 0)
+			return store_fail(s, STORE_CONFLICT, "begin: the database stayed locked for %d ms",
+					  STORE_BUSY_TIMEOUT_MS);
 		s->wlock_held = true;
 	}
 	struct binder b = store_binder(s, ST_BEGIN);

@@ -166,18 +166,23 @@ struct store_busy {
  * would poll every STORE_BUSY_STEP_US (at full rate a waiting fold's polls took 8 % of a core)
  * and could let the loop take the lock back before a waiting fold slice ever saw it free.
  * Other processes (tengend grant) still meet SQLite's own locks and the busy handler. */
+#define STORE_WLOCK_GIVEN_UP 8 /* tickets given up at once (two connections use the lock) */
 struct store_wlock {
 	pthread_mutex_t mu;
-	pthread_cond_t cv;
+	pthread_cond_t cv;        /* CLOCK_MONOTONIC */
 	uint64_t next, serving;   /* tickets: the next one given out, the one whose turn it is */
+	uint64_t given_up[STORE_WLOCK_GIVEN_UP]; /* tickets whose waiter gave up: skipped */
+	unsigned ngiven_up;
 	uint64_t waited;          /* turns that waited for another's end (store_lock_waits) */
 };
 
 /* Initialise (0, or -1: no mutex or condition could be made) and destroy a turn lock. */
 int store_wlock_init(struct store_wlock *w);
 void store_wlock_destroy(struct store_wlock *w);
-/* Take a turn: return once every turn asked for before it has ended. Never fails. */
-void store_wlock_take(struct store_wlock *w);
+/* Take a turn: return 0 once every turn asked for before it has ended, or -1 if that took
+ * more than STORE_BUSY_TIMEOUT_MS (the turn before waits for another process's lock, or is
+ * stuck): the ticket is given up, and the caller fails as it would on SQLITE_BUSY. */
+int store_wlock_take(struct store_wlock *w);
 /* End the turn taken (the caller's write transaction has ended). */
 void store_wlock_give(struct store_wlock *w);
 

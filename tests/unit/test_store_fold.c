@@ -361,7 +361,7 @@ START_TEST(test_fold_takes_turns)
 	ck_assert_int_eq(pthread_create(&th, NULL, fold_thread, &f), 0);
 	struct timespec pause = { 0, 100 * 1000000L };
 	nanosleep(&pause, NULL);
-	ck_assert_int_eq(folder_rows(&f, NULL), 0);
+	ck_assert_int_eq(folder_rows(&f, NULL), 0); /* (SQLite's lock alone would hold it too) */
 	ck_assert_int_eq(store_commit(s), STORE_OK);
 
 	/* Then the store writes on while the slices run. */
@@ -381,6 +381,51 @@ START_TEST(test_fold_takes_turns)
 	store_journal_fold_end(s, true);
 	ck_assert_int_eq(raw_int("SELECT count(*) FROM moves"), GAMES * 20);
 	pthread_mutex_destroy(&f.mu);
+	store_ckpt_close(f.c);
+}
+END_TEST
+
+/* A turn not had within STORE_BUSY_TIMEOUT_MS (the store's transaction left open): the slice
+ * fails and changes nothing, its ticket is skipped, and the turns go on in order after it. */
+static void *one_slice(void *arg)
+{
+	struct folder *f = arg;
+	int rows;
+	bool more;
+	uint64_t held;
+	f->rc = store_ckpt_fold_slice(f->c, f->hi, 1000, &rows, &more, &held);
+	f->rows = rows;
+	return NULL;
+}
+
+START_TEST(test_turn_given_up)
+{
+	open_store();
+	new_games();
+	play_all(1, 2);
+	struct folder f = { .c = second() };
+	ck_assert_int_eq(store_journal_fold_begin(s, &f.hi), STORE_OK);
+	ck_assert_int_eq(store_begin(s), STORE_OK);
+	pthread_t th;
+	ck_assert_int_eq(pthread_create(&th, NULL, one_slice, &f), 0);
+	ck_assert_int_eq(pthread_join(th, NULL), 0); /* after STORE_BUSY_TIMEOUT_MS */
+	ck_assert_int_eq(f.rc, STORE_ERROR);
+	ck_assert_ptr_nonnull(strstr(store_ckpt_errmsg(f.c), "stayed locked"));
+	ck_assert_int_eq(f.rows, 0);
+	ck_assert_int_eq(store_commit(s), STORE_OK);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM moves"), 0);
+	/* The next turns: the slice's, the store's, the slice's again. */
+	ck_assert_int_eq(store_ckpt_fold_slice(f.c, f.hi, 1000, &f.rows, &(bool){ false },
+					       &(uint64_t){ 0 }), STORE_OK);
+	ck_assert_int_eq(f.rows, GAMES * 2);
+	play_all(3, 3);
+	int rows;
+	bool more = true;
+	uint64_t held;
+	while (more)
+		ck_assert_int_eq(store_ckpt_fold_slice(f.c, f.hi, 1000, &rows, &more, &held), STORE_OK);
+	store_journal_fold_end(s, true);
+	assert_all(3);
 	store_ckpt_close(f.c);
 }
 END_TEST
@@ -441,6 +486,7 @@ static Suite *fold_suite(void)
 	Suite *su = suite_create("store_fold");
 	TCase *tc = tcase_create("fold");
 	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 30); /* test_fold_takes_turns commits (fsync) while a thread folds */
 	tcase_add_test(tc, test_fold_slices);
 	tcase_add_test(tc, test_fold_crash_between_slices);
 	tcase_add_test(tc, test_fold_slice_failure);
@@ -449,6 +495,7 @@ static Suite *fold_suite(void)
 	tcase_add_test(tc, test_fold_delete_reused_seq);
 	tcase_add_test(tc, test_fold_takes_turns);
 	tcase_add_test(tc, test_manual_checkpoints);
+	tcase_add_test(tc, test_turn_given_up);
 	suite_add_tcase(su, tc);
 	return su;
 }
