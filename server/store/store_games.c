@@ -261,7 +261,8 @@ enum store_rc store_games_unfinished(struct store *s, store_unfinished_cb cb, vo
 	}
 out:
 	/* Committed whatever came of the listing: the callbacks' writes are theirs to make. */
-	if (own && store_in_transaction(s) && sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+	if (own && store_in_transaction(s) &&
+	    sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
 		enum store_rc c = store_fail(s, STORE_ERROR, "commit: %s", sqlite3_errmsg(s->db));
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		s->journal_stale = true;
