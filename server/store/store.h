@@ -379,9 +379,10 @@ enum store_rc store_ckpt_restart(struct store_ckpt *c, int *logged, int *copied)
  * for a fold (another hi, or the last one ended) reads the journal's rows up to hi into
  * memory in game and number order (a read transaction: no lock the writer needs). The fold
  * then goes in two steps, each slice one transaction (a write turn, then BEGIN IMMEDIATE: it
- * waits while the store's thread has a write transaction open): first the next max_rows rows are copied into
- * `moves` (each game's leaf written once per fold, not once per slice; a row of that number
- * already there must be the same move: a copy an earlier, stopped fold made); then the
+ * waits while the store's thread has a write transaction open): first the next max_rows
+ * rows are copied into `moves` (each game's leaf written once per fold, not once per slice;
+ * a row of that number already there must be the same move: a copy an earlier, stopped fold
+ * made); then the
  * journal's rows up to hi are deleted by ranges of seq (max_rows x STORE_FOLD_DELETE_FACTOR
  * at a time: whole pages, not a page per row). Between the two a move is in both tables:
  * readers take it once (store_moves_get). *rows gets how many were copied by this slice,
