@@ -17,6 +17,7 @@
 #define HEAP_TOP_PAD_DEFAULT (128 * 1024) /* glibc's M_TOP_PAD default */
 #define HEAP_MMAP_MAX ((size_t)32 << 20)  /* its largest on 64-bit systems */
 #define HEAP_GROW_ASK (64 * 1024)         /* what more than the top holds is asked for */
+#define HEAP_TRIM_BLOCK (128 * 1024)      /* freed to have the top trimmed (>= 64 KiB) */
 
 #if HEAP_RESERVE_WORKS
 static bool tuned; /* heap_reserve changed malloc's settings: heap_reserve_done resets them */
@@ -141,11 +142,21 @@ void heap_reserve_done(void)
 	if (!tuned)
 		return;
 	tuned = false;
+	/* What the reserve left unused goes back from the top, down to HEAP_KEEP_TOP: the
+	 * allocations right after (a restart's logins) take that, populated, instead of new pages
+	 * a fault at a time. Not malloc_trim, which would also give back every free page inside
+	 * the heap, each taken back later with a fault. A free of a block of at least 64 KiB
+	 * (glibc's FASTBIN_CONSOLIDATION_THRESHOLD) trims the top down to M_TOP_PAD once it is
+	 * past M_TRIM_THRESHOLD. */
+	mallopt(M_TOP_PAD, clamp_int(HEAP_KEEP_TOP));
+	mallopt(M_TRIM_THRESHOLD, clamp_int(HEAP_KEEP_TOP));
+	void *volatile p = malloc(HEAP_TRIM_BLOCK);
+	free(p);
+	mallopt(M_TOP_PAD, HEAP_TOP_PAD_DEFAULT);
 	/* glibc's own thresholds move only until a program sets one; set them to where they
 	 * move to for blocks of up to HEAP_MMAP_MAX (the mmap threshold rises to the largest block
-	 * freed, the trim threshold to twice it); what the reserve left unused goes back now. */
+	 * freed, the trim threshold to twice it). */
 	mallopt(M_MMAP_THRESHOLD, clamp_int(HEAP_MMAP_MAX));
 	mallopt(M_TRIM_THRESHOLD, clamp_int(2 * HEAP_MMAP_MAX));
-	malloc_trim(0);
 #endif
 }

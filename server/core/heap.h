@@ -29,6 +29,7 @@
 
 #define HEAP_RESERVE_MAX ((size_t)2 << 30) /* heap_reserve takes at most this many bytes */
 #define HEAP_POPULATE_STEP ((size_t)16 << 20) /* populated per call (the first, then a thread's) */
+#define HEAP_KEEP_TOP ((size_t)32 << 20) /* heap_reserve_done leaves this much of it at the top */
 
 /* Grow the main thread's malloc heap by `bytes` (at most HEAP_RESERVE_MAX) and have the
  * kernel populate it (madvise MADV_POPULATE_WRITE, Linux 5.14; huge pages where the kernel
@@ -43,10 +44,12 @@ size_t heap_reserve(size_t bytes);
 /* Wait for heap_reserve's thread to end; with `stop`, have it stop after its current step.
  * No-op without one. */
 void heap_reserve_wait(bool stop);
-/* The burst is over: the populating thread stopped (heap_reserve_wait(true)), malloc's
- * thresholds set back to fixed values near glibc's own (its automatic ones stay off once a
- * program has set one: mmap above 32 MiB, trim above 64 MiB), and what the reserve left
- * unused given back to the system (malloc_trim). No-op without a heap_reserve. */
+/* The burst is over: the populating thread stopped (heap_reserve_wait(true)), what the
+ * reserve left unused given back to the system from the top of the heap, down to
+ * HEAP_KEEP_TOP (free pages inside the heap are kept: malloc_trim would give them back too),
+ * and malloc's thresholds set back to fixed values near glibc's own (its automatic ones stay
+ * off once a program has set one: mmap above 32 MiB, trim above 64 MiB). No-op without a
+ * heap_reserve. */
 void heap_reserve_done(void);
 
 #endif
