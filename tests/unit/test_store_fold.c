@@ -303,11 +303,29 @@ struct folder {
 	struct store_ckpt *c;
 	int64_t hi;
 	int rc;
-	int slices;
 	int rows;
 	bool done;
 	pthread_mutex_t mu;
 };
+
+/* Every game with moves 1..n in the journal, a fold of them begun (f->hi) for a second
+ * connection (f->c), and the store's transaction open: a slice on another thread waits. */
+static void fold_beside_open_txn(struct folder *f, int n)
+{
+	open_store();
+	new_games();
+	play_all(1, n);
+	*f = (struct folder){ .c = second() };
+	pthread_mutex_init(&f->mu, NULL);
+	ck_assert_int_eq(store_journal_fold_begin(s, &f->hi), STORE_OK);
+	ck_assert_int_eq(store_begin(s), STORE_OK);
+}
+
+static void folder_close(struct folder *f)
+{
+	pthread_mutex_destroy(&f->mu);
+	store_ckpt_close(f->c);
+}
 
 static void *fold_thread(void *arg)
 {
@@ -319,7 +337,6 @@ static void *fold_thread(void *arg)
 		int rc = store_ckpt_fold_slice(f->c, f->hi, 1, &rows, &more, &held);
 		pthread_mutex_lock(&f->mu);
 		f->rc = rc;
-		f->slices++;
 		f->rows += rows;
 		pthread_mutex_unlock(&f->mu);
 		if (rc != STORE_OK)
@@ -343,18 +360,13 @@ static int folder_rows(struct folder *f, bool *done)
 
 START_TEST(test_fold_takes_turns)
 {
-	open_store();
-	new_games();
-	play_all(1, 20);
-	struct folder f = { .c = second() };
-	pthread_mutex_init(&f.mu, NULL);
-	ck_assert_int_eq(store_journal_fold_begin(s, &f.hi), STORE_OK);
+	struct folder f;
+	fold_beside_open_txn(&f, 20);
 	uint64_t busy0, turns0;
 	store_lock_waits(s, &busy0, &turns0);
 
 	/* The store's transaction is open: the slice waits for its end. */
 	struct store_move m;
-	ck_assert_int_eq(store_begin(s), STORE_OK);
 	move_fill(&m, 21, "C3");
 	ck_assert_int_eq(store_move_add(s, games[0], &m), STORE_OK);
 	pthread_t th;
@@ -380,8 +392,7 @@ START_TEST(test_fold_takes_turns)
 	ck_assert_uint_eq(store_ckpt_lock_waits(f.c), 0);
 	store_journal_fold_end(s, true);
 	ck_assert_int_eq(raw_int("SELECT count(*) FROM moves"), GAMES * 20);
-	pthread_mutex_destroy(&f.mu);
-	store_ckpt_close(f.c);
+	folder_close(&f);
 }
 END_TEST
 
@@ -400,12 +411,8 @@ static void *one_slice(void *arg)
 
 START_TEST(test_turn_given_up)
 {
-	open_store();
-	new_games();
-	play_all(1, 2);
-	struct folder f = { .c = second() };
-	ck_assert_int_eq(store_journal_fold_begin(s, &f.hi), STORE_OK);
-	ck_assert_int_eq(store_begin(s), STORE_OK);
+	struct folder f;
+	fold_beside_open_txn(&f, 2);
 	pthread_t th;
 	ck_assert_int_eq(pthread_create(&th, NULL, one_slice, &f), 0);
 	ck_assert_int_eq(pthread_join(th, NULL), 0); /* after STORE_BUSY_TIMEOUT_MS */
@@ -426,7 +433,7 @@ START_TEST(test_turn_given_up)
 		ck_assert_int_eq(store_ckpt_fold_slice(f.c, f.hi, 1000, &rows, &more, &held), STORE_OK);
 	store_journal_fold_end(s, true);
 	assert_all(3);
-	store_ckpt_close(f.c);
+	folder_close(&f);
 }
 END_TEST
 
