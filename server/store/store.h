@@ -367,7 +367,7 @@ const char *store_ckpt_errmsg(const struct store_ckpt *c);
  * store_lock_waits: of s, how many times its busy handler began a wait (*busy: for another
  * connection's SQLite lock) and how many turns (of either connection) waited for another's
  * end (*turns); store_ckpt_lock_waits: the second connection's busy handler waits. */
-void store_lock_waits(const struct store *s, uint64_t *busy, uint64_t *turns);
+void store_lock_waits(struct store *s, uint64_t *busy, uint64_t *turns);
 uint64_t store_ckpt_lock_waits(const struct store_ckpt *c);
 /* A RESTART checkpoint on the second connection: takes a write turn and the write lock (the
  * store's own thread waits meanwhile for the turn), copies what is left and has the WAL start

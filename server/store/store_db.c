@@ -360,12 +360,12 @@ enum store_rc store_rollback(struct store *s)
 	return r;
 }
 
-void store_lock_waits(const struct store *s, uint64_t *busy, uint64_t *turns)
+void store_lock_waits(struct store *s, uint64_t *busy, uint64_t *turns)
 {
 	*busy = s->busy.waits;
 	*turns = 0;
 	if (s->wlock_ok) {
-		struct store_wlock *w = (struct store_wlock *)&s->wlock;
+		struct store_wlock *w = &s->wlock;
 		pthread_mutex_lock(&w->mu);
 		*turns = w->waited;
 		pthread_mutex_unlock(&w->mu);

@@ -41,6 +41,8 @@
 #define GAMES_FILTER_TOURNAMENT "(:tournament_id = 0 OR tournament_id = :tournament_id)"
 #define GAMES_BEFORE "id < :before"
 #define GAMES_TAIL " AND " GAMES_BEFORE " ORDER BY id DESC LIMIT :limit"
+/* A game a restart loads (store_games_unfinished and its count). */
+#define GAMES_UNFINISHED "phase IN ('pending', 'scheduled', 'playing', 'counting')"
 /* A player's games: the newest :limit as Black and the newest :limit as White, each walked
  * down its index (games_black, games_white) from :before, merged: a page reads at most twice
  * :limit rows (plus those the other filters skip), where one query with "black_id = ? OR
@@ -99,10 +101,9 @@ const char *const store_stmt_sql[ST_COUNT] = {
 	[ST_GAMES_BY_TOURNAMENT] = "SELECT " GAME_COLS " FROM games "
 		"WHERE tournament_id = :tournament_id AND " GAMES_FILTER_PHASE " AND "
 		GAMES_FILTER_PLAYER GAMES_TAIL,
-	[ST_GAMES_UNFINISHED] = "SELECT " GAME_COLS " FROM games WHERE phase IN "
-		"('pending', 'scheduled', 'playing', 'counting') ORDER BY id",
-	[ST_GAMES_UNFINISHED_COUNT] = "SELECT count(*) FROM games WHERE phase IN "
-		"('pending', 'scheduled', 'playing', 'counting')",
+	[ST_GAMES_UNFINISHED] = "SELECT " GAME_COLS " FROM games WHERE " GAMES_UNFINISHED
+		" ORDER BY id",
+	[ST_GAMES_UNFINISHED_COUNT] = "SELECT count(*) FROM games WHERE " GAMES_UNFINISHED,
 	/* Moves go to the journal (migration 0005) and are folded into moves in batches. */
 	[ST_MOVE_ADD] = "INSERT INTO move_journal (game_id, " MOVE_COLS ") VALUES (:game_id, "
 		":number, :color, :vertex, :forfeit, :clocks, :at)",
