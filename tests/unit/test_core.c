@@ -21,6 +21,9 @@
 #include "server.h"
 
 #define LINES_MAX 64
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14 (as in server/core/heap.c) */
+#endif
 
 /* This process's resident memory in KiB (/proc/self/statm), or -1. */
 static long rss_kib(void)
@@ -335,14 +338,15 @@ static bool kernel_populates(void)
 	void *p = mmap(NULL, (size_t)pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return false;
-	bool ok = madvise(p, (size_t)pg, 23 /* MADV_POPULATE_WRITE */) == 0;
+	bool ok = madvise(p, (size_t)pg, MADV_POPULATE_WRITE) == 0;
 	munmap(p, (size_t)pg);
 	return ok;
 }
 
-/* heap_reserve: the heap's free top holds at least what was asked, already resident, and it
- * is still there after a small block is taken and freed (not given back at the first free);
- * heap_reserve_done gives it back. Where the C library or the kernel
+/* heap_reserve: the heap's free top holds at least what was asked, already resident (the
+ * populating thread waited for), and it is still there after a small block is taken and freed
+ * (not given back at the first free); heap_reserve_done gives it back down to HEAP_KEEP_TOP.
+ * Where the C library or the kernel
  * cannot, it reserves nothing and says so (0). */
 START_TEST(test_heap_reserve)
 {
