@@ -34,6 +34,7 @@ static struct {
 static void *populate_main(void *arg)
 {
 	(void)arg;
+	pthread_setname_np(pthread_self(), "tengend-heap"); /* top -H, perf */
 	uintptr_t end = pop.hi;
 	while (end > pop.lo && !__atomic_load_n(&pop.stop, __ATOMIC_RELAXED)) {
 		uintptr_t start = end - pop.lo > HEAP_POPULATE_STEP ? end - HEAP_POPULATE_STEP : pop.lo;

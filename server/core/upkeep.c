@@ -1,4 +1,6 @@
 /* upkeep: the store's upkeep beside the loop. See upkeep.h. */
+#define _GNU_SOURCE /* pthread_setname_np */
+#include <pthread.h>
 #include <stdio.h>
 #include <time.h>
 #include "log.h"
@@ -107,6 +109,7 @@ static int fold_slices(struct upkeep *u, int64_t hi, bool *complete)
 static void thread_main(void *arg)
 {
 	struct upkeep *u = arg;
+	pthread_setname_np(pthread_self(), "tengend-upkeep"); /* top -H, perf */
 	uv_mutex_lock(&u->mu);
 	for (;;) {
 		while (!u->quit && !u->fold_hi && !u->ckpt_wanted)

@@ -1,4 +1,6 @@
 /* writer: the output thread. See writer.h. */
+#define _GNU_SOURCE /* pthread_setname_np */
+#include <pthread.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -40,6 +42,7 @@ static void write_item(struct writer_item *it)
 static void run(void *arg)
 {
 	struct writer *w = arg;
+	pthread_setname_np(pthread_self(), "tengend-writer"); /* top -H, perf */
 	uv_mutex_lock(&w->mu);
 	for (;;) {
 		while (w->state != W_QUEUED && !w->quit)
