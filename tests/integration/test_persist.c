@@ -1,7 +1,8 @@
 /* Integration tests of what tengend (TENGEND, else ./server/tengend) keeps, driven over TCP
  * through tests/support/harness and tests/support/srvtest: games across kill -9 and SIGTERM (the turn, the
  * penalties, a claim in the count, a resumed dispute, a pending challenge), the agreed count in
- * the game's record (docs/rules.md), and a fold of the move journal that fails and is retried.
+ * the game's record (docs/rules.md), a fold of the move journal that fails and is retried, and
+ * the replies held for the syncer thread's fsync (and the threads' names).
  *
  * Each test runs in its own process (Check's fork mode) with its own daemon in a fresh
  * directory; the daemon must stop cleanly on SIGTERM (exit status 0) and its log must hold no
@@ -11,6 +12,8 @@
 #include "config.h"
 
 #include <check.h>
+#include <dirent.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,6 +302,38 @@ static long long timed_move_ms(struct hc *a, struct hc *b, long long g, const ch
 	return st_now_ms() - t0;
 }
 
+/* Whether process pid has a thread named `name` (/proc/PID/task/TID/comm), waiting up to 2 s
+ * for the threads to name themselves. */
+static bool has_thread(pid_t pid, const char *name)
+{
+	for (int tries = 0; tries < 200; tries++) {
+		char path[64];
+		snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+		DIR *dir = opendir(path);
+		if (!dir)
+			return false;
+		bool found = false;
+		for (struct dirent *e; !found && (e = readdir(dir)) != NULL;) {
+			if (e->d_name[0] == '.')
+				continue;
+			char comm[64] = "";
+			snprintf(path, sizeof path, "/proc/%d/task/%.16s/comm", (int)pid, e->d_name);
+			FILE *f = fopen(path, "r");
+			if (f) {
+				if (fgets(comm, sizeof comm, f))
+					comm[strcspn(comm, "\n")] = '\0';
+				fclose(f);
+			}
+			found = strcmp(comm, name) == 0;
+		}
+		closedir(dir);
+		if (found)
+			return true;
+		usleep(10 * 1000);
+	}
+	return false;
+}
+
 START_TEST(test_replies_wait_for_sync)
 {
 	struct hd d;
@@ -306,6 +341,10 @@ START_TEST(test_replies_wait_for_sync)
 					   "400", NULL};
 	st_start(&d, slow);
 	ck_assert_msg(hd_log_has(&d, "syncer mode=thread"), "no syncer thread logged");
+	/* The threads carry their names (top -H, docs/architecture.md). */
+	static const char *const names[] = {"tengend-syncer", "tengend-upkeep", "tengend-writer"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		ck_assert_msg(has_thread(d.pid, names[i]), "no thread named %s", names[i]);
 	struct hc *a = st_login(&d, "alice"), *b = st_login(&d, "bob");
 	long long g = st_new_game(a, b);
 	long long ms = timed_move_ms(a, b, g, "C3", 1);
