@@ -34,6 +34,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -137,6 +138,46 @@ static int wait_port(pid_t pid, const char *what)
 
 /* Start tengend on 127.0.0.1:port (0: any) with load_bench's settings; with `wait`, return
  * its port once the port file says it listens (else 0 at once). */
+static cpu_set_t pin_others; /* --pin: the CPUs of what lean_load spawns */
+
+/* --pin: this process on the highest CPU it may use, what it spawns on the others, so that the
+ * client and the server do not take turns on one CPU (on a 2-vCPU machine that sharing made
+ * the soak's tail, docs/benchmarks.md). -1 (said why) with fewer than 2 CPUs. */
+static int pin_setup(void)
+{
+	cpu_set_t all, mine;
+	if (sched_getaffinity(0, sizeof all, &all) != 0) {
+		fprintf(stderr, "lean_load: --pin: sched_getaffinity: %s\n", strerror(errno));
+		return -1;
+	}
+	int n = CPU_COUNT(&all), last = -1;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &all))
+			last = c;
+	if (n < 2) {
+		fprintf(stderr, "lean_load: --pin needs 2 CPUs or more (this process may use %d)\n", n);
+		return -1;
+	}
+	pin_others = all;
+	CPU_CLR(last, &pin_others);
+	CPU_ZERO(&mine);
+	CPU_SET(last, &mine);
+	if (sched_setaffinity(0, sizeof mine, &mine) != 0) {
+		fprintf(stderr, "lean_load: --pin: sched_setaffinity: %s\n", strerror(errno));
+		return -1;
+	}
+	fprintf(stderr, "lean_load: pinned: the client on CPU %d, what it spawns on the other %d\n",
+		last, n - 1);
+	return 0;
+}
+
+/* In a spawned child: on the CPUs --pin left to it. */
+static void pin_child(void)
+{
+	if (L.pin)
+		(void)sched_setaffinity(0, sizeof pin_others, &pin_others);
+}
+
 static int spawn_tengend(int port, bool wait)
 {
 	unlink(portfile);
@@ -147,6 +188,7 @@ static int spawn_tengend(int port, bool wait)
 		lean_die("fork: %s", strerror(errno));
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGTERM); /* stops if lean_load dies */
+		pin_child();
 		int fd = open(lean_logfile, O_WRONLY | O_CREAT | O_APPEND, 0644);
 		if (fd >= 0) {
 			dup2(fd, 1);
@@ -201,6 +243,7 @@ static int spawn_echo(void)
 		lean_die("fork: %s", strerror(errno));
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlives lean_load */
+		pin_child();
 		execl(bin, bin, "--listen", "127.0.0.1:0", "--port-file", portfile, (char *)NULL);
 		fprintf(stderr, "lean_load: cannot run %s: %s\n", bin, strerror(errno));
 		_exit(127);
@@ -427,7 +470,9 @@ static void usage(FILE *f)
 		"  --db PATH           the spawned tengend's database (kept; accounts reused)\n"
 		"  --sync MODE         the spawned tengend's --sync\n"
 		"  --log-level L       the spawned tengend's log level (default warn)\n"
-		"  --server-arg ARG    one more argument for the spawned tengend (repeat: ARG each)\n",
+		"  --server-arg ARG    one more argument for the spawned tengend (repeat: ARG each)\n"
+		"  --pin               this client on the last CPU, the spawned server (or echo) on the\n"
+		"                      others, as clients on other machines would be\n",
 		LEAN_CONNECT_BATCH, LEAN_GAMES_PER_PAIR_MAX);
 }
 
@@ -446,7 +491,7 @@ static int parse_args(int argc, char **argv)
 		{"restart", no_argument, NULL, 'R'}, {"db", required_argument, NULL, 'D'},
 		{"sync", required_argument, NULL, 'Y'}, {"log-level", required_argument, NULL, 'L'},
 		{"server-arg", required_argument, NULL, 'a'}, {"help", no_argument, NULL, 'h'},
-		{"games-per-pair", required_argument, NULL, 'k'},
+		{"games-per-pair", required_argument, NULL, 'k'}, {"pin", no_argument, NULL, 'P'},
 		{NULL, 0, NULL, 0}};
 	int o;
 	while ((o = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -463,6 +508,7 @@ static int parse_args(int argc, char **argv)
 		case 'v': L.report_every = atof(optarg); break;
 		case 'l': L.loop_stats = true; break;
 		case 'z': L.size = atoi(optarg); break;
+		case 'P': L.pin = true; break;
 		case 'm': L.moves_per_game = atoi(optarg); break;
 		case 'T': L.time = optarg; break;
 		case 'x': L.seed = strtoul(optarg, NULL, 10); break;
@@ -555,6 +601,8 @@ int main(int argc, char **argv)
 	int rc = parse_args(argc, argv);
 	if (rc >= 0)
 		return rc;
+	if (L.pin && pin_setup() < 0)
+		return 2;
 	rng_state = L.seed ? L.seed : lean_now() | 1;
 	signal(SIGPIPE, SIG_IGN);
 	struct rlimit rl; /* one descriptor per client: as many as the hard limit allows */

@@ -51,6 +51,7 @@ struct lean_opts {
 	int games_per_pair;     /* --restart: live games per pair of clients */
 	double think_ms, warmup, duration, report_every;
 	bool echo, restart, loop_stats;
+	bool pin;               /* this client on the last allowed CPU, what it spawns on the others */
 	unsigned long seed;
 };
 
