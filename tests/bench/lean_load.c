@@ -136,8 +136,6 @@ static int wait_port(pid_t pid, const char *what)
 	lean_die("%s wrote no port file", what);
 }
 
-/* Start tengend on 127.0.0.1:port (0: any) with load_bench's settings; with `wait`, return
- * its port once the port file says it listens (else 0 at once). */
 static cpu_set_t pin_others; /* --pin: the CPUs of what lean_load spawns */
 
 /* --pin: this process on the highest CPU it may use, what it spawns on the others, so that the
@@ -178,6 +176,8 @@ static void pin_child(void)
 		(void)sched_setaffinity(0, sizeof pin_others, &pin_others);
 }
 
+/* Start tengend on 127.0.0.1:port (0: any) with load_bench's settings; with `wait`, return
+ * its port once the port file says it listens (else 0 at once). */
 static int spawn_tengend(int port, bool wait)
 {
 	unlink(portfile);
