@@ -302,11 +302,14 @@ static long long timed_move_ms(struct hc *a, struct hc *b, long long g, const ch
 	return st_now_ms() - t0;
 }
 
-/* Whether process pid has a thread named `name` (/proc/PID/task/TID/comm), waiting up to 2 s
- * for the threads to name themselves. */
+#define THREAD_NAME_TRIES 200   /* has_thread looks this many times, */
+#define THREAD_NAME_PAUSE_MS 10 /* ... this long apart (threads name themselves as they start) */
+
+/* Whether process pid has a thread named `name` (/proc/PID/task/TID/comm), waiting up to
+ * THREAD_NAME_TRIES x THREAD_NAME_PAUSE_MS for the threads to name themselves. */
 static bool has_thread(pid_t pid, const char *name)
 {
-	for (int tries = 0; tries < 200; tries++) {
+	for (int tries = 0; tries < THREAD_NAME_TRIES; tries++) {
 		char path[64];
 		snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
 		DIR *dir = opendir(path);
@@ -329,7 +332,7 @@ static bool has_thread(pid_t pid, const char *name)
 		closedir(dir);
 		if (found)
 			return true;
-		usleep(10 * 1000);
+		usleep(THREAD_NAME_PAUSE_MS * 1000);
 	}
 	return false;
 }

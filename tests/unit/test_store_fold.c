@@ -14,6 +14,9 @@
 
 #define GAMES 5
 #define MOVES 7 /* per game */
+/* per test (Check's own timeout): test_fold_takes_turns commits (fsync) while a thread folds,
+ * test_turn_given_up waits STORE_BUSY_TIMEOUT_MS */
+#define TEST_TIMEOUT_S 30
 
 static int64_t games[GAMES];
 
@@ -493,7 +496,7 @@ static Suite *fold_suite(void)
 	Suite *su = suite_create("store_fold");
 	TCase *tc = tcase_create("fold");
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 30); /* test_fold_takes_turns commits (fsync) while a thread folds */
+	tcase_set_timeout(tc, TEST_TIMEOUT_S);
 	tcase_add_test(tc, test_fold_slices);
 	tcase_add_test(tc, test_fold_crash_between_slices);
 	tcase_add_test(tc, test_fold_slice_failure);
