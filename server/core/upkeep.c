@@ -89,7 +89,7 @@ static int fold_slices(struct upkeep *u, int64_t hi, bool *complete)
 		uv_mutex_unlock(&u->mu);
 		if (dt > SERVER_FOLD_SLICE_US * 1000u && n > SERVER_FOLD_SLICE_MIN_ROWS)
 			n /= 2;
-		else if (dt < SERVER_FOLD_SLICE_US * 500u && rows == n && n < SERVER_FOLD_SLICE_MAX_ROWS)
+		else if (dt < SERVER_FOLD_SLICE_US * 500u && more && n < SERVER_FOLD_SLICE_MAX_ROWS)
 			n *= 2;
 		/* A checkpoint asked for meanwhile runs between two slices: a fold writes the
 		 * WAL fast, and the WAL must not outgrow what the loop tolerates. */

@@ -383,7 +383,8 @@ enum store_rc store_ckpt_restart(struct store_ckpt *c, int *logged, int *copied)
  * rows are copied into `moves` (each game's leaf written once per fold, not once per slice;
  * a row of that number already there must be the same move: a copy an earlier, stopped fold
  * made); then the journal's rows up to hi are deleted by ranges of seq (max_rows x
- * STORE_FOLD_DELETE_FACTOR at a time: whole pages, not a page per row). Between the two a
+ * STORE_FOLD_DELETE_FACTOR at a time: whole pages, not a page per row; a range whose rows are
+ * all ones the fold read goes whole, else only the rows moves has). Between the two a
  * move is in both tables:
  * readers take it once (store_moves_get). *rows gets how many were copied by this slice,
  * *more whether work up to hi is left, *held_ns how long the write lock was held (from the

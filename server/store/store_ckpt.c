@@ -13,7 +13,7 @@
  * move, is a copy an earlier fold made before it stopped); then the journal's rows are
  * deleted by ranges of seq, a slice at a time. Deleting row by row in game order would write
  * nearly a page of the journal per row: its rows of one game are spread all over it. */
-enum { CK_READ, CK_INSERT, CK_SAME, CK_DELETE, CK_BEGIN, CK_COMMIT, CK_ROLLBACK, CK_COUNT };
+enum { CK_READ, CK_INSERT, CK_SAME, CK_DELETE, CK_RANGE, CK_DELETE_ALL, CK_BEGIN, CK_COMMIT, CK_ROLLBACK, CK_COUNT };
 static const char *const ck_sql[CK_COUNT] = {
 	[CK_READ] = "SELECT seq, game_id, " MOVE_COLS " FROM move_journal WHERE seq <= ?1 "
 		"ORDER BY game_id, number",
@@ -27,6 +27,11 @@ static const char *const ck_sql[CK_COUNT] = {
 		"FROM moves m WHERE m.game_id = move_journal.game_id AND m.number = "
 		"move_journal.number AND m.color = move_journal.color AND m.vertex = "
 		"move_journal.vertex AND m.at = move_journal.at)"),
+	/* The fast path of the delete (delete_range): a range whose every row is one the fold
+	 * read (and so copied) goes whole, without a lookup in moves per row. */
+	[CK_RANGE] = "SELECT seq, game_id, number, color, vertex, at FROM move_journal "
+		"WHERE seq > ?1 AND seq <= ?2 ORDER BY seq",
+	[CK_DELETE_ALL] = "DELETE FROM move_journal WHERE seq > ?1 AND seq <= ?2",
 	[CK_BEGIN] = "BEGIN IMMEDIATE",
 	[CK_COMMIT] = "COMMIT",
 	[CK_ROLLBACK] = "ROLLBACK",
@@ -50,6 +55,7 @@ struct store_ckpt {
 	 * first not yet written. */
 	struct fold_row *rows;
 	size_t n, cap, next;
+	struct fold_row **by_seq; /* the second step's: the rows in seq order (NULL until then) */
 	int64_t hi;
 	int64_t deleted; /* the second step: the journal's rows up to this seq are deleted */
 };
@@ -236,7 +242,9 @@ static void batch_free(struct store_ckpt *c)
 		free(c->rows[i].clocks);
 	}
 	free(c->rows);
+	free(c->by_seq);
 	c->rows = NULL;
+	c->by_seq = NULL;
 	c->n = c->cap = c->next = 0;
 	c->hi = c->deleted = 0;
 }
@@ -338,12 +346,80 @@ static int write_row(struct store_ckpt *c, const struct fold_row *r)
 	return SQLITE_DONE;
 }
 
-/* The second step's slice: delete the journal's rows with seq in (c->deleted, upto]. */
+static int by_seq_cmp(const void *a, const void *b)
+{
+	int64_t x = (*(struct fold_row *const *)a)->seq, y = (*(struct fold_row *const *)b)->seq;
+	return (x > y) - (x < y);
+}
+
+/* c->by_seq built (once a fold, before the second step's first turn: the sort holds no
+ * lock): SQLITE_OK or SQLITE_NOMEM. */
+static int by_seq_build(struct store_ckpt *c)
+{
+	if (c->by_seq || !c->n)
+		return SQLITE_OK;
+	c->by_seq = malloc(c->n * sizeof *c->by_seq);
+	if (!c->by_seq)
+		return SQLITE_NOMEM;
+	for (size_t i = 0; i < c->n; i++)
+		c->by_seq[i] = &c->rows[i];
+	qsort(c->by_seq, c->n, sizeof *c->by_seq, by_seq_cmp);
+	return SQLITE_OK;
+}
+
+static bool text_is(sqlite3_stmt *st, int col, const char *t)
+{
+	const unsigned char *v = sqlite3_column_text(st, col);
+	return v && t ? strcmp((const char *)v, t) == 0 : !v && !t;
+}
+
+/* Whether every journal row with seq in (lo, hi] is a row the fold read (the same seq, game,
+ * number, colour, vertex and time), so that it is in moves: *same; an SQLite result. The rows
+ * come in seq order, walked beside c->by_seq. */
+static int range_is_ours(struct store_ckpt *c, int64_t lo, int64_t hi, bool *same)
+{
+	sqlite3_stmt *q = c->st[CK_RANGE];
+	size_t a = 0, b = c->n; /* the first of by_seq past lo */
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+		if (c->by_seq[m]->seq <= lo)
+			a = m + 1;
+		else
+			b = m;
+	}
+	*same = true;
+	sqlite3_bind_int64(q, 1, lo);
+	sqlite3_bind_int64(q, 2, hi);
+	int rc = SQLITE_DONE;
+	while (*same && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+		int64_t seq = sqlite3_column_int64(q, 0);
+		while (a < c->n && c->by_seq[a]->seq < seq)
+			a++;
+		const struct fold_row *r = a < c->n ? c->by_seq[a] : NULL;
+		*same = r && r->seq == seq && r->game_id == sqlite3_column_int64(q, 1) &&
+			r->number == sqlite3_column_int(q, 2) && text_is(q, 3, r->color) &&
+			text_is(q, 4, r->vertex) && r->at == sqlite3_column_double(q, 5);
+	}
+	sqlite3_reset(q);
+	sqlite3_clear_bindings(q);
+	return *same ? (rc == SQLITE_DONE ? SQLITE_OK : rc) : SQLITE_OK;
+}
+
+/* The second step's slice: delete the journal's rows with seq in (c->deleted, upto], those
+ * the fold copied. When every row of the range is one the fold read, the range goes whole
+ * (CK_DELETE_ALL: a walk of the journal's pages); else (a seq reused: another process emptied
+ * the journal and new moves took its numbers) only the rows moves has (CK_DELETE: a lookup
+ * in moves per row). */
 static int delete_range(struct store_ckpt *c, int64_t upto)
 {
-	sqlite3_bind_int64(c->st[CK_DELETE], 1, c->deleted);
-	sqlite3_bind_int64(c->st[CK_DELETE], 2, upto);
-	return ck_step(c, CK_DELETE);
+	bool ours = false;
+	int rc = range_is_ours(c, c->deleted, upto, &ours);
+	if (rc != SQLITE_OK)
+		return rc;
+	int st = ours ? CK_DELETE_ALL : CK_DELETE;
+	sqlite3_bind_int64(c->st[st], 1, c->deleted);
+	sqlite3_bind_int64(c->st[st], 2, upto);
+	return ck_step(c, st);
 }
 
 enum store_rc store_ckpt_fold_slice(struct store_ckpt *c, int64_t hi, int max_rows, int *rows,
@@ -360,6 +436,8 @@ enum store_rc store_ckpt_fold_slice(struct store_ckpt *c, int64_t hi, int max_ro
 		batch_free(c);
 		return STORE_OK;
 	}
+	if (c->next == c->n && (rc = by_seq_build(c)) != SQLITE_OK)
+		goto fail;
 	if (turn_take(c) != 0) {
 		batch_free(c); /* read again by the next fold */
 		return STORE_ERROR;
