@@ -163,6 +163,11 @@ struct game *game_build(struct server *srv, struct store_game *row,
 
 /* The settings object of a challenge (docs/protocol.md). */
 json_t *game_settings_json(const struct game *g);
+/* How the game object and game.start name player `id` of g (its players row name `name`): an
+ * entrant without an account (tournament.register `entrant`, only in a tournament) by the
+ * name entered, as the tournament's field names it, not by its internal row name (issue 16). */
+json_t *game_player_name_json(struct server *srv, const struct game *g, int64_t id,
+			      const char *name);
 /* The `game` query's object (docs/protocol.md); srv's store names an entrant as entered. */
 json_t *game_json(struct server *srv, const struct game *g);
 

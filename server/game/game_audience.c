@@ -84,12 +84,15 @@ void game_retire(struct server *srv, struct game *g)
 
 void game_send_start(struct server *srv, struct game *g)
 {
+	/* an entrant as entered, as in the game object */
+	json_t *black = game_player_name_json(srv, g, g->row.black_id, g->black);
+	json_t *white = game_player_name_json(srv, g, g->row.white_id, g->white);
 	for (int i = 0; i < 2; i++) {
 		enum color col = i == 0 ? BLACK : WHITE;
 		json_t *e = proto_event("game.start");
 		json_object_set_new(e, "game", json_integer(g->id));
-		json_object_set_new(e, "black", json_string(g->black));
-		json_object_set_new(e, "white", json_string(g->white));
+		json_object_set(e, "black", black);
+		json_object_set(e, "white", white);
 		json_object_set_new(e, "size", json_integer(g->row.size));
 		json_object_set_new(e, "komi", json_real(g->row.komi));
 		json_object_set_new(e, "handicap", json_integer(g->row.handicap));
@@ -116,6 +119,8 @@ void game_send_start(struct server *srv, struct game *g)
 		server_send_player(srv, col == BLACK ? g->row.black_id : g->row.white_id, e);
 		json_decref(e);
 	}
+	json_decref(black);
+	json_decref(white);
 }
 
 /* The committed clocks of a recorded move as JSON text: game_record_move left them in the row

@@ -34,11 +34,8 @@ static json_t *agreed_dead_json(const struct game *g)
 	return dead ? game_points_json(g, dead) : json_array();
 }
 
-/* How the game object names player `id` (its players row name `name`): an entrant without an
- * account (tournament.register `entrant`, only in a tournament) by the name entered, as the
- * tournament's field names it, not by its internal row name (issue 16). */
-static json_t *game_player_name_json(struct server *srv, const struct game *g, int64_t id,
-				     const char *name)
+json_t *game_player_name_json(struct server *srv, const struct game *g, int64_t id,
+			      const char *name)
 {
 	struct store_profile p;
 	if (g->row.tournament_id && id &&

@@ -251,6 +251,13 @@ START_TEST(test_entrants)
 	ck_assert(in_round(&v, "Doe John") && in_round(&v, "Müller Hans Peter") &&
 		  in_round(&v, "Roe Jane") && in_round(&v, "ann"));
 	int k = game_of_player(&v, "Doe John");
+	/* ann's game.start names her opponent, an entrant, as entered, as the pairings do. */
+	int ka = game_of_player(&v, "ann");
+	json_t *ev = hc_event(ann, "game.start", v.game[ka], 5000);
+	ck_assert_msg(ev, "ann got no game.start");
+	ck_assert_pstr_eq(hj_str(ev, "black"), v.black[ka]);
+	ck_assert_pstr_eq(hj_str(ev, "white"), v.white[ka]);
+	json_decref(ev);
 	result(td, v.game[k], "b+r");
 	result(td, v.game[1 - k], "w+3.5");
 	const char *winner = v.black[k];
