@@ -82,7 +82,7 @@
 #define SERVER_IDLE_TIMEOUT_MAX_S 86400   /* ... at most a day */
 #define SERVER_IDLE_SWEEP_MS 1000         /* how often connections are checked for it */
 #define SERVER_SHUTDOWN_GRACE_MS 2000     /* after SIGTERM, time for replies to drain */
-#define SERVER_CKPT_FRAMES 1000           /* WAL frames added that start a checkpoint off the loop */
+#define SERVER_CKPT_FRAMES 256            /* WAL frames added that start a checkpoint off the loop */
 #define SERVER_WAL_MAX_FRAMES 131072      /* WAL frames past which the loop checkpoints itself */
 #define SERVER_LOOP_CKPT_FRAMES 16384     /* ... once per this many more */
 #define SERVER_SYNC_TEST_DELAY_MAX_MS 10000 /* --sync-test-delay-ms: at most */
