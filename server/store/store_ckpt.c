@@ -13,7 +13,8 @@
  * move, is a copy an earlier fold made before it stopped); then the journal's rows are
  * deleted by ranges of seq, a slice at a time. Deleting row by row in game order would write
  * nearly a page of the journal per row: its rows of one game are spread all over it. */
-enum { CK_READ, CK_INSERT, CK_SAME, CK_DELETE, CK_RANGE, CK_DELETE_ALL, CK_BEGIN, CK_COMMIT, CK_ROLLBACK, CK_COUNT };
+enum { CK_READ, CK_INSERT, CK_SAME, CK_DELETE, CK_RANGE, CK_DELETE_ALL, CK_BEGIN, CK_COMMIT,
+	CK_ROLLBACK, CK_COUNT };
 static const char *const ck_sql[CK_COUNT] = {
 	[CK_READ] = "SELECT seq, game_id, " MOVE_COLS " FROM move_journal WHERE seq <= ?1 "
 		"ORDER BY game_id, number",
