@@ -6,6 +6,7 @@
 #include <string.h>
 #include "cmd_games.h"
 #include "game.h"
+#include "tournaments.h"
 #include "vertex.h"
 
 
@@ -676,9 +677,13 @@ void games_games(struct conn *c, const struct proto_request *req)
 	int phase = -1;
 	const char *player = NULL;
 	int64_t tournament = 0, limit = SERVER_GAMES_LIMIT, before = 0;
+	/* With a tournament, `player` is a name of its field: an entrant's as entered (spaces
+	 * and all), or an account's; without one, an account's. */
 	if (proto_get_choice(req->root, "phase", false, phase_choices, 5, &phase, &err) < 0 ||
-	    proto_get_name(req->root, "player", false, &player, &err) < 0 ||
 	    proto_get_id(req->root, "tournament", false, &tournament, &err) < 0 ||
+	    (tournament ? proto_get_string(req->root, "player", false, STORE_FULL_NAME_MAX, &player,
+					   &err)
+			: proto_get_name(req->root, "player", false, &player, &err)) < 0 ||
 	    proto_get_int(req->root, "limit", false, 1, SERVER_GAMES_LIMIT_MAX, &limit, &err) < 0 ||
 	    proto_get_id(req->root, "before", false, &before, &err) < 0) {
 		server_reply(c, proto_reply_error_from(req->id, &err));
@@ -688,7 +693,8 @@ void games_games(struct conn *c, const struct proto_request *req)
 	struct store_games_filter f = {.phase = phase >= 0 ? phase_choices[phase] : NULL,
 				       .tournament_id = tournament, .limit = (int)limit + 1,
 				       .before = before};
-	if (player) {
+	if (player && !(tournament && tournaments_entry_id(c->srv, tournament, player,
+							   &f.player_id))) {
 		struct store_player p;
 		if (store_player_by_name(c->srv->store, player, &p) != STORE_OK) {
 			server_reply_error(c, req->id, PROTO_ERR_NOT_FOUND, "no player named '%s'", player);

@@ -82,6 +82,26 @@ int tournaments_create(struct server *srv, const struct tournament_settings *set
 	return 0;
 }
 
+bool tournaments_entry_id(struct server *srv, int64_t tournament, const char *name,
+			  int64_t *id)
+{
+	struct tour t;
+	struct proto_error e;
+	if (tour_get(srv, tournament, &t, &e) < 0)
+		return false;
+	size_t i;
+	json_t *v;
+	bool found = false;
+	json_array_foreach(json_object_get(t.state, "players"), i, v)
+		if (strcasecmp(json_string_value(json_object_get(v, "name")), name) == 0) {
+			*id = json_integer_value(json_object_get(v, "id"));
+			found = true;
+			break;
+		}
+	tour_clear(&t);
+	return found;
+}
+
 int tournaments_withdraw(struct server *srv, int64_t tournament, const char *name,
 			 int *after_round, struct proto_error *e)
 {

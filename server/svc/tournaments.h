@@ -90,6 +90,11 @@ int tournaments_register_entrant(struct server *srv, int64_t tournament,
  * another system). */
 int tournaments_absent(struct server *srv, int64_t tournament, const char *name, int round,
 		       struct proto_error *e);
+/* The player id of the entry of tournament's field named `name` (case-insensitive: an
+ * entrant's name as entered, an account's name): true and *id, or false if there is no such
+ * tournament or entry. */
+bool tournaments_entry_id(struct server *srv, int64_t tournament, const char *name,
+			  int64_t *id);
 /* Withdraw player `name` (Art. 28): before round 1 it leaves the field, later its unfinished
  * games are forfeits; *after_round: the current round (0: before the start). Errors: not
  * found (tournament, not in the field). */

@@ -292,6 +292,27 @@ START_TEST(test_entrants)
 	}
 	ck_assert_msg(listed == 1, "Doe John's game not listed by name: %s", hj_text(r));
 	json_decref(r);
+	/* With the tournament, the filter `player` takes a name of its field: an entrant's as
+	 * entered (any case), an account's; without it, account names only. */
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "games", "tournament", (json_int_t)t, "player",
+		   "doe john");
+	OK(r);
+	ck_assert_int_eq(json_array_size(hj_get(r, "games")), 1);
+	ck_assert_int_eq(hj_int(r, "games.0.id"), v.game[k]);
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "games", "tournament", (json_int_t)t, "player",
+		   "ann");
+	OK(r);
+	ck_assert_int_eq(json_array_size(hj_get(r, "games")), 1);
+	ck_assert_int_eq(hj_int(r, "games.0.id"), v.game[ka]);
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "games", "tournament", (json_int_t)t, "player",
+		   "Nobody Here");
+	ERR(r, "not_found");
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:s}", "cmd", "games", "player", "Doe John");
+	ERR_FIELD(r, "bad_request", "player");
+	json_decref(r);
 	/* The leaderboard lists accounts only: ann, not the entrants (rated games or not). */
 	r = hc_req(ann, "{s:s, s:i}", "cmd", "players", "limit", 100);
 	OK(r);
