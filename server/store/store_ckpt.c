@@ -13,7 +13,7 @@
  * move, is a copy an earlier fold made before it stopped); then the journal's rows are
  * deleted by ranges of seq, a slice at a time. Deleting row by row in game order would write
  * nearly a page of the journal per row: its rows of one game are spread all over it. */
-enum { CK_READ, CK_INSERT, CK_SAME, CK_DELETE, CK_RANGE, CK_DELETE_ALL, CK_BEGIN, CK_COMMIT,
+enum { CK_READ, CK_INSERT, CK_SAME, CK_DELETE, CK_RANGE_ROWS, CK_DELETE_RANGE, CK_BEGIN, CK_COMMIT,
 	CK_ROLLBACK, CK_COUNT };
 static const char *const ck_sql[CK_COUNT] = {
 	[CK_READ] = "SELECT seq, game_id, " MOVE_COLS " FROM move_journal WHERE seq <= ?1 "
@@ -30,9 +30,9 @@ static const char *const ck_sql[CK_COUNT] = {
 		"move_journal.vertex AND m.at = move_journal.at)"),
 	/* The fast path of the delete (delete_range): a range whose every row is one the fold
 	 * read (and so copied) goes whole, without a lookup in moves per row. */
-	[CK_RANGE] = "SELECT seq, game_id, number, color, vertex, at FROM move_journal "
+	[CK_RANGE_ROWS] = "SELECT seq, game_id, number, color, vertex, at FROM move_journal "
 		"WHERE seq > ?1 AND seq <= ?2 ORDER BY seq",
-	[CK_DELETE_ALL] = "DELETE FROM move_journal WHERE seq > ?1 AND seq <= ?2",
+	[CK_DELETE_RANGE] = "DELETE FROM move_journal WHERE seq > ?1 AND seq <= ?2",
 	[CK_BEGIN] = "BEGIN IMMEDIATE",
 	[CK_COMMIT] = "COMMIT",
 	[CK_ROLLBACK] = "ROLLBACK",
@@ -354,18 +354,14 @@ static int by_seq_cmp(const void *a, const void *b)
 }
 
 /* c->by_seq built (once a fold, before the second step's first turn: the sort holds no
- * lock): SQLITE_OK or SQLITE_NOMEM. */
-static int by_seq_build(struct store_ckpt *c)
+ * lock). Out of memory it stays NULL, and every range takes the slow delete. */
+static void by_seq_build(struct store_ckpt *c)
 {
-	if (c->by_seq || !c->n)
-		return SQLITE_OK;
-	c->by_seq = malloc(c->n * sizeof *c->by_seq);
-	if (!c->by_seq)
-		return SQLITE_NOMEM;
+	if (c->by_seq || !c->n || !(c->by_seq = malloc(c->n * sizeof *c->by_seq)))
+		return;
 	for (size_t i = 0; i < c->n; i++)
 		c->by_seq[i] = &c->rows[i];
 	qsort(c->by_seq, c->n, sizeof *c->by_seq, by_seq_cmp);
-	return SQLITE_OK;
 }
 
 static bool text_is(sqlite3_stmt *st, int col, const char *t)
@@ -375,11 +371,16 @@ static bool text_is(sqlite3_stmt *st, int col, const char *t)
 }
 
 /* Whether every journal row with seq in (lo, hi] is a row the fold read (the same seq, game,
- * number, colour, vertex and time), so that it is in moves: *same; an SQLite result. The rows
- * come in seq order, walked beside c->by_seq. */
+ * number, colour, vertex and time): *same; an SQLite result. Such a row is in moves: the
+ * first step copied every row read, or found the same move there, and nothing deletes from
+ * moves. A row on a reused seq is another move (the store refuses a (game, number) either
+ * table has), so it never matches. The rows come in seq order, walked beside c->by_seq. */
 static int range_is_ours(struct store_ckpt *c, int64_t lo, int64_t hi, bool *same)
 {
-	sqlite3_stmt *q = c->st[CK_RANGE];
+	*same = false;
+	if (!c->by_seq)
+		return SQLITE_OK;
+	sqlite3_stmt *q = c->st[CK_RANGE_ROWS];
 	size_t a = 0, b = c->n; /* the first of by_seq past lo */
 	while (a < b) {
 		size_t m = a + (b - a) / 2;
@@ -403,12 +404,14 @@ static int range_is_ours(struct store_ckpt *c, int64_t lo, int64_t hi, bool *sam
 	}
 	sqlite3_reset(q);
 	sqlite3_clear_bindings(q);
-	return *same ? (rc == SQLITE_DONE ? SQLITE_OK : rc) : SQLITE_OK;
+	if (!*same) /* a row not ours: the slow delete */
+		return SQLITE_OK;
+	return rc == SQLITE_DONE ? SQLITE_OK : rc; /* the walk ended, or failed */
 }
 
 /* The second step's slice: delete the journal's rows with seq in (c->deleted, upto], those
  * the fold copied. When every row of the range is one the fold read, the range goes whole
- * (CK_DELETE_ALL: a walk of the journal's pages); else (a seq reused: another process emptied
+ * (CK_DELETE_RANGE: a walk of the journal's pages); else (a seq reused: another process emptied
  * the journal and new moves took its numbers) only the rows moves has (CK_DELETE: a lookup
  * in moves per row). */
 static int delete_range(struct store_ckpt *c, int64_t upto)
@@ -417,10 +420,10 @@ static int delete_range(struct store_ckpt *c, int64_t upto)
 	int rc = range_is_ours(c, c->deleted, upto, &ours);
 	if (rc != SQLITE_OK)
 		return rc;
-	int st = ours ? CK_DELETE_ALL : CK_DELETE;
-	sqlite3_bind_int64(c->st[st], 1, c->deleted);
-	sqlite3_bind_int64(c->st[st], 2, upto);
-	return ck_step(c, st);
+	int i = ours ? CK_DELETE_RANGE : CK_DELETE;
+	sqlite3_bind_int64(c->st[i], 1, c->deleted);
+	sqlite3_bind_int64(c->st[i], 2, upto);
+	return ck_step(c, i);
 }
 
 enum store_rc store_ckpt_fold_slice(struct store_ckpt *c, int64_t hi, int max_rows, int *rows,
@@ -437,8 +440,8 @@ enum store_rc store_ckpt_fold_slice(struct store_ckpt *c, int64_t hi, int max_ro
 		batch_free(c);
 		return STORE_OK;
 	}
-	if (c->next == c->n && (rc = by_seq_build(c)) != SQLITE_OK)
-		goto fail;
+	if (c->next == c->n)
+		by_seq_build(c);
 	if (turn_take(c) != 0) {
 		batch_free(c); /* read again by the next fold */
 		return STORE_ERROR;

@@ -298,6 +298,47 @@ START_TEST(test_fold_delete_reused_seq)
 }
 END_TEST
 
+/* Reused seqs in part of the range only: the journal's rows from seq 6 on were emptied by
+ * another process (their moves folded) and new moves took seqs 6-10. The rows up to 5 are
+ * the fold's own and go; the new ones stay, whether they share a slice with the fold's rows
+ * (one slice over 1-10) or not (slices of 8 seqs: 1-8 mixed, then 9-10). */
+static void reused_tail(int max_rows, int slices)
+{
+	int64_t hi = 0;
+	int rows, n = 0;
+	bool more = true;
+	uint64_t held;
+	struct store_ckpt *c = fold_copied(&hi);
+	ck_assert_int_eq(hi, 2 * GAMES);
+	raw_exec("DELETE FROM move_journal WHERE seq > 5");
+	play_all(3, 3);
+	ck_assert_int_eq(raw_int("SELECT min(seq) FROM move_journal WHERE number = 3"), 6);
+	while (more) {
+		ck_assert_int_eq(store_ckpt_fold_slice(c, hi, max_rows, &rows, &more, &held),
+				 STORE_OK);
+		n++;
+	}
+	ck_assert_int_eq(n, slices);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM move_journal"), GAMES);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM move_journal WHERE number <> 3"), 0);
+	store_journal_fold_end(s, true);
+	assert_all(3);
+	assert_taken(3);
+	store_ckpt_close(c);
+}
+
+START_TEST(test_fold_delete_reused_seq_tail)
+{
+	reused_tail(1000, 1); /* (0, 10] */
+}
+END_TEST
+
+START_TEST(test_fold_delete_reused_seq_slices)
+{
+	reused_tail(1, 2); /* (0, 8] with seqs 6-8 reused, then (8, 10] */
+}
+END_TEST
+
 /* The write turn (store_wlock): a fold slice on another thread waits for the store's open
  * transaction on a condition variable, not in SQLite's busy handler, and runs once it ends;
  * then slices and the store's commits race for a while, and neither connection's busy
@@ -503,6 +544,8 @@ static Suite *fold_suite(void)
 	tcase_add_test(tc, test_restart_checkpoint);
 	tcase_add_test(tc, test_read_during_fold);
 	tcase_add_test(tc, test_fold_delete_reused_seq);
+	tcase_add_test(tc, test_fold_delete_reused_seq_tail);
+	tcase_add_test(tc, test_fold_delete_reused_seq_slices);
 	tcase_add_test(tc, test_fold_takes_turns);
 	tcase_add_test(tc, test_manual_checkpoints);
 	tcase_add_test(tc, test_turn_given_up);
