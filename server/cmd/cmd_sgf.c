@@ -42,13 +42,11 @@ static int sgf_move_cb(void *ctx, const struct store_move *m)
 	}
 	if (m->clocks && x->cc->system != CLOCK_NONE) {
 		/* BL/WL, OB/OW: the mover's clock after the move (FF[4]). */
-		json_t *cj = json_loads(m->clocks, 0, NULL);
-		struct clock_state st = {0};
-		game_clock_state_from(json_object_get(cj, m->color == 'B' ? "B" : "W"), &st);
-		json_decref(cj);
+		struct clock_state st[2] = {{0}};
+		game_clocks_parse(x->cc, m->clocks, &st[0], &st[1]);
 		int64_t left;
 		int count;
-		clock_sgf_left(x->cc, &st, &left, &count);
+		clock_sgf_left(x->cc, &st[m->color == 'B' ? 0 : 1], &left, &count);
 		sm->time_left_ms = left > INT32_MAX ? INT32_MAX : (int32_t)left;
 		sm->periods_left = (int16_t)count;
 	}

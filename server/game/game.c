@@ -283,6 +283,69 @@ void game_clock_state_from(const json_t *o, struct clock_state *s)
 		s->stones = (int)json_integer_value(v);
 }
 
+/* A move row's clock fields, in their order (game_move_clocks_text). */
+static const unsigned move_clock_fields[4] = {CLOCK_F_MAIN, CLOCK_F_PERIODS, CLOCK_F_PERIOD,
+					       CLOCK_F_STONES};
+/* The longest text: 8 numbers of up to 20 characters, each after its separator, "]", NUL. */
+_Static_assert(GAME_MOVE_CLOCKS_MAX >= 8 * 21 + 2, "GAME_MOVE_CLOCKS_MAX too small");
+
+void game_move_clocks_text(const struct game *g, char out[GAME_MOVE_CLOCKS_MAX])
+{
+	unsigned f = clock_fields(g->cc.system);
+	size_t n = 0;
+	out[0] = '\0';
+	if (g->cc.system == CLOCK_NONE)
+		return;
+	for (int c = BLACK; c <= WHITE; c++) {
+		const struct clock_state *s = &g->clk[c];
+		long long v[4] = {s->main_ms, s->periods, s->period_ms, s->stones};
+		for (int k = 0; k < 4; k++)
+			if (f & move_clock_fields[k])
+				n += (size_t)snprintf(out + n, GAME_MOVE_CLOCKS_MAX - n, "%c%lld",
+						      n ? ',' : '[', v[k]);
+	}
+	snprintf(out + n, GAME_MOVE_CLOCKS_MAX - n, "]");
+}
+
+int game_clocks_parse(const struct clock_control *cc, const char *text, struct clock_state *b,
+		      struct clock_state *w)
+{
+	json_t *j = text ? json_loads(text, JSON_DECODE_ANY, NULL) : NULL;
+	int rc = -1;
+	if (json_is_object(j)) {
+		game_clock_state_from(json_object_get(j, "B"), b);
+		game_clock_state_from(json_object_get(j, "W"), w);
+		rc = 0;
+	} else if (json_is_array(j)) {
+		unsigned f = clock_fields(cc->system);
+		size_t per = 0, i = 0;
+		for (int k = 0; k < 4; k++)
+			per += (f & move_clock_fields[k]) != 0;
+		rc = per && json_array_size(j) == 2 * per ? 0 : -1;
+		for (size_t k = 0; rc == 0 && k < 2 * per; k++)
+			if (!json_is_integer(json_array_get(j, k)))
+				rc = -1;
+		for (int c = 0; rc == 0 && c < 2; c++) {
+			struct clock_state *s = c == 0 ? b : w;
+			for (int k = 0; k < 4; k++) {
+				if (!(f & move_clock_fields[k]))
+					continue;
+				json_int_t v = json_integer_value(json_array_get(j, i++));
+				if (k == 0)
+					s->main_ms = v;
+				else if (k == 1)
+					s->periods = (int)v;
+				else if (k == 2)
+					s->period_ms = v;
+				else
+					s->stones = (int)v;
+			}
+		}
+	}
+	json_decref(j);
+	return rc;
+}
+
 /* {"B": clock, "W": clock}: as committed, or (live) with the running clock as of now. NULL
  * for a game without clocks. */
 json_t *game_clocks_json(const struct game *g, bool live)

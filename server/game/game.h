@@ -129,6 +129,19 @@ void game_control_from_time(const struct proto_time *t, struct clock_control *cc
 json_t *game_clocks_json(const struct game *g, bool live);
 /* Read a clock object ({main_ms?, periods?, period_ms?, stones?}) into *s. */
 void game_clock_state_from(const json_t *o, struct clock_state *s);
+/* The clocks a move row keeps (store_move.clocks: both clocks after the move, as committed):
+ * a JSON array of Black's fields then White's, each colour's those of clock_fields (main_ms,
+ * periods, period_ms, stones, in that order), e.g. [3595615,5,30000,3600000,5,30000] for
+ * byo-yomi: a third of the bytes of the {"B": clock, "W": clock} object, which made most of a
+ * move row (docs/benchmarks.md, issue 22's sixth round). "" for a game without clocks. */
+#define GAME_MOVE_CLOCKS_MAX 192
+void game_move_clocks_text(const struct game *g, char out[GAME_MOVE_CLOCKS_MAX]);
+/* Read clocks text into *b and *w for the clock rules cc: a move row's array (above), or the
+ * {"B": clock, "W": clock} object (a game row's, and move rows written before the array).
+ * Returns 0, or -1 if the text is neither (an array of another length, a value not an
+ * integer): *b and *w are then unchanged. */
+int game_clocks_parse(const struct clock_control *cc, const char *text, struct clock_state *b,
+		      struct clock_state *w);
 json_t *game_score_json(const struct score *s);
 /* Player c's claimed dead stones, as vertices. */
 json_t *game_claims_json(const struct game *g, enum color c);

@@ -243,13 +243,9 @@ static void restore_state(struct game *g, const struct replay_ctx *rx)
 	json_t *at = x ? json_object_get(x, "at_move") : NULL;
 	bool later = json_is_integer(at) && rx->last > json_integer_value(at);
 	const char *clocks = later ? rx->last_clocks : g->row.clocks;
-	json_t *cj = clocks ? json_loads(clocks, 0, NULL) : NULL;
-	if (cj) {
-		/* Art. 14: the clocks resume as they were at the last committed move. */
-		game_clock_state_from(json_object_get(cj, "B"), &g->clk[BLACK]);
-		game_clock_state_from(json_object_get(cj, "W"), &g->clk[WHITE]);
-		json_decref(cj);
-	}
+	/* Art. 14: the clocks resume as they were at the last committed move (a move row's array
+	 * or the game row's object; anything else leaves them as initialised). */
+	game_clocks_parse(&g->cc, clocks, &g->clk[BLACK], &g->clk[WHITE]);
 	referee_phase_parse(g->row.phase, &r->phase);
 	snprintf(r->result, sizeof r->result, "%s", g->row.result);
 	referee_reason_parse(g->row.reason, &r->reason);

@@ -281,10 +281,12 @@ void game_record_move(struct server *srv, struct game *g, enum color me,
 	double now = fairclock_wall_s();
 	if (m->number) /* replaying the move row (board_play) passes the turn */
 		g->replay_to_move = color_other(me);
-	game_save_as(srv, g, m->number != 0); /* first: its clocks text is the move row's too */
+	game_save_as(srv, g, m->number != 0); /* first: the clocks as committed (g->clk) */
 	if (m->number) {
+		char clocks[GAME_MOVE_CLOCKS_MAX];
+		game_move_clocks_text(g, clocks);
 		struct store_move sm = {.number = m->number, .color = game_color_name(me)[0], .at = now,
-					.clocks = g->row.clocks};
+					.clocks = clocks[0] ? clocks : NULL};
 		vertex_format(&g->ref.board, m->pt, sm.vertex);
 		if (forfeit || m->forfeit_turn)
 			snprintf(sm.forfeit, sizeof sm.forfeit, "%s",

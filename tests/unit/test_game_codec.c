@@ -124,6 +124,78 @@ START_TEST(moves_only)
 }
 END_TEST
 
+struct rows_seen {
+	int n;
+	char last[GAME_MOVE_CLOCKS_MAX];
+};
+
+static int on_move_row(void *ctx, const struct store_move *m)
+{
+	struct rows_seen *rs = ctx;
+	rs->n++;
+	snprintf(rs->last, sizeof rs->last, "%s", m->clocks ? m->clocks : "(null)");
+	return 0;
+}
+
+/* A move row keeps both clocks as the compact array (Black's main_ms, periods, period_ms, then
+ * White's, for byo-yomi), and the SGF's time left of the last mover (BL) comes from it. */
+START_TEST(move_rows_compact)
+{
+	struct ip_conn *b = ip_login(&IP, "kb", "player"), *w = ip_login(&IP, "kw", "player");
+	static const char *const moves[] = {"E5", "C3", "G7", NULL};
+	int64_t id = game_with_moves(b, w, moves);
+	struct rows_seen rs = {0};
+	ck_assert_int_eq(store_moves_get(IP.srv.store, id, on_move_row, &rs), STORE_OK);
+	ck_assert_int_eq(rs.n, 3);
+	/* Black used 700 + 900 ms, White 800; 3 periods of 10 s each untouched. */
+	ck_assert_str_eq(rs.last, "[58400,3,10000,59200,3,10000]");
+	json_t *r = ip_req(&IP, b, json_pack("{s:s, s:I}", "cmd", "sgf", "game", (json_int_t)id));
+	OK(r);
+	const char *sgf = json_string_value(json_object_get(r, "sgf"));
+	ck_assert_msg(sgf && strstr(sgf, ";B[gc]BL[58.4]"), "%s", sgf ? sgf : "(no sgf)");
+	json_decref(r);
+}
+END_TEST
+
+/* game_clocks_parse reads a move row's array for each system, and the object a game row (and
+ * a move row written before the array) holds; anything else changes nothing. */
+START_TEST(clocks_parse_forms)
+{
+	struct clock_control cc = {.system = CLOCK_BYOYOMI};
+	struct clock_state b = {0}, w = {0};
+	ck_assert_int_eq(game_clocks_parse(&cc, "[1,2,3,4,5,6]", &b, &w), 0);
+	ck_assert(b.main_ms == 1 && b.periods == 2 && b.period_ms == 3 && b.stones == 0);
+	ck_assert(w.main_ms == 4 && w.periods == 5 && w.period_ms == 6 && w.stones == 0);
+	cc.system = CLOCK_CANADIAN; /* main_ms, period_ms, stones */
+	ck_assert_int_eq(game_clocks_parse(&cc, "[10,20,30,40,50,60]", &b, &w), 0);
+	ck_assert(b.main_ms == 10 && b.period_ms == 20 && b.stones == 30 && b.periods == 2);
+	ck_assert(w.main_ms == 40 && w.period_ms == 50 && w.stones == 60 && w.periods == 5);
+	cc.system = CLOCK_FISCHER;
+	ck_assert_int_eq(game_clocks_parse(&cc, "[7,8]", &b, &w), 0);
+	ck_assert(b.main_ms == 7 && w.main_ms == 8);
+	cc.system = CLOCK_ABSOLUTE;
+	ck_assert_int_eq(game_clocks_parse(&cc, "[9,11]", &b, &w), 0);
+	ck_assert(b.main_ms == 9 && w.main_ms == 11);
+	/* The object: only the fields it names. */
+	cc.system = CLOCK_BYOYOMI;
+	ck_assert_int_eq(game_clocks_parse(&cc, "{\"B\":{\"main_ms\":100,\"periods\":1,"
+				"\"period_ms\":200},\"W\":{\"main_ms\":300}}", &b, &w), 0);
+	ck_assert(b.main_ms == 100 && b.periods == 1 && b.period_ms == 200);
+	ck_assert(w.main_ms == 300 && w.periods == 5 && w.period_ms == 50);
+	/* Not a clocks text: nothing changes. */
+	static const char *const bad[] = {"[1,2,3,4,5]", "[1,2,3,4,5,6,7]", "[1,2,3,4,5,\"6\"]",
+		"[1,2,3,4,5,6.5]", "[]", "7", "\"x\"", "not json", "", NULL};
+	for (int i = 0; bad[i]; i++) {
+		struct clock_state b2 = b, w2 = w;
+		ck_assert_msg(game_clocks_parse(&cc, bad[i], &b2, &w2) == -1, "%s", bad[i]);
+		ck_assert(memcmp(&b2, &b, sizeof b) == 0 && memcmp(&w2, &w, sizeof w) == 0);
+	}
+	ck_assert_int_eq(game_clocks_parse(&cc, NULL, &b, &w), -1);
+	cc.system = CLOCK_NONE;
+	ck_assert_int_eq(game_clocks_parse(&cc, "[]", &b, &w), -1);
+}
+END_TEST
+
 /* Every field of the extra text, set on the live game and written (game_save), comes back. */
 START_TEST(every_field)
 {
@@ -186,6 +258,8 @@ static Suite *codec_suite(void)
 	tcase_add_test(tc, moves_only);
 	tcase_add_test(tc, every_field);
 	tcase_add_test(tc, pending_challenge);
+	tcase_add_test(tc, move_rows_compact);
+	tcase_add_test(tc, clocks_parse_forms);
 	suite_add_tcase(s, tc);
 	return s;
 }

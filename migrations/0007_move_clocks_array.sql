@@ -1,0 +1,14 @@
+-- 0007_move_clocks_array: no change to the tables; a new form of one column.
+--
+-- From this version on, a move row's clocks (moves.clocks, move_journal.clocks: both clocks
+-- after the move, as committed) are a JSON array of Black's fields then White's, each colour's
+-- those its time system uses, in the order main_ms, periods, period_ms, stones: for byo-yomi
+-- [3595615,5,30000,3600000,5,30000] where the object {"B":{"main_ms":3595615,"periods":5,
+-- "period_ms":30000},"W":{...}} took 109 of a row's 141 bytes (server/game/game.c,
+-- game_move_clocks_text and game_clocks_parse; docs/benchmarks.md, issue 22's sixth round).
+-- Rows written before keep the object, and are read as before; games.clocks keeps the object.
+--
+-- The version number is what this migration is for: a tengend from before it would read an
+-- array as no clocks and restore a live game's clocks as at the start, and it refuses a
+-- database whose user_version is newer than its migrations.
+SELECT 1;
