@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "panic.h"
 #include "pairing.h"
 #include "rating.h"
@@ -65,6 +66,16 @@ int tour_round(const struct tour *t)
 }
 
 const char *const tour_venue_names[TOUR_VENUES] = {"online", "board"};
+
+json_t *tour_entry_named(const struct tour *t, const char *name)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(t->state, "players"), i, v)
+		if (strcasecmp(json_string_value(json_object_get(v, "name")), name) == 0)
+			return v;
+	return NULL;
+}
 
 bool tour_board(const struct tour *t)
 {

@@ -51,6 +51,8 @@ void tour_save(struct server *srv, struct tour *t);
 json_t *tour_settings(const struct tour *t);
 int tour_setting_int(const struct tour *t, const char *key, int dflt);
 int tour_round(const struct tour *t);
+/* The entry of t's field named `name` (case-insensitive; borrowed), or NULL. */
+json_t *tour_entry_named(const struct tour *t, const char *name);
 /* The venues (docs/protocol.md tournament.create `venue`), TOUR_VENUE_ONLINE the default. */
 enum tour_venue { TOUR_VENUE_ONLINE = 0, TOUR_VENUE_BOARD };
 #define TOUR_VENUES 2

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include "log.h"
 #include "panic.h"
 #include "profiles.h"
@@ -28,17 +27,6 @@ static int entry_open(const struct tour *t, struct proto_error *e)
 		return svc_fail(e, PROTO_ERR_CONFLICT, "registration closed: round 1 has started "
 				"(late entry is for Swiss and McMahon events)");
 	return 0;
-}
-
-/* The entry of the field named `name` (case-insensitive), or NULL. */
-static json_t *entry_named(const struct tour *t, const char *name)
-{
-	size_t i;
-	json_t *v;
-	json_array_foreach(json_object_get(t->state, "players"), i, v)
-		if (strcasecmp(json_string_value(json_object_get(v, "name")), name) == 0)
-			return v;
-	return NULL;
 }
 
 /* Append player p to t's field as `display`, with profile `prof` (may be NULL), save, fill
@@ -89,7 +77,7 @@ int tournaments_register(struct server *srv, int64_t tournament, const char *nam
 			 "is registered as an entrant)", name);
 		goto out;
 	}
-	json_t *v = entry_named(&t, p.name);
+	json_t *v = tour_entry_named(&t, p.name);
 	if (v && json_integer_value(json_object_get(v, "id")) == p.id &&
 	    json_is_true(json_object_get(v, "withdrawn_before_start")) && tour_round(&t) == 0) {
 		json_object_set_new(v, "withdrawn_before_start", json_false());
@@ -151,7 +139,7 @@ int tournaments_register_entrant(struct server *srv, int64_t tournament,
 			 "entrants are for venue \"board\" events");
 		goto out;
 	}
-	if (entry_named(&t, prof.full_name)) {
+	if (tour_entry_named(&t, prof.full_name)) {
 		svc_fail(e, PROTO_ERR_CONFLICT, "%s is registered already", prof.full_name);
 		goto out;
 	}
@@ -190,7 +178,7 @@ int tournaments_absent(struct server *srv, int64_t tournament, const char *name,
 	if (tour_get(srv, tournament, &t, e) < 0)
 		return -1;
 	int rc = -1, planned = tour_setting_int(&t, "rounds", TOURNAMENT_ROUNDS_DEFAULT);
-	json_t *v = entry_named(&t, name), *absent;
+	json_t *v = tour_entry_named(&t, name), *absent;
 	if (t.system != SYSTEM_SWISS && t.system != SYSTEM_MCMAHON) {
 		svc_fail(e, PROTO_ERR_CONFLICT, "absence for a round is for Swiss and McMahon events "
 			 "(a %s pairs everyone: withdraw the player, or enter the game's result)",

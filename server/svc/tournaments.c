@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 #include "director.h"
 #include "elim.h"
@@ -89,17 +88,11 @@ bool tournaments_entry_id(struct server *srv, int64_t tournament, const char *na
 	struct proto_error e;
 	if (tour_get(srv, tournament, &t, &e) < 0)
 		return false;
-	size_t i;
-	json_t *v;
-	bool found = false;
-	json_array_foreach(json_object_get(t.state, "players"), i, v)
-		if (strcasecmp(json_string_value(json_object_get(v, "name")), name) == 0) {
-			*id = json_integer_value(json_object_get(v, "id"));
-			found = true;
-			break;
-		}
+	json_t *v = tour_entry_named(&t, name);
+	if (v)
+		*id = json_integer_value(json_object_get(v, "id"));
 	tour_clear(&t);
-	return found;
+	return v != NULL;
 }
 
 int tournaments_withdraw(struct server *srv, int64_t tournament, const char *name,
@@ -108,12 +101,7 @@ int tournaments_withdraw(struct server *srv, int64_t tournament, const char *nam
 	struct tour t;
 	if (tour_get(srv, tournament, &t, e) < 0)
 		return -1;
-	json_t *players = json_object_get(t.state, "players"), *entry = NULL;
-	size_t i;
-	json_t *v;
-	json_array_foreach(players, i, v)
-		if (strcasecmp(json_string_value(json_object_get(v, "name")), name) == 0)
-			entry = v;
+	json_t *entry = tour_entry_named(&t, name);
 	if (!entry || json_is_true(json_object_get(entry, "withdrawn_before_start")) ||
 	    json_integer_value(json_object_get(entry, "withdrawn_after")) > 0) {
 		tour_clear(&t);
