@@ -120,6 +120,24 @@ static int game_of_player(const struct round_view *v, const char *name)
 	return -1;
 }
 
+/* The `games` reply for tournament t's games of `player`. */
+static json_t *games_of(struct hc *td, long long t, const char *player)
+{
+	return hc_req(td, "{s:s, s:I, s:s}", "cmd", "games", "tournament", (json_int_t)t, "player",
+		      player);
+}
+
+/* The id of the one game games_of lists. */
+static long long only_game(struct hc *td, long long t, const char *player)
+{
+	json_t *r = games_of(td, t, player);
+	OK(r);
+	ck_assert_int_eq(json_array_size(hj_get(r, "games")), 1);
+	long long id = hj_int(r, "games.0.id");
+	json_decref(r);
+	return id;
+}
+
 static void result(struct hc *td, long long g, const char *res)
 {
 	tt_req_ok(td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.result", "game", (json_int_t)g,
@@ -253,7 +271,7 @@ START_TEST(test_entrants)
 	int k = game_of_player(&v, "Doe John");
 	/* ann's game.start names her opponent, an entrant, as entered, as the pairings do. */
 	int ka = game_of_player(&v, "ann");
-	json_t *ev = hc_event(ann, "game.start", v.game[ka], 5000);
+	json_t *ev = hc_event(ann, "game.start", v.game[ka], T);
 	ck_assert_msg(ev, "ann got no game.start");
 	ck_assert_pstr_eq(hj_str(ev, "black"), v.black[ka]);
 	ck_assert_pstr_eq(hj_str(ev, "white"), v.white[ka]);
@@ -294,20 +312,9 @@ START_TEST(test_entrants)
 	json_decref(r);
 	/* With the tournament, the filter `player` takes a name of its field: an entrant's as
 	 * entered (any case), an account's; without it, account names only. */
-	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "games", "tournament", (json_int_t)t, "player",
-		   "doe john");
-	OK(r);
-	ck_assert_int_eq(json_array_size(hj_get(r, "games")), 1);
-	ck_assert_int_eq(hj_int(r, "games.0.id"), v.game[k]);
-	json_decref(r);
-	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "games", "tournament", (json_int_t)t, "player",
-		   "ann");
-	OK(r);
-	ck_assert_int_eq(json_array_size(hj_get(r, "games")), 1);
-	ck_assert_int_eq(hj_int(r, "games.0.id"), v.game[ka]);
-	json_decref(r);
-	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "games", "tournament", (json_int_t)t, "player",
-		   "Nobody Here");
+	ck_assert_int_eq(only_game(td, t, "doe john"), v.game[k]);
+	ck_assert_int_eq(only_game(td, t, "ann"), v.game[ka]);
+	r = games_of(td, t, "Nobody Here");
 	ERR(r, "not_found");
 	json_decref(r);
 	r = hc_req(td, "{s:s, s:s}", "cmd", "games", "player", "Doe John");
