@@ -95,8 +95,9 @@
 #define SERVER_FOLD_RETRY_MAX_MS 600000   /* ... doubled after each failure, at most this */
 /* The upkeep thread (upkeep.h, issue 22) folds in slices, each a transaction holding the write
  * lock (the loop's next BEGIN waits for it): a slice's rows double while slices take under
- * half of SERVER_FOLD_SLICE_US (and work is left) and halve while they take more, within
- * these bounds; after a slice the thread waits SERVER_FOLD_REST times as long as it took:
+ * half of SERVER_FOLD_SLICE_US (and work is left) and are cut in proportion when one takes
+ * more (upkeep_slice_rows), within these bounds, from SERVER_FOLD_SLICE_ROWS at each of the
+ * fold's two steps; after a slice the thread waits SERVER_FOLD_REST times as long as it took:
  * the loop gets the lock, and the loop's fsyncs the disk, most of the time (a fold of 131,072
  * moves then takes some seconds of the 30 s between two). */
 #define SERVER_FOLD_SLICE_US 1000

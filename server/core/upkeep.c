@@ -68,7 +68,22 @@ static void checkpoint(struct upkeep *u)
 		log_msg(LOGL_WARN, "checkpoint", "mode=restart error=\"%s\"", store_ckpt_errmsg(u->ckpt));
 }
 
-/* Fold the journal up to seq hi, a slice at a time (sized to take about SERVER_FOLD_SLICE_US),
+int upkeep_slice_rows(int n, uint64_t held_ns, bool copy_ended)
+{
+	const uint64_t target = SERVER_FOLD_SLICE_US * 1000u;
+	if (copy_ended)
+		return SERVER_FOLD_SLICE_ROWS;
+	if (held_ns > target) {
+		uint64_t cut = (uint64_t)n * target / held_ns;
+		return cut < SERVER_FOLD_SLICE_MIN_ROWS ? SERVER_FOLD_SLICE_MIN_ROWS : (int)cut;
+	}
+	if (held_ns < target / 2 && n < SERVER_FOLD_SLICE_MAX_ROWS)
+		return 2 * n > SERVER_FOLD_SLICE_MAX_ROWS ? SERVER_FOLD_SLICE_MAX_ROWS : 2 * n;
+	return n;
+}
+
+/* Fold the journal up to seq hi, a slice at a time (sized to take about SERVER_FOLD_SLICE_US:
+ * upkeep_slice_rows, which starts each of the fold's two steps at SERVER_FOLD_SLICE_ROWS),
  * waiting after each as long as it took. Returns its store_rc; *complete: every row up to hi
  * moved (a quit stops it early). */
 static int fold_slices(struct upkeep *u, int64_t hi, bool *complete)
@@ -87,10 +102,8 @@ static int fold_slices(struct upkeep *u, int64_t hi, bool *complete)
 		u->st.slices++;
 		max_in(&u->st.slice_max, dt);
 		uv_mutex_unlock(&u->mu);
-		if (dt > SERVER_FOLD_SLICE_US * 1000u && n > SERVER_FOLD_SLICE_MIN_ROWS)
-			n /= 2;
-		else if (dt < SERVER_FOLD_SLICE_US * 500u && more && n < SERVER_FOLD_SLICE_MAX_ROWS)
-			n *= 2;
+		if (more)
+			n = upkeep_slice_rows(n, dt, rows > 0 && !store_ckpt_fold_copying(u->ckpt));
 		/* A checkpoint asked for meanwhile runs between two slices: a fold writes the
 		 * WAL fast, and the WAL must not outgrow what the loop tolerates. */
 		uv_mutex_lock(&u->mu);

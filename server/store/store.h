@@ -393,6 +393,11 @@ enum store_rc store_ckpt_restart(struct store_ckpt *c, int *logged, int *copied)
  * the rows met them when they were written to the journal. */
 enum store_rc store_ckpt_fold_slice(struct store_ckpt *c, int64_t hi, int max_rows, int *rows,
 				    bool *more, uint64_t *held_ns);
+/* Whether the fold under way is in its first step (rows left to copy into `moves`): false
+ * before its first slice, once only the journal's deletes are left, and after it. A slice's
+ * cost per max_rows differs between the two steps (a caller sizing slices by time starts the
+ * second step afresh). */
+bool store_ckpt_fold_copying(const struct store_ckpt *c);
 /* Close the second connection (NULL is fine); not while store_ckpt_run runs. */
 void store_ckpt_close(struct store_ckpt *c);
 

@@ -491,6 +491,11 @@ fail:
 	return STORE_ERROR;
 }
 
+bool store_ckpt_fold_copying(const struct store_ckpt *c)
+{
+	return c->rows && c->next < c->n;
+}
+
 uint64_t store_ckpt_lock_waits(const struct store_ckpt *c)
 {
 	return c->busy.waits;
