@@ -1,4 +1,5 @@
 /* bench_stats: see bench_stats.h. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,22 +11,73 @@ const char *const bench_loop_keys[BENCH_LOOP_FIGS] = {
 	"ckpt_max_ms", "restart_max_ms", "loop_ckpt_max_ms",
 };
 
-double bench_proc_cpu(int pid)
+/* A stat file's (proc(5)) fields: the name between the first "(" and the last ")", utime
+ * and stime in clock ticks. false if it cannot be read (a thread that ended) or parsed. */
+static bool read_stat(const char *path, char comm[BENCH_COMM_MAX], unsigned long *ut,
+		      unsigned long *st)
 {
-	char path[64], buf[1024];
-	snprintf(path, sizeof path, "/proc/%d/stat", pid);
+	char buf[1024];
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return -1;
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
+		return false;
+	size_t k = fread(buf, 1, sizeof buf - 1, f);
 	fclose(f);
-	buf[n] = '\0';
-	char *p = strrchr(buf, ')');
-	unsigned long ut = 0, st = 0;
-	/* after ")": state (field 3) ... utime is field 14, stime 15 (proc(5)) */
-	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+	buf[k] = '\0';
+	const char *a = strchr(buf, '('), *b = strrchr(buf, ')');
+	if (!a || !b || b < a)
+		return false;
+	size_t n = (size_t)(b - a - 1);
+	if (n >= BENCH_COMM_MAX)
+		n = BENCH_COMM_MAX - 1;
+	memcpy(comm, a + 1, n);
+	comm[n] = '\0';
+	/* after ")": state (field 3) ... utime is field 14, stime 15 */
+	return sscanf(b + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", ut, st) == 2;
+}
+
+double bench_proc_cpu(int pid)
+{
+	char path[64], comm[BENCH_COMM_MAX];
+	unsigned long ut, st;
+	snprintf(path, sizeof path, "/proc/%d/stat", pid);
+	if (!read_stat(path, comm, &ut, &st))
 		return -1;
 	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+int bench_proc_threads(int pid, struct bench_thread_cpu t[BENCH_THREADS_MAX])
+{
+	char path[300];
+	snprintf(path, sizeof path, "/proc/%d/task", pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return 0;
+	int n = 0;
+	double tick = (double)sysconf(_SC_CLK_TCK);
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		char comm[BENCH_COMM_MAX];
+		unsigned long ut, st;
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%d/task/%s/stat", pid, e->d_name);
+		if (!read_stat(path, comm, &ut, &st))
+			continue;
+		int i = 0;
+		while (i < n && strcmp(t[i].comm, comm) != 0)
+			i++;
+		if (i == n) {
+			if (n == BENCH_THREADS_MAX)
+				continue;
+			memset(&t[n], 0, sizeof t[n]);
+			memcpy(t[n].comm, comm, sizeof comm);
+			n++;
+		}
+		t[i].user_s += (double)ut / tick;
+		t[i].sys_s += (double)st / tick;
+	}
+	closedir(d);
+	return n;
 }
 
 bool bench_lat_add(struct bench_lat *l, uint64_t ns)

@@ -11,6 +11,8 @@
 #define BENCH_LOOP_FIGS 8        /* the loop figures read from tengend's log */
 #define BENCH_LAT_START 65536    /* first capacity of a round-trip list */
 #define BENCH_LOG_LINE_MAX 1024  /* a `loop` line, bytes */
+#define BENCH_THREADS_MAX 16     /* a process's threads told apart by name */
+#define BENCH_COMM_MAX 16        /* a thread's name, with its NUL (proc(5): TASK_COMM_LEN) */
 
 /* The keys of tengend's `loop` line kept, in the order of the figures (each the largest, ms). */
 extern const char *const bench_loop_keys[BENCH_LOOP_FIGS];
@@ -24,6 +26,16 @@ struct bench_lat {
 /* CPU seconds (user + system, all threads) of process pid from /proc/PID/stat (proc(5));
  * -1 if unreadable. */
 double bench_proc_cpu(int pid);
+/* CPU seconds of one name's threads: user and system (kernel) apart. */
+struct bench_thread_cpu {
+	char comm[BENCH_COMM_MAX];
+	double user_s, sys_s;
+};
+
+/* The CPU time of process pid's threads by name (/proc/PID/task/TID/stat, proc(5)): threads
+ * of one name are summed; the first BENCH_THREADS_MAX names are kept. Returns how many names
+ * went into t (0 if unreadable). Threads that ended are not counted. */
+int bench_proc_threads(int pid, struct bench_thread_cpu t[BENCH_THREADS_MAX]);
 /* Append a round trip of ns nanoseconds; false when out of memory. */
 bool bench_lat_add(struct bench_lat *l, uint64_t ns);
 /* qsort's comparison of uint32_t. */

@@ -68,6 +68,8 @@ static char tmpdir[256], dbpath[512], portfile[600];
 static int server_port;
 static uint64_t rng_state, phase_start, run_start, next_report, measure_start;
 static double setup_s, cpu_self0, cpu_server0;
+static struct bench_thread_cpu threads0[BENCH_THREADS_MAX]; /* the server's at the window's start */
+static int nthreads0;
 
 /* ---- helpers ---- */
 
@@ -357,6 +359,7 @@ static void tick(uint64_t now)
 		next_report = now + (uint64_t)(L.report_every * 1e9);
 		cpu_self0 = report_self_cpu();
 		cpu_server0 = server_pid > 0 ? bench_proc_cpu(server_pid) : -1;
+		nthreads0 = server_pid > 0 ? bench_proc_threads(server_pid, threads0) : 0;
 		report_begin();
 		break;
 	case PH_MEASURE: {
@@ -369,11 +372,16 @@ static void tick(uint64_t now)
 		if (L.report_every > 0 && now + (uint64_t)(L.report_every * 1e9) > next_report + 100000000u)
 			report_interval((double)(now + (uint64_t)(L.report_every * 1e9) - next_report) / 1e9);
 		double cpu_self = report_self_cpu() - cpu_self0, cpu_server = -1;
-		if (server_pid > 0 && cpu_server0 >= 0)
+		struct bench_thread_cpu threads[BENCH_THREADS_MAX];
+		int nthreads = 0;
+		if (server_pid > 0 && cpu_server0 >= 0) {
 			cpu_server = bench_proc_cpu(server_pid) - cpu_server0;
+			nthreads = bench_proc_threads(server_pid, threads);
+		}
 		lean_phase = PH_DRAIN;
 		phase_start = now;
 		report_play((double)(now - measure_start) / 1e9, setup_s, cpu_self, cpu_server);
+		report_threads(threads0, nthreads0, threads, nthreads);
 		play_resign_all(); /* a kept database holds no unfinished game */
 		break;
 	}

@@ -182,5 +182,10 @@ void report_interval(double secs);
 /* The window ended: print the summary and the `result` lines. `setup_s`: the set-up's time;
  * client_cpu / server_cpu: CPU seconds of the window (server_cpu < 0: unknown). */
 void report_play(double secs, double setup_s, double client_cpu, double server_cpu);
+/* After report_play: the server's CPU of the window by thread name, from snapshots a (start,
+ * na names) and b (end, nb names) of bench_proc_threads, in microseconds a move, user and
+ * kernel apart (where the time goes: the socket writes are the kernel's). */
+void report_threads(const struct bench_thread_cpu *a, int na, const struct bench_thread_cpu *b,
+		    int nb);
 
 #endif

@@ -125,3 +125,22 @@ void report_play(double secs, double setup_s, double client_cpu, double server_c
 	}
 	fflush(stdout);
 }
+
+void report_threads(const struct bench_thread_cpu *a, int na, const struct bench_thread_cpu *b,
+		    int nb)
+{
+	if (!nb || !LS.moves)
+		return;
+	double per = 1e6 / (double)LS.moves;
+	printf("  server cpu per move by thread, us (user + kernel):");
+	for (int i = 0; i < nb; i++) {
+		double u = b[i].user_s, k = b[i].sys_s;
+		for (int j = 0; j < na; j++)
+			if (strcmp(a[j].comm, b[i].comm) == 0) {
+				u -= a[j].user_s;
+				k -= a[j].sys_s;
+			}
+		printf("%s %s %.1f + %.1f", i ? "," : "", b[i].comm, u * per, k * per);
+	}
+	printf("\n");
+}
