@@ -75,9 +75,10 @@ void upkeep_after_commit(struct upkeep *u, bool stopping);
 void upkeep_fold(struct upkeep *u, bool busy);
 /* The next fold slice's max_rows after a slice of n that held the write lock held_ns, with work
  * left. SERVER_FOLD_SLICE_ROWS when that slice ended the fold's copy step (`copy_ended`: a
- * row of the delete step costs differently, store_ckpt_fold_copying); else doubled (up to SERVER_FOLD_SLICE_MAX_ROWS) while a slice takes under half of
- * SERVER_FOLD_SLICE_US; past SERVER_FOLD_SLICE_US cut in proportion at once (a slice of 2,048
- * that took 8 ms gives 256, not 1,024), down to SERVER_FOLD_SLICE_MIN_ROWS; else n. */
+ * row of the delete step costs differently, store_ckpt_fold_copying); else doubled (up to
+ * SERVER_FOLD_SLICE_MAX_ROWS) while a slice takes under half of SERVER_FOLD_SLICE_US; past
+ * SERVER_FOLD_SLICE_US cut in proportion at once (a slice of 2,048 that took 8 ms gives 256,
+ * not 1,024), down to SERVER_FOLD_SLICE_MIN_ROWS; else n. */
 int upkeep_slice_rows(int n, uint64_t held_ns, bool copy_ended);
 /* The window's figures as "fold_rows=N fold_slices=N fold_slice_max_ms=X ckpts=N
  * ckpt_max_ms=X restarts=N restart_max_ms=X loop_ckpts=N loop_ckpt_max_ms=X wal_starts=N wal_frames=N"
