@@ -14,7 +14,8 @@
  *   play (default)  moves/s, round trips p50/p99/p99.9/max (also per --report-every
  *                   interval), CPU per move of this client (getrusage) and of the server
  *                   (/proc/PID/stat: all its threads); --loop-stats adds the spawned
- *                   tengend's loop figures per interval.
+ *                   tengend's loop figures per interval, --disk-probe the times of a
+ *                   write and fdatasync of its own beside the database (lean_probe.c).
  *   --echo          the same traffic against lean_echo (a bare epoll line-echo server): the
  *                   mover's echoed `play` line is its reply and gives the opponent the turn.
  *   --restart       G games made live (LEAN_RESTART_MOVES moves each), kill -9 of the spawned
@@ -357,6 +358,7 @@ static void tick(uint64_t now)
 		lean_phase = PH_MEASURE;
 		phase_start = measure_start = now;
 		next_report = now + (uint64_t)(L.report_every * 1e9);
+		probe_record(true);
 		cpu_self0 = report_self_cpu();
 		cpu_server0 = server_pid > 0 ? bench_proc_cpu(server_pid) : -1;
 		nthreads0 = server_pid > 0 ? bench_proc_threads(server_pid, threads0) : 0;
@@ -378,10 +380,12 @@ static void tick(uint64_t now)
 			cpu_server = bench_proc_cpu(server_pid) - cpu_server0;
 			nthreads = bench_proc_threads(server_pid, threads);
 		}
+		probe_record(false);
 		lean_phase = PH_DRAIN;
 		phase_start = now;
 		report_play((double)(now - measure_start) / 1e9, setup_s, cpu_self, cpu_server);
 		report_threads(threads0, nthreads0, threads, nthreads);
+		probe_report();
 		play_resign_all(); /* a kept database holds no unfinished game */
 		break;
 	}
@@ -480,8 +484,11 @@ static void usage(FILE *f)
 		"  --log-level L       the spawned tengend's log level (default warn)\n"
 		"  --server-arg ARG    one more argument for the spawned tengend (repeat: ARG each)\n"
 		"  --pin               this client on the last CPU, the spawned server (or echo) on the\n"
-		"                      others, as clients on other machines would be\n",
-		LEAN_CONNECT_BATCH, LEAN_GAMES_PER_PAIR_MAX);
+		"                      others, as clients on other machines would be\n"
+		"  --disk-probe        a thread of this client writes %d bytes and fdatasyncs them\n"
+		"                      every %d ms beside the spawned server's database: the disk's\n"
+		"                      sync times in the window, per interval and in all\n",
+		LEAN_CONNECT_BATCH, LEAN_GAMES_PER_PAIR_MAX, LEAN_PROBE_WRITE, LEAN_PROBE_MS);
 }
 
 /* Read the command line into L. Returns -1 to go on, else the exit status. */
@@ -500,7 +507,7 @@ static int parse_args(int argc, char **argv)
 		{"sync", required_argument, NULL, 'Y'}, {"log-level", required_argument, NULL, 'L'},
 		{"server-arg", required_argument, NULL, 'a'}, {"help", no_argument, NULL, 'h'},
 		{"games-per-pair", required_argument, NULL, 'k'}, {"pin", no_argument, NULL, 'P'},
-		{NULL, 0, NULL, 0}};
+		{"disk-probe", no_argument, NULL, 'F'}, {NULL, 0, NULL, 0}};
 	int o;
 	while ((o = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (o) {
@@ -517,6 +524,7 @@ static int parse_args(int argc, char **argv)
 		case 'l': L.loop_stats = true; break;
 		case 'z': L.size = atoi(optarg); break;
 		case 'P': L.pin = true; break;
+		case 'F': L.disk_probe = true; break;
 		case 'm': L.moves_per_game = atoi(optarg); break;
 		case 'T': L.time = optarg; break;
 		case 'x': L.seed = strtoul(optarg, NULL, 10); break;
@@ -547,8 +555,10 @@ static int parse_args(int argc, char **argv)
 	const char *need = NULL;
 	if (!L.echo && !L.spawn && !L.server)
 		need = "give --spawn PATH, --server HOST:PORT or --echo";
-	else if ((L.restart || L.loop_stats) && (!L.spawn || L.echo))
-		need = "--restart and --loop-stats need --spawn (and no --echo)";
+	else if ((L.restart || L.loop_stats || L.disk_probe) && (!L.spawn || L.echo))
+		need = "--restart, --loop-stats and --disk-probe need --spawn (and no --echo)";
+	else if (L.restart && L.disk_probe)
+		need = "--disk-probe times the play window: not with --restart";
 	if (need) {
 		fprintf(stderr, "lean_load: %s\n", need);
 		return 2;
@@ -634,7 +644,17 @@ int main(int argc, char **argv)
 		lean_target.sin_port = htons((uint16_t)server_port);
 		inet_pton(AF_INET, "127.0.0.1", &lean_target.sin_addr);
 	}
+	if (L.disk_probe) {
+		char dir[sizeof dbpath];
+		snprintf(dir, sizeof dir, "%s", dbpath);
+		if (probe_start(dirname(dir)) < 0) {
+			stop_server();
+			spawn_cleanup(0);
+			return 2;
+		}
+	}
 	run();
+	probe_stop();
 	stop_server();
 	rc = LS.errors || LS.disconnects ? 1 : 0;
 	if (files)

@@ -3,7 +3,8 @@
  * the sockets (one epoll set, non-blocking connects, buffered output, the timer heap);
  * lean_play.c the protocol (requests, the scans of each line, the moves, restart's
  * reconnection). No libuv and no jansson: the per-move work is a write, the reads and a few
- * string scans. */
+ * string scans. lean_report.c prints the figures, lean_probe.c times the disk's syncs beside the
+ * server (--disk-probe). */
 #ifndef TENGEN_TESTS_LEAN_LOAD_H
 #define TENGEN_TESTS_LEAN_LOAD_H
 
@@ -37,6 +38,9 @@
 #define LEAN_ERRORS_SHOWN 10            /* errors printed one by one */
 #define LEAN_UNITS_MANY "1000000"       /* --address-units of the spawned tengend */
 #define LEAN_LOOP_FIGS BENCH_LOOP_FIGS  /* the loop figures read from tengend's log */
+#define LEAN_PROBE_MS 10                /* --disk-probe: a sync every ... */
+#define LEAN_PROBE_WRITE 4096           /* ... of this many bytes (a WAL frame's page) */
+#define LEAN_PROBE_FILE (1024 * 1024)   /* ... overwriting a file of this size in turn */
 
 enum lean_phase { PH_SETUP, PH_WARMUP, PH_MEASURE, PH_DRAIN, PH_BACK, PH_DONE };
 enum lean_req { R_NONE, R_REGISTER, R_LOGIN, R_CHALLENGE, R_ACCEPT, R_PLAY, R_RESIGN, R_PING };
@@ -52,6 +56,7 @@ struct lean_opts {
 	double think_ms, warmup, duration, report_every;
 	bool echo, restart, loop_stats;
 	bool pin;               /* this client on the last allowed CPU, what it spawns on the others */
+	bool disk_probe;        /* time a write and fdatasync beside the database (lean_probe.c) */
 	unsigned long seed;
 };
 
@@ -187,5 +192,20 @@ void report_play(double secs, double setup_s, double client_cpu, double server_c
  * kernel apart (where the time goes: the socket writes are the kernel's). */
 void report_threads(const struct bench_thread_cpu *a, int na, const struct bench_thread_cpu *b,
 		    int nb);
+
+/* ---- the disk probe (lean_probe.c, --disk-probe) ---- */
+
+/* Make the probe's file in dir (LEAN_PROBE_FILE bytes, written and synced) and start its
+ * thread; it syncs from now on and keeps the times only while recording. -1 (said on stderr)
+ * if the file cannot be made or the thread started. */
+int probe_start(const char *dir);
+/* Keep the syncs' times from now on (true, the window starts), or no longer (false). */
+void probe_record(bool on);
+/* Append the interval's syncs to report_interval's line (nothing without a probe). */
+void probe_interval(void);
+/* After report_play: the window's syncs, a line and a `result mode=disk_probe` line. */
+void probe_report(void);
+/* Stop the thread and remove its file (nothing without a probe). */
+void probe_stop(void);
 
 #endif

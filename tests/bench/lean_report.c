@@ -73,6 +73,7 @@ void report_interval(double secs)
 			if (m[i] > LS.loop[i])
 				LS.loop[i] = m[i];
 	}
+	probe_interval();
 	printf("\n");
 	fflush(stdout);
 	free(v);
