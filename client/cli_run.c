@@ -154,9 +154,10 @@ int cli_run_reconnecting(const struct cli_opts *o, bool login, cli_start_fn star
 		}
 		password = session_password(o->password_file);
 		if (!password) {
-			if (!o->password_file)
-				cli_errorf("no password for %s: use --password-file F or set "
-					   "TENGEN_PASSWORD", o->user);
+			if (o->password_file)
+				return CMD_EXIT_FAILURE; /* unreadable or empty: said */
+			cli_errorf("no password for %s: use --password-file F or set "
+				   "TENGEN_PASSWORD", o->user);
 			return CMD_EXIT_USAGE;
 		}
 	}

@@ -348,9 +348,11 @@ int cmd_gtp(int argc, char **argv)
 		return status;
 	char *password = session_password(o.password_file);
 	if (!password) {
+		if (o.password_file)
+			return CMD_EXIT_FAILURE; /* unreadable or empty: said */
 		cli_prog_errorf(GTP_PROG, "no password: give --password-file FILE or set "
 				"TENGEN_PASSWORD");
-		return CMD_EXIT_FAILURE;
+		return CMD_EXIT_USAGE;
 	}
 	signal(SIGPIPE, SIG_IGN); /* a dead engine's pipe is an error, not a signal */
 	uv_loop_t loop;

@@ -53,7 +53,9 @@ static const char challenge_usage[] =
 	"              [--ruleset NAME] [--rules KEY=VALUE,...] [--expires SECONDS]\n"
 	"              [--placement fixed|free] [--first me|opponent|nigiri] [--json]\n"
 	"Challenge the player NAME to a game; prints the game's id. Defaults: 19x19, komi 7.5, no\n"
-	"handicap, no clocks, rated, colours by nigiri (drawn when NAME accepts).\n"
+	"handicap, no clocks, rated, colours by nigiri (drawn when NAME accepts). With a handicap\n"
+	"of 2 or more the count gives White the komi plus 1 point a stone: give --komi 0.5 for\n"
+	"the usual handicap game.\n"
 	"  --time SPEC   " CLI_TIME_SPEC_HELP "\n"
 	"  --placement   free: Black places the handicap stones (then `tengen call handicap\n"
 	"                game=N 'stones=[\"C3\",...]'`, or a GTP bridge asks its engine)\n"
@@ -105,11 +107,23 @@ static void challenge_print(struct cli_batch *b, const json_t *req, const json_t
 		return;
 	}
 	const char *color = cli_str_or(req, "color", "nigiri");
-	printf("Challenged %s: game %lld, %lldx%lld, komi %g%s%s, %s, %s. It starts when %s "
+	/* The handicap and what the count gives White for it (docs/rules.md, Art. 11: one point
+	 * a stone from 2 on top of the komi). */
+	long long h = (long long)json_integer_value(json_object_get(req, "handicap"));
+	double komi = json_number_value(json_object_get(req, "komi"));
+	char terms[128];
+	if (h >= 2)
+		snprintf(terms, sizeof terms, "handicap %lld%s, komi %g + %lld for the stones", h,
+			 strcmp(cli_str_or(req, "handicap_placement", "fixed"), "free") == 0
+				 ? " placed by Black" : "", komi, h);
+	else if (h == 1)
+		snprintf(terms, sizeof terms, "handicap 1 (no stones, Black first), komi %g", komi);
+	else
+		snprintf(terms, sizeof terms, "komi %g", komi);
+	printf("Challenged %s: game %lld, %lldx%lld, %s%s%s, %s, %s. It starts when %s "
 	       "accepts (tengen accept %lld).\n",
 	       x->opponent, g, (long long)json_integer_value(json_object_get(req, "size")),
-	       (long long)json_integer_value(json_object_get(req, "size")),
-	       json_number_value(json_object_get(req, "komi")),
+	       (long long)json_integer_value(json_object_get(req, "size")), terms,
 	       x->values[CH_TIME] ? ", time " : ", no clocks",
 	       x->values[CH_TIME] ? x->values[CH_TIME] : "",
 	       json_is_false(json_object_get(req, "rated")) ? "unrated" : "rated",

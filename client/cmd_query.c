@@ -62,8 +62,9 @@ int cmd_register(int argc, char **argv)
 	}
 	char *password = session_password(o.password_file);
 	if (!password) {
-		if (!o.password_file)
-			cli_errorf("register: no password: use --password-file F or set TENGEN_PASSWORD");
+		if (o.password_file)
+			return CMD_EXIT_FAILURE; /* unreadable or empty: said */
+		cli_errorf("register: no password: use --password-file F or set TENGEN_PASSWORD");
 		return CMD_EXIT_USAGE;
 	}
 	json_t *req = json_pack("{s:s, s:s, s:s, s:s?}", "cmd", "register", "name", o.user,
@@ -87,10 +88,12 @@ static int run_query(const struct cli_opts *o, json_t *req, cli_print_fn print)
 static int run_tournament_query(const struct cli_opts *o, json_t *req, cli_print_fn print)
 {
 	json_t *reqs = json_array();
-	if (!req || !reqs || json_array_append(reqs, req) != 0 || td_resolve_tournaments(o, reqs)) {
+	int st = !req || !reqs || json_array_append(reqs, req) != 0 ? CMD_EXIT_FAILURE
+		: td_resolve_tournaments(o, reqs);
+	if (st != CMD_EXIT_OK) {
 		json_decref(reqs);
 		json_decref(req);
-		return CMD_EXIT_FAILURE;
+		return st;
 	}
 	json_decref(reqs);
 	return run_query(o, req, print);

@@ -886,10 +886,11 @@ int cmd_td(int argc, char **argv)
 			json_decref(x.lines);
 			return r > 0 ? CMD_EXIT_OK : CMD_EXIT_USAGE;
 		}
-		if (td_resolve_tournaments(&o, x.reqs) != 0) { /* names given for tournaments */
+		r = td_resolve_tournaments(&o, x.reqs); /* names given for tournaments */
+		if (r != CMD_EXIT_OK) {
 			json_decref(x.reqs);
 			json_decref(x.lines);
-			return CMD_EXIT_FAILURE;
+			return r;
 		}
 		r = cli_run_batch_each(&o, true, x.reqs, x.print, x.print_error, &x);
 		json_decref(x.lines);

@@ -76,7 +76,9 @@ enum session_failure session_failure(const struct session *s);
 const char *session_server(const struct session *s);
 
 /* Read a password: from the file named by `file` (first line), else from the environment
- * variable TENGEN_PASSWORD; NULL if neither. Returns a malloc'd string. */
+ * variable TENGEN_PASSWORD; NULL if neither. Returns a malloc'd string. A file that cannot be
+ * read or is empty is NULL too, said on stderr: callers exit CMD_EXIT_FAILURE for it (README:
+ * an unreadable file is 1), CMD_EXIT_USAGE when no password was given at all. */
 char *session_password(const char *file);
 
 #endif

@@ -26,8 +26,9 @@ int td_one(struct td_ctx *x, json_t *req, cli_print_fn print);
  * with a usage message. */
 int td_tournament_arg(const char *s, json_t **out);
 /* Replace each request's "tournament" given by name (a string) with its id, from one
- * tournament.list (names compare case-insensitively, as the server's). Returns 0, or 1 after
- * a message (no such tournament, no answer). */
+ * tournament.list (names compare case-insensitively, as the server's). Returns CMD_EXIT_OK, or
+ * the exit status after a message: CMD_EXIT_REFUSED for no such tournament (as the server's
+ * not_found for an unknown id), the list's own failure (no answer: CMD_EXIT_UNREACHABLE). */
 int td_resolve_tournaments(const struct cli_opts *o, json_t *reqs);
 /* td show: the rest of one entry `p` of tournament.get's field after its name, rank and
  * rating: entrant (no account) or the account's full name, country, club, PIN, the rounds

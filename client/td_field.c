@@ -78,9 +78,9 @@ static void resolve_reply(struct session *s, json_t *reply, void *arg)
 		json_array_foreach(json_object_get(reply, "tournaments"), k, t)
 			if (strcasecmp(cli_str_or(t, "name", ""), name) == 0)
 				id = json_integer_value(json_object_get(t, "id"));
-		if (!id) {
-			cli_errorf("no tournament named '%s' (td list shows them)", name);
-			cli_finish(c, CMD_EXIT_FAILURE);
+		if (!id) { /* as the server's refusal of an unknown id: exit 3, the code said */
+			cli_errorf("no tournament named '%s' (not_found; td list shows them)", name);
+			cli_finish(c, CMD_EXIT_REFUSED);
 			return;
 		}
 		json_object_set_new(req, "tournament", json_integer(id));
@@ -105,7 +105,7 @@ int td_resolve_tournaments(const struct cli_opts *o, json_t *reqs)
 	struct resolve r = {reqs};
 	struct cli_opts quiet = *o;
 	quiet.json = false; /* the lookup's reply is not the command's output */
-	return cli_run(&quiet, false, resolve_start, NULL, &r) == CMD_EXIT_OK ? 0 : 1;
+	return cli_run(&quiet, false, resolve_start, NULL, &r);
 }
 
 /* ---- td show's details ---- */

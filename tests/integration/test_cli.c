@@ -474,8 +474,8 @@ static void td_director_show(const char *td, const char *gid)
 	EXPECT_OUT(r, "Kowalski Jan");
 	run_free(&r);
 	run(&r, NULL, NULL, "standings", "No Such Cup", "--json", NULL);
-	EXPECT_STATUS(r, 1);
-	EXPECT_ERR(r, "no tournament named 'No Such Cup'");
+	EXPECT_STATUS(r, 3); /* as the server's not_found (README: exit statuses) */
+	EXPECT_ERR(r, "no tournament named 'No Such Cup' (not_found");
 	ck_assert_msg(!strstr(r.out, "tournaments"), "the lookup printed: %s", r.out);
 	run_free(&r);
 	run(&r, NULL, NULL, "pairings", "", NULL);
@@ -624,8 +624,8 @@ START_TEST(test_td_director)
 	EXPECT_OUT(r, "\n  Müller Anna              5k ");
 	run_free(&r);
 	run(&r, td, NULL, "--user", "dora", "td", "show", "No Such Cup", NULL);
-	EXPECT_STATUS(r, 1);
-	EXPECT_ERR(r, "no tournament named 'No Such Cup'");
+	EXPECT_STATUS(r, 3); /* as the server's not_found (README: exit statuses) */
+	EXPECT_ERR(r, "no tournament named 'No Such Cup' (not_found");
 	run_free(&r);
 	td_director_show(td, gid);
 	hc_close(c);

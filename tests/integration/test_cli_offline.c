@@ -318,6 +318,41 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* The password is read before anything is sent (README's exit statuses): a password file
+ * that cannot be read is a failure here (1), no password at all a bad command line (2). Both
+ * for a command that logs in, for `register` and for the GTP bridge. */
+START_TEST(test_password_file)
+{
+	char missing[PATH_LEN], empty[PATH_LEN];
+	struct run r;
+	snprintf(missing, sizeof missing, "%s/no-such-password", tmpdir);
+	write_record("empty-password", "", empty);
+	unsetenv("TENGEN_PASSWORD");
+	const char *const *unreadable[] = {
+		(const char *[]){"--user", "alice", "--password-file", missing, "games", "--mine", NULL},
+		(const char *[]){"--user", "alice", "--password-file", empty, "games", "--mine", NULL},
+		(const char *[]){"--user", "alice", "--password-file", missing, "register", NULL},
+		(const char *[]){"gtp", "--user", "bot", "--password-file", missing, "--", "/bin/true", NULL},
+	};
+	for (size_t i = 0; i < sizeof unreadable / sizeof *unreadable; i++) {
+		run_tengen(unreadable[i], &r);
+		ck_assert_msg(r.status == 1, "case %zu: exit %d, stderr: %s", i, r.status, r.err);
+		ck_assert_msg(strstr(r.err, "password file") != NULL, "case %zu: stderr: %s", i, r.err);
+		ck_assert_msg(strchr(r.err, '\n') == strrchr(r.err, '\n'), "case %zu: said once: %s", i, r.err);
+	}
+	const char *const *none[] = {
+		(const char *[]){"--user", "alice", "games", "--mine", NULL},
+		(const char *[]){"--user", "alice", "register", NULL},
+		(const char *[]){"gtp", "--user", "bot", "--", "/bin/true", NULL},
+	};
+	for (size_t i = 0; i < sizeof none / sizeof *none; i++) {
+		run_tengen(none[i], &r);
+		ck_assert_msg(r.status == 2, "case %zu: exit %d, stderr: %s", i, r.status, r.err);
+		ck_assert_msg(strstr(r.err, "TENGEN_PASSWORD") != NULL, "case %zu: stderr: %s", i, r.err);
+	}
+}
+END_TEST
+
 START_TEST(test_replay)
 {
 	char p[PATH_LEN];
@@ -380,6 +415,7 @@ int main(void)
 	tcase_add_test(tc, test_score_komi);
 	tcase_add_test(tc, test_malformed);
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_password_file);
 	tcase_add_test(tc, test_replay);
 	tcase_add_test(tc, test_example_game);
 	suite_add_tcase(s, tc);

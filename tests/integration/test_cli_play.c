@@ -134,6 +134,17 @@ START_TEST(test_free_placement)
 	EXPECT_STATUS(r, 3); /* the server refuses (bad_request): free placement needs a handicap */
 	EXPECT_ERR(r, "handicap_placement");
 	run_free(&r);
+	/* The line a person reads names the handicap and what the count gives for it. */
+	cli_register("carol");
+	AS(&r, "alice", "challenge", "carol", "--size", "9", "--handicap", "3", "--komi", "0.5",
+	   "--placement", "free", "--color", "black");
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "9x9, handicap 3 placed by Black, komi 0.5 + 3 for the stones, no clocks");
+	run_free(&r);
+	AS(&r, "alice", "challenge", "carol", "--size", "9", "--handicap", "2", "--color", "black");
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "9x9, handicap 2, komi 7.5 + 2 for the stones, no clocks");
+	run_free(&r);
 	AS(&r, "alice", "challenge", "bob", "--size", "9", "--handicap", "2", "--placement", "free",
 	   "--color", "black", "--json");
 	EXPECT_STATUS(r, 0);
