@@ -217,6 +217,21 @@ int ruleset_result_normalise(const struct ruleset *rs, const char *in, char *out
 	return 0;
 }
 
+int ruleset_result_check(const struct ruleset *rs, const char *r)
+{
+	struct ruleset_result x;
+	if (rs->result_parse(r, &x) < 0)
+		return -1;
+	if (!x.counted)
+		return 0;
+	double twice = 2 * x.margin;
+	if (twice != (double)(long)twice)
+		return -1;
+	char want[32];
+	snprintf(want, sizeof want, "%c+%g", x.winner == BLACK ? 'B' : 'W', x.margin);
+	return strcmp(r, want) == 0 ? 0 : -1;
+}
+
 /* ---- records ---- */
 
 const struct ruleset *ruleset_from_sgf(const char *ru, bool *decisive)

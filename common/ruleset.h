@@ -130,6 +130,14 @@ const struct ruleset *ruleset_find(const char *name);
 int ruleset_result_normalise(const struct ruleset *rs, const char *in, char *out, size_t size,
 			     bool *double_loss);
 
+/* Is r a result text of rs in the form it stores and writes (a result entered by a director,
+ * docs/protocol.md tournament.result)? rs->result_parse must take it, and a counted margin must
+ * be a whole or half point (area counting with a whole or half komi gives no other, Chinese
+ * Rules 2002 Art. 11) written as the ruleset writes it: "W+3.5", "B+12", never "W+ 3",
+ * "W+3.0", "W+03", "W+3.25" or "W+3e0" (result_parse reads a margin with strtod, which takes
+ * those). Returns 0, or -1. */
+int ruleset_result_check(const struct ruleset *rs, const char *r);
+
 /* Fill the game information a record of a game under rs takes from the ruleset: KM (the
  * effective komi of `komi` and `handicap`), HA, RU, and PL when the first player is not the one
  * SGF implies (White when Black has stones before the first move, else Black). s->size must be

@@ -319,8 +319,8 @@ void tournament_cmds_start_round(struct conn *c, const struct proto_request *req
 		json_object_set_new(r, "continued", json_true());
 	if (out.replay)
 		json_object_set_new(r, "replay", json_true());
-	else
-		json_object_set_new(r, "start_at", json_real(out.start_at));
+	else /* null at real boards: the games have no start time */
+		json_object_set_new(r, "start_at", out.start_at > 0 ? json_real(out.start_at) : json_null());
 	json_object_set_new(r, "pairings", out.pairings);
 	json_object_set_new(r, "byes", out.byes);
 	server_reply(c, r);

@@ -30,6 +30,22 @@ static const char *result_text(enum event_result r)
 	}
 }
 
+/* A `round` asked for that has not been played yet (past the event's current round):
+ * bad_request, as for an export; the caller's t and b are freed. Returns -1 after that reply,
+ * 0 for a round that can be shown (0: the current one). */
+static int round_played(struct conn *c, const struct proto_request *req, struct tour *t,
+			struct ev_build *b, int64_t round)
+{
+	if (round <= tour_round(t))
+		return 0;
+	server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
+			   "field 'round': round %lld has not been played (the current round is %d)",
+			   (long long)round, tour_round(t));
+	tour_ev_free(b);
+	tour_clear(t);
+	return -1;
+}
+
 void tournaments_pairings(struct conn *c, const struct proto_request *req)
 {
 	struct proto_error err;
@@ -40,7 +56,7 @@ void tournaments_pairings(struct conn *c, const struct proto_request *req)
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
-	if (tournament_cmds_event(c, req, &t, &b) < 0)
+	if (tournament_cmds_event(c, req, &t, &b) < 0 || round_played(c, req, &t, &b, round) < 0)
 		return;
 	if (!round)
 		round = tour_round(&t);
@@ -83,7 +99,7 @@ void tournaments_standings(struct conn *c, const struct proto_request *req)
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
-	if (tournament_cmds_event(c, req, &t, &b) < 0)
+	if (tournament_cmds_event(c, req, &t, &b) < 0 || round_played(c, req, &t, &b, round) < 0)
 		return;
 	if (teams_is_team(&t)) {
 		team_views_standings(c, req, &t, &b, (int)round);
@@ -128,13 +144,18 @@ void tournaments_standings(struct conn *c, const struct proto_request *req)
 	tour_clear(&t);
 }
 
+/* A tournament as listed: its settings as created, but for a player event `rounds` the rounds
+ * it plays (a round robin's come from its field: tour_rounds_planned). */
 static json_t *tour_summary(const struct store_tournament *row, json_t *state)
 {
 	json_t *players = json_object_get(state, "players");
-	return json_pack("{s:I, s:s, s:s, s:i, s:i, s:O}", "id", (json_int_t)row->id, "name", row->name,
+	json_t *settings = json_copy(json_object_get(state, "settings"));
+	enum event_system system;
+	if (settings && event_system_parse(row->system, &system) == 0)
+		json_object_set_new(settings, "rounds", json_integer(tour_rounds_planned(system, state)));
+	return json_pack("{s:I, s:s, s:s, s:i, s:i, s:o*}", "id", (json_int_t)row->id, "name", row->name,
 			 "system", row->system, "players", (int)json_array_size(players), "round",
-			 (int)json_integer_value(json_object_get(state, "round")), "settings",
-			 json_object_get(state, "settings"));
+			 (int)json_integer_value(json_object_get(state, "round")), "settings", settings);
 }
 
 static int list_cb(void *ctx, const struct store_tournament *row)
@@ -288,16 +309,8 @@ void tournaments_export(struct conn *c, const struct proto_request *req)
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
-	if (tournament_cmds_event(c, req, &t, &b) < 0)
+	if (tournament_cmds_event(c, req, &t, &b) < 0 || round_played(c, req, &t, &b, round) < 0)
 		return;
-	if (round > tour_round(&t)) {
-		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
-				   "field 'round': round %lld has not been played (the current round is %d)",
-				   (long long)round, tour_round(&t));
-		tour_ev_free(&b);
-		tour_clear(&t);
-		return;
-	}
 	const char *names[STANDINGS_MAX_TIEBREAKS];
 	int ntb = tour_tiebreak_names(&t, names);
 	struct export_info info = {.tiebreaks = names, .ntiebreaks = ntb, .after_round = (int)round};

@@ -10,11 +10,10 @@
 
 
 /* Accept "B+R", "W+3.5", "B+T", "W+F", "0", "Void" and the like: a result text of the
- * ruleset (its result_parse). */
+ * ruleset in its stored form (ruleset_result_check: not "W+ 3" or "W+3.25"). */
 static bool result_valid(const struct ruleset *rs, const char *r)
 {
-	struct ruleset_result x;
-	return rs->result_parse(r, &x) == 0;
+	return ruleset_result_check(rs, r) == 0;
 }
 
 int games_set_result(struct server *srv, int64_t id, const char *result, const char *reason,

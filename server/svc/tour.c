@@ -38,6 +38,22 @@ int tour_get(struct server *srv, int64_t id, struct tour *t, struct proto_error 
 	return 0;
 }
 
+int tour_rounds_planned(enum event_system system, json_t *state)
+{
+	json_t *v = json_object_get(json_object_get(state, "settings"), "rounds");
+	int rounds = json_is_integer(v) ? (int)json_integer_value(v) : TOURNAMENT_ROUNDS_DEFAULT;
+	if (system != SYSTEM_ROUND_ROBIN && system != SYSTEM_DOUBLE_ROUND_ROBIN)
+		return rounds;
+	int active = 0;
+	size_t i;
+	json_t *p;
+	json_array_foreach(json_object_get(state, "players"), i, p)
+		active += !json_is_true(json_object_get(p, "withdrawn_before_start"));
+	if (active < 2)
+		return rounds;
+	return (system == SYSTEM_DOUBLE_ROUND_ROBIN ? 2 : 1) * pairing_berger_rounds(active);
+}
+
 void tour_save(struct server *srv, struct tour *t)
 {
 	char *text = json_dumps(t->state, JSON_COMPACT);
@@ -302,15 +318,7 @@ int tour_ev_build(struct server *srv, const struct tour *t, struct ev_build *b)
 			(int)json_integer_value(json_object_get(y, "round")),
 			(int)json_integer_value(json_object_get(y, "player"))};
 	}
-	int rounds = tour_setting_int(t, "rounds", TOURNAMENT_ROUNDS_DEFAULT);
-	int active = 0;
-	for (int i = 0; i < (int)np; i++)
-		active += !b->ev.players[i].withdrawn_before_start;
-	if (t->system == SYSTEM_ROUND_ROBIN && active >= 2)
-		rounds = pairing_berger_rounds(active);
-	else if (t->system == SYSTEM_DOUBLE_ROUND_ROBIN && active >= 2)
-		rounds = 2 * pairing_berger_rounds(active);
-	b->ev.rounds_planned = rounds;
+	b->ev.rounds_planned = tour_rounds_planned(t->system, t->state);
 	b->ev.rounds_played = tour_round(t);
 	b->ev.bye_points = tour_setting_int(t, "bye", 2);
 	b->ev.mcmahon_bar = tour_setting_int(t, "mcmahon_bar", 0);

@@ -43,6 +43,11 @@ void tour_clear(struct tour *t);
 /* Load tournament `id` into *t. Returns 0, or -1 if there is none (*e: not found, "no
  * tournament ID"; t needs no tour_clear then). */
 int tour_get(struct server *srv, int64_t id, struct tour *t, struct proto_error *e);
+/* The rounds a tournament in `state` (its state document) plays: its `rounds` setting
+ * (default TOURNAMENT_ROUNDS_DEFAULT), except a (double) round robin of 2 or more entries
+ * not withdrawn before the start: the Berger table's rounds of its field (once or twice),
+ * whatever `rounds` says (Chinese Rules 2002, Art. 26: everyone meets everyone). */
+int tour_rounds_planned(enum event_system system, json_t *state);
 /* Write t's state document in the iteration's transaction; a failed write stops the server
  * (panic.h). */
 void tour_save(struct server *srv, struct tour *t);

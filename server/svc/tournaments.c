@@ -414,6 +414,8 @@ int tournaments_start_round(struct server *srv, int64_t tournament, double start
 					 .byes = byes};
 	rc = 0;
 out:
+	if (rc == 0 && tour_board(&t)) /* the games were made without a start time */
+		res->start_at = 0;
 	free(out);
 	tour_ev_free(&b);
 	tour_clear(&t);

@@ -55,7 +55,7 @@ struct tournament_entry {
  * handicap_wanted?}] and byes [name] (new references, the caller's). */
 struct tournament_round {
 	int round;
-	double start_at;
+	double start_at;        /* when the games begin; 0 at real boards (venue "board") */
 	bool replay;
 	bool continued; /* best-of-N: the next games of the round's matches (svc/matches.h) */
 	json_t *pairings, *byes;

@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,12 +33,22 @@ static json_t *game_of(struct hc *c, long long g)
 }
 
 /* Start the next round of tournament `id` now; the game ids of its pairings into g[] (at most
- * max); returns how many. */
+ * max); returns how many. The reply's start_at: null at real boards (the games have none), the
+ * time asked for online. */
 static int start_round(struct hc *td, long long id, long long *g, int max)
 {
+	double at = tt_wall_s();
 	json_t *r = hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament",
-			   (json_int_t)id, "start_at", tt_wall_s());
+			   (json_int_t)id, "start_at", at);
 	OK(r);
+	json_t *t = hc_req(td, "{s:s, s:I}", "cmd", "tournament.get", "tournament", (json_int_t)id);
+	OK(t);
+	if (strcmp(hj_str(t, "tournament.settings.venue"), "board") == 0)
+		ck_assert_msg(json_is_null(json_object_get(r, "start_at")), "start_at: %s", hj_text(r));
+	else
+		ck_assert_msg(fabs(json_number_value(json_object_get(r, "start_at")) - at) < 1e-3,
+			      "start_at: %s", hj_text(r));
+	json_decref(t);
 	int n = 0;
 	size_t k;
 	json_t *p;

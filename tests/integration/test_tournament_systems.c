@@ -102,9 +102,16 @@ static void rr_override(struct tt_event *e, struct hc *anon, const char *const *
 	json_decref(r);
 	tt_check_standings(e, tb, 3);
 	tt_check_pairings(e, ov->round);
-	r = hc_req(e->td, "{s:s, s:I, s:s}", "cmd", "tournament.result", "game", (json_int_t)ov->id,
-		   "result", "X+1");
-	ERR(r, "bad_request");
+	/* Results not in their stored form: refused, nothing changed (they were stored as typed). */
+	static const char *const bad[] = {"X+1", "w+ 3", "W+3.25", "W+0.0001", "B+3e0"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		r = hc_req(e->td, "{s:s, s:I, s:s}", "cmd", "tournament.result", "game",
+			   (json_int_t)ov->id, "result", bad[i]);
+		ERR(r, "bad_request");
+		json_decref(r);
+	}
+	r = hc_req(anon, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)ov->id);
+	ck_assert_pstr_eq(hj_str(r, "game.result"), "W+R");
 	json_decref(r);
 	r = hc_req(e->td, "{s:s, s:I, s:s}", "cmd", "tournament.result", "game", (json_int_t)999999,
 		   "result", "B+R");
@@ -210,6 +217,89 @@ START_TEST(test_round_robin)
 
 	rr_listing(&e, anon);
 	hc_close(anon);
+	tt_close_all(&e);
+}
+END_TEST
+
+/* settings.rounds of a round robin's event, as listed and got: `rounds` (the setting, default 5) as
+ * long as the field has fewer than 2, then the field's Berger rounds. */
+static void check_rounds_shown(struct hc *c, long long id, int want)
+{
+	json_t *r = hc_req(c, "{s:s, s:I}", "cmd", "tournament.get", "tournament", (json_int_t)id);
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "tournament.settings.rounds"), want);
+	json_decref(r);
+	r = hc_req(c, "{s:s}", "cmd", "tournament.list");
+	OK(r);
+	size_t q;
+	json_t *v;
+	int seen = 0;
+	json_array_foreach(hj_get(r, "tournaments"), q, v)
+		if (hj_int(v, "id") == id) {
+			seen++;
+			ck_assert_int_eq(hj_int(v, "settings.rounds"), want);
+		}
+	ck_assert_int_eq(seen, 1);
+	json_decref(r);
+}
+
+/* `round` of tournament.pairings / .standings past the current round: bad_request, saying which
+ * round is current (they answered an empty list and `internal`). */
+static void expect_unplayed(struct hc *c, long long id, int round, int current)
+{
+	static const char *const cmds[] = {"tournament.pairings", "tournament.standings"};
+	char want[96];
+	snprintf(want, sizeof want, "round %d has not been played (the current round is %d)", round,
+		 current);
+	for (int k = 0; k < 2; k++) {
+		json_t *r = hc_req(c, "{s:s, s:I, s:i}", "cmd", cmds[k], "tournament", (json_int_t)id,
+				   "round", round);
+		ERR(r, "bad_request");
+		ck_assert_msg(strstr(hj_str(r, "error.message"), want) != NULL, "%s: %s", cmds[k],
+			      hj_text(r));
+		json_decref(r);
+	}
+}
+
+/* A round robin's rounds come from its field (4 players: 3 rounds; 3: 3; a double round robin
+ * of 4: 6), shown as such by get and list; rounds not played yet are refused by pairings and
+ * standings before the start and after round 1, which both show. */
+START_TEST(test_round_robin_rounds)
+{
+	static char names[TT_MAXP][32];
+	struct tt_event e = {0};
+	tt_players(&e, "rn", 4, names);
+	e.td = tt_director("rn_td");
+	e.id = tt_create(e.td, "RR Four", "round_robin", NULL);
+	long long odd = tt_create(e.td, "RR Three", "round_robin", NULL);
+	long long dbl = tt_create(e.td, "DRR Four", "double_round_robin", NULL);
+	check_rounds_shown(e.td, e.id, 5); /* no field yet: the setting */
+	for (int i = 0; i < e.n; i++) {
+		tt_register(&e, i);
+		tt_req_ok(e.td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
+					  (json_int_t)dbl, "player", e.names[i]));
+		if (i < 3)
+			tt_req_ok(e.td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.register",
+						  "tournament", (json_int_t)odd, "player", e.names[i]));
+	}
+	check_rounds_shown(e.td, e.id, 3);
+	check_rounds_shown(e.td, odd, 3);
+	check_rounds_shown(e.td, dbl, 6);
+	expect_unplayed(e.c[0], e.id, 1, 0);
+	ck_assert_int_eq(tt_start_round(&e, 1), 2);
+	expect_unplayed(e.c[0], e.id, 2, 1);
+	expect_unplayed(e.c[0], e.id, 9, 1);
+	json_t *r = hc_req(e.c[0], "{s:s, s:I, s:i}", "cmd", "tournament.pairings", "tournament",
+			   (json_int_t)e.id, "round", 1);
+	OK(r);
+	ck_assert_int_eq(json_array_size(hj_get(r, "pairings")), 2);
+	json_decref(r);
+	r = hc_req(e.c[0], "{s:s, s:I, s:i}", "cmd", "tournament.standings", "tournament",
+		   (json_int_t)e.id, "round", 1);
+	OK(r);
+	ck_assert_int_eq(json_array_size(hj_get(r, "standings")), 4);
+	json_decref(r);
+	check_rounds_shown(e.td, e.id, 3);
 	tt_close_all(&e);
 }
 END_TEST
@@ -363,6 +453,7 @@ static Suite *systems_suite(void)
 	tcase_add_checked_fixture(tc, tt_setup, tt_teardown);
 	tcase_set_timeout(tc, TEST_TIMEOUT_S);
 	tcase_add_test(tc, test_round_robin);
+	tcase_add_test(tc, test_round_robin_rounds);
 	tcase_add_test(tc, test_swiss);
 	tcase_add_test(tc, test_knockout);
 	suite_add_tcase(s, tc);

@@ -95,6 +95,33 @@ START_TEST(test_results)
 }
 END_TEST
 
+/* A director's result in its stored form: what the ruleset writes, margins in whole or half
+ * points; strtod's other readings of a margin refused. */
+START_TEST(test_result_check)
+{
+	const struct ruleset *rs = ruleset_default();
+	static const char *const good[] = { "B+R", "W+T", "B+F", "W+3.5", "B+12", "W+0.5",
+					    "B+9999.5", "0", "Draw", "Void", "B+", NULL };
+	for (int i = 0; good[i]; i++)
+		ck_assert_msg(ruleset_result_check(rs, good[i]) == 0, "%s refused", good[i]);
+	static const char *const bad[] = { "W+ 3", "W+3.0", "W+03", "W+3.25", "W+0.0001",
+					   "W+3e0", "W+0x3", "W+3.", "W+.5", "B+R ", "X+1",
+					   "W+0", "", NULL };
+	for (int i = 0; bad[i]; i++)
+		ck_assert_msg(ruleset_result_check(rs, bad[i]) == -1, "%s accepted", bad[i]);
+	ck_assert_int_eq(ruleset_result_check(rs, NULL), -1);
+	/* the prediction rules' decisive equality */
+	ck_assert_int_eq(ruleset_result_check(&ruleset_prediction, "W+0"), 0);
+	ck_assert_int_eq(ruleset_result_check(&ruleset_prediction, "W+0.0"), -1);
+	/* every counted text the ruleset writes passes */
+	char out[SCORE_RESULT_MAX];
+	for (int b = 150; b <= 211; b++) {
+		struct score s = { .black = b + 0.5 * (b % 2), .white = 361 - b, .komi = 7.5 };
+		ck_assert_msg(ruleset_result_check(rs, rs->result_counted(&s, out)) == 0, "%s", out);
+	}
+}
+END_TEST
+
 START_TEST(test_result_parse)
 {
 	const struct ruleset *rs = ruleset_default();
@@ -337,6 +364,7 @@ static Suite *ruleset_suite(void)
 	tcase_add_test(c, test_effective_komi);
 	tcase_add_test(c, test_results);
 	tcase_add_test(c, test_result_parse);
+	tcase_add_test(c, test_result_check);
 	tcase_add_test(c, test_result_normalise);
 	tcase_add_test(c, test_sgf_info);
 	suite_add_tcase(s, c);
