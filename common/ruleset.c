@@ -83,6 +83,7 @@ const struct ruleset ruleset_chinese2002 = {
 	.suicide = RULESET_SUICIDE_ILLEGAL,
 	.repetition = RULESET_REPETITION_WARNING,
 	.warnings_lose = 2,
+	.margin_unit = 0.5,
 	.first_to_move = chinese_first_to_move,
 	.opening = chinese_opening,
 	.effective_komi = score_effective_komi,
@@ -155,6 +156,7 @@ const struct ruleset ruleset_prediction = {
 	.suicide = RULESET_SUICIDE_REMOVES_OWN,
 	.repetition = RULESET_REPETITION_LOSS,
 	.warnings_lose = 2,
+	.margin_unit = 0.25, /* Art. 5.3(2): the bar is the mean of two half-point predictions */
 	.first_to_move = prediction_first_to_move,
 	.opening = prediction_opening,
 	.effective_komi = prediction_effective_komi,
@@ -224,8 +226,8 @@ int ruleset_result_check(const struct ruleset *rs, const char *r)
 		return -1;
 	if (!x.counted)
 		return 0;
-	double twice = 2 * x.margin;
-	if (twice != (double)(long)twice)
+	double units = x.margin / rs->margin_unit;
+	if (units != (double)(long)units)
 		return -1;
 	char want[32];
 	snprintf(want, sizeof want, "%c+%g", x.winner == BLACK ? 'B' : 'W', x.margin);

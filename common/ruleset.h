@@ -73,6 +73,9 @@ struct ruleset {
 	enum ruleset_suicide suicide;
 	enum ruleset_repetition repetition;
 	int warnings_lose;         /* a player's warnings that lose the game (Art. 24.2: 2) */
+	double margin_unit;        /* points: every counted margin is a whole number of these (0.5
+				    * with a whole or half komi; 0.25 under a bar that is the mean of
+				    * two half-point predictions) */
 	/* The colour to move first in a game with `handicap` (0 even; 1 a handicap without stones;
 	 * 2-9 stones). */
 	enum color (*first_to_move)(int handicap);
@@ -132,10 +135,11 @@ int ruleset_result_normalise(const struct ruleset *rs, const char *in, char *out
 
 /* Is r a result text of rs in the form it stores and writes (a result entered by a director,
  * docs/protocol.md tournament.result)? rs->result_parse must take it, and a counted margin must
- * be a whole or half point (area counting with a whole or half komi gives no other, Chinese
- * Rules 2002 Art. 11) written as the ruleset writes it: "W+3.5", "B+12", never "W+ 3",
- * "W+3.0", "W+03", "W+3.25" or "W+3e0" (result_parse reads a margin with strtod, which takes
- * those). Returns 0, or -1. */
+ * be a whole number of rs->margin_unit (Chinese Rules 2002 Art. 11: area counting with a
+ * whole or half komi gives half points; the prediction rules' bar, Art. 5.3(2), quarters)
+ * written as the ruleset writes it: "W+3.5", "B+12", never "W+ 3", "W+3.0", "W+03" or "W+3e0"
+ * (result_parse reads a margin with strtod, which takes those), nor "W+3.25" under the
+ * Chinese rules. Returns 0, or -1. */
 int ruleset_result_check(const struct ruleset *rs, const char *r);
 
 /* Fill the game information a record of a game under rs takes from the ruleset: KM (the

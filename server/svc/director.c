@@ -7,6 +7,7 @@
 #include "game.h"
 #include "log.h"
 #include "ratings.h"
+#include "tour.h"
 
 
 /* Accept "B+R", "W+3.5", "B+T", "W+F", "0", "Void" and the like: a result text of the
@@ -20,28 +21,34 @@ int games_set_result(struct server *srv, int64_t id, const char *result, const c
 		     bool unrated)
 {
 	enum end_reason why = END_ADJUDICATED;
-	const struct ruleset *rs = ruleset_default(); /* games name no other yet */
+	/* The game's own ruleset judges the result (a prediction game's margins are quarters). */
+	struct game *g = game_live(srv, id);
+	struct store_game row = {0};
+	if (!g && store_game_get(srv->store, id, &row) != STORE_OK) {
+		store_game_clear(&row);
+		return -1;
+	}
+	const struct ruleset *rs = g ? g->rs : ruleset_find(tour_game_ruleset(&row));
+	int rc = 0;
 	if (!result_valid(rs, result))
-		return -2;
-	if ((reason && referee_reason_parse(reason, &why) < 0) || why == END_NONE ||
-	    why == END_DECLINED)
-		return -3;
+		rc = -2;
+	else if ((reason && referee_reason_parse(reason, &why) < 0) || why == END_NONE ||
+		 why == END_DECLINED)
+		rc = -3;
 	/* One stored form of a double loss: Void with reason double_forfeit (docs/rules.md §4) */
-	if (why == END_DOUBLE_FORFEIT && strcmp(result, rs->result_void) != 0)
-		return -3;
+	else if (why == END_DOUBLE_FORFEIT && strcmp(result, rs->result_void) != 0)
+		rc = -3;
+	if (rc != 0) {
+		store_game_clear(&row);
+		return rc;
+	}
 	if (strcmp(result, "Draw") == 0)
 		result = "0";
-	struct game *g = game_live(srv, id);
 	if (g) {
 		if (unrated) /* a forfeit without play moves no rating (issue 7) */
 			g->row.rated = false;
 		game_end(srv, g, result, why);
 		return 0;
-	}
-	struct store_game row = {0};
-	if (store_game_get(srv->store, id, &row) != STORE_OK) {
-		store_game_clear(&row);
-		return -1;
 	}
 	server_txn(srv);
 	snprintf(row.result, sizeof row.result, "%s", result);

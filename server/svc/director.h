@@ -9,8 +9,8 @@
 /* A director sets or overrides game `id`'s result (SGF form, e.g. "B+R", "0", "Void") with a
  * reason (default "adjudicated"): a live game ends now; an ended game's result is replaced and
  * ratings are recomputed. `unrated`: a forfeit without play (withdrawal, absence) that must not
- * move ratings. Returns 0, -1 (no such game), -2 (not a result of the ruleset: give
- * ruleset_result_normalise's form) or -3 (not a reason a director may give: none of
+ * move ratings. Returns 0, -1 (no such game), -2 (not a result of the game's ruleset in its
+ * stored form, ruleset_result_check: give ruleset_result_normalise's form) or -3 (not a reason a director may give: none of
  * referee_reason_name's but "declined", or "double_forfeit" with a result other than Void,
  * docs/rules.md §4). */
 int games_set_result(struct server *srv, int64_t id, const char *result, const char *reason,

@@ -609,6 +609,21 @@ START_TEST(test_tournament)
 				/* who is first alternates: round 1's second players are first now */
 				ck_assert_msg(strcmp(first, first1[0]) != 0 && strcmp(first, first1[1]) != 0,
 					      "%s first in both rounds: %s", first, hj_text(r));
+				if (k == 1)
+					continue;
+				/* A director's result in the ruleset's own terms: a bar that is the mean
+				 * of two half-point predictions makes quarter-point margins; others are
+				 * refused. */
+				json_t *rr = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.result",
+						    "game", (json_int_t)g, "result", "W+8.8");
+				ERR(rr, "bad_request");
+				json_decref(rr);
+				rr = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.result", "game",
+					    (json_int_t)g, "result", "w+8.75");
+				OK(rr);
+				ck_assert_pstr_eq(hj_str(rr, "result"), "W+8.75");
+				json_decref(rr);
+				json_decref(wait_phase(td, g, "ended"));
 				continue;
 			}
 			snprintf(first1[k], sizeof first1[k], "%s", first);

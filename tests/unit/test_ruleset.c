@@ -110,9 +110,14 @@ START_TEST(test_result_check)
 	for (int i = 0; bad[i]; i++)
 		ck_assert_msg(ruleset_result_check(rs, bad[i]) == -1, "%s accepted", bad[i]);
 	ck_assert_int_eq(ruleset_result_check(rs, NULL), -1);
-	/* the prediction rules' decisive equality */
+	/* the prediction rules' decisive equality, and their quarter points (a bar that is the
+	 * mean of W+7 and B+2.5 is W+2.25) */
 	ck_assert_int_eq(ruleset_result_check(&ruleset_prediction, "W+0"), 0);
 	ck_assert_int_eq(ruleset_result_check(&ruleset_prediction, "W+0.0"), -1);
+	ck_assert_int_eq(ruleset_result_check(&ruleset_prediction, "W+8.75"), 0);
+	ck_assert_int_eq(ruleset_result_check(&ruleset_prediction, "B+0.25"), 0);
+	ck_assert_int_eq(ruleset_result_check(&ruleset_prediction, "W+8.8"), -1);
+	ck_assert_int_eq(ruleset_result_check(rs, "W+8.75"), -1);
 	/* every counted text the ruleset writes passes */
 	char out[SCORE_RESULT_MAX];
 	for (int b = 150; b <= 211; b++) {
