@@ -16,20 +16,6 @@
 static const char *const formats[] = {"json", "csv", "h9", "html"};
 #define EXPORT_FORMATS 4
 
-static const char *result_text(enum event_result r)
-{
-	switch (r) {
-	case RESULT_BLACK_WIN: return "B+";
-	case RESULT_WHITE_WIN: return "W+";
-	case RESULT_DRAW: return "0";
-	case RESULT_BLACK_FORFEIT_WIN: return "B+F";
-	case RESULT_WHITE_FORFEIT_WIN: return "W+F";
-	case RESULT_DOUBLE_LOSS: return "double_loss";
-	case RESULT_VOID: return "Void";
-	default: return NULL;
-	}
-}
-
 /* A `round` asked for that has not been played yet (past the event's current round):
  * bad_request, as for an export; the caller's t and b are freed. Returns -1 after that reply,
  * 0 for a round that can be shown (0: the current one). */
@@ -69,9 +55,7 @@ void tournaments_pairings(struct conn *c, const struct proto_request *req)
 		const struct event_game *g = &b.ev.games[k];
 		if (g->round != round)
 			continue;
-		/* A game won at the board: its result as recorded ("B+R", "W+3.5"). */
-		bool played = g->result == RESULT_BLACK_WIN || g->result == RESULT_WHITE_WIN;
-		const char *res = played && g->result_text[0] ? g->result_text : result_text(g->result);
+		const char *res = tour_result_shown(g);
 		json_array_append_new(pairs, json_pack("{s:I, s:s, s:s, s:i, s:s?}", "game",
 			(json_int_t)b.game_ids[k], "black", b.ev.players[g->black].name, "white",
 			b.ev.players[g->white].name, "handicap", g->handicap, "result", res));

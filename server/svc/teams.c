@@ -555,20 +555,6 @@ out:
 	return rc;
 }
 
-static const char *result_text(enum event_result r)
-{
-	switch (r) {
-	case RESULT_BLACK_WIN: return "B+";
-	case RESULT_WHITE_WIN: return "W+";
-	case RESULT_DRAW: return "0";
-	case RESULT_BLACK_FORFEIT_WIN: return "B+F";
-	case RESULT_WHITE_FORFEIT_WIN: return "W+F";
-	case RESULT_DOUBLE_LOSS: return "double_loss";
-	case RESULT_VOID: return "Void";
-	default: return NULL;
-	}
-}
-
 json_t *teams_pairings(const struct tour *t, const struct ev_build *b, int round)
 {
 	json_t *arr = json_array();
@@ -588,8 +574,8 @@ json_t *teams_pairings(const struct tour *t, const struct ev_build *b, int round
 				const struct event_game *x = &b->ev.games[k];
 				json_object_set_new(gj, "black", json_string(b->ev.players[x->black].name));
 				json_object_set_new(gj, "white", json_string(b->ev.players[x->white].name));
-				if (result_text(x->result))
-					json_object_set_new(gj, "result", json_string(result_text(x->result)));
+				if (tour_result_shown(x))
+					json_object_set_new(gj, "result", json_string(tour_result_shown(x)));
 			} else if (ff > 0 && ff < 4) {
 				json_object_set_new(gj, "forfeit", json_string(forfeit_names[ff]));
 			}

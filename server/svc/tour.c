@@ -177,6 +177,20 @@ enum event_result tour_result_of(const struct store_game *g)
 	return forfeit ? RESULT_WHITE_FORFEIT_WIN : RESULT_WHITE_WIN;
 }
 
+const char *tour_result_shown(const struct event_game *g)
+{
+	switch (g->result) {
+	case RESULT_BLACK_WIN: return g->result_text[0] ? g->result_text : "B+";
+	case RESULT_WHITE_WIN: return g->result_text[0] ? g->result_text : "W+";
+	case RESULT_DRAW: return "0";
+	case RESULT_BLACK_FORFEIT_WIN: return "B+F";
+	case RESULT_WHITE_FORFEIT_WIN: return "W+F";
+	case RESULT_DOUBLE_LOSS: return "double_loss";
+	case RESULT_VOID: return "Void";
+	default: return NULL;
+	}
+}
+
 const char *tour_game_ruleset(const struct store_game *g)
 {
 	json_t *r = g->rules ? json_loads(g->rules, 0, NULL) : NULL;

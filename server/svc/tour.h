@@ -77,6 +77,10 @@ int tour_ev_build(struct server *srv, const struct tour *t, struct ev_build *b);
 void tour_ev_free(struct ev_build *b);
 /* The index of player `id` in ev's players, or -1. */
 int tour_player_index(const struct event *ev, int64_t id);
+/* A game's result as pairings show it (docs/protocol.md tournament.pairings): a game won at the
+ * board as recorded ("B+R", "W+3.5"; "B+"/"W+" if no text was kept), else "0", "B+F", "W+F",
+ * "double_loss" or "Void"; NULL while it has none. Individual and team events alike. */
+const char *tour_result_shown(const struct event_game *g);
 /* A stored game's result as the standings see it. */
 enum event_result tour_result_of(const struct store_game *g);
 /* The name of the ruleset (ruleset_find) a stored game is played under: its rules' `ruleset`. */
