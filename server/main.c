@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <sodium.h>
 #include "accounts.h"
@@ -36,7 +37,8 @@ static void usage(FILE *f)
 		"\n"
 		"  --listen HOST:PORT     address to serve (default %s:%d; port 0 picks a free one)\n"
 		"  --db PATH              SQLite database (default %s); one tengend per database (PATH.lock)\n"
-		"  --create               create the database if PATH does not exist; without it a missing or\n"
+		"  --create               create the database if PATH does not exist or is empty (another\n"
+		"                         program's database is refused); without it a missing or\n"
 		"                         empty database is refused (first start only: not in a service unit)\n"
 		"  --sync MODE            when a reply is sent: power-safe (default): after the change is on the\n"
 		"                         disk (an fsync per committed loop iteration); power-safe-thread: the\n"
@@ -246,7 +248,8 @@ static int init(int argc, char **argv)
 			return 2;
 		}
 	}
-	bool existed = access(db, F_OK) == 0;
+	struct stat sb; /* an empty file is made into a database, as a missing one */
+	bool existed = stat(db, &sb) == 0 && sb.st_size > 0;
 	struct store_options so = {.create = true, .write_check = true,
 		.min_free_bytes = (uint64_t)SERVER_MIN_FREE_MB << 20};
 	struct store *st;

@@ -230,18 +230,28 @@ enum store_rc store_open_ex(const char *path, const struct store_options *o, str
 				"system); tengend must write it", path);
 		goto bad;
 	}
-	/* Before configure, which would write a header into an empty file. */
-	if (!memory && !o->create) {
-		int version = 0;
+	/* Before configure, which would write a header into an empty file. A file without a
+	 * tengen schema (user_version 0) is made into one only when it is empty and o->create:
+	 * another program's tables are never written into. */
+	if (!memory) {
+		int version = 0, objects = 0;
 		sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
-		if (store_pragma(s->db, "PRAGMA user_version", NULL, 0, &version) != SQLITE_OK) {
+		if (store_pragma(s->db, "PRAGMA user_version", NULL, 0, &version) != SQLITE_OK ||
+		    (version == 0 && store_pragma(s->db, "SELECT count(*) FROM sqlite_master", NULL, 0,
+						  &objects) != SQLITE_OK)) {
 			r = store_fail(s, STORE_ERROR, "cannot read the database %s: %s", path,
 					sqlite3_errmsg(s->db));
 			goto bad;
 		}
-		if (version == 0) {
-			r = store_fail(s, STORE_NOT_FOUND, "%s holds no tengen database (empty, or made by "
-					"something else)", path);
+		if (version == 0 && objects > 0) {
+			r = store_fail(s, STORE_ERROR, "%s holds a database made by something else (%d "
+					"tables, indexes or views, no tengen schema version); tengend leaves "
+					"it alone: give another path", path, objects);
+			goto bad;
+		}
+		if (version == 0 && !o->create) {
+			r = store_fail(s, STORE_NOT_FOUND, "%s holds no tengen database (an empty "
+					"file)", path);
 			goto bad;
 		}
 	}

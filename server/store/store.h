@@ -251,9 +251,10 @@ struct store_options {
  * stays in the journal and is read from there). ":memory:" (or "") is a database in
  * memory, with no file and no checks. On success *out is the store; on failure *out is NULL,
  * the database is unchanged and err (errlen bytes) says why:
- * - STORE_NOT_FOUND: no file at `path`, or a file without a tengen schema (user_version 0),
- *   and o->create is false;
- * - STORE_ERROR: anything else, among them a database opened read-only (its file or file
+ * - STORE_NOT_FOUND: no file at `path`, or an empty one, and o->create is false;
+ * - STORE_ERROR: anything else, among them a file holding another program's database
+ *   (tables but no tengen schema version: never written into, even with o->create), a
+ *   database opened read-only (its file or file
  *   system), o->write_check's write failing (disk full, I/O error), less than
  *   o->min_free_bytes free, a user_version above the migrations compiled in. */
 enum store_rc store_open_ex(const char *path, const struct store_options *o, struct store **out,

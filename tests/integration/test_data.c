@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <sqlite3.h>
 #include "harness.h"
 
 #define T HARNESS_TIMEOUT_MS
@@ -338,6 +339,57 @@ START_TEST(test_db_missing)
 }
 END_TEST
 
+/* Another program's SQLite database (a table, no tengen schema version) is never written
+ * into: `tengend init` and a start with --create refuse it and leave it as it was (they used
+ * to add tengen's tables and say "a tengen database is there already"). An empty file is
+ * made into a new database, and said to be new. */
+START_TEST(test_db_foreign)
+{
+	char dir[] = "/tmp/tengen-foreign-XXXXXX", db[128], empty[128], port[128], out[OUT_MAX];
+	ck_assert(mkdtemp(dir) != NULL);
+	snprintf(db, sizeof db, "%s/theirs.db", dir);
+	snprintf(empty, sizeof empty, "%s/empty.db", dir);
+	snprintf(port, sizeof port, "%s/port", dir);
+	sqlite3 *x;
+	ck_assert_int_eq(sqlite3_open(db, &x), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(x, "CREATE TABLE foo(a); INSERT INTO foo VALUES (1)", NULL,
+				      NULL, NULL), SQLITE_OK);
+	sqlite3_close(x);
+	const char *ia[] = {"init", "--db", db, NULL};
+	int st = hd_run(ia, NULL, out, sizeof out, REFUSE_MS);
+	ck_assert_msg(st == 1, "tengend init on another program's database: status %d: %s", st, out);
+	ck_assert_msg(strstr(out, "made by something else"), "tengend init: %s", out);
+	const char *ca[] = {"--listen", "127.0.0.1:0", "--db", db, "--port-file", port, "--create",
+			    NULL};
+	st = hd_run(ca, NULL, out, sizeof out, REFUSE_MS);
+	ck_assert_msg(st > 0 && st < 128, "--create on another program's database: status %d: %s",
+		      st, out);
+	ck_assert_msg(strstr(out, "made by something else"), "--create: %s", out);
+	ck_assert_int_eq(sqlite3_open(db, &x), SQLITE_OK);
+	sqlite3_stmt *q;
+	ck_assert_int_eq(sqlite3_prepare_v2(x, "SELECT count(*), group_concat(name) FROM sqlite_master",
+					    -1, &q, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
+	ck_assert_msg(sqlite3_column_int(q, 0) == 1, "tables added: %s", sqlite3_column_text(q, 1));
+	sqlite3_finalize(q);
+	sqlite3_close(x);
+	int fd = open(empty, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ck_assert(fd >= 0);
+	close(fd);
+	const char *ie[] = {"init", "--db", empty, NULL};
+	ck_assert_int_eq(hd_run(ie, NULL, out, sizeof out, REFUSE_MS), 0);
+	ck_assert_msg(strstr(out, "new tengen database"), "tengend init on an empty file: %s", out);
+	static const char *const files[] = {"theirs.db", "theirs.db-wal", "theirs.db-shm",
+		"theirs.db.lock", "empty.db", "empty.db-wal", "empty.db-shm", "empty.db.lock", "port"};
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		char f[200];
+		snprintf(f, sizeof f, "%s/%s", dir, files[i]);
+		unlink(f);
+	}
+	rmdir(dir);
+}
+END_TEST
+
 /* A database made by an earlier daemon, stopped: its directory (caller cleans up). */
 static void made_db(struct hd *d)
 {
@@ -434,6 +486,7 @@ static Suite *data_suite(void)
 	tcase_add_test(tc, test_db_deleted);
 	tcase_add_test(tc, test_db_replaced_idle);
 	tcase_add_test(tc, test_db_missing);
+	tcase_add_test(tc, test_db_foreign);
 	tcase_add_test(tc, test_start_read_only);
 	tcase_add_test(tc, test_start_disk_full);
 	tcase_add_test(tc, test_start_low_free_space);
