@@ -222,7 +222,11 @@ bool game_clock_running(const struct game *g)
  * are not counted); a time before the turn started counts as its start. */
 int64_t game_turn_elapsed_at(const struct game *g, uint64_t at)
 {
-	return g->turn_used + (game_clock_running(g) && at > g->turn_start ? (int64_t)(at - g->turn_start) : 0);
+	/* The prediction rules' opening charges its placements to the placer's main clock
+	 * (docs/rules.md, seed 000 Art. 5.2): a turn's time runs there too. */
+	bool runs = game_clock_running(g) || (g->started && g->ref.phase == PHASE_OPENING &&
+					      !g->paused && g->cc.system != CLOCK_NONE);
+	return g->turn_used + (runs && at > g->turn_start ? (int64_t)(at - g->turn_start) : 0);
 }
 
 /* ms the player to move has used this turn. */
@@ -353,11 +357,14 @@ json_t *game_clocks_json(const struct game *g, bool live)
 	if (g->cc.system == CLOCK_NONE)
 		return json_null();
 	json_t *o = json_object();
+	/* The running clock: the player to move's, in the prediction rules' opening the placer's. */
+	bool opening = g->started && g->ref.phase == PHASE_OPENING;
+	enum color running = opening ? game_role_col(g, game_predict_placer(g)) : g->ref.board.to_move;
 	for (int c = BLACK; c <= WHITE; c++) {
 		struct clock_state st = g->clk[c];
-		/* The player to move's clock as of now; while paused, as of the pause. */
-		if (live && g->started && g->ref.phase == PHASE_PLAYING &&
-		    g->ref.board.to_move == (enum color)c)
+		/* The running clock as of now; while paused, as of the pause. */
+		if (live && g->started && (g->ref.phase == PHASE_PLAYING || opening) &&
+		    running == (enum color)c)
 			clock_peek(&g->cc, &g->clk[c], game_turn_elapsed(g), &st);
 		json_object_set_new(o, c == BLACK ? "B" : "W", clock_state_json(&g->cc, &st));
 	}

@@ -467,6 +467,38 @@ START_TEST(test_hidden_and_restart)
 }
 END_TEST
 
+/* The opening's placements are charged to the placer's main clock (docs/rules.md, seed 000
+ * Art. 5.2), which runs while the placement is due and is shown running; a placer whose
+ * time runs out loses (the winner recorded as White). Before, no clock ran in the opening:
+ * a placement charged nothing and a player who placed nothing stalled the game for ever. */
+START_TEST(test_opening_clock)
+{
+	struct hc *a = st_login(&D, "alice"), *b = st_login(&D, "bob");
+	long long g = pgame(a, b, json_pack("{s:{s:s, s:i}}", "time", "system", "absolute",
+					   "main_s", 3));
+	usleep(600 * 1000);
+	json_t *r = st_game_get(a, g); /* alice's clock (column B: the first player's) runs */
+	long long shown = hj_int(r, "game.clocks.B.main_ms");
+	ck_assert_msg(shown <= 2500 && shown > 0, "the first placer's clock shown: %s", hj_text(r));
+	ck_assert_int_eq(hj_int(r, "game.clocks.W.main_ms"), 3000);
+	json_decref(r);
+	pplay_ok(a, g, "B2", 1, "W");
+	r = st_game_get(a, g);
+	long long left = hj_int(r, "game.clocks.B.main_ms");
+	ck_assert_msg(left <= 2500 && left > 0, "the first placement charged nothing: %s", hj_text(r));
+	json_decref(r);
+	/* bob places nothing: his clock runs out, he loses, recorded as Black */
+	st_expect_end_event(a, g, "W+T", "time");
+	st_expect_end_event(b, g, "W+T", "time");
+	r = st_game_get(a, g);
+	ck_assert_pstr_eq(hj_str(r, "game.white"), "alice");
+	ck_assert_pstr_eq(hj_str(r, "game.black"), "bob");
+	json_decref(r);
+	hc_close(a);
+	hc_close(b);
+}
+END_TEST
+
 /* Art. 5.3.3: the first player's allowance (1 s here) runs from the third stone; past it the
  * first player loses, the winner recorded as White. */
 START_TEST(test_allowance_timeout)
@@ -755,6 +787,7 @@ static Suite *prediction_suite(void)
 	tcase_add_test(t, test_repetition);
 	tcase_add_test(t, test_hidden_and_restart);
 	tcase_add_test(t, test_allowance_timeout);
+	tcase_add_test(t, test_opening_clock);
 	tcase_add_test(t, test_refusals);
 	tcase_add_test(t, test_tournament);
 	tcase_add_test(t, test_withdrawn_forfeit);
