@@ -38,10 +38,13 @@ void team_cmds_lineup(struct conn *c, const struct proto_request *req)
 {
 	struct proto_error err;
 	int64_t id, round;
-	const char *team;
+	const char *name;
 	const json_t *players = NULL;
+	/* the team by name, or by the number team.create gave it */
+	const json_t *team = json_object_get(req->root, "team");
 	if (proto_get_id(req->root, "tournament", true, &id, &err) < 0 ||
-	    proto_get_string(req->root, "team", true, TEAM_NAME_MAX, &team, &err) < 0 ||
+	    (!json_is_integer(team) &&
+	     proto_get_string(req->root, "team", true, TEAM_NAME_MAX, &name, &err) < 0) ||
 	    proto_get_int(req->root, "round", true, 1, EVENT_MAX_ROUNDS, &round, &err) < 0 ||
 	    proto_get_array(req->root, "players", true, TEAM_MAX_BOARDS, &players, &err) < 0 ||
 	    teams_lineup(c->srv, id, c->name, c->role >= PROTO_ROLE_TD, team, (int)round, players,

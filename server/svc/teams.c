@@ -210,16 +210,25 @@ static bool of_team(const struct tour *t, int team, int p)
 }
 
 int teams_lineup(struct server *srv, int64_t tournament, const char *by, bool td,
-		 const char *team, int round, const json_t *players, struct proto_error *e)
+		 const json_t *team, int round, const json_t *players, struct proto_error *e)
 {
 	struct tour t;
 	if (tour_get(srv, tournament, &t, e) < 0)
 		return -1;
-	int rc = -1, k = teams_is_team(&t) ? team_index(&t, team) : -1;
+	int rc = -1, k = -1;
+	json_int_t no = json_integer_value(team);
+	size_t nteams = json_array_size(json_object_get(t.state, "teams"));
+	if (teams_is_team(&t))
+		k = !json_is_integer(team) ? team_index(&t, json_string_value(team))
+		    : no >= 1 && (size_t)no <= nteams ? (int)no - 1 : -1;
 	const char *per_round = json_string_value(json_object_get(tour_settings(&t), "lineup"));
 	if (k < 0) {
-		svc_fail(e, PROTO_ERR_NOT_FOUND, "no team '%s' in tournament %lld", team,
-			 (long long)tournament);
+		if (json_is_integer(team))
+			svc_fail(e, PROTO_ERR_NOT_FOUND, "no team %lld in tournament %lld",
+				 (long long)no, (long long)tournament);
+		else
+			svc_fail(e, PROTO_ERR_NOT_FOUND, "no team '%s' in tournament %lld",
+				 json_string_value(team), (long long)tournament);
 		goto out;
 	}
 	json_t *tm = json_array_get(json_object_get(t.state, "teams"), (size_t)k);

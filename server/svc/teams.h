@@ -29,13 +29,14 @@ bool teams_is_team(const struct tour *t);
 int teams_create(struct server *srv, int64_t tournament, const char *name, const json_t *players,
 		 const json_t *reserves, int *team, struct proto_error *e);
 
-/* Name team `team`'s players for round `round` (lineup "per_round"): `players` is `boards`
+/* Name team `team`'s players (`team`: its name, a string, or its number as teams_create gave
+ * it, an integer) for round `round` (lineup "per_round"): `players` is `boards`
  * names of the team's players and reserves, in board order. `by` must be a director (td) or
  * the team's captain (its first player). Sealed: no view shows it; it is used when the round
  * starts. Errors: bad request, not found, forbidden, conflict (fixed lineups, the round
  * started). */
 int teams_lineup(struct server *srv, int64_t tournament, const char *by, bool td,
-		 const char *team, int round, const json_t *players, struct proto_error *e);
+		 const json_t *team, int round, const json_t *players, struct proto_error *e);
 
 /* Pair and start the next round of team event t (b: its event): pairs the teams
  * (common/team.h), creates each match's board games at start_at (Unix seconds; 0: now), a

@@ -284,8 +284,17 @@ START_TEST(test_team_swiss_lineup)
 	ERR(r, "bad_request"); /* names[2] is South's */
 	json_decref(r);
 	r = hc_req(captain, "{s:s, s:I, s:s, s:i, s:[s, s]}", "cmd", "team.lineup", "tournament",
-		   (json_int_t)t, "team", "North", "round", 1, "players", names[1], names[0]);
+		   (json_int_t)t, "team", "North", "round", 1, "players", names[0], names[1]);
 	OK(r);
+	json_decref(r);
+	/* named again, by the number team.create gave (North: 1): the last one counts */
+	r = hc_req(captain, "{s:s, s:I, s:i, s:i, s:[s, s]}", "cmd", "team.lineup", "tournament",
+		   (json_int_t)t, "team", 1, "round", 1, "players", names[1], names[0]);
+	OK(r);
+	json_decref(r);
+	r = hc_req(captain, "{s:s, s:I, s:i, s:i, s:[s, s]}", "cmd", "team.lineup", "tournament",
+		   (json_int_t)t, "team", NT + 1, "round", 1, "players", names[1], names[0]);
+	ERR(r, "not_found");
 	json_decref(r);
 	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)t);
 	OK(r);
