@@ -350,6 +350,25 @@ int game_clocks_parse(const struct clock_control *cc, const char *text, struct c
 	return rc;
 }
 
+/* Who is who under the prediction rules (seed 000): here, below game_predict_state.c, since the
+ * clocks below need the opening's placer. */
+enum color game_role_col(const struct game *g, enum predict_role role)
+{
+	return role == PREDICT_FIRST ? g->first_col : color_other(g->first_col);
+}
+
+enum predict_role game_col_role(const struct game *g, enum color col)
+{
+	return col == g->first_col ? PREDICT_FIRST : PREDICT_SECOND;
+}
+
+/* Art. 5.2: the first player places stones 1 and 4, the second stones 2 and 3. */
+enum predict_role game_predict_placer(const struct game *g)
+{
+	size_t k = board_moves(&g->ref.board);
+	return k == 1 || k == 2 ? PREDICT_SECOND : PREDICT_FIRST;
+}
+
 /* {"B": clock, "W": clock}: as committed, or (live) with the running clock as of now. NULL
  * for a game without clocks. */
 json_t *game_clocks_json(const struct game *g, bool live)

@@ -28,23 +28,6 @@ bool game_predict_before_play(const struct game *g)
 	       (g->ref.phase == PHASE_OPENING || g->ref.phase == PHASE_PREDICTING);
 }
 
-enum color game_role_col(const struct game *g, enum predict_role role)
-{
-	return role == PREDICT_FIRST ? g->first_col : color_other(g->first_col);
-}
-
-enum predict_role game_col_role(const struct game *g, enum color col)
-{
-	return col == g->first_col ? PREDICT_FIRST : PREDICT_SECOND;
-}
-
-/* Art. 5.2: the first player places stones 1 and 4, the second stones 2 and 3. */
-enum predict_role game_predict_placer(const struct game *g)
-{
-	size_t k = board_moves(&g->ref.board);
-	return k == 1 || k == 2 ? PREDICT_SECOND : PREDICT_FIRST;
-}
-
 const char *game_row_phase(const struct game *g)
 {
 	enum game_phase p = g->ref.phase;
