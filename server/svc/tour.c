@@ -40,9 +40,13 @@ int tour_get(struct server *srv, int64_t id, struct tour *t, struct proto_error 
 
 int tour_rounds_planned(enum event_system system, json_t *state)
 {
-	json_t *v = json_object_get(json_object_get(state, "settings"), "rounds");
+	json_t *settings = json_object_get(state, "settings");
+	json_t *v = json_object_get(settings, "rounds");
 	int rounds = json_is_integer(v) ? (int)json_integer_value(v) : TOURNAMENT_ROUNDS_DEFAULT;
-	if (system != SYSTEM_ROUND_ROBIN && system != SYSTEM_DOUBLE_ROUND_ROBIN)
+	bool single_ko = system == SYSTEM_KNOCKOUT &&
+			 !json_is_true(json_object_get(settings, "double_elimination")) &&
+			 json_integer_value(json_object_get(settings, "elimination_losses")) <= 1;
+	if (system != SYSTEM_ROUND_ROBIN && system != SYSTEM_DOUBLE_ROUND_ROBIN && !single_ko)
 		return rounds;
 	int active = 0;
 	size_t i;
@@ -51,6 +55,12 @@ int tour_rounds_planned(enum event_system system, json_t *state)
 		active += !json_is_true(json_object_get(p, "withdrawn_before_start"));
 	if (active < 2)
 		return rounds;
+	if (single_ko) { /* each round halves the field (byes first): ceil(log2(entries)) */
+		int r = 0;
+		while ((1 << r) < active)
+			r++;
+		return r;
+	}
 	return (system == SYSTEM_DOUBLE_ROUND_ROBIN ? 2 : 1) * pairing_berger_rounds(active);
 }
 

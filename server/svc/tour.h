@@ -44,9 +44,11 @@ void tour_clear(struct tour *t);
  * tournament ID"; t needs no tour_clear then). */
 int tour_get(struct server *srv, int64_t id, struct tour *t, struct proto_error *e);
 /* The rounds a tournament in `state` (its state document) plays: its `rounds` setting
- * (default TOURNAMENT_ROUNDS_DEFAULT), except a (double) round robin of 2 or more entries
- * not withdrawn before the start: the Berger table's rounds of its field (once or twice),
- * whatever `rounds` says (Chinese Rules 2002, Art. 26: everyone meets everyone). */
+ * (default TOURNAMENT_ROUNDS_DEFAULT), except for 2 or more entries not withdrawn before the
+ * start in a (double) round robin: the Berger table's rounds of its field (once or twice),
+ * whatever `rounds` says (Chinese Rules 2002, Art. 26: everyone meets everyone); and in a
+ * single-elimination knockout (not double, not after k losses): ceil(log2(entries)), the
+ * rounds until one is left (pairing ignores `rounds` there). */
 int tour_rounds_planned(enum event_system system, json_t *state);
 /* Write t's state document in the iteration's transaction; a failed write stops the server
  * (panic.h). */

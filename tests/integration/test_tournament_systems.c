@@ -400,6 +400,7 @@ START_TEST(test_knockout)
 	e.id = tt_create(e.td, "KO Cup", "knockout", NULL);
 	for (int i = 0; i < e.n; i++)
 		tt_register(&e, i);
+	check_rounds_shown(e.td, e.id, 3); /* 5 entries: byes, then 4, then 2 */
 	/* Round 1: 4 v 5, byes for seeds 1-3. */
 	ck_assert_int_eq(tt_start_round(&e, 1), 1);
 	ck_assert_int_eq(e.nbye_round[1], 3);
