@@ -24,6 +24,7 @@ async function waitFile(path) {
 // A TCP client of the JSON-lines protocol, for the director's side.
 function tcpClient(port) {
 	const sock = net.connect(port, '127.0.0.1');
+	sock.on('error', () => {}); // a restart (the last test) resets it
 	let buf = '', id = 1;
 	const waiting = new Map();
 	sock.on('data', (d) => {
@@ -48,12 +49,25 @@ function tcpClient(port) {
 	return {req, ok, close: () => sock.end()};
 }
 
+// Start tengend on the test's database: new ports and --create the first time, the same ports
+// again after a stop (the restart test).
+function startDaemon(tcp, http) {
+	daemon = spawn(TENGEND, ['--listen', `127.0.0.1:${tcp}`, '--port-file', join(dir, 'port'), '--http', `127.0.0.1:${http}`,
+		'--http-port-file', join(dir, 'http.port'), '--web-root', process.env.TENGEN_WEB_ROOT, '--db', join(dir, 't.db'),
+		...(tcp ? [] : ['--create']), '--pwhash-cost', 'fast'], {stdio: ['ignore', 'ignore', 'pipe']});
+	daemon.stderr.on('data', (d) => { daemon.log = (daemon.log || '') + d; });
+}
+
+async function stopDaemon() {
+	const exited = new Promise((r) => daemon.on('exit', (code) => r(code)));
+	daemon.kill('SIGTERM');
+	const code = await exited;
+	assert.equal(code, 0, 'tengend stopped uncleanly:\n' + (daemon.log || '').slice(-2000));
+}
+
 before(async () => {
 	dir = mkdtempSync(join(tmpdir(), 'tengen-web-'));
-	daemon = spawn(TENGEND, ['--listen', '127.0.0.1:0', '--port-file', join(dir, 'port'), '--http', '127.0.0.1:0',
-		'--http-port-file', join(dir, 'http.port'), '--web-root', process.env.TENGEN_WEB_ROOT, '--db', join(dir, 't.db'),
-		'--create', '--pwhash-cost', 'fast'], {stdio: ['ignore', 'ignore', 'pipe']});
-	daemon.stderr.on('data', (d) => { daemon.log = (daemon.log || '') + d; });
+	startDaemon(0, 0);
 	tcpPort = await waitFile(join(dir, 'port'));
 	base = `http://127.0.0.1:${await waitFile(join(dir, 'http.port'))}`;
 	browser = await chromium.launch({executablePath: process.env.CHROMIUM || '/usr/bin/chromium'});
@@ -61,12 +75,7 @@ before(async () => {
 
 after(async () => {
 	if (browser) await browser.close();
-	if (daemon) {
-		const exited = new Promise((r) => daemon.on('exit', (code) => r(code)));
-		daemon.kill('SIGTERM');
-		const code = await exited;
-		assert.equal(code, 0, 'tengend stopped uncleanly:\n' + (daemon.log || '').slice(-2000));
-	}
+	if (daemon) await stopDaemon();
 	rmSync(dir, {recursive: true, force: true});
 });
 
@@ -263,4 +272,45 @@ test('a tournament page shows standings and updates as results are entered', asy
 	assert.ok(await page.isHidden('#pairings-section'));
 	await page.screenshot({path: join(SHOTS, 'tournament-projector.png')});
 	for (const c of [...cs, td]) c.close();
+});
+
+test('pages reconnect by themselves after a server restart; a logout keeps the board live', async () => {
+	const ivy = tcpClient(tcpPort), jon = tcpClient(tcpPort);
+	for (const [c, n] of [[ivy, 'ivy'], [jon, 'jon']]) {
+		await c.ok('register', {name: n, password: n + '-password'});
+		await c.ok('login', {name: n, password: n + '-password'});
+	}
+	const game = (await ivy.ok('challenge', {opponent: 'jon', size: 9, color: 'black', rated: false})).game;
+	await jon.ok('accept', {game});
+	const kim = await newPlayer('kim'), lee = await newPlayer('lee'); // two spectators, logged in
+	for (const p of [kim, lee]) {
+		await p.goto(`${base}/game/${game}`);
+		await p.waitForSelector('svg.board', {timeout: WAIT});
+	}
+	await ivy.ok('play', {game, vertex: 'E5'});
+	for (const p of [kim, lee]) await p.waitForSelector('[data-vertex="E5"][data-color="B"]', {timeout: WAIT});
+	// a logout ends the connection's observations: the page observes again (it froze before)
+	await kim.click('#logout');
+	await kim.waitForSelector('#login-form', {timeout: WAIT});
+	await jon.ok('play', {game, vertex: 'C3'});
+	await kim.waitForSelector('[data-vertex="C3"][data-color="W"]', {timeout: WAIT});
+	// the server restarts on the same ports: the pages say so, connect again, log in again
+	// (lee), observe again and show the moves made after (they stayed dead before)
+	ivy.close();
+	jon.close();
+	await stopDaemon();
+	for (const p of [kim, lee])
+		await p.waitForFunction(() => /reconnecting/.test(document.querySelector('#status').textContent), null, {timeout: WAIT});
+	for (const f of ['port', 'http.port']) rmSync(join(dir, f), {force: true});
+	startDaemon(tcpPort, new URL(base).port);
+	await waitFile(join(dir, 'http.port'));
+	for (const p of [kim, lee])
+		await p.waitForFunction(() => /Reconnected/.test(document.querySelector('#status').textContent), null, {timeout: 3 * WAIT});
+	await lee.waitForSelector('#logout', {timeout: WAIT});
+	const ivy2 = tcpClient(tcpPort);
+	await ivy2.ok('login', {name: 'ivy', password: 'ivy-password'});
+	await ivy2.ok('play', {game, vertex: 'G7'});
+	for (const p of [kim, lee]) await p.waitForSelector('[data-vertex="G7"][data-color="B"]', {timeout: WAIT});
+	assert.equal(await lee.getAttribute('#conn', 'class'), 'open');
+	ivy2.close();
 });

@@ -7,6 +7,12 @@ const listeners = new Map(); // event name ("*": every event) -> [fn]
 const waiting = new Map();   // request id -> {resolve}
 let ws = null, nextId = 1, opened = null, me = null;
 const stateFns = [];
+// After the socket drops (a server restart, a network cut) the page connects again: after
+// RECONNECT_FIRST_MS, doubling up to RECONNECT_MAX_MS; then it says hello, logs in again and
+// emits a 'reconnect' event, on which pages read their state again (docs/protocol.md, "What a
+// client does on reconnect").
+const RECONNECT_FIRST_MS = 500, RECONNECT_MAX_MS = 8000;
+let retryMs = RECONNECT_FIRST_MS, closing = false;
 
 export function wsUrl() {
 	return (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws';
@@ -17,44 +23,67 @@ function emit(name, msg) {
 	for (const fn of listeners.get('*') || []) fn(msg);
 }
 
+// s: 'open', 'closed' (lost: reconnecting) or 'reconnected'.
 function setState(s) {
 	for (const fn of stateFns) fn(s);
+}
+
+// Open the socket; first: resolve/reject are the first connect()'s. Later opens (after a drop)
+// log in again and emit 'reconnect'.
+function open(first, resolve, reject) {
+	ws = new WebSocket(wsUrl());
+	ws.onopen = async () => {
+		try {
+			await request('hello', {protocol: 1, client: 'tengen-web'});
+			const saved = savedLogin();
+			if (saved) await login(saved.name, saved.password).catch(() => forget());
+			retryMs = RECONNECT_FIRST_MS;
+			setState(first ? 'open' : 'reconnected');
+			if (first) resolve(); else emit('reconnect', {});
+		} catch (e) { if (first) reject(e); }
+	};
+	ws.onmessage = (m) => {
+		let msg;
+		try { msg = JSON.parse(m.data); } catch { return; }
+		if (msg.event) { emit(msg.event, msg); return; }
+		const w = waiting.get(msg.id);
+		if (w) { waiting.delete(msg.id); w.resolve(msg); }
+		else if (msg.ok === false) emit('error', msg);
+	};
+	const sock = ws;
+	let wasOpen = false;
+	sock.addEventListener('open', () => { wasOpen = true; });
+	sock.onclose = () => {
+		for (const w of waiting.values()) w.resolve(notConnected());
+		waiting.clear();
+		if (first && !wasOpen) { /* the page's first connection never opened */
+			reject(new Error('cannot connect to ' + wsUrl()));
+			return;
+		}
+		if (closing) return;
+		setState('closed');
+		setTimeout(() => open(false), retryMs);
+		retryMs = Math.min(2 * retryMs, RECONNECT_MAX_MS);
+	};
+}
+
+window.addEventListener('pagehide', () => { closing = true; }); /* leaving: no reconnect */
+
+function notConnected() {
+	return {ok: false, error: {code: 'closed', message: 'not connected to the server: reconnecting'}};
 }
 
 // Connect (once); resolves when hello was answered.
 export function connect() {
 	if (opened) return opened;
-	opened = new Promise((resolve, reject) => {
-		ws = new WebSocket(wsUrl());
-		ws.onopen = async () => {
-			setState('open');
-			try {
-				await request('hello', {protocol: 1, client: 'tengen-web'});
-				const saved = savedLogin();
-				if (saved) await login(saved.name, saved.password).catch(() => forget());
-				resolve();
-			} catch (e) { reject(e); }
-		};
-		ws.onmessage = (m) => {
-			let msg;
-			try { msg = JSON.parse(m.data); } catch { return; }
-			if (msg.event) { emit(msg.event, msg); return; }
-			const w = waiting.get(msg.id);
-			if (w) { waiting.delete(msg.id); w.resolve(msg); }
-			else if (msg.ok === false) emit('error', msg);
-		};
-		ws.onclose = () => {
-			setState('closed');
-			for (const w of waiting.values()) w.resolve({ok: false, error: {code: 'closed', message: 'connection closed'}});
-			waiting.clear();
-		};
-		ws.onerror = () => reject(new Error('cannot connect to ' + wsUrl()));
-	});
+	opened = new Promise((resolve, reject) => open(true, resolve, reject));
 	return opened;
 }
 
-// Send {cmd, id, ...fields}; resolves to the reply object (ok or not).
+// Send {cmd, id, ...fields}; resolves to the reply object (ok or not). While the socket is
+// down: at once, not ok (code "closed").
 export function request(cmd, fields = {}) {
+	if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.resolve(notConnected());
 	const id = nextId++;
 	return new Promise((resolve) => {
 		waiting.set(id, {resolve});

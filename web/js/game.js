@@ -204,7 +204,10 @@ async function main() {
 	on('game.resume', (e) => { if (e.game === id) { explain('The claims differ: play resumes (Art. 21.4).'); refresh(e); } });
 	for (const ev of ['game.end', 'game.begin', 'game.paused', 'game.join', 'game.start']) on(ev, refresh);
 	on('login', () => { if (game) render(); });
-	on('logout', () => { if (game) render(); });
+	// A logout ends the connection's observations (docs/protocol.md): observe again, as anyone
+	// may. After a reconnect the page's state is read again, which observes anew.
+	on('logout', () => { if (game) { render(); load(); } });
+	on('reconnect', () => load());
 	$('#pass').addEventListener('click', () => playAt('pass'));
 	$('#resign').addEventListener('click', async () => {
 		if (!confirm('Resign this game?')) return;

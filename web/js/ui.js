@@ -38,7 +38,13 @@ export async function header() {
 	const box = el('span', {id: 'account'});
 	h.append(el('a', {href: '/', class: 'brand'}, 'tengen'), el('nav', {}, link('/', 'Lobby')),
 		box, el('span', {id: 'conn', class: 'closed'}, '●'));
-	onState((s) => { $('#conn').className = s; $('#conn').title = s; });
+	onState((s) => {
+		const cls = s === 'reconnected' ? 'open' : s;
+		$('#conn').className = cls;
+		$('#conn').title = cls;
+		if (s === 'closed') say('The connection to the server was lost: reconnecting…', 'error');
+		if (s === 'reconnected') say('Reconnected to the server.');
+	});
 	const draw = () => {
 		box.replaceChildren();
 		const p = player();
