@@ -229,7 +229,7 @@ int ruleset_result_check(const struct ruleset *rs, const char *r)
 	double units = x.margin / rs->margin_unit;
 	if (units != (double)(long)units)
 		return -1;
-	char want[32];
+	char want[SCORE_RESULT_MAX];
 	snprintf(want, sizeof want, "%c+%g", x.winner == BLACK ? 'B' : 'W', x.margin);
 	return strcmp(r, want) == 0 ? 0 : -1;
 }

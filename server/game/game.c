@@ -213,20 +213,24 @@ struct game **game_pending_of(struct server *srv, int64_t id, size_t *n)
 
 /* ---- clocks ---- */
 
+/* Does a turn's time run: the player to move's in play, or in the prediction rules' opening the
+ * placer's (its placements are charged to the main clock: docs/rules.md, seed 000 Art. 5.2)? */
+static bool turn_time_runs(const struct game *g)
+{
+	return g->started && !g->paused && g->cc.system != CLOCK_NONE &&
+	       (g->ref.phase == PHASE_PLAYING || g->ref.phase == PHASE_OPENING);
+}
+
 bool game_clock_running(const struct game *g)
 {
-	return g->started && g->ref.phase == PHASE_PLAYING && !g->paused && g->cc.system != CLOCK_NONE;
+	return turn_time_runs(g) && g->ref.phase == PHASE_PLAYING;
 }
 
 /* ms the player to move had used this turn at `at` (fairclock_fair_ms time: the loop's stalls
  * are not counted); a time before the turn started counts as its start. */
 int64_t game_turn_elapsed_at(const struct game *g, uint64_t at)
 {
-	/* The prediction rules' opening charges its placements to the placer's main clock
-	 * (docs/rules.md, seed 000 Art. 5.2): a turn's time runs there too. */
-	bool runs = game_clock_running(g) || (g->started && g->ref.phase == PHASE_OPENING &&
-					      !g->paused && g->cc.system != CLOCK_NONE);
-	return g->turn_used + (runs && at > g->turn_start ? (int64_t)(at - g->turn_start) : 0);
+	return g->turn_used + (turn_time_runs(g) && at > g->turn_start ? (int64_t)(at - g->turn_start) : 0);
 }
 
 /* ms the player to move has used this turn. */
