@@ -120,7 +120,8 @@ static enum board_status play_own(struct board *b, enum color c, int pt, const i
 		out->ncaptured += board_int_chain_remove(b, heads[i], out->captured + out->ncaptured);
 	for (int i = 1; i < out->ncaptured; i++)
 		b->caplog[b->ncaplog++] = (int16_t)out->captured[i];
-	b->captures[color_other(c)] += out->ncaptured - 1;
+	/* the placed stone counts too: GNU Go (with suicide allowed) removes the whole chain */
+	b->captures[color_other(c)] += out->ncaptured;
 	b->ko_point = BOARD_PASS;
 	b->to_move = color_other(c);
 	b->passes = 0;

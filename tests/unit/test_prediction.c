@@ -190,6 +190,9 @@ START_TEST(test_both_own)
 	ck_assert_int_eq(m.removed, BLACK);
 	ck_assert_int_eq(m.captured[0], V(&b, "B5"));
 	assert_points(&b, m.captured, m.ncaptured, "B5 A5 B4");
+	/* all three are White's prisoners, the placed stone too (as GNU Go counts a suicide) */
+	ck_assert_int_eq(b.captures[WHITE], 3);
+	ck_assert_int_eq(b.captures[BLACK], 0);
 	assert_diagram(&b, "..OX.\nO.OX.\n.OX..\n.....\n.....");
 	ck_assert_int_eq(board_liberties(&b, V(&b, "C5")), 2);
 	ck_assert(board_selfcheck(&b));
@@ -213,6 +216,7 @@ START_TEST(test_repetition_across_own)
 	take(&b, &s);
 	/* White's suicide at A4 takes A5 and A4; Black passes */
 	ck_assert_int_eq(capture_play(&b, WHITE, V(&b, "A4"), CAPTURE_OPPONENT, &m), BOARD_OK);
+	ck_assert_int_eq(b.captures[BLACK], 2);
 	ck_assert_int_eq(capture_play(&b, BLACK, BOARD_PASS, CAPTURE_OPPONENT, &m), BOARD_OK);
 	/* White A5 recreates the initial position exactly: a repetition */
 	ck_assert_int_eq(capture_play(&b, WHITE, V(&b, "A5"), CAPTURE_OPPONENT, &m), BOARD_SUPERKO);
