@@ -103,7 +103,13 @@ void game_send_start(struct server *srv, struct game *g)
 		json_object_set_new(e, "color", json_string(game_color_name(col)));
 		json_t *pb = hooks.player_brief ? hooks.player_brief(srv, g->row.black_id) : NULL;
 		json_t *pw = hooks.player_brief ? hooks.player_brief(srv, g->row.white_id) : NULL;
-		json_object_set_new(e, "players", json_pack("{s:o?, s:o?}", "B", pb, "W", pw));
+		if (game_is_prediction(g)) { /* seed 000: no colours yet, the roles instead */
+			bool first_b = game_role_col(g, PREDICT_FIRST) == BLACK;
+			json_object_set_new(e, "players", json_pack("{s:o?, s:o?}", "first",
+					first_b ? pb : pw, "second", first_b ? pw : pb));
+		} else {
+			json_object_set_new(e, "players", json_pack("{s:o?, s:o?}", "B", pb, "W", pw));
+		}
 		json_object_set_new(e, "tournament", g->row.tournament_id ? json_integer(g->row.tournament_id) : json_null());
 		json_object_set_new(e, "round", g->row.round ? json_integer(g->row.round) : json_null());
 		json_object_set_new(e, "start_at", g->row.start_at ? json_real(g->row.start_at) : json_null());

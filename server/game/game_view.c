@@ -17,6 +17,9 @@ json_t *game_settings_json(const struct game *g)
 		json_object_set_new(o, "first", json_string(strcmp(c, "black") == 0 ? "me" :
 							    strcmp(c, "white") == 0 ? "opponent" :
 							    "nigiri"));
+		/* the bar replaces komi, and colours come after the predictions */
+		json_object_set_new(o, "komi", json_null());
+		json_object_set_new(o, "color", json_null());
 	}
 	return o;
 }

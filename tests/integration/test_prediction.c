@@ -51,6 +51,9 @@ static long long pgame(struct hc *first, struct hc *second, json_t *more)
 	ck_assert_ptr_nonnull(e);
 	ck_assert_pstr_eq(hj_str(e, "settings.rules.ruleset"), "prediction");
 	ck_assert_pstr_eq(hj_str(e, "settings.first"), "me");
+	/* no komi and no colour apply: the bar and the predictions decide them */
+	ck_assert(json_is_null(hj_get(e, "settings.komi")));
+	ck_assert(json_is_null(hj_get(e, "settings.color")));
 	json_decref(e);
 	r = hc_req(second, "{s:s, s:I}", "cmd", "accept", "game", (json_int_t)g);
 	OK(r);
@@ -64,6 +67,10 @@ static long long pgame(struct hc *first, struct hc *second, json_t *more)
 		ck_assert_pstr_eq(hj_str(e, "first"), first->name);
 		ck_assert_pstr_eq(hj_str(e, "second"), second->name);
 		ck_assert(json_is_null(hj_get(e, "black")) && json_is_null(hj_get(e, "komi")));
+		/* the players' profiles by role, not by a colour not yet decided */
+		ck_assert_pstr_eq(hj_str(e, "players.first.name"), first->name);
+		ck_assert_pstr_eq(hj_str(e, "players.second.name"), second->name);
+		ck_assert_ptr_null(hj_get(e, "players.B"));
 		json_decref(e);
 	}
 	return g;

@@ -68,8 +68,13 @@ async function refresh() {
 // ---- playing ----
 
 function challengeItem(game, from, settings) {
-	const li = el('li', {'data-challenge': game}, `${from} challenges you: ${settings.size}×${settings.size}, komi ${settings.komi}, `
-		+ `${settings.time.system}, ${settings.rated ? 'rated' : 'free'}, they take ${settings.color} `,
+	// a prediction-rules game has no komi and no colours yet: its first player instead
+	const terms = settings.rules && settings.rules.ruleset === 'prediction'
+		? `prediction rules, first player: ${{me: from, opponent: 'you'}[settings.first] || 'by nigiri'}`
+		: `komi ${settings.komi}`;
+	const takes = settings.rules && settings.rules.ruleset === 'prediction' ? '' : `, they take ${settings.color}`;
+	const li = el('li', {'data-challenge': game}, `${from} challenges you: ${settings.size}×${settings.size}, ${terms}, `
+		+ `${settings.time.system}, ${settings.rated ? 'rated' : 'free'}${takes} `,
 	el('button', {class: 'accept', onclick: async () => {
 		const r = await request('accept', {game});
 		if (!r.ok) say(r.error.message, 'error'); else toGame(game);
