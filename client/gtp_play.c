@@ -157,11 +157,17 @@ static void play_reply(struct session *s, json_t *reply, void *arg)
 	const char *code = err_code(reply);
 	const char *why = json_string_value(json_object_get(json_object_get(reply, "error"), "reason"));
 	if (code && strcmp(code, "illegal_move") == 0 && why && strcmp(why, "not_your_turn") != 0) {
-		/* the server records a forfeited turn (game.move pass) or warns: the engine's board
-		 * is wrong now; gtp_pump() replaces it when the record disagrees */
+		/* The engine's board holds a move the record will not: gtp_pump() replaces the
+		 * engine when the record disagrees. A forfeited turn (its game.move pass) or a lost
+		 * game (game.end) follows this reply: that event pumps, once the record has it;
+		 * pumping now would restart the engine for the move in flight and ask it a genmove
+		 * whose answer the pass makes stale (docs/protocol.md "play": the penalty). */
+		const json_t *pen = json_object_get(json_object_get(reply, "error"), "penalty");
 		gtp_say(g->br, "game %lld: move %s refused: %s", (long long)g->id, g->play_vertex,
 			gtp_err_message(reply));
-		gtp_pump(g);
+		if (!json_is_true(json_object_get(pen, "forfeit_turn")) &&
+		    !json_is_true(json_object_get(pen, "lost")))
+			gtp_pump(g);
 		return;
 	}
 	/* conflict (stale number, flag fell, paused, not playing), not_your_turn: read the record

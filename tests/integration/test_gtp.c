@@ -797,6 +797,89 @@ START_TEST(engine_refuses_moves)
 }
 END_TEST
 
+/* The lines of the file at `path` holding `needle`. */
+static int log_count(const char *path, const char *needle)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	char line[1024];
+	int n = 0;
+	while (fgets(line, sizeof line, f))
+		n += strstr(line, needle) != NULL;
+	fclose(f);
+	return n;
+}
+
+/* alice plays `v` in game `gid` (a hc connection). */
+static void hc_play_ok(struct hc *a, long long gid, const char *v)
+{
+	json_t *r = hc_req(a, "{s:s, s:I, s:s}", "cmd", "play", "game", (json_int_t)gid, "vertex", v);
+	ck_assert_msg(hj_ok(r), "play %s: %s", v, hj_text(r));
+	json_decref(r);
+}
+
+/* An engine's illegal genmove (a suicide): the server forfeits the turn (a pass in the record);
+ * the bridge puts the engine level with the record once, when the pass comes, and asks no
+ * genmove before then (it restarted the engine twice and threw one genmove's answer away). */
+START_TEST(engine_illegal_move)
+{
+	struct hd d;
+	ck_assert_int_eq(hd_start(&d, NULL), 0);
+	register_player(d.port, "alice");
+	register_player(d.port, "bob");
+	char fake[HARNESS_PATH_MAX];
+	fake_engine_path(fake, sizeof fake);
+	const char *ew[] = {"/usr/bin/env", "python3", fake, "--moves", "E5,A1,C3", NULL};
+	int bob = start_bridge(&d, "bob", ew);
+	sleep_ms(700);
+	struct hc *a = hc_login_new(d.port, "alice");
+	ck_assert_ptr_nonnull(a);
+	json_t *r = hc_req(a, "{s:s, s:s, s:i, s:s, s:b}", "cmd", "challenge", "opponent", "bob",
+			   "size", 7, "color", "black", "rated", 0);
+	ck_assert_msg(hj_ok(r), "%s", hj_text(r));
+	long long gid = hj_int(r, "game");
+	json_decref(r);
+	long long end = now_ms() + GAME_WAIT_MS;
+	json_t *g = NULL;
+	while (now_ms() < end) {
+		g = get_game(d.port, gid);
+		if (g && strcmp(hj_str(g, "phase"), "playing") == 0)
+			break;
+		json_decref(g);
+		g = NULL;
+		sleep_ms(POLL_MS);
+	}
+	if (!g)
+		fail_with_logs(&d, "the bridge did not accept");
+	json_decref(g);
+	hc_play_ok(a, gid, "A2");
+	if (!wait_moves(d.port, gid, 2, GAME_WAIT_MS))
+		fail_with_logs(&d, "the engine did not answer A2");
+	hc_play_ok(a, gid, "B1"); /* the engine's next, A1, is a suicide */
+	if (!wait_moves(d.port, gid, 4, GAME_WAIT_MS))
+		fail_with_logs(&d, "the engine's suicide was not recorded");
+	g = get_game(d.port, gid);
+	ck_assert_str_eq(hj_str(g, "moves.3.vertex"), "pass");
+	json_decref(g);
+	sleep_ms(1000); /* the bridge's answer to the forfeit, if it were to ask the engine again */
+	if (log_has(bridges[bob].log, "stale genmove") ||
+	    log_count(bridges[bob].log, "restarting") != 1)
+		fail_with_logs(&d, "the bridge did not restart its engine exactly once, without a stale genmove");
+	g = get_game(d.port, gid);
+	ck_assert_int_eq(json_array_size(hj_get(g, "moves")), 4); /* alice to move: no W move */
+	json_decref(g);
+	r = hc_req(a, "{s:s, s:I}", "cmd", "resign", "game", (json_int_t)gid);
+	json_decref(r);
+	hc_close(a);
+	ck_assert(bridge_alive(bob));
+	ck_assert_int_eq(stop_bridge(bob), 0);
+	ck_assert_int_eq(hd_stop(&d), 0);
+	forget_bridges();
+	hd_cleanup(&d);
+}
+END_TEST
+
 /* Fischer through kata-time_settings when the engine lists it, and --gtp-log per game. */
 START_TEST(fischer_and_gtp_log)
 {
@@ -875,6 +958,7 @@ int main(void)
 		tcase_add_test(tc, engine_setup);
 		tcase_add_test(tc, challenge_filters);
 		tcase_add_test(tc, engine_refuses_moves);
+		tcase_add_test(tc, engine_illegal_move);
 		tcase_add_test(tc, fischer_and_gtp_log);
 		tcase_add_test(tc, long_game_record);
 	} else {
