@@ -128,14 +128,18 @@ void tournaments_standings(struct conn *c, const struct proto_request *req)
 	tour_clear(&t);
 }
 
-/* A tournament as listed: its settings as created, but for a player event `rounds` the rounds
- * it plays (a round robin's come from its field: tour_rounds_planned). */
+/* A tournament as listed: its settings as created, but `rounds` the rounds it plays (a round
+ * robin's come from its field: tour_rounds_planned; a team event's from its teams:
+ * teams_rounds_planned). */
 static json_t *tour_summary(const struct store_tournament *row, json_t *state)
 {
 	json_t *players = json_object_get(state, "players");
 	json_t *settings = json_copy(json_object_get(state, "settings"));
 	enum event_system system;
-	if (settings && event_system_parse(row->system, &system) == 0)
+	int team_rounds = teams_rounds_planned(row->system, state);
+	if (settings && team_rounds > 0)
+		json_object_set_new(settings, "rounds", json_integer(team_rounds));
+	else if (settings && event_system_parse(row->system, &system) == 0)
 		json_object_set_new(settings, "rounds", json_integer(tour_rounds_planned(system, state)));
 	return json_pack("{s:I, s:s, s:s, s:i, s:i, s:o*}", "id", (json_int_t)row->id, "name", row->name,
 			 "system", row->system, "players", (int)json_array_size(players), "round",

@@ -22,6 +22,25 @@ bool teams_is_team(const struct tour *t)
 	return team_system_parse(t->row.system, &ts, &base) == 0;
 }
 
+int teams_rounds_planned(const char *system, json_t *state)
+{
+	enum team_system ts;
+	enum event_system base;
+	if (team_system_parse(system, &ts, &base) != 0 || ts == TEAM_SYSTEM_ARENA)
+		return -1;
+	json_t *v = json_object_get(json_object_get(state, "settings"), "rounds");
+	int rounds = json_is_integer(v) ? (int)json_integer_value(v) : TOURNAMENT_ROUNDS_DEFAULT;
+	int n = (int)json_array_size(json_object_get(state, "teams"));
+	if (ts == TEAM_SYSTEM_SWISS || n < 2)
+		return rounds;
+	if (ts == TEAM_SYSTEM_ROUND_ROBIN)
+		return pairing_berger_rounds(n);
+	int r = 0;
+	while ((1 << r) < n)
+		r++;
+	return r;
+}
+
 static json_t *state_array(struct tour *t, const char *key)
 {
 	json_t *a = json_object_get(t->state, key);
@@ -242,6 +261,12 @@ int teams_lineup(struct server *srv, int64_t tournament, const char *by, bool td
 	}
 	if (!per_round || strcmp(per_round, "per_round") != 0) {
 		svc_fail(e, PROTO_ERR_CONFLICT, "this event's lineups are fixed at registration");
+		goto out;
+	}
+	int planned = teams_rounds_planned(t.row.system, t.state);
+	if (planned > 0 && round > planned) {
+		svc_fail(e, PROTO_ERR_BAD_REQUEST, "field 'round': the event has rounds 1 to %d",
+			 planned);
 		goto out;
 	}
 	if (round <= tour_round(&t)) {

@@ -21,6 +21,14 @@
 /* Is t a team event (its system one of common/team.h's team_system_names)? */
 bool teams_is_team(const struct tour *t);
 
+/* The rounds a team event (`system`, its state document `state`) plays, from its teams: a
+ * team round robin the Berger table's rounds of its teams (every pair of teams meets once,
+ * Chinese Rules 2002, Art. 25.2); a team knockout ceil(log2(teams)), the rounds until one team
+ * is left; a team Swiss its `rounds` setting (default TOURNAMENT_ROUNDS_DEFAULT; also with
+ * fewer than two teams). -1 for the arena (its games, not rounds, decide: docs/teams.md) and
+ * for a system that is not a team system. */
+int teams_rounds_planned(const char *system, json_t *state);
+
 /* Create team `name` in tournament `tournament` with `players` (exactly the event's boards,
  * board order) and `reserves` (NULL or up to TEAM_MAX_RESERVES), all registered players'
  * names; they join the field. *team: the team's number (1-based). Errors: bad request

@@ -208,6 +208,8 @@ START_TEST(test_team_round_robin)
 	ck_assert_pstr_eq(hj_str(r, "tournament.teams.0.reserves.0"), names[8]);
 	ck_assert_int_eq(hj_int(r, "tournament.teams.3.team"), 4);
 	ck_assert_int_eq((int)json_array_size(hj_get(r, "tournament.teams.3.reserves")), 0);
+	/* the rounds it plays: every pair of the 4 teams once, not the default setting (5) */
+	ck_assert_int_eq(hj_int(r, "tournament.settings.rounds"), 3);
 	json_decref(r);
 	struct hc *p = tt_login(names[3]);
 	r = team_create(p, t, "Flies", "x1", "x2", NULL);
@@ -295,6 +297,11 @@ START_TEST(test_team_swiss_lineup)
 	r = hc_req(captain, "{s:s, s:I, s:i, s:i, s:[s, s]}", "cmd", "team.lineup", "tournament",
 		   (json_int_t)t, "team", NT + 1, "round", 1, "players", names[1], names[0]);
 	ERR(r, "not_found");
+	json_decref(r);
+	/* a round the event does not have (it has 2) */
+	r = hc_req(captain, "{s:s, s:I, s:i, s:i, s:[s, s]}", "cmd", "team.lineup", "tournament",
+		   (json_int_t)t, "team", 1, "round", 3, "players", names[1], names[0]);
+	ERR(r, "bad_request");
 	json_decref(r);
 	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)t);
 	OK(r);
