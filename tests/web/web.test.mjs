@@ -301,12 +301,38 @@ test('pages reconnect by themselves after a server restart; a logout keeps the b
 	await stopDaemon();
 	for (const p of [kim, lee])
 		await p.waitForFunction(() => /reconnecting/.test(document.querySelector('#status').textContent), null, {timeout: WAIT});
+	// a page opened while the server is down (here its files come from the web root, as a
+	// cache or a proxy would give them): its first connection fails, and it keeps trying.
+	// Chromium takes a page the test fulfils for a public one and blocks its WebSocket to
+	// loopback (local network access checks), which a page tengend served is not: a browser
+	// without those checks, for this page alone.
+	const lnaBrowser = await chromium.launch({executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+		args: ['--disable-features=LocalNetworkAccessChecks']});
+	const early = await (await lnaBrowser.newContext()).newPage();
+	early.on('pageerror', (e) => { throw new Error(`the early page: ${e.message}`); });
+	await early.route(`${base}/**`, (route) => {
+		const path = new URL(route.request().url()).pathname;
+		const file = join(process.env.TENGEN_WEB_ROOT, path === '/' ? 'index.html' : path);
+		const type = path.endsWith('.js') ? 'text/javascript' : path.endsWith('.css') ? 'text/css' :
+			path.endsWith('.svg') ? 'image/svg+xml' : 'text/html';
+		return existsSync(file) ? route.fulfill({body: readFileSync(file), contentType: type}) : route.fulfill({status: 404});
+	});
+	await early.goto(base + '/');
+	await early.waitForFunction(() => /Cannot reach the server/.test(document.querySelector('#status').textContent), null, {timeout: WAIT});
 	for (const f of ['port', 'http.port']) rmSync(join(dir, f), {force: true});
 	startDaemon(tcpPort, new URL(base).port);
 	await waitFile(join(dir, 'http.port'));
 	for (const p of [kim, lee])
 		await p.waitForFunction(() => /Reconnected/.test(document.querySelector('#status').textContent), null, {timeout: 3 * WAIT});
 	await lee.waitForSelector('#logout', {timeout: WAIT});
+	await early.waitForFunction(() => /Connected to the server/.test(document.querySelector('#status').textContent), null, {timeout: 3 * WAIT});
+	assert.equal(await early.getAttribute('#conn', 'class'), 'open');
+	// and it works: a login over the connection it made
+	await early.fill('#login-name', 'ivy');
+	await early.fill('#login-password', 'ivy-password');
+	await early.click('#login');
+	await early.waitForSelector('#logout', {timeout: WAIT});
+	await lnaBrowser.close();
 	const ivy2 = tcpClient(tcpPort);
 	await ivy2.ok('login', {name: 'ivy', password: 'ivy-password'});
 	await ivy2.ok('play', {game, vertex: 'G7'});

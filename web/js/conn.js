@@ -23,7 +23,8 @@ function emit(name, msg) {
 	for (const fn of listeners.get('*') || []) fn(msg);
 }
 
-// s: 'open', 'closed' (lost: reconnecting) or 'reconnected'.
+// s: 'open', 'closed' (lost: reconnecting), 'reconnected' or 'unreachable' (the first
+// connection did not open: trying again).
 function setState(s) {
 	for (const fn of stateFns) fn(s);
 }
@@ -56,13 +57,12 @@ function open(first, resolve, reject) {
 	sock.onclose = () => {
 		for (const w of waiting.values()) w.resolve(notConnected());
 		waiting.clear();
-		if (first && !wasOpen) { /* the page's first connection never opened */
-			reject(new Error('cannot connect to ' + wsUrl()));
-			return;
-		}
 		if (closing) return;
-		setState('closed');
-		setTimeout(() => open(false), retryMs);
+		// The page's first connection never opened (the server is restarting, or at its
+		// limit): try again as after a drop; the first connect() resolves when one opens.
+		const again = first && !wasOpen;
+		setState(again ? 'unreachable' : 'closed');
+		setTimeout(() => (again ? open(true, resolve, reject) : open(false)), retryMs);
 		retryMs = Math.min(2 * retryMs, RECONNECT_MAX_MS);
 	};
 }

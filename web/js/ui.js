@@ -38,12 +38,16 @@ export async function header() {
 	const box = el('span', {id: 'account'});
 	h.append(el('a', {href: '/', class: 'brand'}, 'tengen'), el('nav', {}, link('/', 'Lobby')),
 		box, el('span', {id: 'conn', class: 'closed'}, '●'));
+	let unreachable = false;
 	onState((s) => {
-		const cls = s === 'reconnected' ? 'open' : s;
+		const cls = s === 'reconnected' ? 'open' : s === 'unreachable' ? 'closed' : s;
 		$('#conn').className = cls;
 		$('#conn').title = cls;
 		if (s === 'closed') say('The connection to the server was lost: reconnecting…', 'error');
+		if (s === 'unreachable') say('Cannot reach the server: trying again…', 'error');
 		if (s === 'reconnected') say('Reconnected to the server.');
+		if (s === 'open' && unreachable) say('Connected to the server.');
+		unreachable = s === 'unreachable';
 	});
 	const draw = () => {
 		box.replaceChildren();
