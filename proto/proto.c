@@ -906,6 +906,12 @@ int proto_get_rules(const json_t *obj, const char *field, bool required, struct 
 		return proto_error_set(err, PROTO_ERR_BAD_REQUEST, "field '%s': must be one of %s",
 				       label, list);
 	}
+	/* the prediction ruleset's own options (docs/protocol.md "Prediction ruleset") */
+	for (size_t k = 0; k < sizeof rules_extra_keys / sizeof *rules_extra_keys; k++)
+		if (nr.ruleset != RULESET_PREDICTION && json_object_get(o, rules_extra_keys[k]))
+			return proto_error_set(err, PROTO_ERR_BAD_REQUEST, "field '%s.%s': only with "
+					       "%s.ruleset \"prediction\"", field,
+					       rules_extra_keys[k], field);
 	*out = nr;
 	return 1;
 }

@@ -183,8 +183,11 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 static bool is_live(struct conn *c, const struct proto_request *req, struct game *g, enum game_phase want)
 {
 	if (g->ref.phase != want) {
+		/* a started game's own phase: the row keeps `playing` through a prediction game's
+		 * opening and predictions */
 		server_reply_error(c, req->id, PROTO_ERR_CONFLICT, "game %lld is %s, not %s",
-				   (long long)g->id, g->row.phase, referee_phase_name(want));
+				   (long long)g->id, g->started ? referee_phase_name(g->ref.phase)
+				   : g->row.phase, referee_phase_name(want));
 		return false;
 	}
 	return true;
@@ -661,6 +664,11 @@ static int list_cb(void *ctx, const struct store_game *row)
 	json_t *o = json_pack("{s:I, s:s, s:s, s:i, s:f, s:i, s:s, s:b}", "id", (json_int_t)row->id,
 			      "black", bn, "white", wn, "size", row->size, "komi", row->komi, "handicap",
 			      row->handicap, "phase", phase, "rated", row->rated);
+	if (g && game_is_prediction(g) && !g->ref.revealed) { /* as the game object: not yet */
+		json_object_set_new(o, "black", json_null());
+		json_object_set_new(o, "white", json_null());
+		json_object_set_new(o, "komi", json_null());
+	}
 	json_object_set_new(o, "result", row->result[0] ? json_string(row->result) : json_null());
 	json_object_set_new(o, "reason", row->reason[0] ? json_string(row->reason) : json_null());
 	json_object_set_new(o, "tournament", row->tournament_id ? json_integer(row->tournament_id) : json_null());

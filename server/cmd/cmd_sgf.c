@@ -157,8 +157,13 @@ void games_sgf(struct conn *c, const struct proto_request *req)
 		s.comment = strdup(GAMES_DOUBLE_LOSS_COMMENT);
 	bool colours = !game_is_prediction(g) || g->ref.revealed || g->ref.phase == PHASE_ENDED;
 	if (colours) { /* seed 000: no colours before the predictions are shown */
-		s.black = strdup(g->black);
-		s.white = strdup(g->white);
+		/* an entrant as entered, as in the game object (not the internal account name) */
+		json_t *pb = game_player_name_json(c->srv, g, g->row.black_id, g->black);
+		json_t *pw = game_player_name_json(c->srv, g, g->row.white_id, g->white);
+		s.black = strdup(json_string_value(pb));
+		s.white = strdup(json_string_value(pw));
+		json_decref(pb);
+		json_decref(pw);
 	}
 	if (game_predict_sgf_info(g, &s) < 0) {
 		sgf_game_free(&s);

@@ -277,6 +277,8 @@ void game_predict_view(const struct game *g, json_t *o)
 		json_object_set_new(o, "white", json_null());
 		json_object_set_new(o, "komi", json_null());
 	}
+	if (!shown && r->phase == PHASE_ENDED && !pending) /* ended before any bar: no komi */
+		json_object_set_new(o, "komi", json_null());
 	if (g->started)
 		json_object_set_new(o, "phase", json_string(referee_phase_name(r->phase)));
 	if (g->started && (r->phase == PHASE_OPENING))

@@ -291,8 +291,20 @@ int ratings_declare_rank(struct server *srv, int64_t player_id, const char *rank
 	return 0;
 }
 
+/* Player `id`'s name as views show it: an entrant's (no account) as the director entered it
+ * (its full name), anyone else's account name `name` (docs/protocol.md, tournament.register
+ * `entrant`: the account name of an entrant is internal). */
+static const char *shown_name(struct server *srv, int64_t id, const char *name,
+			      struct store_profile *prof)
+{
+	if (store_profile_get(srv->store, id, prof) == STORE_OK && prof->entrant && prof->full_name[0])
+		return prof->full_name;
+	return name;
+}
+
 json_t *ratings_player_brief(struct server *srv, int64_t player_id)
 {
+	struct store_profile prof;
 	struct store_player p;
 	char rank[RANK_STR_MAX];
 	enum store_rc rc = store_player_by_id(srv->store, player_id, &p);
@@ -302,8 +314,8 @@ json_t *ratings_player_brief(struct server *srv, int64_t player_id)
 		return NULL;
 	}
 	rank_text(p.rating, p.rd, rank);
-	return json_pack("{s:s, s:f, s:f, s:s}", "name", p.name, "rating", p.rating, "rd", p.rd,
-			 "rank", rank);
+	return json_pack("{s:s, s:f, s:f, s:s}", "name", shown_name(srv, player_id, p.name, &prof),
+			 "rating", p.rating, "rd", p.rd, "rank", rank);
 }
 
 static int add_leader(void *ctx, const struct store_leaderboard_row *row)
@@ -359,14 +371,15 @@ static int add_recent(void *ctx, const struct store_game *g)
 {
 	struct recent_ctx *r = ctx;
 	struct store_player opp;
+	struct store_profile prof;
 	bool black = g->black_id == r->player_id;
-	if (store_player_by_id(r->srv->store, black ? g->white_id : g->black_id, &opp) !=
-	    STORE_OK) {
+	int64_t opp_id = black ? g->white_id : g->black_id;
+	if (store_player_by_id(r->srv->store, opp_id, &opp) != STORE_OK) {
 		r->rc = -1;
 		return 1;
 	}
 	json_array_append_new(r->arr, json_pack("{s:I, s:s, s:s, s:o, s:o, s:b, s:o}", "id",
-		(json_int_t)g->id, "opponent", opp.name, "color", black ? "B" : "W", "result",
+		(json_int_t)g->id, "opponent", shown_name(r->srv, opp_id, opp.name, &prof), "color", black ? "B" : "W", "result",
 		g->result[0] ? json_string(g->result) : json_null(), "reason",
 		g->reason[0] ? json_string(g->reason) : json_null(), "rated", g->rated, "ended_at",
 		g->ended_at > 0 ? json_real(g->ended_at) : json_null()));

@@ -401,6 +401,10 @@ START_TEST(test_hidden_and_restart)
 		json_array_foreach(json_object_get(r, "games"), k, v)
 			if (json_integer_value(json_object_get(v, "id")) == (json_int_t)g) {
 				ck_assert_pstr_eq(json_string_value(json_object_get(v, "phase")), "predicting");
+				/* and no colours or komi before the predictions, as `game` */
+				ck_assert(json_is_null(json_object_get(v, "black")));
+				ck_assert(json_is_null(json_object_get(v, "white")));
+				ck_assert(json_is_null(json_object_get(v, "komi")));
 				seen = true;
 			}
 		ck_assert(seen);
@@ -557,6 +561,10 @@ START_TEST(test_refusals)
 	pplay_ok(b, g, "D3", 2, "B");
 	pplay_ok(b, g, "D4", 3, "W");
 	pplay_ok(a, g, "B2", 4, "B");
+	r = st_play(b, g, "E5"); /* a move in the prediction stage: its phase named */
+	ERR(r, "conflict");
+	ck_assert_msg(strstr(hj_str(r, "error.message"), "is predicting, not playing"), "%s", hj_text(r));
+	json_decref(r);
 	r = ppredict(a, g, "W", 0.25);
 	ERR(r, "bad_request");
 	json_decref(r);
@@ -579,6 +587,16 @@ START_TEST(test_refusals)
 	r = st_game_get(a, g);
 	ck_assert_pstr_eq(hj_str(r, "game.white"), "bob");
 	ck_assert_pstr_eq(hj_str(r, "game.black"), "alice");
+	ck_assert(json_is_null(hj_get(r, "game.komi"))); /* no bar was set: no komi */
+	json_decref(r);
+	/* `decisive` is the prediction ruleset's: refused under the Chinese rules */
+	r = hc_req(a, "{s:s, s:s, s:{s:s, s:b}}", "cmd", "challenge", "opponent", "bob", "rules",
+		   "ruleset", "chinese", "decisive", 1);
+	ERR(r, "bad_request");
+	json_decref(r);
+	r = hc_req(a, "{s:s, s:s, s:{s:b}}", "cmd", "challenge", "opponent", "bob", "rules",
+		   "decisive", 1);
+	ERR(r, "bad_request");
 	json_decref(r);
 	hc_close(a);
 	hc_close(b);

@@ -275,6 +275,9 @@ START_TEST(test_entrants)
 	ck_assert_msg(ev, "ann got no game.start");
 	ck_assert_pstr_eq(hj_str(ev, "black"), v.black[ka]);
 	ck_assert_pstr_eq(hj_str(ev, "white"), v.white[ka]);
+	/* and so do its players' profiles (the internal record's name leaked there) */
+	ck_assert_pstr_eq(hj_str(ev, "players.B.name"), v.black[ka]);
+	ck_assert_pstr_eq(hj_str(ev, "players.W.name"), v.white[ka]);
 	json_decref(ev);
 	result(td, v.game[k], "b+r");
 	result(td, v.game[1 - k], "w+3.5");
@@ -295,6 +298,23 @@ START_TEST(test_entrants)
 	OK(r);
 	ck_assert_pstr_eq(hj_str(r, "game.black"), v.black[k]);
 	ck_assert_pstr_eq(hj_str(r, "game.white"), v.white[k]);
+	json_decref(r);
+	/* the record too: PB/PW as entered */
+	r = hc_req(td, "{s:s, s:I}", "cmd", "sgf", "game", (json_int_t)v.game[k]);
+	OK(r);
+	{
+		char pb[96], pw[96];
+		snprintf(pb, sizeof pb, "PB[%s]", v.black[k]);
+		snprintf(pw, sizeof pw, "PW[%s]", v.white[k]);
+		ck_assert_msg(strstr(hj_str(r, "sgf"), pb) && strstr(hj_str(r, "sgf"), pw) &&
+			      !strchr(hj_str(r, "sgf"), '~'), "sgf: %s", hj_str(r, "sgf"));
+	}
+	json_decref(r);
+	/* ann's profile names her opponent, an entrant, as entered */
+	r = hc_req(td, "{s:s, s:s}", "cmd", "player", "name", "ann");
+	OK(r);
+	ck_assert_pstr_eq(hj_str(r, "recent_games.0.opponent"),
+			  strcmp(v.black[ka], "ann") == 0 ? v.white[ka] : v.black[ka]);
 	json_decref(r);
 	r = hc_req(td, "{s:s, s:I}", "cmd", "games", "tournament", (json_int_t)t);
 	OK(r);
