@@ -196,7 +196,7 @@ const char *tour_result_shown(const struct event_game *g)
 	case RESULT_BLACK_FORFEIT_WIN: return "B+F";
 	case RESULT_WHITE_FORFEIT_WIN: return "W+F";
 	case RESULT_DOUBLE_LOSS: return "double_loss";
-	case RESULT_VOID: return "Void";
+	case RESULT_VOID: return g->result_text[0] ? g->result_text : "Void"; /* a replayed draw: "0" */
 	default: return NULL;
 	}
 }
@@ -256,6 +256,19 @@ static int collect_game(void *ctx, const struct store_game *g)
 		if (eg->black == wi && wi != bi && (eg->result_text[0] == 'B' || eg->result_text[0] == 'W'))
 			eg->result_text[0] = eg->result_text[0] == 'B' ? 'W' : 'B';
 	}
+	/* Knockout: a drawn game is replayed in the same round (docs/rules.md §4); once its
+	 * replay exists (collected already: newest first) the draw no longer counts, as a void
+	 * game does not: one game a round each, the replay's (standings and the exports; its
+	 * result stays shown as recorded, "0") */
+	if (b->ev.system == SYSTEM_KNOCKOUT && eg->result == RESULT_DRAW)
+		for (int j = 0; j < b->ev.ngames - 1; j++) {
+			const struct event_game *h = &b->ev.games[j];
+			if (h->round == eg->round && ((h->black == eg->black && h->white == eg->white) ||
+			    (h->black == eg->white && h->white == eg->black))) {
+				eg->result = RESULT_VOID;
+				break;
+			}
+		}
 	return 0;
 }
 

@@ -89,9 +89,32 @@ START_TEST(test_review_regressions)
 	json_t *p1 = json_array_get(hj_get(r, "pairings"), 0);
 	ck_assert_pstr_eq(hj_str(p1, "white"), black); /* colours swapped */
 	json_int_t g2 = hj_int(p1, "game");
+	char replay_black[32];
+	snprintf(replay_black, sizeof replay_black, "%s", hj_str(p1, "black"));
+	json_decref(r);
+	/* the draw and its replay in one round: the standings still work (they answered
+	 * `internal` once a replay existed: two games in one round) */
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.standings", "tournament", ko);
+	OK(r);
 	json_decref(r);
 	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.result", "game", g2, "result", "B+R");
 	OK(r);
+	json_decref(r);
+	/* the replay decides: its winner first, with one win; the draw is shown as recorded */
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.standings", "tournament", ko);
+	OK(r);
+	ck_assert_pstr_eq(hj_str(r, "standings.0.player"), replay_black);
+	ck_assert_int_eq(hj_int(r, "standings.0.wins"), 1);
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I, s:i}", "cmd", "tournament.pairings", "tournament", ko, "round", 1);
+	OK(r);
+	ck_assert_pstr_eq(hj_str(r, "pairings.0.result"), "0");
+	ck_assert_pstr_eq(hj_str(r, "pairings.1.result"), "B+R");
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament", ko, "format", "h9");
+	OK(r);
+	ck_assert_msg(strstr(hj_str(r, "data"), "+/b") && strstr(hj_str(r, "data"), "-/w") &&
+		      !strstr(hj_str(r, "data"), "=/"), "h9: %s", hj_str(r, "data"));
 	json_decref(r);
 	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", ko);
 	ERR(r, "conflict"); /* decided: the knockout has its winner */
