@@ -1,5 +1,6 @@
 /* ruleset: the rulesets and their lookup. See ruleset.h. */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,6 +233,15 @@ int ruleset_result_check(const struct ruleset *rs, const char *r)
 	char want[SCORE_RESULT_MAX];
 	snprintf(want, sizeof want, "%c+%g", x.winner == BLACK ? 'B' : 'W', x.margin);
 	return strcmp(r, want) == 0 ? 0 : -1;
+}
+
+int ruleset_margin_fits(const struct ruleset *rs, const char *r, double komi)
+{
+	struct ruleset_result x;
+	if (rs->bar == RULESET_BAR_PREDICTION || rs->result_parse(r, &x) < 0 || !x.counted)
+		return 0;
+	double rest = x.margin - komi;
+	return rest == floor(rest) ? 0 : -1;
 }
 
 /* ---- records ---- */

@@ -142,6 +142,15 @@ int ruleset_result_normalise(const struct ruleset *rs, const char *in, char *out
  * Chinese rules. Returns 0, or -1. */
 int ruleset_result_check(const struct ruleset *rs, const char *r);
 
+/* Can a counted result r (ruleset_result_check's form) come out of an area count under rs with
+ * komi `komi` (points; the game's komi, handicap compensation aside: it adds whole points)?
+ * Chinese Rules 2002 Art. 9-11: Black's and White's areas differ by a whole number (stones and
+ * territory, neutral points shared half each on an odd or even board alike), so the margin
+ * minus the komi is whole: with komi 7.5, W+1 cannot happen, W+1.5 can. The prediction
+ * ruleset's bar (Art. 5.3) is not a komi: any quarter fits. Results without a margin fit.
+ * Returns 0, or -1. */
+int ruleset_margin_fits(const struct ruleset *rs, const char *r, double komi);
+
 /* Fill the game information a record of a game under rs takes from the ruleset: KM (the
  * effective komi of `komi` and `handicap`), HA, RU, and PL when the first player is not the one
  * SGF implies (White when Black has stones before the first move, else Black). s->size must be

@@ -32,6 +32,8 @@ int games_set_result(struct server *srv, int64_t id, const char *result, const c
 	int rc = 0;
 	if (!result_valid(rs, result))
 		rc = -2;
+	else if (ruleset_margin_fits(rs, result, g ? g->row.komi : row.komi) < 0)
+		rc = -4;
 	else if ((reason && referee_reason_parse(reason, &why) < 0) || why == END_NONE ||
 		 why == END_DECLINED)
 		rc = -3;

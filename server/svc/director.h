@@ -12,7 +12,8 @@
  * move ratings. Returns 0, -1 (no such game), -2 (not a result of the game's ruleset in its
  * stored form, ruleset_result_check: give ruleset_result_normalise's form) or -3 (not a reason a director may give: none of
  * referee_reason_name's but "declined", or "double_forfeit" with a result other than Void,
- * docs/rules.md §4). */
+ * docs/rules.md §4) or -4 (a margin an area count cannot give with the game's komi:
+ * ruleset_margin_fits). */
 int games_set_result(struct server *srv, int64_t id, const char *result, const char *reason,
 		     bool unrated);
 /* The tournament game `id` belongs to: *tournament_id, 0 for a casual game (a director may set

@@ -431,6 +431,10 @@ static int result_refused(struct proto_error *e, int rc, const char *given, cons
 		return svc_fail(e, PROTO_ERR_BAD_REQUEST,
 				"field 'result': '%s' is not a result (B+R, W+3.5, B+T, W+F, "
 				"0/jigo/draw, Void, double_loss)", given);
+	if (rc == -4)
+		return svc_fail(e, PROTO_ERR_BAD_REQUEST,
+				"field 'result': an area count cannot give '%s' with this game's komi "
+				"(the margin minus the komi is a whole number of points)", stored);
 	if (reason && strcmp(reason, "double_forfeit") == 0)
 		return svc_fail(e, PROTO_ERR_BAD_REQUEST,
 				"field 'reason': double_forfeit (a double loss) goes with result Void "
@@ -439,6 +443,35 @@ static int result_refused(struct proto_error *e, int rc, const char *given, cons
 			"field 'reason': '%s' is not a reason (resignation, time, score, "
 			"warnings, illegal, lateness, double_forfeit, adjudicated, cycle)",
 			reason ? reason : "");
+}
+
+/* The colour a result string names as the winner ('B', 'W'), or 0 (a draw, void, none). */
+static char result_winner(const char *r)
+{
+	return (r[0] == 'B' || r[0] == 'W') && r[1] == '+' ? r[0] : 0;
+}
+
+/* A knockout pairs each round from the last one's winners: once the next round is paired, a
+ * result of an earlier round may change only if its winner stays (B+R to B+3.5). Returns 0,
+ * or -1 with *e (conflict) for a change of winner. */
+static int knockout_bracket_holds(struct server *srv, int64_t tid, int64_t game,
+				  const char *result, struct proto_error *e)
+{
+	struct tour t;
+	struct store_game row = {0};
+	int rc = 0;
+	if (tour_get(srv, tid, &t, e) < 0)
+		return -1;
+	if (t.system == SYSTEM_KNOCKOUT && store_game_get(srv->store, game, &row) == STORE_OK &&
+	    row.round > 0 && row.round < tour_round(&t) &&
+	    result_winner(row.result) != result_winner(result))
+		rc = svc_fail(e, PROTO_ERR_CONFLICT, "game %lld (%s) decided who went on from round "
+			      "%d, and round %d is paired from it: a knockout result can change "
+			      "only where its winner stays", (long long)game,
+			      row.result[0] ? row.result : "no result", row.round, tour_round(&t));
+	store_game_clear(&row);
+	tour_clear(&t);
+	return rc;
 }
 
 int tournaments_result(struct server *srv, const char *by, bool admin, int64_t game,
@@ -463,6 +496,8 @@ int tournaments_result(struct server *srv, const char *by, bool admin, int64_t g
 	if (tid == 0 && !admin)
 		return svc_fail(e, PROTO_ERR_FORBIDDEN, "game %lld is not a tournament game",
 				(long long)game);
+	if (tid != 0 && knockout_bracket_holds(srv, tid, game, result, e) < 0)
+		return -1;
 	int rc = games_set_result(srv, game, result, reason, false);
 	if (rc == -1)
 		return svc_fail(e, PROTO_ERR_NOT_FOUND, "no game %lld", (long long)game);

@@ -280,7 +280,13 @@ START_TEST(test_entrants)
 	ck_assert_pstr_eq(hj_str(ev, "players.W.name"), v.white[ka]);
 	json_decref(ev);
 	result(td, v.game[k], "b+r");
-	result(td, v.game[1 - k], "w+3.5");
+	/* a margin no area count gives with the event's komi 0 (81 points: a whole margin) */
+	json_t *bad = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.result", "game",
+			     (json_int_t)v.game[1 - k], "result", "w+3.5");
+	ERR(bad, "bad_request");
+	ck_assert_msg(strstr(hj_str(bad, "error.message"), "komi"), "%s", hj_text(bad));
+	json_decref(bad);
+	result(td, v.game[1 - k], "w+3");
 	const char *winner = v.black[k];
 	ck_assert_double_eq(standing(td, t, winner, "points"), 2);
 	ck_assert_double_eq(standing(td, t, v.white[1 - k], "points"), 2);
@@ -413,7 +419,7 @@ START_TEST(test_exports_full_names)
 		start(td, t, rd, &v);
 		ck_assert_int_eq(v.n, 2);
 		result(td, v.game[0], "b+r");
-		result(td, v.game[1], "w+3.5");
+		result(td, v.game[1], "w+3");
 		games += v.n;
 	}
 	json_t *r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament",

@@ -73,7 +73,7 @@ START_TEST(test_result_forms)
 	ck_assert_int_eq(tt_start_round(&e, 1), 1);
 	long long g = e.g[0].id;
 	expect_stored(e.td, g, "b+r", NULL, "B+R", "adjudicated"); /* a live game ends */
-	expect_stored(e.td, g, "w+3.5", NULL, "W+3.5", "adjudicated");
+	expect_stored(e.td, g, "w+3", NULL, "W+3", "adjudicated"); /* komi 0: whole margins */
 	expect_stored(e.td, g, "b+t", "time", "B+T", "time");
 	expect_stored(e.td, g, "W+f", NULL, "W+F", "adjudicated");
 	expect_stored(e.td, g, "jigo", NULL, "0", "adjudicated");
@@ -97,6 +97,8 @@ START_TEST(test_result_forms)
 	expect_refused(e.td, g, "X+1", NULL, "B+R, W+3.5, B+T, W+F, 0/jigo/draw, Void, double_loss",
 		       "reason");
 	expect_refused(e.td, g, "x+1", NULL, "'x+1' is not a result", NULL);
+	/* a margin the area count cannot give with the game's komi (0: 81 points, whole) */
+	expect_refused(e.td, g, "w+3.5", NULL, "with this game's komi", "reason");
 	expect_refused(e.td, g, "tie", "resignation", "'tie' is not a result", "'reason'");
 	expect_refused(e.td, g, "B+R", "nonsense", "field 'reason': 'nonsense' is not a reason",
 		       "is not a result");

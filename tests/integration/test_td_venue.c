@@ -214,9 +214,9 @@ START_TEST(test_board_restart)
 	ck_assert_ptr_null(hj_str(r, "game.result"));
 	json_decref(r);
 	tt_req_ok(c, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.result", "game", (json_int_t)g,
-			       "result", "w+3.5"));
+			       "result", "w+3"));
 	r = game_of(c, g);
-	ck_assert_pstr_eq(hj_str(r, "game.result"), "W+3.5");
+	ck_assert_pstr_eq(hj_str(r, "game.result"), "W+3");
 	json_decref(r);
 	hc_close(c);
 }

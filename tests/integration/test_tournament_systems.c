@@ -413,6 +413,20 @@ START_TEST(test_knockout)
 	/* Round 2: 1 v 4, 2 v 3. */
 	ck_assert_int_eq(tt_start_round(&e, 2), 2);
 	ck_assert_int_eq(e.nbye_round[2], 0);
+	/* round 2 is paired from round 1's winner: that result can no longer change its winner
+	 * (it put the loser into round 2 once), only its margin */
+	{
+		bool white_won = e.g[0].result[0] == 'W';
+		json_t *r = hc_req(e.td, "{s:s, s:I, s:s}", "cmd", "tournament.result", "game",
+				   (json_int_t)e.g[0].id, "result", white_won ? "B+R" : "W+R");
+		ERR(r, "conflict");
+		json_decref(r);
+		r = hc_req(e.td, "{s:s, s:I, s:s}", "cmd", "tournament.result", "game",
+			   (json_int_t)e.g[0].id, "result", white_won ? "W+T" : "B+T");
+		OK(r);
+		json_decref(r);
+		snprintf(e.g[0].result, sizeof e.g[0].result, "%s", white_won ? "W+T" : "B+T");
+	}
 	int winner = -1;
 	for (int q = 1; q <= 2; q++) {
 		struct tt_game *g = &e.g[q];

@@ -127,6 +127,31 @@ START_TEST(test_result_check)
 }
 END_TEST
 
+/* An area count's margin minus the komi is whole (Art. 9-11): W+1 cannot come with komi 7.5;
+ * every count the ruleset writes fits its komi; the prediction rules' bar is not a komi. */
+START_TEST(test_margin_fits)
+{
+	const struct ruleset *rs = ruleset_default();
+	ck_assert_int_eq(ruleset_margin_fits(rs, "W+1", 7.5), -1);
+	ck_assert_int_eq(ruleset_margin_fits(rs, "W+1.5", 7.5), 0);
+	ck_assert_int_eq(ruleset_margin_fits(rs, "B+3", 7), 0);
+	ck_assert_int_eq(ruleset_margin_fits(rs, "B+3.5", 7), -1);
+	ck_assert_int_eq(ruleset_margin_fits(rs, "B+3.5", 0.5), 0);
+	ck_assert_int_eq(ruleset_margin_fits(rs, "B+R", 7.5), 0);
+	ck_assert_int_eq(ruleset_margin_fits(rs, "0", 7.5), 0);
+	ck_assert_int_eq(ruleset_margin_fits(&ruleset_prediction, "W+8.75", 0), 0);
+	char out[SCORE_RESULT_MAX];
+	for (double komi = -3.5; komi <= 9; komi += 0.5)
+		for (int d = 0; d <= 3; d++) /* d neutral points, shared half each */
+			for (int b = 30; b <= 50; b++) {
+				struct score s = { .black = b + 0.5 * d, .white = 81 - d - b + 0.5 * d,
+						   .komi = komi };
+				const char *r = rs->result_counted(&s, out);
+				ck_assert_msg(ruleset_margin_fits(rs, r, komi) == 0, "%s with komi %g", r, komi);
+			}
+}
+END_TEST
+
 START_TEST(test_result_parse)
 {
 	const struct ruleset *rs = ruleset_default();
@@ -370,6 +395,7 @@ static Suite *ruleset_suite(void)
 	tcase_add_test(c, test_results);
 	tcase_add_test(c, test_result_parse);
 	tcase_add_test(c, test_result_check);
+	tcase_add_test(c, test_margin_fits);
 	tcase_add_test(c, test_result_normalise);
 	tcase_add_test(c, test_sgf_info);
 	suite_add_tcase(s, c);
