@@ -428,6 +428,11 @@ static void stop_games(void *ctx)
 	games_stop(ctx);
 }
 
+static void keep_turns(void *ctx)
+{
+	games_keep_turns(ctx);
+}
+
 /* Open the store, load the live games, wire the layers (lines from the transport to the
  * dispatcher, the flush after each commit, the stop order: the transport, then the games)
  * and listen. Returns 0, or -1 (logged; the loop still runs what must close). */
@@ -449,6 +454,7 @@ static int run_start(struct server *srv, uv_loop_t *loop, const struct server_se
 		server_add_stop(srv, ws_stop, ws);
 	}
 	server_add_stop(srv, stop_games, srv);
+	server_set_last_writes(srv, keep_turns, srv);
 	server_start(srv);
 	/* HTTP first: the TCP port file, which tests wait for, says that both listen. */
 	if ((http_set.host && ws_listen(ws, srv, &http_set) < 0) || tcp_listen(tcp, srv) < 0) {

@@ -18,12 +18,21 @@ static const char *const formats[] = {"json", "csv", "h9", "html"};
 
 /* A `round` asked for that has not been played yet (past the event's current round):
  * bad_request, as for an export; the caller's t and b are freed. Returns -1 after that reply,
- * 0 for a round that can be shown (0: the current one). */
+ * 0 for a round that can be shown (0: the current one). `need_round`: the current round must
+ * exist (pairings, exports: nothing to show or report before round 1; the standings list the
+ * field). */
 static int round_played(struct conn *c, const struct proto_request *req, struct tour *t,
-			struct ev_build *b, int64_t round)
+			struct ev_build *b, int64_t round, bool need_round)
 {
-	if (round <= tour_round(t))
+	if (round <= tour_round(t) && (round > 0 || !need_round || tour_round(t) > 0))
 		return 0;
+	if (round == 0) { /* the current round, and there is none yet */
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "tournament %lld has no round "
+				   "yet (tournament.start_round pairs round 1)", (long long)t->row.id);
+		tour_ev_free(b);
+		tour_clear(t);
+		return -1;
+	}
 	server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST,
 			   "field 'round': round %lld has not been played (the current round is %d)",
 			   (long long)round, tour_round(t));
@@ -42,7 +51,7 @@ void tournaments_pairings(struct conn *c, const struct proto_request *req)
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
-	if (tournament_cmds_event(c, req, &t, &b) < 0 || round_played(c, req, &t, &b, round) < 0)
+	if (tournament_cmds_event(c, req, &t, &b) < 0 || round_played(c, req, &t, &b, round, true) < 0)
 		return;
 	if (!round)
 		round = tour_round(&t);
@@ -83,7 +92,7 @@ void tournaments_standings(struct conn *c, const struct proto_request *req)
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
-	if (tournament_cmds_event(c, req, &t, &b) < 0 || round_played(c, req, &t, &b, round) < 0)
+	if (tournament_cmds_event(c, req, &t, &b) < 0 || round_played(c, req, &t, &b, round, false) < 0)
 		return;
 	if (teams_is_team(&t)) {
 		team_views_standings(c, req, &t, &b, (int)round);
@@ -297,7 +306,7 @@ void tournaments_export(struct conn *c, const struct proto_request *req)
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
-	if (tournament_cmds_event(c, req, &t, &b) < 0 || round_played(c, req, &t, &b, round) < 0)
+	if (tournament_cmds_event(c, req, &t, &b) < 0 || round_played(c, req, &t, &b, round, true) < 0)
 		return;
 	const char *names[STANDINGS_MAX_TIEBREAKS];
 	int ntb = tour_tiebreak_names(&t, names);

@@ -245,11 +245,18 @@ static void on_last_close(uv_handle_t *h)
 	(void)h;
 }
 
+void server_set_last_writes(struct server *srv, server_hook_fn fn, void *ctx)
+{
+	srv->last_writes = (struct server_hook){fn, ctx};
+}
+
 void server_stop(struct server *srv)
 {
 	if (srv->stopping)
 		return;
 	srv->stopping = true;
+	if (srv->started && srv->last_writes.fn)
+		srv->last_writes.fn(srv->last_writes.ctx);
 	/* Commit what this iteration did, then flush and close every connection. */
 	if (srv->txn) {
 		srv->txn = false;

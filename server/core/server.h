@@ -277,6 +277,7 @@ struct server {
 	unsigned nflush;
 	struct server_hook stop[SERVER_STOP_HOOKS]; /* server_stop, in order */
 	unsigned nstop;
+	struct server_hook last_writes; /* a clean stop, before its last commit (fn NULL: none) */
 	server_conn_fn conn_gone; /* a connection leaves its session */
 	struct idmap sessions;    /* player id -> first struct conn of that player */
 	struct idmap games;       /* game id -> struct game (live games): the game layer's,
@@ -317,6 +318,9 @@ void server_start(struct server *srv);
 void server_set_line(struct server *srv, server_line_fn line, void *ctx);
 int server_add_flush(struct server *srv, server_hook_fn flush, void *ctx);
 int server_add_stop(struct server *srv, server_hook_fn stop, void *ctx);
+/* `fn` writes what a clean stop (a signal) must keep, in the stop's last transaction: it runs
+ * in server_stop before the commit (the games' running turns, docs/rules.md Art. 14). */
+void server_set_last_writes(struct server *srv, server_hook_fn fn, void *ctx);
 void server_set_conn_gone(struct server *srv, server_conn_fn gone);
 /* Begin a graceful stop: commit, run the stop hooks (the transport flushes and closes its
  * connections, live games stop), close core's handles. The loop then ends by itself. */

@@ -85,7 +85,8 @@ char *game_extra_text(const struct game *g, int at_move, const char *to_move)
 	put_owned(&o, "counted_dead", r->settled ? game_points_json(g, r->counted_dead) : NULL);
 	jsonout_lit(&o, ",\"paused\":");
 	jsonout_bool(&o, g->paused);
-	if (g->paused) { /* the part of the turn used before the pause survives a restart */
+	if (g->turn_used > 0) { /* the part of the turn used before a pause or a clean stop
+				* survives a restart (games_keep_turns) */
 		jsonout_lit(&o, ",\"turn_used_ms\":");
 		jsonout_int(&o, g->turn_used);
 	}
@@ -138,7 +139,7 @@ void game_save_as(struct server *srv, struct game *g, bool move)
 			.valid = true, .complex = r->claimed[BLACK] || r->claimed[WHITE] || r->scored,
 			.passes = r->passes, .first_passer = r->first_passer,
 			.to_move = to_move ? r->board.to_move : EMPTY, .paused = g->paused,
-			.turn_used = g->paused ? g->turn_used : 0,
+			.turn_used = g->turn_used,
 			.present = {g->present[BLACK], g->present[WHITE]},
 			.lateness_limit_s = g->lateness_limit_s,
 			.pred_gen = g->pred_gen,
@@ -266,7 +267,8 @@ static void restore_state(struct game *g, const struct replay_ctx *rx)
 			r->score.komi = json_number_value(json_object_get(s, "komi"));
 		}
 		g->paused = json_is_true(json_object_get(x, "paused"));
-		if (g->paused)
+		/* what the turn had used (a pause, a clean stop), unless moves came after it */
+		if (!later)
 			g->turn_used = json_integer_value(json_object_get(x, "turn_used_ms"));
 		g->present[BLACK] = json_is_true(json_object_get(x, "present_B"));
 		g->present[WHITE] = json_is_true(json_object_get(x, "present_W"));

@@ -329,6 +329,22 @@ void games_stop(struct server *srv)
 	}
 }
 
+void games_keep_turns(struct server *srv)
+{
+	for (size_t i = 0; i < srv->games.cap; i++) {
+		struct game *g = srv->games.slots[i].val;
+		if (!g || !g->started || g->paused)
+			continue;
+		int64_t used = game_turn_elapsed(g);
+		if (used <= g->turn_used)
+			continue; /* no turn's time runs (game_turn_elapsed counts none) */
+		g->turn_used = used;
+		g->turn_start = fairclock_fair_ms(srv);
+		server_txn(srv);
+		game_save(srv, g);
+	}
+}
+
 int games_time_check(const struct proto_time *t, const char **why)
 {
 	struct clock_control cc;

@@ -39,6 +39,11 @@ void games_player_login(struct conn *c);
 
 /* Close every game's timer and the stall meter (the server is stopping). */
 void games_stop(struct server *srv);
+/* A clean stop (a signal): each live game whose turn's time runs keeps what the player to move
+ * has used of the turn (written with the game: turn_used_ms), so that after the restart they
+ * have exactly what was left, as after a director's pause (Chinese Rules 2002 Art. 14:
+ * no clock runs while the server is down). In the stop's last transaction (server_stop). */
+void games_keep_turns(struct server *srv);
 
 /* What the game layer asks of the layers above it (set once, before games_load; any member may
  * be NULL). ended: a rated game has just ended, its row written in the open transaction; add

@@ -357,6 +357,18 @@ int tournaments_start_round(struct server *srv, int64_t tournament, double start
 		return svc_fail(e, PROTO_ERR_INTERNAL, "could not read the tournament");
 	}
 	int round = tour_round(&t) + 1, rc = -1;
+	/* A start already past the lateness limit loses every game of the round at once (both
+	 * absent: double forfeits, Art. 22.1): a typo (600 for "in ten minutes"), refused. A
+	 * director starting late (start_at a little ago) is fine: lateness runs from it. */
+	double now = fairclock_wall_s();
+	if (start_at > 0 && !tour_board(&t) && gs.lateness_limit_s > 0 &&
+	    start_at < now - gs.lateness_limit_s) {
+		rc = svc_fail(e, PROTO_ERR_BAD_REQUEST, "field 'start_at': %.0f s ago, past the "
+			      "lateness limit (%d s): every game of the round would be lost at once "
+			      "(Unix seconds; omit it to start now)", now - start_at,
+			      gs.lateness_limit_s);
+		goto out;
+	}
 	if (teams_is_team(&t)) {
 		rc = teams_start_round(srv, &t, &b, start_at, res, e);
 		goto out;

@@ -836,6 +836,57 @@ START_TEST(test_restart_kill9)
 }
 END_TEST
 
+/* Art. 14 across a clean stop (SIGTERM): the server being down works as a pause. Black has
+ * used 1 s of the turn when the server stops; after the restart Black has exactly what was
+ * left then (before: the whole turn back, a fresh turn from any restart). */
+START_TEST(test_restart_sigterm)
+{
+	struct hc *b = login("st_b"), *w = login("st_w");
+	long long t0;
+	long long g = new_game(b, w, NULL, time_byoyomi(10, 1, 5), NULL, &t0);
+	sleep_until(t0 + 200);
+	json_t *r = play(b, g, "E5");
+	json_decref(r);
+	r = play(w, g, "C3");
+	long long bmain = hj_int(r, "move.clocks.B.main_ms");
+	long long t1 = mono_ms();
+	json_decref(r);
+	sleep_ms(1000); /* Black thinks 1 s; then the server stops cleanly and stays down 1 s */
+	long long used = mono_ms() - t1;
+	hc_close(b);
+	hc_close(w);
+	ck_assert_int_eq(hd_stop(&D), 0);
+	sleep_ms(1000);
+	ck_assert_msg(hd_restart(&D) == 0, "tengend did not restart");
+	long long tr = mono_ms();
+	b = login("st_b");
+	json_t *e = state_event(b, g, T);
+	ck_assert_msg(e != NULL, "no game.state after the restart");
+	long long since = mono_ms() - tr;
+	NEAR(hj_int(e, "game.clocks.B.main_ms"), bmain - used - since, TOLERANCE_MS,
+	     "Black's main after a clean stop: the second used before it is kept");
+	json_decref(e);
+	r = hc_req(b, "{s:s, s:I, s:s, s:i}", "cmd", "play", "game", (json_int_t)g, "vertex", "G7",
+		   "number", 3);
+	OK(r);
+	NEAR(hj_int(r, "move.clocks.B.main_ms"), bmain - used - (mono_ms() - tr), TOLERANCE_MS,
+	     "Black's main after moving after the restart");
+	json_decref(r);
+	/* a kill -9 now finds the row as the move left it: no stale kept time */
+	ck_assert_int_eq(hd_kill(&D), 0);
+	ck_assert_msg(hd_restart(&D) == 0, "tengend did not restart after kill -9");
+	struct hc *w2 = login("st_w");
+	e = state_event(w2, g, T);
+	ck_assert_msg(e != NULL, "no game.state after the second restart");
+	ck_assert_pstr_eq(hj_str(e, "game.to_move"), "W");
+	ck_assert_msg(hj_int(e, "game.clocks.W.main_ms") > 10000 - 1000,
+		      "White's clock after the kill: %s", hj_text(e));
+	json_decref(e);
+	hc_close(b);
+	hc_close(w2);
+}
+END_TEST
+
 /* Issue 20 item 7: a stall of the server is not a player's time. Black has 1 s of main time
  * and one period of 2 s; 1 s into the turn the daemon is stopped (SIGSTOP) for 3 s and Black's
  * move reaches the socket during the stop. The move is judged by when it arrived and the stop
@@ -902,6 +953,7 @@ static Suite *clocks_suite(void)
 	tcase_add_test(tc, test_pause_resume);
 	tcase_add_test(tc, test_reconnect);
 	tcase_add_test(tc, test_restart_kill9);
+	tcase_add_test(tc, test_restart_sigterm);
 	tcase_add_test(tc, test_stall_not_charged);
 	suite_add_tcase(s, tc);
 	return s;

@@ -286,6 +286,30 @@ START_TEST(test_round_robin_rounds)
 	check_rounds_shown(e.td, odd, 3);
 	check_rounds_shown(e.td, dbl, 6);
 	expect_unplayed(e.c[0], e.id, 1, 0);
+	/* before round 1: no pairings and nothing to export (an h9 of entries without a round
+	 * was written, and the pairings of "round 0"); the standings list the field */
+	json_t *r0 = hc_req(e.c[0], "{s:s, s:I}", "cmd", "tournament.pairings", "tournament",
+			    (json_int_t)e.id);
+	ERR(r0, "bad_request");
+	json_decref(r0);
+	r0 = hc_req(e.td, "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament",
+		    (json_int_t)e.id, "format", "h9");
+	ERR(r0, "bad_request");
+	ck_assert_msg(strstr(hj_str(r0, "error.message"), "no round yet"), "%s", hj_text(r0));
+	json_decref(r0);
+	r0 = hc_req(e.c[0], "{s:s, s:I}", "cmd", "tournament.standings", "tournament",
+		    (json_int_t)e.id);
+	OK(r0);
+	ck_assert_int_eq(json_array_size(hj_get(r0, "standings")), 4);
+	json_decref(r0);
+	/* a start long past the lateness limit (600 meant as "in ten minutes") would lose every
+	 * game at once: refused, nothing paired */
+	r0 = hc_req(e.td, "{s:s, s:I, s:i}", "cmd", "tournament.start_round", "tournament",
+		    (json_int_t)e.id, "start_at", 600);
+	ERR(r0, "bad_request");
+	ck_assert_msg(strstr(hj_str(r0, "error.message"), "lateness limit"), "%s", hj_text(r0));
+	json_decref(r0);
+	expect_unplayed(e.c[0], e.id, 1, 0);
 	ck_assert_int_eq(tt_start_round(&e, 1), 2);
 	expect_unplayed(e.c[0], e.id, 2, 1);
 	expect_unplayed(e.c[0], e.id, 9, 1);
