@@ -125,15 +125,19 @@ struct terms {
 
 /* Terms of the bye: the dummy v the place i (the dummy sits at the field's lowest score
  * and below its last place, so the bye goes to the lowest-placed player unless that costs
- * a rematch or a worse score difference elsewhere). Only players with the fewest byes. */
+ * a rematch or a worse score difference elsewhere). Only players with the fewest byes. The
+ * places above the last weigh as floats do (a place a float unit, up to W3_MAX), above
+ * seeding and colour: a bye does not move up a place to keep two players' colours even
+ * (as OpenGotha and the EGF choose the bye before the pairing). */
 static bool bye_terms(const struct sw *c, int i, struct terms *t)
 {
 	const struct hist *h = c->h;
 	int a = c->pl[i];
 	if (h->nbyes[a] != c->min_byes)
 		return false;
+	int above = c->nf - 1 - i;
 	*t = (struct terms){ .d = abs(h->score[a] - c->score_min),
-			     .c4 = cap_sq(c->nf - 1 - i, SEED_DEV_CAP) };
+			     .c3 = above < W3_MAX ? above : W3_MAX };
 	return true;
 }
 

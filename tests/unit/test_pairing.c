@@ -509,6 +509,32 @@ START_TEST(test_swiss_bye)
 }
 END_TEST
 
+/* The bye goes to the lowest-placed player of the lowest group even where two players above
+ * are due the same colour (docs/pairing.md, "The bye": colour is last and soft; found in a
+ * director's trial: the bye went one place up, to keep Black and White even). Round 1: P4
+ * and P5 lose as Black (due White), P6 loses as White (due Black), P3 has the bye. */
+START_TEST(test_swiss_bye_before_colour)
+{
+	static struct sim s;
+	static struct pairing_out o;
+	sim_init(&s, SYSTEM_SWISS, 7);
+	s.ev.rounds_planned = 2;
+	sim_game(&s, 1, 4, 0, RESULT_WHITE_WIN);
+	sim_game(&s, 1, 5, 1, RESULT_WHITE_WIN);
+	sim_game(&s, 1, 2, 6, RESULT_BLACK_WIN);
+	sim_bye(&s, 1, 3);
+	ck_assert_int_eq(pairing_round(&s.ev, 2, &o), 0);
+	ck_assert_int_eq(o.nbyes, 1);
+	ck_assert_int_eq(o.byes[0], 6);
+	bool p4_p5 = false;
+	for (int p = 0; p < o.npairs; p++)
+		p4_p5 |= (o.pairs[p].black == 4 && o.pairs[p].white == 5) ||
+			 (o.pairs[p].black == 5 && o.pairs[p].white == 4);
+	ck_assert_msg(p4_p5, "the two above the bye play each other");
+	ck_assert_int_eq(o.quality.rematches, 0);
+}
+END_TEST
+
 /* Issue 15, finding 1: with the better seed always winning, 8 players, 3 rounds: the two
  * leaders meet in the last round (colour never keeps score groups apart). */
 START_TEST(test_swiss_leaders_meet)
@@ -940,6 +966,7 @@ static Suite *pairing_suite(void)
 	tcase_add_test(ts, test_swiss_properties);
 	tcase_add_test(ts, test_swiss_seeding);
 	tcase_add_test(ts, test_swiss_bye);
+	tcase_add_test(ts, test_swiss_bye_before_colour);
 	tcase_add_test(ts, test_swiss_leaders_meet);
 	tcase_add_test(ts, test_swiss_score_minimum);
 	tcase_add_test(ts, test_swiss_lookahead);
