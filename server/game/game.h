@@ -57,6 +57,12 @@ struct game {
 	uint64_t turn_start;     /* ms (fairclock_fair_ms) the running turn was last (re)started */
 	int64_t turn_used;       /* ms of the running turn before turn_start (pauses) */
 	bool paused;             /* Art. 14: a director's pause */
+	/* The last turn the timer forfeited (byo-yomi, last_period "pass", Art. 22.5): its move
+	 * number (0: none) and when (fairclock_fair_ms). A move of that player arriving within
+	 * GAME_FLAG_RACE_MS, before the opponent moved, was sent before they could know: too
+	 * late, not out of turn. */
+	int flag_pass_number;
+	uint64_t flag_pass_at;
 	bool present[3];         /* scheduled games: the player has joined (Art. 22) */
 	int lateness_limit_s;    /* Art. 22.1 */
 	int64_t expires_at;      /* a pending challenge lapses then (Unix seconds) */
@@ -135,6 +141,10 @@ void game_clock_state_from(const json_t *o, struct clock_state *s);
  * byo-yomi: a third of the bytes of the {"B": clock, "W": clock} object, which made most of a
  * move row (docs/benchmarks.md, issue 22's sixth round). "" for a game without clocks. */
 #define GAME_MOVE_CLOCKS_MAX 192
+/* ms after the timer forfeited a player's turn during which that player's move (or pass) is
+ * answered as too late (conflict, no penalty) rather than out of turn (a warning): it was
+ * sent before the forfeit's event could reach them (a round trip and the client's handling). */
+#define GAME_FLAG_RACE_MS 2000
 void game_move_clocks_text(const struct game *g, char out[GAME_MOVE_CLOCKS_MAX]);
 /* Read clocks text into *b and *w for the clock rules cc: a move row's array (above), or the
  * {"B": clock, "W": clock} object (a game row's, and move rows written before the array).

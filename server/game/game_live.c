@@ -27,6 +27,8 @@ bool game_flag_fall(struct server *srv, struct game *g)
 		referee_play(&g->ref, c, BOARD_PASS, &m);
 		clock_forfeit_period(&g->cc, &g->clk[c]);
 		game_turn_restart(g);
+		g->flag_pass_number = (int)board_moves(&g->ref.board);
+		g->flag_pass_at = fairclock_fair_ms(srv);
 		game_record_move(srv, g, c, &m, "time");
 		return game_announce_move(srv, g, c, &m, "time");
 	}

@@ -368,6 +368,16 @@ START_TEST(test_last_period_pass)
 		      "the observer should see the forfeited turn: %s", hj_text(e));
 	json_decref(e);
 	ck_assert(!hc_has_event(b, "game.end", g));
+	/* Black's move, sent before Black could see the forfeit: too late (conflict), not out
+	 * of turn (it drew a not_your_turn warning, and two such races lost the game) */
+	json_t *late = hc_req(b, "{s:s, s:I, s:s}", "cmd", "play", "game", (json_int_t)g, "vertex", "A1");
+	ERR(late, "conflict");
+	ck_assert_msg(strstr(hj_str(late, "error.message"), "the turn was forfeited"), "%s", hj_text(late));
+	json_decref(late);
+	late = game_query(b, g);
+	ck_assert_int_eq(hj_int(late, "game.warnings.B"), 0);
+	ck_assert_int_eq(json_array_size(hj_get(late, "game.moves")), 1);
+	json_decref(late);
 	/* Play goes on: White moves, then Black within the same (last) period. */
 	json_t *r = play(w, g, "E5");
 	ck_assert_int_eq(hj_int(r, "move.number"), 2);
