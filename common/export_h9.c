@@ -264,8 +264,10 @@ static void header(struct export_buf *b, const struct export_ctx *x,
 	char text[H9_TEXT_MAX];
 	int j;
 
-	if (cl)
-		export_buf_add(b, "; CL[%s]\n", cl);
+	/* no time control known (a board event's clocks are not the server's): not classified,
+	 * said for a named event (its header is a report's; without one, no header lines) */
+	if (cl || info->name)
+		export_buf_add(b, "; CL[%s]\n", cl ? cl : "X");
 	if (info->name) {
 		export_ascii(text, sizeof text, info->name);
 		export_buf_add(b, "; EV[%s]\n", text);

@@ -362,7 +362,7 @@ int accounts_register(struct conn *c, const json_t *id, const char *name, const 
 	 * called by job_done once the player exists). */
 	if (rank && ratings_rank_check(rank, declared) < 0)
 		return svc_fail(e, PROTO_ERR_BAD_REQUEST,
-				"field 'rank': a rank from 15k to 1k or 1d to 9d, e.g. \"3k\"");
+				"field 'rank': a rank from 30k to 1k or 1d to 9d, e.g. \"3k\"");
 	if (store_player_by_name(c->srv->store, name, &p) == STORE_OK)
 		return svc_fail(e, PROTO_ERR_CONFLICT, "the name '%s' is taken", name);
 	/* A full queue refuses before the address's count (register_wait) is taken: a refused

@@ -91,6 +91,17 @@ int tour_round(const struct tour *t)
 	return (int)json_integer_value(json_object_get(t->state, "round"));
 }
 
+int tour_entry_withdrawn(const json_t *entry, const char *name, struct proto_error *e)
+{
+	json_int_t after = json_integer_value(json_object_get(entry, "withdrawn_after"));
+	if (json_is_true(json_object_get(entry, "withdrawn_before_start")))
+		return svc_fail(e, PROTO_ERR_CONFLICT, "%s withdrew before round 1", name);
+	if (after > 0)
+		return svc_fail(e, PROTO_ERR_CONFLICT, "%s withdrew after round %lld", name,
+				(long long)after);
+	return 0;
+}
+
 const char *const tour_venue_names[TOUR_VENUES] = {"online", "board"};
 
 json_t *tour_entry_named(const struct tour *t, const char *name)

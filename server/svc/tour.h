@@ -60,6 +60,9 @@ int tour_setting_int(const struct tour *t, const char *key, int dflt);
 int tour_round(const struct tour *t);
 /* The entry of t's field named `name` (case-insensitive; borrowed), or NULL. */
 json_t *tour_entry_named(const struct tour *t, const char *name);
+/* Has the entry `entry` (of player `name`) withdrawn (Art. 28)? 0 if not; -1 with *e a
+ * conflict saying when ("withdrew after round 2", "withdrew before round 1"). */
+int tour_entry_withdrawn(const json_t *entry, const char *name, struct proto_error *e);
 /* The venues (docs/protocol.md tournament.create `venue`), TOUR_VENUE_ONLINE the default. */
 enum tour_venue { TOUR_VENUE_ONLINE = 0, TOUR_VENUE_BOARD };
 #define TOUR_VENUES 2

@@ -183,9 +183,10 @@ int tournaments_absent(struct server *srv, int64_t tournament, const char *name,
 		svc_fail(e, PROTO_ERR_CONFLICT, "absence for a round is for Swiss and McMahon events "
 			 "(a %s pairs everyone: withdraw the player, or enter the game's result)",
 			 t.row.system);
-	} else if (!v || json_is_true(json_object_get(v, "withdrawn_before_start")) ||
-		   json_integer_value(json_object_get(v, "withdrawn_after")) > 0) {
+	} else if (!v) {
 		svc_fail(e, PROTO_ERR_NOT_FOUND, "%s is not in the field", name);
+	} else if (tour_entry_withdrawn(v, name, e) < 0) {
+		/* *e says when they withdrew */
 	} else if (round < 1 || round > planned) {
 		svc_fail(e, PROTO_ERR_BAD_REQUEST, "field 'round': the event has rounds 1 to %d", planned);
 	} else if (round <= tour_round(&t)) {

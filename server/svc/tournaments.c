@@ -102,10 +102,13 @@ int tournaments_withdraw(struct server *srv, int64_t tournament, const char *nam
 	if (tour_get(srv, tournament, &t, e) < 0)
 		return -1;
 	json_t *entry = tour_entry_named(&t, name);
-	if (!entry || json_is_true(json_object_get(entry, "withdrawn_before_start")) ||
-	    json_integer_value(json_object_get(entry, "withdrawn_after")) > 0) {
+	if (!entry) {
 		tour_clear(&t);
 		return svc_fail(e, PROTO_ERR_NOT_FOUND, "%s is not in the field", name);
+	}
+	if (tour_entry_withdrawn(entry, name, e) < 0) {
+		tour_clear(&t);
+		return -1;
 	}
 	int round = tour_round(&t);
 	int64_t pid = json_integer_value(json_object_get(entry, "id"));

@@ -96,6 +96,12 @@ START_TEST(test_accounts)
 		ERR_FIELD(r, "bad_request", "name");
 		json_decref(r);
 	}
+	/* a rank out of range names the range the server takes (it said 15k while 30k passes) */
+	r = hc_req(c, "{s:s, s:s, s:s, s:s}", "cmd", "register", "name", "rankless", "password",
+		   "good password", "rank", "31k");
+	ERR_FIELD(r, "bad_request", "rank");
+	ck_assert_msg(strstr(hj_str(r, "error.message"), "30k to 1k"), "%s", hj_text(r));
+	json_decref(r);
 	r = hc_req(c, "{s:s, s:s, s:s}", "cmd", "register", "name", "abcdefghijabcdefghijabcdefghij.-_", "password", "good password");
 	ERR_FIELD(r, "bad_request", "name");
 	json_decref(r);

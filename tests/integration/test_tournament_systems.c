@@ -368,6 +368,17 @@ START_TEST(test_swiss)
 	ck_assert_int_eq(hj_int(r, "withdrawn_after"), 1);
 	json_decref(r);
 	e.withdrawn[gone] = true;
+	/* again, and an absence for them: conflict saying when they withdrew (was not_found,
+	 * "not in the field", while the field lists them) */
+	r = hc_req(e.td, "{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament",
+		   (json_int_t)e.id, "player", e.names[gone]);
+	ERR(r, "conflict");
+	ck_assert_msg(strstr(hj_str(r, "error.message"), "withdrew after round 1"), "%s", hj_text(r));
+	json_decref(r);
+	r = hc_req(e.td, "{s:s, s:I, s:s, s:i}", "cmd", "tournament.absent", "tournament",
+		   (json_int_t)e.id, "player", e.names[gone], "round", 3);
+	ERR(r, "conflict");
+	json_decref(r);
 	r = hc_req(e.td, "{s:s, s:I}", "cmd", "tournament.get", "tournament", (json_int_t)e.id);
 	OK(r);
 	json_t *v;

@@ -94,6 +94,11 @@ START_TEST(test_export_h9)
 	ck_assert_ptr_nonnull(strstr(s, "\n   2 Bob x                           3k XX xxxx    2    0    0"
 		"       0-     1+!b\n"));
 	free(s);
+	/* no time control: the class line still says "not classified" (it was left out) */
+	struct export_info none = { .name = "No Clock Cup" };
+	ck_assert_int_eq(export_h9(&ev, &none, &s), EXPORT_OK);
+	ck_assert_msg(strncmp(s, "; CL[X]\n; EV[No Clock Cup]\n", 27) == 0, "%s", s);
+	free(s);
 }
 END_TEST
 
