@@ -65,8 +65,9 @@ static const char td_usage[] =
 	"                                        reply, exit status 3 if any was refused\n"
 	"  td warn GAME B|W REASON               a director's warning (a second one loses)\n"
 	"  td pause GAME | td resume GAME        stop or restart a game's clocks (Art. 14)\n"
-	"  td export T --format h9|csv|json|html [-o FILE]\n"
-	"                                        the results table (stdout or FILE)\n"
+	"  td export T --format h9|csv|json|html [-o FILE] [--round N]\n"
+	"                                        the results table (stdout or FILE; after\n"
+	"                                        round N, default every round played)\n"
 	"  td list                               the tournaments\n"
 	"  td show T                             a tournament's settings and players\n"
 	"  td crosstable T [--round N]           the cross-table (after round N; default the\n"
@@ -118,7 +119,11 @@ static void print_created(struct cli_batch *b, const json_t *req, const json_t *
 	printf("%lld\n", id);
 	/* The defaults in force are said (on stderr: stdout is the id, for scripts). */
 	const char *sys = cli_str_or(req, "system", "");
-	if (!json_object_get(req, "rounds") && strstr(sys, "round_robin") == NULL)
+	/* a round robin's rounds come from its field, a knockout's from its entries (until one
+	 * is left): no default there to speak of */
+	bool from_field = strstr(sys, "round_robin") || (strstr(sys, "knockout") &&
+		!json_object_get(req, "double_elimination") && !json_object_get(req, "elimination_losses"));
+	if (!json_object_get(req, "rounds") && !from_field)
 		cli_errorf("note: tournament %lld has %lld rounds (the default; --rounds N to choose)",
 			   id, (long long)json_integer_value(json_object_get(reply, "rounds")));
 	if (!json_object_get(req, "venue"))
@@ -742,24 +747,29 @@ static int td_one_id(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 static int td_export(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 {
 	static const struct cli_option opts[] = {{"--format", true}, {"-o", true},
-						 {"--output", true}};
-	const char *v[3] = {0};
+						 {"--output", true}, {"--round", true}};
+	const char *v[4] = {0};
 	const char *pos[1];
 	int npos;
-	int r = cli_parse_args(argc, argv, o, td_usage, opts, 3, v, pos, 1, &npos);
+	int r = cli_parse_args(argc, argv, o, td_usage, opts, 4, v, pos, 1, &npos);
 	if (r != 0)
 		return r;
 	json_t *t;
+	long round = 0;
 	if (npos != 1 || !v[0]) {
 		cli_errorf("td export: give the TOURNAMENT and --format h9|csv|json|html");
 		return -1;
 	}
+	if (v[3] && parse_int("--round", v[3], 1, 64, &round) != 0)
+		return -1;
 	if (td_tournament_arg(pos[0], &t) != 0)
 		return -1;
 	x->out_file = v[1] ? v[1] : v[2];
-	return td_one(x, json_pack("{s:s, s:o, s:s}", "cmd", "tournament.export", "tournament", t,
-				   "format", v[0]),
-		      print_export);
+	json_t *req = json_pack("{s:s, s:o, s:s}", "cmd", "tournament.export", "tournament", t,
+				"format", v[0]);
+	if (round) /* the table after that round (docs/protocol.md tournament.export) */
+		json_object_set_new(req, "round", json_integer(round));
+	return td_one(x, req, print_export);
 }
 
 static int td_list(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)

@@ -393,6 +393,17 @@ static void tour_export(const char *td, const char *ts)
 	EXPECT_STATUS(r, 3);
 	EXPECT_ERR(r, "round 3 has not been played");
 	run_free(&r);
+	/* --round: the table after a round; a round not played is refused */
+	run(&r, td, NULL, "--user", "carol", "td", "export", ts, "--format", "csv", "--round", "1",
+	    NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "Num,Place,Name");
+	run_free(&r);
+	run(&r, td, NULL, "--user", "carol", "td", "export", ts, "--format", "csv", "--round", "3",
+	    NULL);
+	EXPECT_STATUS(r, 3);
+	EXPECT_ERR(r, "round 3 has not been played");
+	run_free(&r);
 	/* h9 to stdout: the EGD header from the event; HTML to a file. */
 	run(&r, td, NULL, "--user", "carol", "td", "export", ts, "--format", "h9", NULL);
 	EXPECT_STATUS(r, 0);
@@ -516,6 +527,11 @@ START_TEST(test_td_director)
 	EXPECT_ERR(r, "5 rounds (the default");
 	long long t = atoll(r.out);
 	ck_assert_msg(t > 0, "td create printed '%s'", r.out);
+	run_free(&r);
+	/* a knockout plays until one is left: no "5 rounds (the default)" to say */
+	run(&r, td, NULL, "--user", "dora", "td", "create", "Dora KO", "--system", "knockout", NULL);
+	EXPECT_STATUS(r, 0);
+	ck_assert_msg(!strstr(r.err, "rounds (the default"), "td create said: %s", r.err);
 	run_free(&r);
 	struct hc *c = hc_open(D.port);
 	ck_assert(c);
