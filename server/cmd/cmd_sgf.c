@@ -67,6 +67,22 @@ static int sgf_move_cb(void *ctx, const struct store_move *m)
 	return 0;
 }
 
+/* Append `text` to the comment *target (a line of its own; NULL: none yet). 0, or -1 out of
+ * memory (*target unchanged). */
+static int text_add(char **target, const char *text)
+{
+	if (!*target)
+		return (*target = strdup(text)) ? 0 : -1;
+	size_t l = strlen(*target) + strlen(text) + 2;
+	char *n = malloc(l);
+	if (!n)
+		return -1;
+	snprintf(n, l, "%s\n%s", *target, text);
+	free(*target);
+	*target = n;
+	return 0;
+}
+
 static int sgf_warning_cb(void *ctx, const struct store_warning *w)
 {
 	struct sgf_game *s = ((struct sgf_ctx *)ctx)->s;
@@ -76,19 +92,9 @@ static int sgf_warning_cb(void *ctx, const struct store_warning *w)
 	snprintf(buf, sizeof buf, "Warning to %s: %s", w->color == 'B' ? "Black" : "White", why);
 	char **target = w->number > 0 && (size_t)w->number <= s->nmoves ? &s->moves[w->number - 1].comment
 									 : &s->comment;
-	if (*target) {
-		size_t l = strlen(*target) + strlen(buf) + 2;
-		char *n = malloc(l);
-		if (!n)
-			return 1;
-		snprintf(n, l, "%s\n%s", *target, buf);
-		free(*target);
-		*target = n;
-	} else {
-		*target = strdup(buf);
-	}
-	return 0;
+	return text_add(target, buf) < 0 ? 1 : 0;
 }
+
 
 /* The count in the record, so that any reader can reproduce RE: for a game counted, the
  * territory of the final position with the agreed dead stones in the territory of the side
@@ -108,19 +114,15 @@ static int sgf_count(const struct game *g, struct sgf_game *s)
 			 "count to the opponent (Chinese Rules 2002, Art. 24.1); RE includes them "
 			 "(WN[%d:%d]).", s->warnings_black, s->warnings_white, s->warnings_black,
 			 s->warnings_white);
-		if (s->comment) {
-			size_t l = strlen(s->comment) + strlen(buf) + 2;
-			char *n = malloc(l);
-			if (!n)
-				return -1;
-			snprintf(n, l, "%s\n%s", s->comment, buf);
-			free(s->comment);
-			s->comment = n;
-		} else if (!(s->comment = strdup(buf))) {
+		if (text_add(&s->comment, buf) < 0)
 			return -1;
-		}
 	}
-	if (!r->scored || r->phase != PHASE_ENDED)
+	/* A director's result: said so; the count's territory (TB/TW) only under a counted
+	 * result, not under one that replaced it */
+	if (r->phase == PHASE_ENDED && strcmp(g->row.reason, "adjudicated") == 0 &&
+	    text_add(&s->comment, "The result was set by the tournament director (adjudicated).") < 0)
+		return -1;
+	if (!r->scored || r->phase != PHASE_ENDED || strcmp(g->row.reason, "score") != 0)
 		return 0;
 	const struct board *b = &r->board;
 	const bool *dead = referee_counted_dead(r);
@@ -174,6 +176,17 @@ void games_sgf(struct conn *c, const struct proto_request *req)
 	}
 	if (g->row.result[0])
 		s.result = strdup(g->row.result);
+	if (g->row.tournament_id) { /* EV and RO: the event and the round (SGF FF[4]) */
+		struct store_tournament tr;
+		char ro[16];
+		if (store_tournament_get(c->srv->store, g->row.tournament_id, &tr) == STORE_OK) {
+			s.event = strdup(tr.name);
+			store_tournament_clear(&tr);
+		}
+		snprintf(ro, sizeof ro, "%d", g->row.round);
+		if (g->row.round > 0)
+			s.round = strdup(ro);
+	}
 	char date[16];
 	time_t t = (time_t)g->row.created_at;
 	struct tm tm;

@@ -314,6 +314,10 @@ START_TEST(test_entrants)
 		snprintf(pw, sizeof pw, "PW[%s]", v.white[k]);
 		ck_assert_msg(strstr(hj_str(r, "sgf"), pb) && strstr(hj_str(r, "sgf"), pw) &&
 			      !strchr(hj_str(r, "sgf"), '~'), "sgf: %s", hj_str(r, "sgf"));
+		/* the event and round (EV, RO), and that the director set the result */
+		ck_assert_msg(strstr(hj_str(r, "sgf"), "RO[1]") && strstr(hj_str(r, "sgf"), "EV[") &&
+			      strstr(hj_str(r, "sgf"), "set by the tournament director"), "sgf: %s",
+			      hj_str(r, "sgf"));
 	}
 	json_decref(r);
 	/* ann's profile names her opponent, an entrant, as entered */

@@ -269,6 +269,18 @@ START_TEST(test_place_and_export_round_refused)
 		   "h9", "round", 1);
 	ERR(r, "bad_request");
 	json_decref(r);
+	/* before round 1: nothing to export */
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament", id, "format", "h9");
+	ERR(r, "bad_request");
+	json_decref(r);
+	static const char *const pl[] = {"pl_a", "pl_b"};
+	for (int i = 0; i < 2; i++) {
+		hc_close(tt_login(pl[i]));
+		tt_req_ok(td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
+					id, "player", pl[i]));
+	}
+	tt_req_ok(td, json_pack("{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament", id,
+				"start_at", tt_wall_s() + 3600));
 	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament", id, "format", "h9");
 	OK(r);
 	ck_assert_msg(strstr(hj_str(r, "data"), "; PC[FR,Lyon]\n"), "%s", hj_text(r));
@@ -407,6 +419,17 @@ START_TEST(test_handicap_komi_counted_as_recorded)
 	} else {
 		printf("test_handicap_komi_counted_as_recorded: no GNU Go, its check skipped\n");
 	}
+	/* the count is in the record (TB/TW); a director's result replacing it takes the count
+	 * out and says who set the result (the record kept TB/TW favouring the other side) */
+	sgf = sgf_of(td, g);
+	ck_assert_msg(strstr(sgf, "TB[") && !strstr(sgf, "tournament director"), "sgf: %s", sgf);
+	free(sgf);
+	tt_req_ok(td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.result", "game", (json_int_t)g,
+				"result", "W+R"));
+	sgf = sgf_of(td, g);
+	ck_assert_msg(strstr(sgf, "RE[W+R]") && !strstr(sgf, "TB[") && !strstr(sgf, "TW[") &&
+		      strstr(sgf, "set by the tournament director"), "sgf: %s", sgf);
+	free(sgf);
 	hc_close(kyu);
 	hc_close(dan);
 	hc_close(td);

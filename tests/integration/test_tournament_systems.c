@@ -355,6 +355,30 @@ START_TEST(test_swiss)
 	tt_play_out(&e, &e.g[1], TT_TD_FORFEIT_BLACK);
 	tt_play_out(&e, &e.g[2], TT_BLACK_BY_COUNT);
 	tt_check_pairings(&e, 1);
+	/* the counted game's record: the event and round; no director's note */
+	{
+		json_t *q = hc_req(e.td, "{s:s, s:I}", "cmd", "sgf", "game", (json_int_t)e.g[2].id);
+		OK(q);
+		const char *sgf = hj_str(q, "sgf");
+		ck_assert_msg(strstr(sgf, "RE[B+1]") && strstr(sgf, "RO[1]") &&
+			      strstr(sgf, "EV[") && !strstr(sgf, "tournament director"), "%s", sgf);
+		json_decref(q);
+		/* a director's result replaces the count: no TB/TW under RE[W+R], and said so */
+		q = hc_req(e.td, "{s:s, s:I, s:s}", "cmd", "tournament.result", "game",
+			   (json_int_t)e.g[2].id, "result", "W+R");
+		OK(q);
+		json_decref(q);
+		q = hc_req(e.td, "{s:s, s:I}", "cmd", "sgf", "game", (json_int_t)e.g[2].id);
+		OK(q);
+		sgf = hj_str(q, "sgf");
+		ck_assert_msg(strstr(sgf, "RE[W+R]") && !strstr(sgf, "TB[") && !strstr(sgf, "TW[") &&
+			      strstr(sgf, "set by the tournament director"), "%s", sgf);
+		json_decref(q);
+		q = hc_req(e.td, "{s:s, s:I, s:s}", "cmd", "tournament.result", "game",
+			   (json_int_t)e.g[2].id, "result", "B+1");
+		OK(q);
+		json_decref(q);
+	}
 
 	/* The loser of game 0 withdraws: not paired again. */
 	int gone = e.g[0].w;
