@@ -229,8 +229,11 @@ static int grant(int argc, char **argv)
 		fprintf(stderr, "tengend: no player named '%s'\n", name);
 	else if (rc != STORE_OK)
 		fprintf(stderr, "tengend: %s\n", store_errmsg(st));
-	else
-		printf("%s is now %s\n", name, role);
+	else { /* the name as stored (names are case-insensitive: CAROL is carol) */
+		struct store_player p;
+		printf("%s is now %s\n", store_player_by_name(st, name, &p) == STORE_OK ? p.name : name,
+		       role);
+	}
 	store_close(st);
 	return rc == STORE_OK ? 0 : 1;
 }

@@ -218,6 +218,10 @@ START_TEST(test_one_daemon_per_db)
 	/* The first goes on serving and writing; `tengend grant` still opens the database. */
 	ping_ok(a);
 	ck_assert_int_eq(hd_grant(&d, "alice", "td"), 0);
+	/* any case finds the player; the reply names them as stored */
+	const char *ga[] = {"grant", "ALICE", "td", "--db", d.db, NULL};
+	st = hd_run(ga, NULL, out, sizeof out, REFUSE_MS);
+	ck_assert_msg(st == 0 && strstr(out, "alice is now td"), "grant ALICE: %d %s", st, out);
 	hc_close(a);
 	a = login(&d, "alice");
 	ping_ok(a);
