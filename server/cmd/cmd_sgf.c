@@ -95,7 +95,6 @@ static int sgf_warning_cb(void *ctx, const struct store_warning *w)
 	return text_add(target, buf) < 0 ? 1 : 0;
 }
 
-
 /* The count in the record, so that any reader can reproduce RE: for a game counted, the
  * territory of the final position with the agreed dead stones in the territory of the side
  * that surrounds them (SGF FF4 TB/TW; Art. 8, 9); and, for a game with warnings, WN[b:w] and a
