@@ -127,6 +127,20 @@ void game_send_start(struct server *srv, struct game *g)
 	}
 	json_decref(black);
 	json_decref(white);
+	/* Observers of the challenge (it could be observed while pending) learn that it began,
+	 * with its colours, as a player logging in does: game.state */
+	json_t *st = NULL;
+	for (size_t i = g->nobs; i-- > 0;) {
+		struct conn *c = g->obs[i];
+		if (c->player_id == g->row.black_id || c->player_id == g->row.white_id)
+			continue;
+		if (!st) {
+			st = proto_event("game.state");
+			json_object_set_new(st, "game", game_json(srv, g));
+		}
+		server_send(c, st);
+	}
+	json_decref(st);
 }
 
 /* The committed clocks of a recorded move as JSON text: game_record_move left them in the row

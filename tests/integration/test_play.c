@@ -494,6 +494,28 @@ START_TEST(test_observer)
 	OK(r);
 	json_decref(r);
 	st_expect_end_event(o, g, "B+R", "resignation");
+	/* A challenge observed while pending: its acceptance reaches the observer as game.state
+	 * (colours decided, playing); before, nothing came until the first move. */
+	r = hc_req(a, "{s:s, s:s, s:i, s:s}", "cmd", "challenge", "opponent", "bob", "size", 9,
+		   "color", "white");
+	OK(r);
+	long long g2 = hj_int(r, "game");
+	json_decref(r);
+	r = hc_req(o, "{s:s, s:I}", "cmd", "observe", "game", (json_int_t)g2);
+	OK(r);
+	ck_assert_pstr_eq(hj_str(r, "game.phase"), "pending");
+	json_decref(r);
+	r = hc_req(b, "{s:s, s:I}", "cmd", "accept", "game", (json_int_t)g2);
+	OK(r);
+	json_decref(r);
+	e = hc_event(o, "game.state", 0, T); /* its `game` is the object */
+	ck_assert_msg(e != NULL, "the observer was not told the challenge was accepted");
+	ck_assert_int_eq(hj_int(e, "game.id"), g2);
+	ck_assert_pstr_eq(hj_str(e, "game.phase"), "playing");
+	ck_assert_pstr_eq(hj_str(e, "game.white"), "alice");
+	ck_assert_pstr_eq(hj_str(e, "game.black"), "bob");
+	json_decref(e);
+	ck_assert(!hc_has_event(a, "game.state", 0)); /* players have game.start */
 	hc_close(o);
 	hc_close(a);
 	hc_close(b);
