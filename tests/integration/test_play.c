@@ -101,10 +101,18 @@ START_TEST(test_full_game)
 	r = st_play(b, g, "J9");
 	ERR(r, "conflict");
 	json_decref(r);
+	r = st_game_get(b, g);
+	ck_assert(json_is_null(hj_get(r, "game.claims.B")) && json_is_null(hj_get(r, "game.claims.W")));
+	json_decref(r);
 	r = st_dead(a, g, json_pack("[s]", "B8"));
 	OK(r);
 	json_decref(r);
 	ck_assert(!hc_has_event(a, "game.end", g));
+	/* the claim so far is in the game object (a page reloaded in the count rebuilds it) */
+	r = st_game_get(b, g);
+	ck_assert_msg(json_array_size(hj_get(r, "game.claims.B")) >= 1 &&
+		      json_is_null(hj_get(r, "game.claims.W")), "claims: %s", hj_text(hj_get(r, "game.claims")));
+	json_decref(r);
 	r = st_dead(b, g, json_pack("[s]", "b8"));
 	OK(r);
 	json_decref(r);

@@ -26,16 +26,26 @@ function tcpClient(port) {
 	const sock = net.connect(port, '127.0.0.1');
 	sock.on('error', () => {}); // a restart (the last test) resets it
 	let buf = '', id = 1;
-	const waiting = new Map();
+	const waiting = new Map(), events = [];
 	sock.on('data', (d) => {
 		buf += d;
 		let nl;
 		while ((nl = buf.indexOf('\n')) >= 0) {
 			const m = JSON.parse(buf.slice(0, nl));
 			buf = buf.slice(nl + 1);
-			if (!m.event && waiting.has(m.id)) { waiting.get(m.id)(m); waiting.delete(m.id); }
+			if (m.event) events.push(m);
+			else if (waiting.has(m.id)) { waiting.get(m.id)(m); waiting.delete(m.id); }
 		}
 	});
+	// the first event named `name` for which pred holds (polled; WAIT at most)
+	const event = async (name, pred = () => true) => {
+		for (let t = 0; t < WAIT; t += 50) {
+			const e = events.find((m) => m.event === name && pred(m));
+			if (e) return e;
+			await new Promise((r) => setTimeout(r, 50));
+		}
+		throw new Error(`no ${name} event`);
+	};
 	const req = (cmd, f = {}) => new Promise((res) => {
 		const n = id++;
 		waiting.set(n, res);
@@ -46,7 +56,7 @@ function tcpClient(port) {
 		assert.ok(r.ok, `${cmd}: ${JSON.stringify(r)}`);
 		return r;
 	};
-	return {req, ok, close: () => sock.end()};
+	return {req, ok, event, close: () => sock.end()};
 }
 
 // Start tengend on the test's database: new ports and --create the first time, the same ports
@@ -247,6 +257,21 @@ test('a tournament page shows standings and updates as results are entered', asy
 	for (const n of names) await page.waitForSelector(`#standings [data-player="${n}"]`, {timeout: WAIT});
 	assert.match(await page.textContent('#rounds'), /Round 1/);
 	const game = round.pairings[0];
+	// a player who opens the page of their scheduled game reports present (join): the web
+	// page never did, and the first move then cost twice the time since the start (Art. 22.2)
+	await td.ok('observe', {game: game.game});
+	const pctx = await browser.newContext({viewport: {width: 1200, height: 900}});
+	const pp = await pctx.newPage();
+	pp.on('pageerror', (e) => { throw new Error(`player's page: ${e.message}`); });
+	await pp.goto(base + '/');
+	await pp.fill('#login-name', game.white);
+	await pp.fill('#login-password', game.white + '-password');
+	await pp.click('#login');
+	await pp.waitForSelector('#logout', {timeout: WAIT});
+	await pp.goto(`${base}/game/${game.game}`);
+	await pp.waitForSelector('svg.board', {timeout: WAIT});
+	await td.event('game.join', (e) => e.game === game.game && e.color === 'W');
+	await pctx.close();
 	// a director's warning, explained on the game's page (Art. 23, 24)
 	const gp = await ctx.newPage();
 	await gp.goto(`${base}/game/${game.game}`);

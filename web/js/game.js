@@ -1,6 +1,6 @@
 // game.js: the game page /game/ID: the live board (observe), clocks, moves, warnings, the
 // result, the SGF, stepping through the record, and playing when the viewer is a player.
-import {call, request, on, player} from './conn.js';
+import {call, request, on, onState, player} from './conn.js';
 import {el, $, header, say, playerLink} from './ui.js';
 import {Position, drawBoard, pointOf, vertexOf} from './board.js';
 import {Clocks} from './clock.js';
@@ -34,6 +34,7 @@ let dead = new Set();     // my dead-stone claim being made
 let theirClaim = null;    // the opponent's claim (vertices)
 let sgfText = null;
 let clocks;
+let joined = false;       // this page reported its player present (join)
 
 function myColor() {
 	const me = player();
@@ -137,7 +138,26 @@ async function load() {
 		+ `, ${game.rated ? 'rated' : 'free'}` + (game.tournament ? `, tournament ${game.tournament} round ${game.round}` : '');
 	if (game.tournament) $('#info').append(' ', el('a', {href: '/tournament/' + game.tournament}, 'tournament page'));
 	clocks.set(game.clocks, game.phase === 'playing' && !game.paused ? game.to_move : null);
+	// the claims so far (a reload in the count): the opponent's to agree with, mine as sent
+	const mine = myColor();
+	if (game.phase === 'counting' && game.claims && mine) {
+		theirClaim = game.claims[mine === 'B' ? 'W' : 'B'];
+		if (game.claims[mine] && dead.size === 0) dead = new Set(game.claims[mine]);
+	}
 	render();
+	joinIfMine();
+}
+
+// A player opening the page of their online scheduled game reports present (`join`): lateness
+// runs until then and is charged twice (Art. 22.2), so not joining cost the first move double.
+// A board event's game (no start_at) begins on the server when both join: not from a look.
+async function joinIfMine() {
+	if (joined || !myColor() || !game.start_at || !(game.phase === 'scheduled' || game.phase === 'playing')) return;
+	joined = true;
+	const r = await request('join', {game: id});
+	if (!r.ok) { joined = false; return; }
+	if (r.late_ms > 0)
+		explain(`You joined ${Math.round(r.late_ms / 1000)} s after the start: twice that is taken from your main time (Art. 22.2).`);
 }
 
 async function playAt(v) {
@@ -203,7 +223,9 @@ async function main() {
 	});
 	on('game.resume', (e) => { if (e.game === id) { explain('The claims differ: play resumes (Art. 21.4).'); refresh(e); } });
 	for (const ev of ['game.end', 'game.begin', 'game.paused', 'game.join', 'game.start']) on(ev, refresh);
-	on('login', () => { if (game) render(); });
+	on('login', () => { if (game) { render(); joinIfMine(); } });
+	// no clock runs while the server is down (Art. 14): stop counting down until it is back
+	onState((st) => { if (st === 'closed' && clocks.clocks) clocks.set(clocks.clocks, null); });
 	// A logout ends the connection's observations (docs/protocol.md): observe again, as anyone
 	// may. After a reconnect the page's state is read again, which observes anew.
 	on('logout', () => { if (game) { render(); load(); } });

@@ -117,8 +117,10 @@ async function main() {
 	on('game.start', (e) => toGame(e.game));
 	$('#challenge-form').addEventListener('submit', async (ev) => {
 		ev.preventDefault();
+		// an empty komi box is the server's default (7.5), not 0
+		const komi = $('#ch-komi').value.trim();
 		const r = await request('challenge', {opponent: $('#ch-opponent').value.trim(), size: +$('#ch-size').value,
-			komi: +$('#ch-komi').value, time: timeControl($('#ch-time').value), color: $('#ch-color').value,
+			...(komi === '' ? {} : {komi: +komi}), time: timeControl($('#ch-time').value), color: $('#ch-color').value,
 			rated: $('#ch-rated').checked});
 		if (!r.ok) { say(r.error.message, 'error'); return; }
 		say(`Challenge sent (game ${r.game}): waiting for ${$('#ch-opponent').value}.`);

@@ -69,6 +69,15 @@ export async function header() {
 	};
 	on('login', draw);
 	on('logout', draw);
+	// A game of mine began while I am on another page (the lobby goes there by itself): say so,
+	// with the way there; its clock may be running (Art. 22.4).
+	on('game.start', (e) => {
+		if (location.pathname === '/' || location.pathname === `/game/${e.game}`) return;
+		const s = $('#status');
+		if (!s) return;
+		s.className = 'info';
+		s.replaceChildren(`Your game ${e.game} has started: `, link(`/game/${e.game}`, 'go to it'));
+	});
 	draw();
 	try {
 		await connect();
