@@ -52,7 +52,8 @@ static const char score_usage[] =
 	"                             [--ko situational|positional|simple] [--counting area|all-alive]\n"
 	"Replay a game record through the referee and print the result as one JSON object.\n"
 	"  --dead V,V,...  stones counted dead (GTP vertices; any stone marks its chain); without\n"
-	"                  it, the stones in the other side's territory (TB/TW) of the record\n"
+	"                  it, the stones the record counts dead: tengen's DS, and those in the\n"
+	"                  other side's territory (TB/TW)\n"
 	"  --komi K        komi in force, in points, handicap compensation included (default:\n"
 	"                  the record's KM; HA adds nothing to it)\n"
 	"  --ko RULE       repetition rule (default: situational)\n"
@@ -456,23 +457,30 @@ static int parse_dead(const struct options *o, const struct board *b, int *pts, 
 	return CMD_EXIT_OK;
 }
 
-/* The stones of the final board the record lists in the other colour's territory (TB holds
- * dead White stones, TW dead Black ones): their points into pts (CMD_MAX_DEAD entries).
- * Returns how many. */
+/* The stones of the final board the record counts dead: those it lists in the other colour's
+ * territory (TB holds dead White stones, TW dead Black ones) and those of tengen's DS (every
+ * dead stone, also one in nobody's territory): their points into pts (CMD_MAX_DEAD entries),
+ * each once. Returns how many. */
 static int record_dead(const struct replay *rp, int *pts)
 {
 	const struct board *b = &rp->ref.board;
+	bool taken[BOARD_POINTS_MAX] = {false};
 	int n = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		const struct sgf_point *t = pass == 0 ? rp->game.territory_black : rp->game.territory_white;
-		size_t k = pass == 0 ? rp->game.nterritory_black : rp->game.nterritory_white;
-		enum color dead = pass == 0 ? WHITE : BLACK;
+	for (int pass = 0; pass < 3; pass++) {
+		const struct sgf_point *t = pass == 0 ? rp->game.territory_black :
+					    pass == 1 ? rp->game.territory_white : rp->game.dead;
+		size_t k = pass == 0 ? rp->game.nterritory_black :
+			   pass == 1 ? rp->game.nterritory_white : rp->game.ndead;
+		enum color dead = pass == 0 ? WHITE : pass == 1 ? BLACK : EMPTY; /* EMPTY: either */
 		for (size_t i = 0; i < k && n < CMD_MAX_DEAD; i++) {
 			if (t[i].x >= b->size || t[i].y >= b->size)
 				continue;
 			int pt = board_pt(b, t[i].x, t[i].y);
-			if (board_at(b, pt) == dead)
+			enum color at = board_at(b, pt);
+			if (!taken[pt] && at != EMPTY && (dead == EMPTY || at == dead)) {
+				taken[pt] = true;
 				pts[n++] = pt;
+			}
 		}
 	}
 	return n;

@@ -39,6 +39,7 @@ void sgf_game_free(struct sgf_game *g)
 	free(g->comment);
 	free(g->territory_black);
 	free(g->territory_white);
+	free(g->dead);
 	for (size_t i = 0; i < g->nmoves; i++)
 		free(g->moves[i].comment);
 	free(g->moves);
@@ -150,6 +151,13 @@ int sgf_game_add_territory(struct sgf_game *g, int color, int x, int y)
 		return SGF_EINVAL;
 	return color == SGF_BLACK ? point_append(&g->territory_black, &g->nterritory_black, x, y)
 				  : point_append(&g->territory_white, &g->nterritory_white, x, y);
+}
+
+int sgf_game_add_dead(struct sgf_game *g, int x, int y)
+{
+	if (!g || !size_ok(g->size) || !on_board(g->size, x, y))
+		return SGF_EINVAL;
+	return point_append(&g->dead, &g->ndead, x, y);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -277,6 +285,7 @@ char *sgf_write(const struct sgf_game *g)
 	    !points_ok(g->setup_white, g->nsetup_white, g->size) ||
 	    !points_ok(g->territory_black, g->nterritory_black, g->size) ||
 	    !points_ok(g->territory_white, g->nterritory_white, g->size) ||
+	    !points_ok(g->dead, g->ndead, g->size) ||
 	    g->warnings_black < 0 || g->warnings_black > SGF_MAX_WARNINGS ||
 	    g->warnings_white < 0 || g->warnings_white > SGF_MAX_WARNINGS ||
 	    (g->nmoves && !g->moves) || isnan(g->time_limit_s) ||
@@ -353,6 +362,7 @@ char *sgf_write(const struct sgf_game *g)
 	/* The count of the final position ends the last node. */
 	sb_point_list(&b, "TB", g->size, g->territory_black, g->nterritory_black);
 	sb_point_list(&b, "TW", g->size, g->territory_white, g->nterritory_white);
+	sb_point_list(&b, "DS", g->size, g->dead, g->ndead);
 	sb_puts(&b, ")\n");
 	if (b.oom) {
 		free(b.buf);

@@ -29,6 +29,9 @@
  * - TB/TW (territory, FF4; points or compressed lists) are read from any main-line node, those
  *   of the last node that has them kept: the count of the final position, dead stones listed
  *   in the territory of the side that surrounds them;
+ * - DS, tengen's private property (with TB/TW, the last node that has it kept): the stones the
+ *   count took as dead (agreed, Art. 8), every stone, as points; TB/TW alone cannot say that a
+ *   stone standing in no one's territory (a region touching both colours) was dead;
  * - WN[b:w], tengen's private property (root): the warnings given to Black and White, each of
  *   which moved one point of the count to the opponent (Chinese Rules 2002, Art. 24.1);
  * - text is kept as bytes (CA is not interpreted: UTF-8 is expected). C (text) keeps its line
@@ -38,8 +41,8 @@
  * Writer (sgf_write): one game tree, the root node with
  *   GM[1]FF[4]CA[UTF-8]AP[tengen:0.1]SZ KM HA AB AW PL RU PB PW BR WR DT EV RO TM OT RE WN C
  * (only the properties that are set; KM always) and then one node per move, each on its own
- * line: ;B[dd]BL[295.5]OB[3]C[...]. TB and TW, when set, end the last node (the root if there
- * is no move). Property values escape `]` and `\`.
+ * line: ;B[dd]BL[295.5]OB[3]C[...]. TB, TW and DS, when set, end the last node (the root if
+ * there is no move). Property values escape `]` and `\`.
  */
 #ifndef TENGEN_SGF_H
 #define TENGEN_SGF_H
@@ -118,6 +121,8 @@ struct sgf_game {
 	char *comment;          /* C[] of the root node */
 	struct sgf_point *territory_black, *territory_white; /* TB, TW of the final position */
 	size_t nterritory_black, nterritory_white;
+	struct sgf_point *dead; /* DS: the stones counted dead in the final position */
+	size_t ndead;
 	int warnings_black, warnings_white; /* WN[b:w]: 0..SGF_MAX_WARNINGS; written when either
 	                                       is not 0 */
 	struct sgf_move *moves; /* the main line, in order */
@@ -165,5 +170,9 @@ int sgf_game_add_setup(struct sgf_game *g, int color, int x, int y);
  * an empty point or a dead stone counted for that colour) at (x, y) on g->size's board.
  * Returns SGF_OK, SGF_EINVAL (bad colour or point; nothing changed) or SGF_ENOMEM. */
 int sgf_game_add_territory(struct sgf_game *g, int color, int x, int y);
+
+/* Append a stone of the final position that the count took as dead (DS) at (x, y) on g->size's
+ * board. Returns SGF_OK, SGF_EINVAL (bad point; nothing changed) or SGF_ENOMEM. */
+int sgf_game_add_dead(struct sgf_game *g, int x, int y);
 
 #endif

@@ -15,7 +15,7 @@
 enum prop {
 	P_B, P_W, P_AB, P_AW, P_AE, P_C, P_BL, P_WL, P_OB, P_OW,
 	P_GM, P_SZ, P_KM, P_HA, P_PL, P_PB, P_PW, P_BR, P_WR, P_DT, P_EV, P_RO, P_RU, P_RE, P_OT,
-	P_TM, P_TB, P_TW, P_WN,
+	P_TM, P_TB, P_TW, P_WN, P_DS,
 	P_COUNT,
 	P_UNKNOWN = P_COUNT
 };
@@ -33,7 +33,7 @@ static const struct {
 	[P_WR] = {"WR", false}, [P_DT] = {"DT", false}, [P_EV] = {"EV", false},
 	[P_RO] = {"RO", false}, [P_RU] = {"RU", false}, [P_RE] = {"RE", false},
 	[P_OT] = {"OT", false}, [P_TM] = {"TM", false}, [P_TB] = {"TB", true},
-	[P_TW] = {"TW", true},  [P_WN] = {"WN", false},
+	[P_TW] = {"TW", true},  [P_WN] = {"WN", false}, [P_DS] = {"DS", true},
 };
 
 /* One value of a known property in the node being read: the bytes between '[' and ']'. */
@@ -332,7 +332,8 @@ static int read_setup(struct parser *ps, const struct pval *v)
 	return SGF_OK;
 }
 
-/* TB/TW value: a point or a rectangle "aa:cc", appended to the colour's territory. */
+/* TB/TW value: a point or a rectangle "aa:cc", appended to the colour's territory; a DS value
+ * the same way to the dead stones. */
 static int read_territory(struct parser *ps, const struct pval *v)
 {
 	const char *s = ps->s + v->start;
@@ -356,10 +357,12 @@ static int read_territory(struct parser *ps, const struct pval *v)
 	int ya = y0 < y1 ? y0 : y1, yb = y0 < y1 ? y1 : y0;
 	for (int y = yb; y >= ya; y--)
 		for (int x = xa; x <= xb; x++) {
-			if (g->nterritory_black + g->nterritory_white >= SGF_MAX_SETUP_POINTS)
+			if (g->nterritory_black + g->nterritory_white + g->ndead >= SGF_MAX_SETUP_POINTS)
 				return fail(ps, v->open, "more than %d territory points",
 				            SGF_MAX_SETUP_POINTS), SGF_ELIMIT;
-			if (sgf_game_add_territory(g, black ? SGF_BLACK : SGF_WHITE, x, y) != SGF_OK)
+			if ((v->prop == P_DS ? sgf_game_add_dead(g, x, y)
+					     : sgf_game_add_territory(g, black ? SGF_BLACK : SGF_WHITE, x, y))
+			    != SGF_OK)
 				return fail(ps, v->open, "out of memory"), SGF_ENOMEM;
 		}
 	return SGF_OK;
@@ -540,12 +543,13 @@ static int node_props(struct parser *ps, struct node_later *lt)
 	struct sgf_game *g = &ps->g;
 	int rc;
 
-	/* A node with TB or TW gives the territory anew. */
-	if (ps->seen & ((1u << P_TB) | (1u << P_TW))) {
+	/* A node with TB, TW or DS gives the count anew. */
+	if (ps->seen & ((1u << P_TB) | (1u << P_TW) | (1u << P_DS))) {
 		free(g->territory_black);
 		free(g->territory_white);
-		g->territory_black = g->territory_white = NULL;
-		g->nterritory_black = g->nterritory_white = 0;
+		free(g->dead);
+		g->territory_black = g->territory_white = g->dead = NULL;
+		g->nterritory_black = g->nterritory_white = g->ndead = 0;
 	}
 	for (size_t i = 0; i < ps->nvals; i++) {
 		const struct pval *v = &ps->vals[i];
@@ -572,6 +576,7 @@ static int node_props(struct parser *ps, struct node_later *lt)
 		case P_C: lt->comment = v; break;
 		case P_TB:
 		case P_TW:
+		case P_DS:
 			if ((rc = read_territory(ps, v)))
 				return rc;
 			break;

@@ -129,9 +129,13 @@ static int sgf_count(const struct game *g, struct sgf_game *s)
 	score_territory(b, dead, owner);
 	for (int y = b->size - 1; y >= 0; y--)
 		for (int x = 0; x < b->size; x++) {
-			unsigned char o = owner[board_pt(b, x, y)];
+			int pt = board_pt(b, x, y);
+			unsigned char o = owner[pt];
 			if (o != EMPTY &&
 			    sgf_game_add_territory(s, o == BLACK ? SGF_BLACK : SGF_WHITE, x, y) != SGF_OK)
+				return -1;
+			/* DS: every dead stone, also one in nobody's territory (TB/TW cannot say) */
+			if (dead && dead[pt] && board_at(b, pt) != EMPTY && sgf_game_add_dead(s, x, y) != SGF_OK)
 				return -1;
 		}
 	return 0;

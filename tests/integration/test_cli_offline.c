@@ -34,6 +34,10 @@ static const char suicide_sgf[] = "(;GM[1]SZ[5];B[ab];W[ee];B[ba];W[aa];B[];W[])
 static const char warnings_sgf[] = "(;GM[1]SZ[5];B[aa];B[bb];W[cc];B[dd];B[ee];W[ab])";
 /* Two handicap stones as setup (AB), White first: komi 0.5 + 2 points compensation. */
 static const char handicap_sgf[] = "(;GM[1]SZ[9]HA[2]KM[0.5]AB[gc][cg];W[ee];B[];W[])";
+/* Three stones, both passes, all three agreed dead (a new user's game): on the emptied board
+ * nobody has territory, so TB/TW say nothing; tengen's DS lists the dead stones. */
+static const char ds_sgf[] = "(;GM[1]FF[4]SZ[9]KM[7.5]RE[W+7.5];B[df];W[fd];B[cc];W[];B[]"
+			     "DS[cc][df][fd])";
 /* Truncated inside B[...]: the value opens at byte 14. */
 static const char malformed_sgf[] = "(;GM[1]SZ[5];B[cc";
 
@@ -176,6 +180,14 @@ START_TEST(test_score_dead)
 	ck_assert_str_eq(jstr(j, "result"), "B+24.5");
 	check_score(j, 25, 0, 0.5);
 	json_decref(j);
+	/* dead stones in nobody's territory: the record's DS gives them (without it the three
+	 * counted alive, W+6.5 beside RE[W+7.5]) */
+	write_record("ds.sgf", ds_sgf, p);
+	j = score((const char *[]){"score", p, NULL});
+	ck_assert_str_eq(jstr(j, "result"), "W+7.5");
+	check_score(j, 0, 0, 7.5); /* an empty board is nobody's */
+	json_decref(j);
+	write_record("capture.sgf", capture_sgf, p);
 	/* all-alive ignores --dead. */
 	j = score((const char *[]){"score", p, "--dead", "A4", "--counting", "all-alive", NULL});
 	ck_assert_str_eq(jstr(j, "result"), "B+1.5");

@@ -148,7 +148,7 @@ START_TEST(test_full_game)
 	const char *sgf = hj_str(r, "sgf");
 	ck_assert_msg(sgf != NULL, "no sgf: %s", hj_text(r));
 	static const char *const want[] = {"RE[W+8.5]", "SZ[9]", "KM[7.5]", "PB[alice]", "PW[bob]",
-		";B[di]", ";W[fi]", ";B[ce]", ";W[bb]", ";W[ee]"};
+		";B[di]", ";W[fi]", ";B[ce]", ";W[bb]", ";W[ee]", "DS[bb]" /* the dead W B8 */};
 	for (size_t i = 0; i < sizeof want / sizeof *want; i++)
 		ck_assert_msg(strstr(sgf, want[i]) != NULL, "the record lacks %s: %s", want[i], sgf);
 	json_decref(r);

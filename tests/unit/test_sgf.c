@@ -915,12 +915,17 @@ START_TEST(test_count_properties)
 	ck_assert_int_eq(sgf_game_add_territory(&g, SGF_WHITE, 1, 1), SGF_OK);
 	ck_assert_int_eq(sgf_game_add_territory(&g, SGF_WHITE, 5, 0), SGF_EINVAL);
 	ck_assert_int_eq(sgf_game_add_territory(&g, 3, 0, 0), SGF_EINVAL);
+	/* DS: a dead stone (here W's A1), also where it stands in nobody's territory */
+	ck_assert_int_eq(sgf_game_add_dead(&g, 0, 0), SGF_OK);
+	ck_assert_int_eq(sgf_game_add_dead(&g, 0, 5), SGF_EINVAL);
 	char *text = sgf_write(&g);
 	ck_assert(text != NULL);
 	ck_assert_msg(strstr(text, "WN[1:0]") != NULL, "%s", text);
-	ck_assert_msg(strstr(text, ";W[ae]TB[ae][ea]TW[bd])") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, ";W[ae]TB[ae][ea]TW[bd]DS[ae])") != NULL, "%s", text);
 	struct sgf_game r;
 	parse_ok(text, &r);
+	ck_assert_int_eq((int)r.ndead, 1);
+	ck_assert(r.dead[0].x == 0 && r.dead[0].y == 0);
 	ck_assert_int_eq(r.warnings_black, 1);
 	ck_assert_int_eq(r.warnings_white, 0);
 	ck_assert_int_eq((int)r.nterritory_black, 2);
@@ -930,11 +935,12 @@ START_TEST(test_count_properties)
 	sgf_game_free(&r);
 	free(text);
 	sgf_game_free(&g);
-	/* Compressed lists; the last node with TB/TW is the one kept. */
-	parse_ok("(;SZ[3]WN[0:2]TB[aa:cc];B[bb]TW[aa]TB[cc:cb])", &r);
+	/* Compressed lists; the last node with TB/TW/DS is the one kept. */
+	parse_ok("(;SZ[3]WN[0:2]TB[aa:cc]DS[aa];B[bb]TW[aa]TB[cc:cb])", &r);
 	ck_assert_int_eq(r.warnings_white, 2);
 	ck_assert_int_eq((int)r.nterritory_black, 2);
 	ck_assert_int_eq((int)r.nterritory_white, 1);
+	ck_assert_int_eq((int)r.ndead, 0);
 	sgf_game_free(&r);
 	/* Out of range refused by the writer. */
 	sgf_game_init(&g);
