@@ -18,7 +18,7 @@
 static const char register_usage[] =
 	"usage: tengen [--server HOST:PORT] --user NAME [--password-file F] register [--rank RANK]\n"
 	"Create the account NAME with the password from --password-file (first line) or\n"
-	"TENGEN_PASSWORD (at least 8 bytes). --rank declares a rank (15k..1k, 1d..9d, e.g. 3k)\n"
+	"TENGEN_PASSWORD (at least 8 bytes). --rank declares a rank (30k..1k, 1d..9d, e.g. 3k)\n"
 	"that the rating starts from. Does not log in.\n";
 
 static void register_print(struct cli_batch *b, const json_t *req, const json_t *reply)

@@ -114,8 +114,8 @@ int cmd_td(int argc, char **argv);
  *            [--accept any|rated|from=NAME,...] [--max-games N] [--engine-stderr]
  *            -- ENGINE ARGS...
  * A GTP engine (GNU Go, KataGo, ...) plays on the server as the bot account NAME. Returns
- * CMD_EXIT_OK after SIGINT/SIGTERM, CMD_EXIT_FAILURE (no password, login refused, engine
- * cannot start) or CMD_EXIT_USAGE. */
+ * CMD_EXIT_OK after SIGINT/SIGTERM, CMD_EXIT_LOGIN (login refused), CMD_EXIT_FAILURE (no
+ * password, engine cannot start) or CMD_EXIT_USAGE. */
 int cmd_gtp(int argc, char **argv);
 
 #endif

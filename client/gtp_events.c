@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "cli_run.h"
 #include "gtp.h"
 
 /* ---- challenges ---- */
@@ -217,13 +218,13 @@ void gtp_on_ready(struct session *s, bool first, void *ctx)
 
 void gtp_on_error(struct session *s, const char *error, bool final, void *ctx)
 {
-	(void)s;
 	struct bridge *br = ctx;
 	if (br->stopping)
 		return;
 	if (final) {
 		gtp_say(br, "%s; giving up", error);
-		br->status = CMD_EXIT_FAILURE;
+		/* as every command: 5 a refused login, 4 no server (README, exit statuses) */
+		br->status = cli_status_of_failure(session_failure(s));
 		br->stopping = true;
 		uv_stop(br->loop);
 		return;

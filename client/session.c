@@ -594,14 +594,26 @@ static const char *config_server(void)
 	if (!config_path(path, sizeof path))
 		return NULL;
 	FILE *f = fopen(path, "r");
-	if (!f)
+	if (!f) {
+		/* a file named on purpose that is not there is said; the default path need not exist */
+		const char *env = getenv(SESSION_CONFIG_ENV);
+		if (env && *env)
+			cli_errorf("note: %s=%s: %s (the file is not read)", SESSION_CONFIG_ENV, env,
+				   strerror(errno));
 		return NULL;
+	}
 	const char *found = NULL;
+	int lineno = 0;
 	while (!found && fgets(line, sizeof line, f)) {
 		/* "server HOST:PORT" or "server = HOST:PORT"; '#' starts a comment line */
 		char *p = line + strspn(line, " \t");
-		if (strncmp(p, "server", 6) != 0 || !strchr(" \t=", p[6]))
+		lineno++;
+		if (strncmp(p, "server", 6) != 0 || !strchr(" \t=", p[6])) {
+			if (*p && *p != '#' && *p != '\r' && *p != '\n') /* a line read as nothing: say so */
+				cli_errorf("note: %s:%d: not understood (the file takes 'server HOST:PORT')",
+					   path, lineno);
 			continue;
+		}
 		p += 6 + strspn(p + 6, " \t=");
 		size_t n = strcspn(p, " \t\r\n#");
 		if (n > 0 && n < sizeof server) {

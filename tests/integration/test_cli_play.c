@@ -483,10 +483,24 @@ START_TEST(test_play_addresses)
 	fclose(cf);
 	proc_start(&p, NULL, NULL, pl);
 	proc_finish(&p, &r);
-	unsetenv("TENGEN_CONFIG");
-	unlink(conf);
 	EXPECT_STATUS(r, 4);
 	EXPECT_ERR(r, "cannot reach the server at 127.0.0.1:");
+	run_free(&r);
+	/* a line it cannot read is said, not skipped in silence (then the default address) */
+	cf = fopen(conf, "w");
+	ck_assert(cf);
+	fprintf(cf, "server: %s\n", server);
+	fclose(cf);
+	proc_start(&p, NULL, NULL, pl);
+	proc_finish(&p, &r);
+	EXPECT_ERR(r, "tengen.conf:1: not understood");
+	run_free(&r);
+	/* and so is a $TENGEN_CONFIG that names no file */
+	unlink(conf);
+	proc_start(&p, NULL, NULL, pl);
+	proc_finish(&p, &r);
+	unsetenv("TENGEN_CONFIG");
+	EXPECT_ERR(r, "the file is not read");
 	run_free(&r);
 
 	/* players: the leaderboard, no login needed */

@@ -574,6 +574,12 @@ START_TEST(challenge_filters)
 			      "0", "--rated", "no", "--reject", "carol", "--main-time", "30-600",
 			      NULL};
 	const char *eng[] = {"/usr/bin/env", "python3", fake, "--max-size", "19", NULL};
+	/* an account that does not exist: the login is refused, exit 5 as every command */
+	int ghost = start_bridge(&d, "ghost", eng);
+	for (int i = 0; i < 100 && !log_has(bridges[ghost].log, "giving up"); i++)
+		sleep_ms(50);
+	ck_assert_msg(log_has(bridges[ghost].log, "giving up"), "the refused bridge went on");
+	ck_assert_int_eq(stop_bridge(ghost), 5);
 	int bob = start_bridge_opts(&d, "bob", opts, eng);
 	sleep_ms(700);
 	struct hc *a = hc_login_new(d.port, "alice");
