@@ -77,9 +77,12 @@ function render() {
 	const mine = myColor();
 	const counting = game.phase === 'counting' && mine && view === game.moves.length;
 	const playing = game.phase === 'playing' && mine && view === game.moves.length && !game.paused;
+	// a player looking at an earlier move who clicks is told why nothing happens
+	const back = mine && (game.phase === 'playing' || game.phase === 'counting') && view !== game.moves.length;
 	drawBoard($('#board'), shownPosition(), {
 		last: lastVertex(), dead: counting ? dead : game.dead ? new Set(game.dead) : null,
-		onclick: counting ? toggleDead : playing ? playAt : null,
+		onclick: counting ? toggleDead : playing ? playAt
+			: back ? () => say(`You are looking at move ${view}: go to the last move (→ or >|) to play.`) : null,
 	});
 	const cap = view ? captures[view - 1] : [0, 0];
 	$('#captures-B').textContent = cap[0];
@@ -160,11 +163,16 @@ async function joinIfMine() {
 		explain(`You joined ${Math.round(r.late_ms / 1000)} s after the start: twice that is taken from your main time (Art. 22.2).`);
 }
 
+let moveInFlight = false;  // a play request is on its way (a double click sends one)
+
 async function playAt(v) {
 	if (game.to_move !== myColor()) { say('It is not your turn.', 'error'); return; }
 	const p = pointOf(game.size, v);
 	if (p && shownPosition().at(p[0], p[1]) !== '.') { say(`${v} is occupied.`, 'error'); return; } // Art. 19 would forfeit the turn
+	if (moveInFlight) return;
+	moveInFlight = true;
 	const r = await request('play', {game: id, vertex: v, number: game.moves.length + 1});
+	moveInFlight = false;
 	if (!r.ok) say(r.error.message, 'error'); else say('');
 }
 

@@ -27,6 +27,18 @@ function timeControl(v) {
 	return {system: 'none'};
 }
 
+// A time control in words: "byo-yomi 10 min + 3×30 s" (docs/protocol.md, "Time controls").
+function timeText(t) {
+	const m = (s) => (s % 60 ? `${s} s` : `${s / 60} min`);
+	switch (t && t.system) {
+	case 'byoyomi': return `byo-yomi ${m(t.main_s)} + ${t.periods}×${m(t.period_s)}`;
+	case 'canadian': return `Canadian ${m(t.main_s)} + ${t.stones} stones in ${m(t.period_s)}`;
+	case 'fischer': return `Fischer ${m(t.main_s)} + ${m(t.increment_s)} a move`;
+	case 'absolute': return `${m(t.main_s)} absolute`;
+	default: return 'no clock';
+	}
+}
+
 function named(name) {
 	return el('span', {}, playerLink(name), ranks.has(name) ? ` (${ranks.get(name)})` : '');
 }
@@ -71,10 +83,11 @@ function challengeItem(game, from, settings) {
 	// a prediction-rules game has no komi and no colours yet: its first player instead
 	const terms = settings.rules && settings.rules.ruleset === 'prediction'
 		? `prediction rules, first player: ${{me: from, opponent: 'you'}[settings.first] || 'by nigiri'}`
-		: `komi ${settings.komi}`;
-	const takes = settings.rules && settings.rules.ruleset === 'prediction' ? '' : `, they take ${settings.color}`;
+		: `komi ${settings.komi}` + (settings.handicap > 0 ? `, handicap ${settings.handicap}` : '');
+	const takes = settings.rules && settings.rules.ruleset === 'prediction' ? ''
+		: settings.color === 'nigiri' ? ', colours by nigiri' : `, they take ${settings.color}`;
 	const li = el('li', {'data-challenge': game}, `${from} challenges you: ${settings.size}×${settings.size}, ${terms}, `
-		+ `${settings.time.system}, ${settings.rated ? 'rated' : 'free'}${takes} `,
+		+ `${timeText(settings.time)}, ${settings.rated ? 'rated' : 'free'}${takes} `,
 	el('button', {class: 'accept', onclick: async () => {
 		const r = await request('accept', {game});
 		if (!r.ok) say(r.error.message, 'error'); else toGame(game);

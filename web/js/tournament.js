@@ -86,6 +86,12 @@ async function main() {
 		document.body.classList.add('projector');
 		history.replaceState(null, '', '?view=projector');
 	});
+	// Escape leaves the projector view (its header and buttons are hidden)
+	document.addEventListener('keydown', (ev) => {
+		if (ev.key !== 'Escape' || !document.body.classList.contains('projector')) return;
+		document.body.classList.remove('projector');
+		history.replaceState(null, '', location.pathname);
+	});
 	await header();
 	await load();
 	setInterval(() => load().catch((e) => say(e.message, 'error')), TOURNAMENT_REFRESH_MS);

@@ -61,10 +61,10 @@ export async function header() {
 		const pw = el('input', {id: 'login-password', type: 'password', placeholder: 'password', autocomplete: 'current-password', size: 10});
 		const form = el('form', {id: 'login-form', onsubmit: (ev) => {
 			ev.preventDefault();
-			login(name.value, pw.value).catch((e) => say(e.message, 'error'));
+			login(name.value, pw.value).then(() => say('')).catch((e) => say(e.message, 'error'));
 		}}, name, pw, el('button', {type: 'submit', id: 'login'}, 'Log in'),
 		el('button', {type: 'button', id: 'register', onclick: () =>
-			register(name.value, pw.value).catch((e) => say(e.message, 'error'))}, 'Register'));
+			register(name.value, pw.value).then(() => say('')).catch((e) => say(e.message, 'error'))}, 'Register'));
 		box.append(form);
 	};
 	on('login', draw);
