@@ -882,7 +882,11 @@ START_TEST(engine_illegal_move)
 	g = get_game(d.port, gid);
 	ck_assert_str_eq(hj_str(g, "moves.3.vertex"), "pass");
 	json_decref(g);
-	sleep_ms(1000); /* the bridge's answer to the forfeit, if it were to ask the engine again */
+	/* the bridge restarts its engine once the pass is in the record; then a second, if it
+	 * were to come (with a genmove thrown away), comes within a second */
+	for (int i = 0; i < 200 && !log_has(bridges[bob].log, "restarting"); i++)
+		sleep_ms(50);
+	sleep_ms(1000);
 	if (log_has(bridges[bob].log, "stale genmove") ||
 	    log_count(bridges[bob].log, "restarting") != 1)
 		fail_with_logs(&d, "the bridge did not restart its engine exactly once, without a stale genmove");
