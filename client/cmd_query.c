@@ -230,6 +230,7 @@ static const char games_usage[] =
 	"                                     [--before ID] [--json]\n"
 	"List games, newest first: a page of N (default 100) with ids below ID (default all);\n"
 	"--mine: the games of the --user (challenges waiting: --mine --phase pending);\n"
+	"--tournament T: a tournament's games, T its number or its name;\n"
 	"when more are left, the last line gives the --before of the next page.\n";
 
 static void games_print(struct cli_batch *b, const json_t *req, const json_t *reply)
@@ -279,20 +280,23 @@ int cmd_games(int argc, char **argv)
 		}
 		values[1] = o.user;
 	}
-	json_int_t t = 0, limit = 0, before = 0;
-	if ((values[2] && cli_parse_id("--tournament", values[2], &t) != 0) ||
-	    (values[3] && cli_parse_id("--limit", values[3], &limit) != 0) ||
-	    (values[4] && cli_parse_id("--before", values[4], &before) != 0))
+	json_int_t limit = 0, before = 0;
+	json_t *t = NULL; /* a tournament's number or name, as standings takes it */
+	if ((values[3] && cli_parse_id("--limit", values[3], &limit) != 0) ||
+	    (values[4] && cli_parse_id("--before", values[4], &before) != 0) ||
+	    (values[2] && td_tournament_arg(values[2], &t) != 0))
 		return CMD_EXIT_USAGE;
 	json_t *req = json_pack("{s:s, s:s?, s:s?}", "cmd", "games", "phase", values[0], "player",
 				values[1]);
 	if (req && t)
-		json_object_set_new(req, "tournament", json_integer(t));
+		json_object_set_new(req, "tournament", t);
+	else
+		json_decref(t);
 	if (req && limit)
 		json_object_set_new(req, "limit", json_integer(limit));
 	if (req && before)
 		json_object_set_new(req, "before", json_integer(before));
-	return run_query(&o, req, games_print);
+	return values[2] ? run_tournament_query(&o, req, games_print) : run_query(&o, req, games_print);
 }
 
 /* ---- sgf ---- */

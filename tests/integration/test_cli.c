@@ -368,6 +368,11 @@ static void tour_export(const char *td, const char *ts)
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "Spring Cup");
 	run_free(&r);
+	/* games --tournament takes the name, as standings does (it took numbers only) */
+	run(&r, NULL, NULL, "games", "--tournament", "Spring Cup", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "alice");
+	run_free(&r);
 	run(&r, td, NULL, "--user", "carol", "td", "show", ts, NULL);
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "Spring Cup");
