@@ -192,8 +192,12 @@ static void print_started(struct cli_batch *b, const json_t *req, const json_t *
 static void print_result_set(struct cli_batch *b, const json_t *req, const json_t *reply)
 {
 	(void)b;
-	printf("game %lld: result %s\n", (long long)json_integer_value(json_object_get(req, "game")),
+	const char *was = json_string_value(json_object_get(reply, "previous"));
+	printf("game %lld: result %s", (long long)json_integer_value(json_object_get(req, "game")),
 	       cli_str_or(reply, "result", cli_str_or(req, "result", "?")));
+	if (was) /* an override says what it replaced */
+		printf(" (was %s)", was);
+	putchar('\n');
 }
 
 static void print_warned(struct cli_batch *b, const json_t *req, const json_t *reply)

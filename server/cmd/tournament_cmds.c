@@ -331,18 +331,20 @@ void tournament_cmds_result(struct conn *c, const struct proto_request *req)
 	struct proto_error err;
 	int64_t game;
 	const char *given, *reason = NULL;
-	char result[STORE_RESULT_SIZE];
+	char result[STORE_RESULT_SIZE], previous[STORE_RESULT_SIZE];
 	if (proto_get_id(req->root, "game", true, &game, &err) < 0 ||
 	    proto_get_string(req->root, "result", true, STORE_RESULT_SIZE - 1, &given, &err) < 0 ||
 	    proto_get_string(req->root, "reason", false, STORE_REASON_SIZE - 1, &reason, &err) < 0 ||
 	    tournaments_result(c->srv, c->name, c->role >= PROTO_ROLE_ADMIN, game, given, reason,
-			       result, &err) < 0) {
+			       result, previous, &err) < 0) {
 		reply_refused(c, req, &err);
 		return;
 	}
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "game", json_integer(game));
 	json_object_set_new(r, "result", json_string(result));
+	/* the result it replaced (an override), null for a game that had none */
+	json_object_set_new(r, "previous", previous[0] ? json_string(previous) : json_null());
 	server_reply(c, r);
 }
 

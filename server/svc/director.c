@@ -79,16 +79,21 @@ int games_set_result(struct server *srv, int64_t id, const char *result, const c
 	return 0;
 }
 
-int games_tournament_of(struct server *srv, int64_t id, int64_t *tournament_id)
+int games_tournament_of(struct server *srv, int64_t id, int64_t *tournament_id,
+			char result[STORE_RESULT_SIZE])
 {
 	struct game *g = game_live(srv, id);
 	if (g) {
 		*tournament_id = g->row.tournament_id;
+		if (result)
+			snprintf(result, STORE_RESULT_SIZE, "%s", g->row.result);
 		return 0;
 	}
 	struct store_game row = {0};
 	int rc = store_game_get(srv->store, id, &row) == STORE_OK ? 0 : -1;
 	*tournament_id = rc == 0 ? row.tournament_id : 0;
+	if (result)
+		snprintf(result, STORE_RESULT_SIZE, "%s", rc == 0 ? row.result : "");
 	store_game_clear(&row);
 	return rc;
 }

@@ -491,8 +491,9 @@ static int knockout_bracket_holds(struct server *srv, int64_t tid, int64_t game,
 
 int tournaments_result(struct server *srv, const char *by, bool admin, int64_t game,
 		       const char *given, const char *reason, char result[STORE_RESULT_SIZE],
-		       struct proto_error *e)
+		       char previous[STORE_RESULT_SIZE], struct proto_error *e)
 {
+	previous[0] = '\0';
 	int64_t tid = 0;
 	bool double_loss;
 	/* Case-insensitive, jigo/draw = 0, a double loss stored as Void with reason
@@ -505,7 +506,7 @@ int tournaments_result(struct server *srv, const char *by, bool admin, int64_t g
 				"field 'reason': a double loss has reason double_forfeit, not '%s'", reason);
 	if (double_loss)
 		reason = "double_forfeit";
-	if (games_tournament_of(srv, game, &tid) < 0)
+	if (games_tournament_of(srv, game, &tid, previous) < 0)
 		return svc_fail(e, PROTO_ERR_NOT_FOUND, "no game %lld", (long long)game);
 	/* A director sets a tournament's results only; an admin any game's, logged. */
 	if (tid == 0 && !admin)

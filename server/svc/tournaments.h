@@ -106,11 +106,12 @@ int tournaments_withdraw(struct server *srv, int64_t tournament, const char *nam
 int tournaments_start_round(struct server *srv, int64_t tournament, double start_at,
 			    struct tournament_round *out, struct proto_error *e);
 /* Set game `game`'s result as typed (`given`: ruleset_result_normalise; `reason` or NULL) by
- * director or admin `by`; a casual game's only if `admin`. result: the result stored.
- * Errors: bad request (result, reason), not found, forbidden. */
+ * director or admin `by`; a casual game's only if `admin`. result: the result stored;
+ * previous: the one it replaced ("" for none). Errors: bad request (result, reason), not
+ * found, forbidden, conflict (a knockout's winner once the next round is paired). */
 int tournaments_result(struct server *srv, const char *by, bool admin, int64_t game,
 		       const char *given, const char *reason, char result[STORE_RESULT_SIZE],
-		       struct proto_error *e);
+		       char previous[STORE_RESULT_SIZE], struct proto_error *e);
 /* A director's change to the current round's pairing (svc/tour_pairedit.c; docs/protocol.md
  * tournament.pair_edit): swap two players (player_a, player_b: in different games, or one with
  * the bye), swap game `game`'s colours, set its handicap, give the bye to player_a (its holder

@@ -247,7 +247,7 @@ static void tour_results_file(const char *td, const char *gs)
 	run_free(&r);
 	run(&r, td, NULL, "--user", "carol", "td", "result", gs, "--double-loss", NULL);
 	EXPECT_STATUS(r, 0);
-	EXPECT_OUT(r, "result Void");
+	EXPECT_OUT(r, "result Void (was W+3.5)"); /* an override says what it replaced */
 	run_free(&r);
 	run(&r, td, NULL, "--user", "carol", "td", "result", gs, "B+R", "--double-loss", NULL);
 	EXPECT_STATUS(r, 2);
