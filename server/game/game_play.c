@@ -104,9 +104,8 @@ enum game_move_rc game_move(struct server *srv, struct game *g, enum color me, i
 	bool my_turn = me == g->ref.board.to_move;
 	/* The timer forfeited my turn just now and the opponent has not moved: my move was on its
 	 * way (Art. 17.2: I did not move twice), too late, as if it had come before the timer. */
-	uint64_t arrived = read_ms ? read_ms : fairclock_fair_ms(srv);
 	if (!my_turn && g->flag_pass_number && g->flag_pass_number == (int)board_moves(&g->ref.board) &&
-	    arrived <= g->flag_pass_at + GAME_FLAG_RACE_MS)
+	    (read_ms ? read_ms : fairclock_fair_ms(srv)) <= g->flag_pass_at + GAME_FLAG_RACE_MS)
 		return GAME_MOVE_FLAG;
 	if (my_turn && game_clock_running(g)) {
 		/* Judged by when the move arrived (the read), not when its turn in the loop came. */

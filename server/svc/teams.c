@@ -33,12 +33,7 @@ int teams_rounds_planned(const char *system, json_t *state)
 	int n = (int)json_array_size(json_object_get(state, "teams"));
 	if (ts == TEAM_SYSTEM_SWISS || n < 2)
 		return rounds;
-	if (ts == TEAM_SYSTEM_ROUND_ROBIN)
-		return pairing_berger_rounds(n);
-	int r = 0;
-	while ((1 << r) < n)
-		r++;
-	return r;
+	return ts == TEAM_SYSTEM_ROUND_ROBIN ? pairing_berger_rounds(n) : tour_knockout_rounds(n);
 }
 
 static json_t *state_array(struct tour *t, const char *key)

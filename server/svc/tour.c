@@ -38,6 +38,14 @@ int tour_get(struct server *srv, int64_t id, struct tour *t, struct proto_error 
 	return 0;
 }
 
+int tour_knockout_rounds(int n)
+{
+	int r = 0;
+	while ((1 << r) < n)
+		r++;
+	return r;
+}
+
 int tour_rounds_planned(enum event_system system, json_t *state)
 {
 	json_t *settings = json_object_get(state, "settings");
@@ -55,12 +63,8 @@ int tour_rounds_planned(enum event_system system, json_t *state)
 		active += !json_is_true(json_object_get(p, "withdrawn_before_start"));
 	if (active < 2)
 		return rounds;
-	if (single_ko) { /* each round halves the field (byes first): ceil(log2(entries)) */
-		int r = 0;
-		while ((1 << r) < active)
-			r++;
-		return r;
-	}
+	if (single_ko)
+		return tour_knockout_rounds(active);
 	return (system == SYSTEM_DOUBLE_ROUND_ROBIN ? 2 : 1) * pairing_berger_rounds(active);
 }
 

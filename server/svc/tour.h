@@ -50,6 +50,9 @@ int tour_get(struct server *srv, int64_t id, struct tour *t, struct proto_error 
  * single-elimination knockout (not double, not after k losses): ceil(log2(entries)), the
  * rounds until one is left (pairing ignores `rounds` there). */
 int tour_rounds_planned(enum event_system system, json_t *state);
+/* The rounds of a single-elimination bracket of n entries (n >= 1): ceil(log2(n)), each round
+ * halving the field, byes first. */
+int tour_knockout_rounds(int n);
 /* Write t's state document in the iteration's transaction; a failed write stops the server
  * (panic.h). */
 void tour_save(struct server *srv, struct tour *t);

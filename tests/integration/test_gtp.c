@@ -178,29 +178,26 @@ static int wait_bridge_exit(int i)
 static int stop_bridge(int i)
 {
 	kill(bridges[i].pid, SIGTERM);
-	long long end = now_ms() + HARNESS_START_TIMEOUT_MS;
-	int st;
-	while (now_ms() < end) {
-		if (waitpid(bridges[i].pid, &st, WNOHANG) == bridges[i].pid) {
-			bridges[i].pid = 0;
-			return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-		}
-		sleep_ms(20);
-	}
-	return -1;
+	return wait_bridge_exit(i);
+}
+
+/* The lines of the file at `path` holding `needle`. */
+static int log_count(const char *path, const char *needle)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	char line[1024];
+	int n = 0;
+	while (fgets(line, sizeof line, f))
+		n += strstr(line, needle) != NULL;
+	fclose(f);
+	return n;
 }
 
 static bool log_has(const char *path, const char *needle)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return false;
-	char line[1024];
-	bool found = false;
-	while (!found && fgets(line, sizeof line, f))
-		found = strstr(line, needle) != NULL;
-	fclose(f);
-	return found;
+	return log_count(path, needle) > 0;
 }
 
 static void print_file(const char *path)
@@ -816,20 +813,6 @@ START_TEST(engine_refuses_moves)
 	hd_cleanup(&d);
 }
 END_TEST
-
-/* The lines of the file at `path` holding `needle`. */
-static int log_count(const char *path, const char *needle)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	char line[1024];
-	int n = 0;
-	while (fgets(line, sizeof line, f))
-		n += strstr(line, needle) != NULL;
-	fclose(f);
-	return n;
-}
 
 /* alice plays `v` in game `gid` (a hc connection). */
 static void hc_play_ok(struct hc *a, long long gid, const char *v)
