@@ -242,8 +242,13 @@ static void games_print(struct cli_batch *b, const json_t *req, const json_t *re
 	       "Phase", "Result", "Tournament");
 	size_t i;
 	const json_t *g;
+	bool nigiri = false;
 	json_array_foreach(games, i, g) {
-		char tour[48] = "-";
+		char tour[48] = "-", phase[24];
+		/* a pending challenge by nigiri names challenger and challenged, not colours yet */
+		bool n = json_is_true(json_object_get(g, "nigiri"));
+		nigiri |= n;
+		snprintf(phase, sizeof phase, "%s%s", cli_str_or(g, "phase", "?"), n ? "*" : "");
 		const json_t *t = json_object_get(g, "tournament");
 		if (json_is_integer(t))
 			snprintf(tour, sizeof tour, "%lld round %lld", (long long)json_integer_value(t),
@@ -251,9 +256,11 @@ static void games_print(struct cli_batch *b, const json_t *req, const json_t *re
 		printf("%6lld  %-16s %-16s %5lld %5g  %-9s %-8s %s\n",
 		       (long long)json_integer_value(json_object_get(g, "id")), cli_str_or(g, "black", "?"),
 		       cli_str_or(g, "white", "?"), (long long)json_integer_value(json_object_get(g, "size")),
-		       json_number_value(json_object_get(g, "komi")), cli_str_or(g, "phase", "?"),
+		       json_number_value(json_object_get(g, "komi")), phase,
 		       cli_str_or(g, "result", "-"), tour);
 	}
+	if (nigiri)
+		puts("* colours by nigiri at accept: Black and White are challenger and challenged");
 	if (json_array_size(games) == 0)
 		puts("(no games)");
 	const json_t *next = json_object_get(reply, "next");

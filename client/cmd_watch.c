@@ -176,6 +176,8 @@ static void print_board(const json_t *g)
 		printf("%c%d\n", r == ly && lx == size - 1 ? ')' : ' ', size - r);
 	}
 	puts(cols);
+	if (json_is_true(json_object_get(g, "nigiri")))
+		return; /* a pending challenge: no colours, clocks or captures yet */
 	int bb, bw;
 	captures(g, &bb, &bw);
 	char sb[160], sw[160];
@@ -289,6 +291,9 @@ static void watch_header(const struct watch_ctx *x, const json_t *g)
 	if (prediction && !json_is_string(json_object_get(g, "black")))
 		printf("%s (first) vs %s (second)", cli_str_or(g, "first", "?"),
 		       cli_str_or(g, "second", "?"));
+	else if (json_is_true(json_object_get(g, "nigiri"))) /* pending: colours drawn at accept */
+		printf("%s vs %s (colours by nigiri at accept)", cli_str_or(g, "black", "?"),
+		       cli_str_or(g, "white", "?"));
 	else
 		printf("%s (Black) vs %s (White)", cli_str_or(g, "black", "?"),
 		       cli_str_or(g, "white", "?"));

@@ -664,6 +664,11 @@ static int list_cb(void *ctx, const struct store_game *row)
 	json_t *o = json_pack("{s:I, s:s, s:s, s:i, s:f, s:i, s:s, s:b}", "id", (json_int_t)row->id,
 			      "black", bn, "white", wn, "size", row->size, "komi", row->komi, "handicap",
 			      row->handicap, "phase", phase, "rated", row->rated);
+	if (strcmp(row->phase, "pending") == 0) { /* as the game object: colours at accept */
+		struct game *pg = game_live(l->srv, row->id);
+		if (pg && game_nigiri_pending(pg))
+			json_object_set_new(o, "nigiri", json_true());
+	}
 	if (g && game_is_prediction(g) && !g->ref.revealed) { /* as the game object: not yet */
 		json_object_set_new(o, "black", json_null());
 		json_object_set_new(o, "white", json_null());

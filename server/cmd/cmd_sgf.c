@@ -161,6 +161,13 @@ void games_sgf(struct conn *c, const struct proto_request *req)
 	if (strcmp(g->row.reason, "double_forfeit") == 0) /* SGF has no double loss: RE[Void] */
 		s.comment = strdup(GAMES_DOUBLE_LOSS_COMMENT);
 	bool colours = !game_is_prediction(g) || g->ref.revealed || g->ref.phase == PHASE_ENDED;
+	if (game_nigiri_pending(g)) { /* no colours yet: PB/PW would make the challenger Black */
+		char note[2 * PROTO_NAME_MAX + 96];
+		snprintf(note, sizeof note, "Challenge pending: %s v %s, colours by nigiri at accept.",
+			 g->black, g->white);
+		s.comment = strdup(note);
+		colours = false;
+	}
 	if (colours) { /* seed 000: no colours before the predictions are shown */
 		/* an entrant as entered, as in the game object (not the internal account name) */
 		json_t *pb = game_player_name_json(c->srv, g, g->row.black_id, g->black);

@@ -159,6 +159,10 @@ json_t *game_claims_json(const struct game *g, enum color c);
 json_t *game_points_json(const struct game *g, const bool *set);
 /* "fixed" or "free" (docs/protocol.md `handicap_placement`). */
 const char *game_handicap_placement(const struct game *g);
+/* A pending challenge whose colours nigiri draws at accept (Chinese Rules 2002, Art. 10):
+ * `black`/`white` then name the challenger and the challenged, not colours. False under the
+ * prediction ruleset (its own `first`). */
+bool game_nigiri_pending(const struct game *g);
 /* A free handicap's stones as placed (vertices, in the order sent; [] while due); NULL for a
  * game with fixed placement. */
 json_t *game_handicap_stones_json(const struct game *g);

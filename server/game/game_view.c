@@ -62,6 +62,8 @@ json_t *game_json(struct server *srv, const struct game *g)
 	json_object_set_new(o, "black", game_player_name_json(srv, g, g->row.black_id, g->black));
 	json_object_set_new(o, "white", game_player_name_json(srv, g, g->row.white_id, g->white));
 	json_object_set_new(o, "phase", json_string(g->row.phase));
+	if (game_nigiri_pending(g)) /* black/white name challenger and challenged until accept */
+		json_object_set_new(o, "nigiri", json_true());
 	json_object_set_new(o, "rated", json_boolean(g->row.rated));
 	json_object_set_new(o, "time", proto_time_to_json(&g->time));
 	json_object_set_new(o, "rules", proto_rules_to_json(&g->rules));

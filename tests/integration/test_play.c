@@ -690,6 +690,61 @@ START_TEST(test_games_pages)
 }
 END_TEST
 
+/* A pending challenge by nigiri names challenger and challenged in black/white (the contract);
+ * `nigiri` says so, in the game object and the listing, and the SGF has no PB/PW until the
+ * colours are drawn at accept (Art. 10). A challenge with colours has no such mark. */
+START_TEST(test_nigiri_pending)
+{
+	struct hc *a = st_login(&D, "alice"), *b = st_login(&D, "bob");
+	json_t *r = hc_req(a, "{s:s, s:s, s:i, s:s}", "cmd", "challenge", "opponent", "bob",
+			   "size", 9, "color", "nigiri");
+	OK(r);
+	long long g = hj_int(r, "game");
+	json_decref(r);
+	r = hc_req(a, "{s:s, s:s, s:i, s:s}", "cmd", "challenge", "opponent", "bob", "size", 9,
+		   "color", "white");
+	OK(r);
+	long long g2 = hj_int(r, "game");
+	json_decref(r);
+	r = st_game_get(b, g);
+	ck_assert_pstr_eq(hj_str(r, "game.black"), "alice");
+	ck_assert_msg(json_is_true(hj_get(r, "game.nigiri")), "no nigiri mark: %s", hj_text(r));
+	json_decref(r);
+	r = st_game_get(b, g2);
+	ck_assert_msg(hj_get(r, "game.nigiri") == NULL, "nigiri mark on a set colour: %s", hj_text(r));
+	json_decref(r);
+	r = hc_req(b, "{s:s, s:s}", "cmd", "games", "phase", "pending");
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "games.0.id"), g2);
+	ck_assert_msg(hj_get(r, "games.0.nigiri") == NULL, "listing: %s", hj_text(r));
+	ck_assert_int_eq(hj_int(r, "games.1.id"), g);
+	ck_assert_msg(json_is_true(hj_get(r, "games.1.nigiri")), "listing: %s", hj_text(r));
+	json_decref(r);
+	r = hc_req(b, "{s:s, s:I}", "cmd", "sgf", "game", (json_int_t)g);
+	OK(r);
+	const char *sgf = hj_str(r, "sgf");
+	ck_assert_msg(sgf && !strstr(sgf, "PB[") && !strstr(sgf, "PW[") &&
+		      strstr(sgf, "C[Challenge pending: alice v bob, colours by nigiri at accept.]"),
+		      "pending nigiri SGF: %s", sgf);
+	json_decref(r);
+	r = hc_req(b, "{s:s, s:I}", "cmd", "accept", "game", (json_int_t)g);
+	OK(r);
+	json_decref(r);
+	r = st_game_get(b, g);
+	ck_assert_msg(hj_get(r, "game.nigiri") == NULL, "mark after accept: %s", hj_text(r));
+	const char *black = hj_str(r, "game.black");
+	char pb[64];
+	snprintf(pb, sizeof pb, "PB[%s]", black ? black : "?");
+	json_decref(r);
+	r = hc_req(b, "{s:s, s:I}", "cmd", "sgf", "game", (json_int_t)g);
+	sgf = hj_str(r, "sgf");
+	ck_assert_msg(sgf && strstr(sgf, pb) && !strstr(sgf, "Challenge pending"), "SGF: %s", sgf);
+	json_decref(r);
+	hc_close(a);
+	hc_close(b);
+}
+END_TEST
+
 static Suite *play_suite(void)
 {
 	Suite *s = suite_create("play");
@@ -708,6 +763,7 @@ static Suite *play_suite(void)
 	tcase_add_test(tc, test_observer);
 	tcase_add_test(tc, test_move_lines);
 	tcase_add_test(tc, test_games_pages);
+	tcase_add_test(tc, test_nigiri_pending);
 	suite_add_tcase(s, tc);
 	return s;
 }

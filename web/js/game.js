@@ -138,7 +138,8 @@ async function load() {
 	$('#black').replaceChildren(playerLink(game.black));
 	$('#white').replaceChildren(playerLink(game.white));
 	$('#info').textContent = `${game.size}×${game.size}, komi ${game.komi}` + (game.handicap ? `, handicap ${game.handicap}` : '')
-		+ `, ${game.rated ? 'rated' : 'free'}` + (game.tournament ? `, tournament ${game.tournament} round ${game.round}` : '');
+		+ `, ${game.rated ? 'rated' : 'free'}` + (game.nigiri ? ', colours by nigiri at accept (the challenger is listed first)' : '')
+		+ (game.tournament ? `, tournament ${game.tournament} round ${game.round}` : '');
 	if (game.tournament) $('#info').append(' ', el('a', {href: '/tournament/' + game.tournament}, 'tournament page'));
 	clocks.set(game.clocks, game.phase === 'playing' && !game.paused ? game.to_move : null);
 	// the claims so far (a reload in the count): the opponent's to agree with, mine as sent
