@@ -435,7 +435,8 @@ int referee_end(struct referee *r, const char *result, enum end_reason reason, b
 static const char *const phase_names[] = {"pending", "scheduled", "playing", "counting", "ended",
 	"opening", "predicting"};
 static const char *const reason_names[] = {"", "resignation", "time", "score", "warnings",
-	"illegal", "lateness", "double_forfeit", "adjudicated", "cycle", "declined"};
+	"illegal", "lateness", "double_forfeit", "adjudicated", "cycle", "declined",
+	"expired"};
 static const char *const offence_names[] = {"", "occupied", "suicide", "superko", "not_your_turn",
 	"no_pass"};
 

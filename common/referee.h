@@ -36,7 +36,8 @@ enum game_phase { PHASE_PENDING = 0, PHASE_SCHEDULED, PHASE_PLAYING, PHASE_COUNT
 enum end_reason {
 	END_NONE = 0, END_RESIGNATION, END_TIME, END_SCORE, END_WARNINGS, END_ILLEGAL,
 	END_LATENESS, END_DOUBLE_FORFEIT, END_ADJUDICATED, END_CYCLE,
-	END_DECLINED /* a challenge called off before play (no result) */
+	END_DECLINED, /* a challenge called off before play (no result) */
+	END_EXPIRED   /* a challenge that lapsed unanswered at its expires_at (no result) */
 };
 
 /* What was wrong with a move (docs/protocol.md illegal_move `reason`). */

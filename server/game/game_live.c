@@ -75,10 +75,11 @@ void game_begin(struct server *srv, struct game *g)
 	json_decref(e);
 }
 
-/* A pending challenge lapsed: it ends as declined, both players hear challenge.expired. */
+/* A pending challenge lapsed: it ends with reason `expired` (no result), both players hear
+ * challenge.expired. */
 static void expire_challenge(struct server *srv, struct game *g)
 {
-	referee_end(&g->ref, "", END_DECLINED, false);
+	referee_end(&g->ref, "", END_EXPIRED, false);
 	server_txn(srv);
 	game_save(srv, g);
 	log_msg(LOGL_INFO, "challenge_expired", "game=%lld", (long long)g->id);

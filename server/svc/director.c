@@ -35,7 +35,7 @@ int games_set_result(struct server *srv, int64_t id, const char *result, const c
 	else if (ruleset_margin_fits(rs, result, g ? g->row.komi : row.komi) < 0)
 		rc = -4;
 	else if ((reason && referee_reason_parse(reason, &why) < 0) || why == END_NONE ||
-		 why == END_DECLINED)
+		 why == END_DECLINED || why == END_EXPIRED)
 		rc = -3;
 	/* One stored form of a double loss: Void with reason double_forfeit (docs/rules.md §4) */
 	else if (why == END_DOUBLE_FORFEIT && strcmp(result, rs->result_void) != 0)

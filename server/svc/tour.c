@@ -182,11 +182,16 @@ int tour_player_index(const struct event *ev, int64_t id)
 	return -1;
 }
 
+bool tour_called_off(const struct store_game *g)
+{
+	return strcmp(g->reason, "declined") == 0 || strcmp(g->reason, "expired") == 0;
+}
+
 /* A stored result as the standings see it. Forfeits: an "F" result not decided at the board
  * (lateness, a director's forfeit, a withdrawal). */
 enum event_result tour_result_of(const struct store_game *g)
 {
-	if (strcmp(g->phase, "ended") != 0 || strcmp(g->reason, "declined") == 0)
+	if (strcmp(g->phase, "ended") != 0 || tour_called_off(g))
 		return RESULT_NONE;
 	struct ruleset_result res;
 	if (ruleset_find(tour_game_ruleset(g))->result_parse(g->result, &res) < 0)
@@ -251,7 +256,7 @@ static int collect_game(void *ctx, const struct store_game *g)
 {
 	struct ev_build *b = ctx;
 	int bi = tour_player_index(&b->ev, g->black_id), wi = tour_player_index(&b->ev, g->white_id);
-	if (bi < 0 || wi < 0 || g->round < 1 || strcmp(g->reason, "declined") == 0)
+	if (bi < 0 || wi < 0 || g->round < 1 || tour_called_off(g))
 		return 0;
 	struct event_game *eg = &b->ev.games[b->ev.ngames];
 	b->game_ids[b->ev.ngames++] = g->id;

@@ -91,6 +91,8 @@ int tour_player_index(const struct event *ev, int64_t id);
 const char *tour_result_shown(const struct event_game *g);
 /* A stored game's result as the standings see it. */
 enum event_result tour_result_of(const struct store_game *g);
+/* A challenge called off before play (reason `declined` or `expired`): no game for events. */
+bool tour_called_off(const struct store_game *g);
 /* The name of the ruleset (ruleset_find) a stored game is played under: its rules' `ruleset`. */
 const char *tour_game_ruleset(const struct store_game *g);
 /* Load tournament `id` (tour_get) and build its event (tour_ev_build). Returns 0, or -1 with

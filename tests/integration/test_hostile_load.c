@@ -464,6 +464,12 @@ START_TEST(t_challenge_spam)
 	r = hc_req(o, "{ss sI}", "cmd", "accept", "game", (json_int_t)g);
 	ERR(r, "conflict");
 	json_decref(r);
+	/* it lapsed: ended with reason `expired` and no result, not as a declined one */
+	r = hc_req(o, "{ss sI}", "cmd", "game", "game", (json_int_t)g);
+	ck_assert_pstr_eq(hj_str(r, "game.phase"), "ended");
+	ck_assert_pstr_eq(hj_str(r, "game.reason"), "expired");
+	ck_assert(json_is_null(hj_get(r, "game.result")));
+	json_decref(r);
 	r = hc_req(o, "{ss}", "cmd", "challenges");
 	OK(r);
 	ck_assert_int_eq(hj_int(r, "total"), 0);

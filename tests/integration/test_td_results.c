@@ -103,6 +103,7 @@ START_TEST(test_result_forms)
 	expect_refused(e.td, g, "B+R", "nonsense", "field 'reason': 'nonsense' is not a reason",
 		       "is not a result");
 	expect_refused(e.td, g, "B+R", "declined", "'declined' is not a reason", NULL);
+	expect_refused(e.td, g, "B+R", "expired", "'expired' is not a reason", NULL);
 	expect_refused(e.td, g, "b+r", "double_forfeit", "not 'B+R'", "is not a result");
 	expect_refused(e.td, g, "double_loss", "time", "a double loss has reason double_forfeit",
 		       NULL);

@@ -952,7 +952,8 @@ START_TEST(test_names)
 		{END_RESIGNATION, "resignation"}, {END_TIME, "time"}, {END_SCORE, "score"},
 		{END_WARNINGS, "warnings"}, {END_ILLEGAL, "illegal"}, {END_LATENESS, "lateness"},
 		{END_DOUBLE_FORFEIT, "double_forfeit"}, {END_ADJUDICATED, "adjudicated"},
-		{END_CYCLE, "cycle"}, {END_DECLINED, "declined"}};
+		{END_CYCLE, "cycle"}, {END_DECLINED, "declined"},
+		{END_EXPIRED, "expired"}};
 	for (size_t i = 0; i < sizeof reasons / sizeof *reasons; i++) {
 		enum end_reason e = END_NONE;
 		ck_assert_str_eq(referee_reason_name(reasons[i].v), reasons[i].name);

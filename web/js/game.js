@@ -11,7 +11,7 @@ const REASONS = {
 	warnings: 'two warnings (Art. 24.2)', illegal: 'an illegal move (illegal: lose)',
 	lateness: 'lateness forfeit (Art. 22.1)', double_forfeit: 'double forfeit: both lose (Art. 17.5, 23.1)',
 	adjudicated: "the director's decision (Art. 23)", cycle: 'a cycle voided the game (Art. 20.3)',
-	declined: 'the challenge was declined',
+	declined: 'the challenge was declined', expired: 'the challenge lapsed unanswered',
 };
 const FORFEIT = {
 	occupied: 'played on an occupied point: the turn is forfeited (Chinese Rules 2002, Art. 19)',
