@@ -356,6 +356,8 @@ struct act {
 	json_t *stones;      /* dead: the claim */
 	json_t *result;      /* the action's ok reply (kept for --json and the last line) */
 	bool opening;        /* play: a prediction game's opening stone (clocks are by player) */
+	int exit;            /* the status once the game is fetched: CMD_EXIT_OK, or _REFUSED
+				for a forfeited turn (the move was refused, a pass recorded) */
 };
 
 static void act_done_game(struct session *s, json_t *reply, void *arg);
@@ -381,8 +383,9 @@ static void act_done_game(struct session *s, json_t *reply, void *arg)
 	const json_t *g = json_object_get(reply, "game");
 	const char *phase = cli_str_or(g, "phase", "?");
 	if (strcmp(phase, "counting") == 0) {
-		printf("Both passed: game %lld is counting. Claim the dead stones: tengen dead %lld "
+		printf("%s: game %lld is counting. Claim the dead stones: tengen dead %lld "
 		       "VERTEX... (none: tengen dead %lld).\n",
+		       x->exit ? "Two passes in a row (the forfeited turn counts as one)" : "Both passed",
 		       (long long)x->game, (long long)x->game, (long long)x->game);
 	} else if (strcmp(phase, "ended") == 0) {
 		printf("Game %lld is over. ", (long long)x->game);
@@ -393,7 +396,7 @@ static void act_done_game(struct session *s, json_t *reply, void *arg)
 		const char *to_move = json_string_value(json_object_get(g, "to_move"));
 		printf("Game %lld goes on: %s to move.\n", (long long)x->game, color_name(to_move));
 	}
-	cli_finish(c, CMD_EXIT_OK);
+	cli_finish(c, x->exit);
 }
 
 /* What every playing command does first with its reply: nothing for none (the connection's
@@ -420,6 +423,16 @@ static void play_reply(struct session *s, json_t *reply, void *arg)
 	struct cli *c = CLI_OF(arg);
 	struct act *x = c->ctx;
 	(void)s;
+	const json_t *err = json_object_get(reply, "error");
+	bool forfeited = json_is_true(json_object_get(json_object_get(err, "penalty"), "forfeit_turn"));
+	if (forfeited && !c->opt->json) {
+		/* Art. 19: the refused move counts as a pass, which may end play (two passes) or the
+		 * game (a loss): say what it led to, still exiting as refused. */
+		cli_reply_ok(c, reply); /* reports the refusal */
+		x->exit = CMD_EXIT_REFUSED;
+		act_fetch_after(c);
+		return;
+	}
 	if (reply_handled(c, reply))
 		return;
 	const json_t *mv = json_object_get(reply, "move");

@@ -352,6 +352,7 @@ START_TEST(test_play_commands)
 	EXPECT_STATUS(r, 3);
 	EXPECT_ERR(r, "occupied at C3");
 	EXPECT_ERR(r, "(illegal_move)");
+	EXPECT_OUT(r, "goes on: Black to move"); /* what the forfeited turn led to */
 	run_free(&r);
 	AS(&r, "alice", "play", gs, "Z9");
 	EXPECT_STATUS(r, 3);
@@ -365,15 +366,17 @@ START_TEST(test_play_commands)
 	ck_assert_int_eq(hj_int(json_array_get(lines, 0), "move.number"), 3);
 	json_decref(lines);
 	run_free(&r);
-	/* two passes open counting, and the second says so */
+	/* two passes open counting, and the second says so, also when it is a forfeited turn
+	 * (Art. 19: recorded as a pass), refused all the same */
 	AS(&r, "bob", "pass", gs);
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "move 4: White passes");
 	EXPECT_OUT(r, "goes on: Black to move");
 	run_free(&r);
-	AS(&r, "alice", "pass", gs);
-	EXPECT_STATUS(r, 0);
-	EXPECT_OUT(r, "move 5: Black passes");
+	AS(&r, "alice", "play", gs, "B2");
+	EXPECT_STATUS(r, 3);
+	EXPECT_ERR(r, "occupied at B2");
+	EXPECT_OUT(r, "Two passes in a row (the forfeited turn counts as one): game");
 	EXPECT_OUT(r, "is counting");
 	run_free(&r);
 	AS(&r, "alice", "play", gs, "D4");
