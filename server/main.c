@@ -411,11 +411,14 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 			break;
 		case 'V': printf("tengend %s (protocol %d)\n", PACKAGE_VERSION, PROTO_VERSION); return 0;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default: /* getopt_long said which option */
+			fprintf(stderr, "tengend: tengend --help lists the options\n");
+			return 2;
 		}
 	}
 	if (optind < argc) {
-		usage(stderr);
+		fprintf(stderr, "tengend: unexpected argument '%s' (tengend --help lists the options)\n",
+			argv[optind]);
 		return 2;
 	}
 	if (proxy_opts && !set->proxy_protocol) {

@@ -180,8 +180,9 @@ static enum store_rc file_checks(struct store *s, const char *path, const struct
 	}
 	if (o->min_free_bytes) {
 		if (free_bytes(path, &avail) != 0)
-			return store_fail(s, STORE_ERROR, "free space of the file system of %s: %s",
-					path, strerror(errno));
+			return store_fail(s, STORE_ERROR, errno == ENOENT
+					? "cannot make %s: its directory does not exist (%s)"
+					: "free space of the file system of %s: %s", path, strerror(errno));
 		if (avail < o->min_free_bytes)
 			return store_fail(s, STORE_ERROR, "only %.1f MiB free on the file system of %s, "
 					"less than the %.1f MiB required", (double)avail / STORE_MIB,

@@ -322,6 +322,21 @@ START_TEST(test_db_missing)
 	ck_assert_msg(strstr(out, "new tengen database"), "tengend init: %s", out);
 	ck_assert_int_eq(hd_run(ia, NULL, out, sizeof out, REFUSE_MS), 0);
 	ck_assert_msg(strstr(out, "there already"), "tengend init again: %s", out);
+	/* a directory that is not there is named as such (it was "free space of the file
+	 * system"); an unknown option or argument is named, without the whole help */
+	char nodir[160];
+	snprintf(nodir, sizeof nodir, "%s/no/such/dir/x.db", dir);
+	const char *in[] = {"init", "--db", nodir, NULL};
+	st = hd_run(in, NULL, out, sizeof out, REFUSE_MS);
+	ck_assert_msg(st == 1 && strstr(out, "its directory does not exist"), "init in a missing "
+		      "directory: status %d: %s", st, out);
+	const char *bogus[] = {"--bogus", NULL}, *extra[] = {"--db", db, "stray", NULL};
+	st = hd_run(bogus, NULL, out, sizeof out, REFUSE_MS);
+	ck_assert_msg(st == 2 && strstr(out, "--bogus") && strstr(out, "--help lists") &&
+		      !strstr(out, "usage:"), "an unknown option: status %d: %s", st, out);
+	st = hd_run(extra, NULL, out, sizeof out, REFUSE_MS);
+	ck_assert_msg(st == 2 && strstr(out, "unexpected argument 'stray'"), "a stray argument: "
+		      "status %d: %s", st, out);
 	char f[160];
 	static const char *const made[] = {"", "-wal", "-shm"};
 	for (size_t i = 0; i < sizeof made / sizeof *made; i++) {
