@@ -175,6 +175,10 @@ test('two players play a game to the end by clicking; a spectator watches', asyn
 	await bob.click('[data-vertex="E5"]');
 	await bob.waitForFunction(() => /occupied/.test(document.querySelector('#status').textContent), null, {timeout: WAIT});
 	assert.equal(await spec.locator('#moves li').count(), 7);
+	// a suicide (E6, inside Black's four stones) is refused by the page, not sent (Art. 19)
+	await bob.click('[data-point="E6"]');
+	await bob.waitForFunction(() => /E6 would be suicide/.test(document.querySelector('#status').textContent), null, {timeout: WAIT});
+	assert.equal(await spec.locator('#moves li').count(), 7);
 	// a click out of turn is refused by the page, not sent (no warning)
 	await alice.click('[data-point="G3"]');
 	await alice.waitForSelector('#status.error', {timeout: WAIT});
@@ -297,6 +301,43 @@ test('a tournament page shows standings and updates as results are entered', asy
 	assert.ok(await page.isHidden('#pairings-section'));
 	await page.screenshot({path: join(SHOTS, 'tournament-projector.png')});
 	for (const c of [...cs, td]) c.close();
+});
+
+test('a simple ko retake is refused by the page, not sent (it would cost a warning)', async () => {
+	const nora = await newPlayer('nora');
+	const otto = tcpClient(tcpPort);
+	await otto.ok('register', {name: 'otto', password: 'otto-password'});
+	await otto.ok('login', {name: 'otto', password: 'otto-password'});
+	const game = (await otto.ok('challenge', {opponent: 'nora', size: 9, color: 'white', rated: false})).game;
+	await otto.ok('challenge', {opponent: 'nora', size: 9, color: 'white', rated: false}); // lobby noise
+	await nora.goto(`${base}/game/${game}`);
+	await nora.waitForSelector('svg.board', {timeout: WAIT});
+	const acc = tcpClient(tcpPort);
+	await acc.ok('login', {name: 'nora', password: 'nora-password'});
+	await acc.ok('accept', {game});
+	acc.close();
+	await nora.waitForSelector('#phase[data-phase="playing"]', {timeout: WAIT});
+	// Black (the page) H3 G2 J2 H1, White G3 F2 G1, then White's H2 takes G2: a ko
+	const black = ['H3', 'G2', 'J2', 'H1'], white = ['G3', 'F2', 'G1', 'H2'];
+	for (let i = 0; i < 4; i++) {
+		await click(nora, black[i], 'B', [nora]);
+		await otto.ok('play', {game, vertex: white[i], number: 2 * i + 2});
+		await nora.waitForSelector(`[data-vertex="${white[i]}"][data-color="W"]`, {timeout: WAIT});
+	}
+	await nora.waitForFunction(() => !document.querySelector('[data-vertex="G2"]'), null, {timeout: WAIT});
+	await nora.click('[data-point="G2"]');
+	await nora.waitForFunction(() => /G2 retakes the ko at once/.test(document.querySelector('#status').textContent), null, {timeout: WAIT});
+	const g = (await otto.ok('game', {game})).game;
+	assert.equal(g.moves.length, 8, 'the retake was sent');
+	assert.equal(g.warnings.B, 0);
+	// elsewhere is fine, and then the ko may be taken back
+	await click(nora, 'C3', 'B', [nora]);
+	await otto.ok('play', {game, vertex: 'C7', number: 10});
+	await nora.waitForSelector('[data-vertex="C7"][data-color="W"]', {timeout: WAIT});
+	await click(nora, 'G2', 'B', [nora]);
+	await nora.waitForFunction(() => !document.querySelector('[data-vertex="H2"]'), null, {timeout: WAIT});
+	otto.close();
+	await nora.context().close();
 });
 
 test('pages reconnect by themselves after a server restart; a logout keeps the board live', async () => {

@@ -164,12 +164,38 @@ async function joinIfMine() {
 		explain(`You joined ${Math.round(r.late_ms / 1000)} s after the start: twice that is taken from your main time (Art. 22.2).`);
 }
 
+// A move the server would punish, caught before it is sent (the server still judges every
+// move): under the Chinese rules a suicide (Art. 19: the turn forfeited) and a simple ko retake
+// (Art. 18.3: the turn forfeited and a warning); under the prediction rules (suicide legal,
+// own chain removed) any earlier whole-board position (Art. 5.4: the game lost). Null if none.
+function refusedHere(v, [x, y]) {
+	const n = game.moves.length, now = n ? history[n - 1] : start;
+	if (!now || view !== n) return null;
+	const after = now.clone(), color = myColor(), prediction = game.rules && game.rules.ruleset === 'prediction';
+	after.play(color, v);
+	const own = after.chain(x, y);
+	if (!own.libs) {
+		if (!prediction) return `${v} would be suicide: the server would forfeit your turn (Art. 19).`;
+		for (const [a, b] of own.stones) after.grid[b][a] = '.';
+	}
+	const same = (q) => q && q.grid.every((row, j) => row.every((c, i) => c === after.grid[j][i]));
+	if (prediction) {
+		if (same(start) || history.some(same))
+			return `${v} would repeat an earlier position: under the prediction rules that loses the game (Art. 5.4).`;
+	} else if (same(n >= 2 ? history[n - 2] : n === 1 ? start : null)) {
+		return `${v} retakes the ko at once: play elsewhere first. The server would forfeit your turn and give a warning (Art. 18.3).`;
+	}
+	return null;
+}
+
 let moveInFlight = false;  // a play request is on its way (a double click sends one)
 
 async function playAt(v) {
 	if (game.to_move !== myColor()) { say('It is not your turn.', 'error'); return; }
 	const p = pointOf(game.size, v);
 	if (p && shownPosition().at(p[0], p[1]) !== '.') { say(`${v} is occupied.`, 'error'); return; } // Art. 19 would forfeit the turn
+	const why = p && refusedHere(v, p);
+	if (why) { say(why, 'error'); return; }
 	if (moveInFlight) return;
 	moveInFlight = true;
 	const r = await request('play', {game: id, vertex: v, number: game.moves.length + 1});
