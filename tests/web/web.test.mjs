@@ -89,13 +89,14 @@ after(async () => {
 	rmSync(dir, {recursive: true, force: true});
 });
 
-async function newPlayer(name) {
+async function newPlayer(name, rank = '') {
 	const ctx = await browser.newContext({viewport: {width: 1200, height: 800}, acceptDownloads: true});
 	const page = await ctx.newPage();
 	page.on('pageerror', (e) => { throw new Error(`${name}'s page: ${e.message}`); });
 	await page.goto(base + '/');
 	await page.fill('#login-name', name);
 	await page.fill('#login-password', name + '-password');
+	if (rank) await page.fill('#login-rank', rank);
 	await page.click('#register');
 	await page.waitForSelector('#logout', {timeout: WAIT});
 	return page;
@@ -108,7 +109,7 @@ async function click(page, v, color, watchers) {
 }
 
 test('two players play a game to the end by clicking; a spectator watches', async () => {
-	const alice = await newPlayer('alice');
+	const alice = await newPlayer('alice', '3k'); // a declared rank at registration
 	const bob = await newPlayer('bob');
 	await alice.screenshot({path: join(SHOTS, 'lobby.png')});
 	// bob challenges alice, who declines: bob is told
@@ -233,6 +234,7 @@ test('two players play a game to the end by clicking; a spectator watches', asyn
 	await alice.goto(base + '/player/alice');
 	await alice.waitForSelector('#chart svg circle:nth-of-type(2)', {timeout: WAIT});
 	assert.match(await alice.textContent('#games tbody'), /bob/);
+	assert.match(await alice.textContent('#profile'), /declared 3k/); // the rank given at registration
 	await alice.screenshot({path: join(SHOTS, 'player.png')});
 });
 

@@ -121,8 +121,9 @@ export async function login(name, password) {
 	return r;
 }
 
-export async function register(name, password) {
-	await call('register', {name, password});
+// A new account (rank: a declared rank such as "5k", or '' for none), then its login.
+export async function register(name, password, rank = '') {
+	await call('register', rank ? {name, password, rank} : {name, password});
 	return login(name, password);
 }
 

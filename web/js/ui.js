@@ -59,12 +59,15 @@ export async function header() {
 		}
 		const name = el('input', {id: 'login-name', placeholder: 'name', autocomplete: 'username', size: 10});
 		const pw = el('input', {id: 'login-password', type: 'password', placeholder: 'password', autocomplete: 'current-password', size: 10});
+		// a new account's declared rank (30k-9d) sets its starting rating; optional
+		const rank = el('input', {id: 'login-rank', placeholder: 'rank (new)', size: 7,
+			title: 'For Register: your rank, 30k to 9d (e.g. 5k, 2d); it sets your starting rating. Optional.'});
 		const form = el('form', {id: 'login-form', onsubmit: (ev) => {
 			ev.preventDefault();
 			login(name.value, pw.value).then(() => say('')).catch((e) => say(e.message, 'error'));
-		}}, name, pw, el('button', {type: 'submit', id: 'login'}, 'Log in'),
+		}}, name, pw, el('button', {type: 'submit', id: 'login'}, 'Log in'), rank,
 		el('button', {type: 'button', id: 'register', onclick: () =>
-			register(name.value, pw.value).then(() => say('')).catch((e) => say(e.message, 'error'))}, 'Register'));
+			register(name.value, pw.value, rank.value.trim()).then(() => say('')).catch((e) => say(e.message, 'error'))}, 'Register'));
 		box.append(form);
 	};
 	on('login', draw);
