@@ -316,7 +316,7 @@ static void run(struct bridge *br, const char *server, const char *password)
 	uv_signal_start(&br->sigint, on_signal, SIGINT);
 	uv_signal_start(&br->sigterm, on_signal, SIGTERM);
 	struct session_options so = {.server = server, .user = br->user, .password = password,
-				     .reconnect = true, .on_ready = gtp_on_ready,
+				     .reconnect = true, .exclusive = true, .on_ready = gtp_on_ready,
 				     .on_event = gtp_on_event, .on_error = gtp_on_error, .ctx = br};
 	br->s = session_open(loop, &so);
 	if (!br->s) {

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "cli_print.h"
 #include "cli_run.h"
 #include "gtp.h"
 
@@ -157,6 +158,17 @@ void gtp_on_event(struct session *s, json_t *ev, void *ctx)
 	const char *name = json_string_value(json_object_get(ev, "event"));
 	if (!name || br->stopping)
 		return;
+	if (strcmp(name, "session.replaced") == 0) {
+		/* another bridge logged in as this account (login `exclusive`): it plays the games
+		 * now; two would both answer every challenge and every turn */
+		gtp_say(br, "another bridge logged in as %s (from %s): stopping, it plays the "
+			"account's games now (%d handed over)", br->user,
+			cli_str_or(ev, "addr", "?"), br->ngames);
+		br->status = CMD_EXIT_LOGIN;
+		br->stopping = true;
+		uv_stop(br->loop);
+		return;
+	}
 	json_t *gv = json_object_get(ev, "game");
 	if (strcmp(name, "game.state") == 0) {
 		gtp_apply_game(br, gv);

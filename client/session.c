@@ -454,6 +454,8 @@ static void connect_cb(uv_connect_t *req, int status)
 	s->state = ST_LOGIN;
 	json_t *req_login = json_pack("{s:s, s:s, s:s?}", "cmd", "login", "name", s->user,
 				      "password", s->password);
+	if (req_login && s->opt.exclusive)
+		json_object_set_new(req_login, "exclusive", json_true());
 	if (!req_login || send_request(s, req_login, login_cb, NULL) != 0) {
 		json_decref(req_login);
 		fail(s, SESSION_FAIL_OTHER, "out of memory", true);

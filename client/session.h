@@ -50,6 +50,8 @@ struct session_options {
 	const char *user;       /* NULL: do not log in */
 	const char *password;
 	bool reconnect;         /* retry with backoff on a dropped connection */
+	bool exclusive;         /* log in with `exclusive` (a bridge): a newer such login of the
+				   same user replaces this one (event session.replaced) */
 	session_ready_cb on_ready;
 	session_event_cb on_event;
 	session_error_cb on_error;

@@ -47,6 +47,7 @@ void account_cmds_logout(struct conn *c, const struct proto_request *req)
 	server_session_del(c->srv, c);
 	c->name[0] = '\0';
 	c->role = PROTO_ROLE_PLAYER;
+	c->exclusive = false;
 	server_reply(c, proto_reply_ok(req->id));
 }
 
@@ -129,8 +130,10 @@ void account_cmds_login(struct conn *c, const struct proto_request *req)
 {
 	struct proto_error err;
 	const char *name, *password;
+	bool exclusive = false;
 	if (proto_get_name(req->root, "name", true, &name, &err) < 0 ||
 	    proto_get_password(req->root, "password", true, &password, &err) < 0 ||
-	    accounts_login(c, req->id, name, password, password_done, &err) < 0)
+	    proto_get_bool(req->root, "exclusive", false, &exclusive, &err) < 0 ||
+	    accounts_login(c, req->id, name, password, exclusive, password_done, &err) < 0)
 		server_reply(c, proto_reply_error_from(req->id, &err));
 }

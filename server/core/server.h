@@ -199,6 +199,7 @@ struct conn {
 	char name[PROTO_NAME_MAX + 1];
 	enum proto_role role;
 	struct conn *pnext;       /* next connection of the same player */
+	bool exclusive;           /* logged in with `exclusive` (a bridge): a newer one replaces it */
 	int64_t *observing;       /* games observed */
 	size_t nobs, capobs;
 };

@@ -46,6 +46,7 @@ struct pw_job {
 	bool fast;
 	char hash[STORE_PWHASH_SIZE]; /* register: the new hash; login: the stored one */
 	int ok;                       /* result of the work */
+	bool exclusive;               /* login: replace the player's other exclusive connections */
 	struct store_player player;
 };
 
@@ -247,6 +248,37 @@ static void register_done(struct conn *c, struct pw_job *j)
 	j->done(c, j->id, NULL, &p);
 }
 
+#define ACCOUNTS_EXCLUSIVE_SCAN 16 /* older exclusive connections logged out per pass */
+
+/* c logged in with `exclusive`: the player's other exclusive connections (an older bridge of
+ * the same account, say) hear `session.replaced` and are logged out, as `logout` does; they
+ * stay connected. */
+static void replace_exclusive(struct server *srv, struct conn *c)
+{
+	struct conn *old[ACCOUNTS_EXCLUSIVE_SCAN];
+	size_t n;
+	do { /* a few at a time: logging one out changes the list */
+		n = 0;
+		for (struct conn *p = idmap_get(&srv->sessions, c->player_id);
+		     p && n < ACCOUNTS_EXCLUSIVE_SCAN; p = p->pnext)
+			if (p != c && p->exclusive)
+				old[n++] = p;
+		for (size_t i = 0; i < n; i++) {
+			struct conn *p = old[i];
+			json_t *e = proto_event("session.replaced");
+			json_object_set_new(e, "addr", json_string(c->addr));
+			server_send(p, e);
+			json_decref(e);
+			log_msg(LOGL_INFO, "session_replaced", "player=%s conn=%llu by=%llu", p->name,
+				(unsigned long long)p->serial, (unsigned long long)c->serial);
+			server_session_del(srv, p);
+			p->name[0] = '\0';
+			p->role = PROTO_ROLE_PLAYER;
+			p->exclusive = false;
+		}
+	} while (n == ACCOUNTS_EXCLUSIVE_SCAN);
+}
+
 static void job_done(uv_work_t *w, int status)
 {
 	struct pw_job *j = w->data;
@@ -273,8 +305,11 @@ static void job_done(uv_work_t *w, int status)
 		snprintf(c->name, sizeof c->name, "%s", j->player.name);
 		proto_role_parse(j->player.role, &c->role);
 		server_session_add(srv, c);
-		log_msg(LOGL_INFO, "login", "player=%s conn=%llu addr=%s", c->name,
-			(unsigned long long)c->serial, c->addr);
+		log_msg(LOGL_INFO, "login", "player=%s conn=%llu addr=%s%s", c->name,
+			(unsigned long long)c->serial, c->addr, j->exclusive ? " exclusive=1" : "");
+		c->exclusive = j->exclusive;
+		if (j->exclusive)
+			replace_exclusive(srv, c);
 		j->done(c, j->id, NULL, &j->player);
 		games_player_login(c);
 	}
@@ -385,7 +420,7 @@ int accounts_register(struct conn *c, const json_t *id, const char *name, const 
 }
 
 int accounts_login(struct conn *c, const json_t *id, const char *name, const char *password,
-		   accounts_done_fn done, struct proto_error *e)
+		   bool exclusive, accounts_done_fn done, struct proto_error *e)
 {
 	if (rate_limited(c->srv, name, c->addr))
 		return svc_fail(e, PROTO_ERR_RATE_LIMITED,
@@ -394,6 +429,7 @@ int accounts_login(struct conn *c, const json_t *id, const char *name, const cha
 	if (!j)
 		return svc_fail(e, PROTO_ERR_INTERNAL, "out of memory");
 	j->kind = JOB_LOGIN;
+	j->exclusive = exclusive;
 	if (store_player_by_name(c->srv->store, name, &j->player) != STORE_OK) {
 		/* Verify against a hash of nothing so an unknown name costs the same time. */
 		static char dummy[STORE_PWHASH_SIZE];

@@ -25,9 +25,10 @@ int accounts_register(struct conn *c, const json_t *id, const char *name, const 
 /* Log connection c in as `name` with `password`. Returns 0: the password is being checked, c
  * waits and `done` replies (unauthenticated: "wrong name or password", counted against the
  * name and c's address); or -1 with *e filled: rate limited (too many failed logins),
- * internal. */
+ * internal. `exclusive` (docs/protocol.md login): once logged in, c replaces the player's
+ * other exclusive connections, which get `session.replaced` and are logged out. */
 int accounts_login(struct conn *c, const json_t *id, const char *name, const char *password,
-		   accounts_done_fn done, struct proto_error *e);
+		   bool exclusive, accounts_done_fn done, struct proto_error *e);
 /* The public view of a player: {id, name, role, rating, rd, rank}. */
 json_t *accounts_player_json(const struct store_player *p);
 /* Hash a password at the server's cost (blocking; for `tengend` tools). Returns 0 or -1. */

@@ -110,13 +110,13 @@ static void sleep_ms(int ms)
 
 /* Start `tengen gtp` for `user` (harness password) on the daemon, with the bridge's options
  * `opts` (NULL-terminated, or NULL) and the engine command `engine` (NULL-terminated); its
- * stderr goes to DIR/bridge-USER.log. Returns its index. */
+ * stderr goes to DIR/bridge-USER-N.log (N its index). Returns its index. */
 static int start_bridge_opts(const struct hd *d, const char *user, const char *const *opts,
 			     const char *const *engine)
 {
 	ck_assert_int_lt(nbridges, MAX_BRIDGES);
 	struct bridge_proc *b = &bridges[nbridges];
-	snprintf(b->log, sizeof b->log, "%s/bridge-%s.log", d->dir, user);
+	snprintf(b->log, sizeof b->log, "%s/bridge-%s-%d.log", d->dir, user, nbridges);
 	char server[64], password[128];
 	snprintf(server, sizeof server, "127.0.0.1:%d", d->port);
 	snprintf(password, sizeof password, "%s%s", user, HARNESS_PASSWORD_SUFFIX);
@@ -481,6 +481,55 @@ START_TEST(reconnect_mid_game)
 	ck_assert(bridge_alive(alice));
 	ck_assert(bridge_alive(bob));
 	ck_assert_int_eq(stop_bridge(alice), 0);
+	ck_assert_int_eq(stop_bridge(bob), 0);
+	ck_assert_int_eq(hd_stop(&d), 0);
+	forget_bridges();
+	hd_cleanup(&d);
+}
+END_TEST
+
+/* A second bridge on the same account (login `exclusive`) replaces the first, which says so
+ * and exits 5; the game goes on with the second alone: every move once, no warning. Before,
+ * both answered every turn (one move refused by its number each time, engines restarted). */
+START_TEST(second_bridge_replaces)
+{
+	struct hd d;
+	ck_assert_int_eq(hd_start(&d, NULL), 0);
+	int alice, bob;
+	long long gid = fake_game(&d, NULL, &alice, &bob);
+	if (!wait_moves(d.port, gid, 3, GAME_WAIT_MS))
+		fail_with_logs(&d, "the game did not get going");
+	/* a person's (not exclusive) connection of alice's is not replaced */
+	struct hc *a = hc_login_new(d.port, "alice");
+	ck_assert_ptr_nonnull(a);
+	char fake[HARNESS_PATH_MAX];
+	fake_engine_path(fake, sizeof fake);
+	const char *eb[] = {"/usr/bin/env", "python3", fake, "--moves", SCRIPT_B, "--delay-ms",
+			    FAKE_DELAY_MS, NULL};
+	int alice2 = start_bridge(&d, "alice", eb);
+	int st = wait_bridge_exit(alice);
+	if (st != 5)
+		fail_with_logs(&d, "the first bridge did not stop");
+	ck_assert_msg(log_has(bridges[alice].log, "another bridge logged in as alice"),
+		      "the first bridge did not say why it stopped");
+	json_t *g = wait_ended(d.port, gid, GAME_WAIT_MS);
+	if (!g)
+		fail_with_logs(&d, "the game did not end with the second bridge");
+	ck_assert_int_eq(json_array_size(hj_get(g, "moves")), SCRIPT_MOVES);
+	ck_assert_int_eq(hj_int(g, "warnings.B"), 0);
+	ck_assert_str_eq(hj_str(g, "reason"), "score");
+	json_decref(g);
+	char ended[64];
+	snprintf(ended, sizeof ended, "game %lld ended", gid);
+	ck_assert_msg(log_has(bridges[alice2].log, ended), "the second bridge did not play the "
+		      "game to its end");
+	json_t *r;
+	r = hc_req(a, "{s:s, s:I}", "cmd", "join", "game", (json_int_t)gid); /* still logged in */
+	ck_assert_msg(!hj_ok(r) && strcmp(hj_str(r, "error.code"), "unauthenticated") != 0,
+		      "alice's own connection was logged out: %s", hj_text(r));
+	json_decref(r);
+	hc_close(a);
+	ck_assert_int_eq(stop_bridge(alice2), 0);
 	ck_assert_int_eq(stop_bridge(bob), 0);
 	ck_assert_int_eq(hd_stop(&d), 0);
 	forget_bridges();
@@ -962,6 +1011,7 @@ int main(void)
 	if (python) {
 		tcase_add_test(tc, reconnect_mid_game);
 		tcase_add_test(tc, engine_dies);
+		tcase_add_test(tc, second_bridge_replaces);
 		tcase_add_test(tc, engine_setup);
 		tcase_add_test(tc, challenge_filters);
 		tcase_add_test(tc, engine_refuses_moves);

@@ -150,6 +150,52 @@ START_TEST(test_accounts)
 }
 END_TEST
 
+/* login `exclusive` (a bridge's): a second such login of the same player replaces the first,
+ * which hears session.replaced and is logged out (still connected); connections without it
+ * are left alone, and another player's are not touched. */
+START_TEST(test_exclusive_login)
+{
+	struct hc *reg = st_login(&D, "bot");
+	struct hc *other = st_login(&D, "carol");
+	struct hc *c[3];
+	for (int i = 0; i < 3; i++) {
+		c[i] = st_conn(&D);
+		json_t *r = hc_req(c[i], "{s:s, s:s, s:s, s:b}", "cmd", "login", "name", "bot",
+				   "password", "bot" HARNESS_PASSWORD_SUFFIX, "exclusive", i < 2);
+		OK(r);
+		json_decref(r);
+	}
+	json_t *e = hc_event(c[0], "session.replaced", 0, T);
+	ck_assert_msg(e != NULL, "the first exclusive login was not told it was replaced");
+	ck_assert_msg(json_is_string(hj_get(e, "addr")), "%s", hj_text(e));
+	json_decref(e);
+	json_t *r = hc_req(c[0], "{s:s, s:s}", "cmd", "challenge", "opponent", "carol");
+	ERR(r, "unauthenticated");
+	json_decref(r);
+	r = hc_req(c[0], "{s:s}", "cmd", "ping"); /* still connected */
+	OK(r);
+	json_decref(r);
+	/* the others are still logged in and were not told anything */
+	struct hc *in[] = {c[1], c[2], reg};
+	for (size_t i = 0; i < 3; i++) {
+		ck_assert(!hc_has_event(in[i], "session.replaced", 0));
+		r = hc_req(in[i], "{s:s, s:s}", "cmd", "challenge", "opponent", "nobody");
+		ERR(r, "not_found");
+		json_decref(r);
+	}
+	ck_assert(!hc_has_event(other, "session.replaced", 0));
+	/* a bad value is refused, naming the field */
+	r = hc_req(c[0], "{s:s, s:s, s:s, s:s}", "cmd", "login", "name", "bot", "password",
+		   "bot" HARNESS_PASSWORD_SUFFIX, "exclusive", "yes");
+	ERR_FIELD(r, "bad_request", "exclusive");
+	json_decref(r);
+	for (int i = 0; i < 3; i++)
+		hc_close(c[i]);
+	hc_close(reg);
+	hc_close(other);
+}
+END_TEST
+
 static json_t *login_from(struct hc *c, const char *name, const char *pw)
 {
 	return hc_req(c, "{s:s, s:s, s:s}", "cmd", "login", "name", name, "password", pw);
@@ -672,6 +718,7 @@ static Suite *session_suite(void)
 	tcase_set_timeout(tc, TEST_TIMEOUT_S);
 	tcase_add_test(tc, test_hello_ping);
 	tcase_add_test(tc, test_accounts);
+	tcase_add_test(tc, test_exclusive_login);
 	tcase_add_test(tc, test_rate_limit_name);
 	tcase_add_test(tc, test_rate_limit_address);
 	tcase_add_test(tc, test_bad_input);
