@@ -238,9 +238,10 @@ int ruleset_result_check(const struct ruleset *rs, const char *r)
 int ruleset_margin_fits(const struct ruleset *rs, const char *r, double komi)
 {
 	struct ruleset_result x;
-	if (rs->bar == RULESET_BAR_PREDICTION || rs->result_parse(r, &x) < 0 || !x.counted)
+	if (rs->bar == RULESET_BAR_PREDICTION || rs->result_parse(r, &x) < 0 ||
+	    (!x.counted && !x.draw))
 		return 0;
-	double rest = x.margin - komi;
+	double rest = (x.counted ? x.margin : 0) - komi; /* a draw: equal areas */
 	return rest == floor(rest) ? 0 : -1;
 }
 

@@ -146,8 +146,9 @@ int ruleset_result_check(const struct ruleset *rs, const char *r);
  * komi `komi` (points; the game's komi, handicap compensation aside: it adds whole points)?
  * Chinese Rules 2002 Art. 9-11: Black's and White's areas differ by a whole number (stones and
  * territory, neutral points shared half each on an odd or even board alike), so the margin
- * minus the komi is whole: with komi 7.5, W+1 cannot happen, W+1.5 can. The prediction
- * ruleset's bar (Art. 5.3) is not a komi: any quarter fits. Results without a margin fit.
+ * minus the komi is whole: with komi 7.5, W+1 cannot happen, W+1.5 can, nor can a draw ("0",
+ * a margin of 0), which needs a whole komi. The prediction ruleset's bar (Art. 5.3) is not a
+ * komi: any quarter fits. Other results without a margin (B+R, W+F, Void) fit.
  * Returns 0, or -1. */
 int ruleset_margin_fits(const struct ruleset *rs, const char *r, double komi);
 

@@ -449,7 +449,8 @@ static int result_refused(struct proto_error *e, int rc, const char *given, cons
 	if (rc == -4)
 		return svc_fail(e, PROTO_ERR_BAD_REQUEST,
 				"field 'result': an area count cannot give '%s' with this game's komi "
-				"(the margin minus the komi is a whole number of points)", stored);
+				"(the margin minus the komi is a whole number of points%s)", stored,
+				strcmp(stored, "0") == 0 ? "; a draw needs a whole komi" : "");
 	if (reason && strcmp(reason, "double_forfeit") == 0)
 		return svc_fail(e, PROTO_ERR_BAD_REQUEST,
 				"field 'reason': double_forfeit (a double loss) goes with result Void "

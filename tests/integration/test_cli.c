@@ -260,8 +260,8 @@ static void tour_results_file(const char *td, const char *gs)
 	EXPECT_STATUS(r, 3);
 	snprintf(want, sizeof want, "line 3: game %s: result B+R", gs);
 	EXPECT_OUT(r, want);
-	snprintf(want, sizeof want, "line 4: game %s: result 0", gs);
-	EXPECT_OUT(r, want);
+	snprintf(want, sizeof want, "line 4: game %s: field 'result': an area count cannot give '0'", gs);
+	EXPECT_ERR(r, want); /* komi 7.5: no draw */
 	EXPECT_ERR(r, "line 5: game 999999: no game 999999 (not_found)");
 	snprintf(want, sizeof want, "line 6: game %s: field 'result': 'x+1' is not a result", gs);
 	EXPECT_ERR(r, want);
@@ -282,7 +282,7 @@ static void tour_results_file(const char *td, const char *gs)
 	run(&r, NULL, NULL, "call", "game", arg, NULL);
 	EXPECT_STATUS(r, 0);
 	json_t *lines = json_lines(r.out);
-	ck_assert_pstr_eq(hj_str(json_array_get(lines, 0), "game.result"), "0");
+	ck_assert_pstr_eq(hj_str(json_array_get(lines, 0), "game.result"), "B+R");
 	json_decref(lines);
 	run_free(&r);
 	f = fopen(file, "w");

@@ -141,7 +141,9 @@ START_TEST(test_casual_game)
 	expect_stored(admin, g, "w+r", NULL, "W+R", "adjudicated");
 	ck_assert(hd_log_has(&tt_d, "result_admin"));
 	ck_assert(hd_log_has(&tt_d, "by=cg_admin game="));
-	expect_stored(admin, g, "jigo", NULL, "0", "adjudicated"); /* an ended game overridden */
+	expect_stored(admin, g, "b+3.5", NULL, "B+3.5", "adjudicated"); /* an ended game overridden */
+	/* a draw cannot come out of an area count with komi 7.5 (it did pass before) */
+	expect_refused(admin, g, "jigo", NULL, "a draw needs a whole komi", NULL);
 	r = set_result(td, g, "B+R", NULL);
 	ERR(r, "forbidden");
 	json_decref(r);

@@ -138,7 +138,10 @@ START_TEST(test_margin_fits)
 	ck_assert_int_eq(ruleset_margin_fits(rs, "B+3.5", 7), -1);
 	ck_assert_int_eq(ruleset_margin_fits(rs, "B+3.5", 0.5), 0);
 	ck_assert_int_eq(ruleset_margin_fits(rs, "B+R", 7.5), 0);
-	ck_assert_int_eq(ruleset_margin_fits(rs, "0", 7.5), 0);
+	ck_assert_int_eq(ruleset_margin_fits(rs, "0", 7.5), -1); /* a draw needs a whole komi */
+	ck_assert_int_eq(ruleset_margin_fits(rs, "Draw", 6.5), -1);
+	ck_assert_int_eq(ruleset_margin_fits(rs, "0", 7), 0);
+	ck_assert_int_eq(ruleset_margin_fits(rs, "Void", 7.5), 0);
 	ck_assert_int_eq(ruleset_margin_fits(&ruleset_prediction, "W+8.75", 0), 0);
 	char out[SCORE_RESULT_MAX];
 	for (double komi = -3.5; komi <= 9; komi += 0.5)
