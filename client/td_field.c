@@ -22,8 +22,10 @@ const char td_field_usage[] =
 	"                                        enter a person without an account (board events)\n"
 	"  td import T FILE|- [--egd]            enter a player list: CSV with a header (name,rank,\n"
 	"                                        country,club,egd_pin[,account]; account: register\n"
-	"                                        that account instead), or with --egd the EGD rating\n"
-	"                                        list's lines; a line per reply, exit 3 if any refused\n"
+	"                                        that account instead; separated by commas, or\n"
+	"                                        semicolons or tabs as spreadsheets write them), or\n"
+	"                                        with --egd the EGD rating list's lines; a line per\n"
+	"                                        reply, exit 3 if any refused\n"
 	"  td players T                          the field as CSV (the columns td import reads)\n"
 	"  td absent T PLAYER ROUND              not paired in ROUND (Swiss, McMahon)\n"
 	"  td pair T swap PLAYER PLAYER | colors GAME | handicap GAME N | bye PLAYER\n"
@@ -317,9 +319,9 @@ int td_entrant(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 		      print_entered);
 }
 
-/* Split CSV line s (modified) into at most max fields; quotes as RFC 4180 within one line.
- * Returns the count. */
-static int csv_split(char *s, char **f, int max)
+/* Split CSV line s (modified) into at most max fields separated by `sep`; quotes as RFC 4180
+ * within one line. Returns the count. */
+static int csv_split(char *s, char **f, int max, char sep)
 {
 	int n = 0;
 	char *w = s;
@@ -340,17 +342,27 @@ static int csv_split(char *s, char **f, int max)
 				quoted = false;
 				continue;
 			}
-			if (!quoted && *s == ',')
+			if (!quoted && *s == sep)
 				break;
 			*out++ = *s;
 		}
-		bool more = *s == ',';
+		bool more = *s == sep;
 		*out = '\0';
 		if (!more)
 			break;
 		w = ++s;
 	}
 	return n;
+}
+
+/* The separator of a CSV file from its header line: ',' unless ';' (a spreadsheet's in a
+ * locale with a decimal comma) or a tab is more frequent. */
+static char csv_separator(const char *hdr)
+{
+	size_t n[3] = {0, 0, 0};
+	for (const char *p = hdr; *p; p++)
+		n[0] += *p == ',', n[1] += *p == ';', n[2] += *p == '\t';
+	return n[1] > n[0] && n[1] >= n[2] ? ';' : n[2] > n[0] ? '\t' : ',';
 }
 
 /* A CSV row of the columns in `cols` (header names) into a tournament.register request for
@@ -423,10 +435,12 @@ static int import_lines(FILE *f, const char *file, bool egd, const json_t *t, st
 	char *line = NULL, *cols[TD_CSV_FIELDS], *hdr = NULL, *fields[TD_CSV_FIELDS];
 	size_t cap = 0;
 	int lineno = 0, ncols = 0, rc = 0;
-	char where[TD_WHAT_LEN];
+	char where[TD_WHAT_LEN], sep = ',';
 	while (rc == 0 && getline(&line, &cap, f) >= 0) {
 		snprintf(where, sizeof where, "td import: %s line %d", file, ++lineno);
 		json_t *req = NULL;
+		if (lineno == 1 && memcmp(line, "\xef\xbb\xbf", 3) == 0) /* a UTF-8 BOM (Excel) */
+			memmove(line, line + 3, strlen(line + 3) + 1);
 		if (egd) {
 			json_t *e = td_egd_line(line);
 			if (e)
@@ -436,7 +450,8 @@ static int import_lines(FILE *f, const char *file, bool egd, const json_t *t, st
 			continue;
 		} else if (!hdr) {
 			hdr = strdup(line);
-			ncols = hdr ? csv_split(hdr, cols, TD_CSV_FIELDS) : 0;
+			sep = csv_separator(line);
+			ncols = hdr ? csv_split(hdr, cols, TD_CSV_FIELDS, sep) : 0;
 			for (int k = 0; k < ncols; k++) {
 				for (char *p = cols[k]; *p; p++)
 					*p = (char)tolower((unsigned char)*p);
@@ -447,12 +462,12 @@ static int import_lines(FILE *f, const char *file, bool egd, const json_t *t, st
 				has_name |= !strcmp(cols[k], "name") || !strcmp(cols[k], "account");
 			if (!has_name) {
 				cli_errorf("%s: the header names no 'name' column (name,rank,country,"
-					   "club,egd_pin)", where);
+					   "club,egd_pin; separated by commas, semicolons or tabs)", where);
 				rc = -1;
 			}
 			continue;
 		} else {
-			int n = csv_split(line, fields, TD_CSV_FIELDS);
+			int n = csv_split(line, fields, TD_CSV_FIELDS, sep);
 			if (!(req = csv_request(fields, n, cols, ncols, t, where)))
 				rc = -1;
 		}

@@ -607,6 +607,30 @@ START_TEST(test_td_director)
 	EXPECT_OUT(r, "\"Roe, Jane\",3d,,,,\n");
 	ck_assert_msg(!strstr(r.out, "Poe Edgar"), "a refused line registered:\n%s", r.out);
 	run_free(&r);
+	/* a spreadsheet's CSV: a UTF-8 byte-order mark and semicolons ("the header names no
+	 * 'name' column" before), or tabs */
+	run(&r, td, NULL, "--user", "dora", "td", "create", "Semi Cup", "--system", "swiss",
+	    "--rounds", "1", "--venue", "board", NULL);
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	static const char *const sheets[] = {"\xef\xbb\xbfName;Rank;Country\nVoss Ida;4k;NL\n"
+					     "\"Lee; Min\";2d;KR\n",
+					     "name\trank\nTab Tom\t9k\n"};
+	for (size_t i = 0; i < 2; i++) {
+		f = fopen(csv, "w");
+		ck_assert_ptr_nonnull(f);
+		fputs(sheets[i], f);
+		fclose(f);
+		run(&r, td, NULL, "--user", "dora", "td", "import", "Semi Cup", csv, NULL);
+		EXPECT_STATUS(r, 0);
+		run_free(&r);
+	}
+	run(&r, td, NULL, "--user", "dora", "td", "players", "Semi Cup", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "Voss Ida,4k,NL,,,\n");
+	EXPECT_OUT(r, "Lee; Min,2d,KR,,,\n"); /* read quoted; written with commas */
+	EXPECT_OUT(r, "Tab Tom,9k,,,,\n");
+	run_free(&r);
 
 	run(&r, td, NULL, "--user", "dora", "td", "absent", "Board Open", "Novak Eva", "1", NULL);
 	EXPECT_STATUS(r, 0);
