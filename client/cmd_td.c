@@ -164,6 +164,13 @@ static void print_withdrawn(struct cli_batch *b, const json_t *req, const json_t
 	if (json_integer_value(after) > 0)
 		printf(" (after round %lld)", (long long)json_integer_value(after));
 	putchar('\n');
+	size_t i;
+	const json_t *f;
+	json_array_foreach(json_object_get(reply, "forfeited"), i, f) /* Art. 28: results written */
+		printf("  game %lld (round %lld), not finished: recorded as %s\n",
+		       (long long)json_integer_value(json_object_get(f, "game")),
+		       (long long)json_integer_value(json_object_get(f, "round")),
+		       cli_str_or(f, "result", "?"));
 }
 
 static void print_started(struct cli_batch *b, const json_t *req, const json_t *reply)

@@ -289,15 +289,17 @@ void tournament_cmds_withdraw(struct conn *c, const struct proto_request *req)
 	const char *name;
 	int64_t id;
 	int round;
+	json_t *forfeited;
 	/* a name as in the field: an account's, or an entrant's "Surname Firstname" */
 	if (proto_get_string(req->root, "player", true, STORE_FULL_NAME_MAX, &name, &err) < 0 ||
 	    proto_get_id(req->root, "tournament", true, &id, &err) < 0 ||
-	    tournaments_withdraw(c->srv, id, name, &round, &err) < 0) {
+	    tournaments_withdraw(c->srv, id, name, &round, &forfeited, &err) < 0) {
 		reply_refused(c, req, &err);
 		return;
 	}
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "withdrawn_after", json_integer(round));
+	json_object_set_new(r, "forfeited", forfeited);
 	server_reply(c, r);
 }
 

@@ -96,7 +96,7 @@ bool tournaments_entry_id(struct server *srv, int64_t tournament, const char *na
 }
 
 int tournaments_withdraw(struct server *srv, int64_t tournament, const char *name,
-			 int *after_round, struct proto_error *e)
+			 int *after_round, json_t **forfeited, struct proto_error *e)
 {
 	struct tour t;
 	if (tour_get(srv, tournament, &t, e) < 0)
@@ -112,6 +112,7 @@ int tournaments_withdraw(struct server *srv, int64_t tournament, const char *nam
 	}
 	int round = tour_round(&t);
 	int64_t pid = json_integer_value(json_object_get(entry, "id"));
+	json_t *done = json_array();
 	if (round == 0) {
 		/* Art. 28: before round 1, a redraw: the player simply leaves the field. */
 		json_object_set_new(entry, "withdrawn_before_start", json_true());
@@ -124,11 +125,13 @@ int tournaments_withdraw(struct server *srv, int64_t tournament, const char *nam
 			int pi = tour_player_index(&b.ev, pid);
 			for (int k = 0; k < b.ev.ngames; k++) {
 				struct event_game *g = &b.ev.games[k];
-				if (g->result == RESULT_NONE && (g->black == pi || g->white == pi))
-					games_set_result(srv, b.game_ids[k],
-							 ruleset_default()->result_win(g->black == pi ? WHITE : BLACK,
-										       RULESET_WIN_FORFEIT),
-							 "adjudicated", true);
+				if (g->result != RESULT_NONE || (g->black != pi && g->white != pi))
+					continue;
+				const char *res = ruleset_default()->result_win(
+					g->black == pi ? WHITE : BLACK, RULESET_WIN_FORFEIT);
+				games_set_result(srv, b.game_ids[k], res, "adjudicated", true);
+				json_array_append_new(done, json_pack("{s:I, s:i, s:s}", "game",
+					(json_int_t)b.game_ids[k], "round", g->round, "result", res));
 			}
 			tour_ev_free(&b);
 		}
@@ -137,6 +140,7 @@ int tournaments_withdraw(struct server *srv, int64_t tournament, const char *nam
 	log_msg(LOGL_INFO, "tournament_withdraw", "tournament=%lld player=%s after_round=%d",
 		(long long)t.row.id, name, round);
 	*after_round = round;
+	*forfeited = done;
 	tour_clear(&t);
 	return 0;
 }

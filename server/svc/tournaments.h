@@ -96,10 +96,11 @@ int tournaments_absent(struct server *srv, int64_t tournament, const char *name,
 bool tournaments_entry_id(struct server *srv, int64_t tournament, const char *name,
 			  int64_t *id);
 /* Withdraw player `name` (Art. 28): before round 1 it leaves the field, later its unfinished
- * games are forfeits; *after_round: the current round (0: before the start). Errors: not
- * found (tournament, not in the field). */
+ * games are forfeits; *after_round: the current round (0: before the start); *forfeited (new
+ * reference, [] if none): those games, [{game, round, result}], so the director hears of the
+ * results written. Errors: not found (tournament, not in the field), conflict (withdrawn). */
 int tournaments_withdraw(struct server *srv, int64_t tournament, const char *name,
-			 int *after_round, struct proto_error *e);
+			 int *after_round, json_t **forfeited, struct proto_error *e);
 /* Pair and start the next round at start_at (Unix seconds, 0: now), or schedule a knockout's
  * replays; the games' and byes' events go to the players. Errors: not found, conflict (round
  * not finished, too few players, cannot pair), internal. */

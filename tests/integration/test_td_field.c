@@ -369,11 +369,14 @@ START_TEST(test_entrants)
 	ck_assert_msg(!hj_ok(lr), "logged in as an entrant: %s", hj_text(lr));
 	json_decref(lr);
 
-	/* An entrant withdraws by the name entered (Art. 28): the game is a forfeit. */
+	/* An entrant withdraws by the name entered (Art. 28); round 1's results are in, so no
+	 * result is written (the reply's `forfeited`) */
 	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament", (json_int_t)t,
 		   "player", "Roe Jane");
 	OK(r);
 	ck_assert_int_eq(hj_int(r, "withdrawn_after"), 1);
+	ck_assert_msg(json_is_array(hj_get(r, "forfeited")) &&
+		      json_array_size(hj_get(r, "forfeited")) == 0, "%s", hj_text(r));
 	json_decref(r);
 
 	/* An online event takes no entrant. */

@@ -51,8 +51,30 @@ START_TEST(test_review_regressions)
 		   (double)tv.tv_sec + 3600);
 	OK(r);
 	json_decref(r);
+	/* rv_b's game of round 1, if paired (not the bye): no result yet */
+	r = hc_req(td, "{s:s, s:I, s:i}", "cmd", "tournament.pairings", "tournament", rr, "round", 1);
+	OK(r);
+	long long unfinished = 0;
+	size_t pi;
+	json_t *pv;
+	json_array_foreach(hj_get(r, "pairings"), pi, pv)
+		if (json_is_integer(json_object_get(pv, "game")) &&
+		    (strcmp(hj_str(pv, "black"), "rv_b") == 0 || strcmp(hj_str(pv, "white"), "rv_b") == 0))
+			unfinished = hj_int(pv, "game");
+	json_decref(r);
 	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament", rr, "player", "rv_b");
 	OK(r);
+	/* the forfeit written for it is in the reply (the director was not told before) */
+	ck_assert_int_eq(json_array_size(hj_get(r, "forfeited")), unfinished ? 1 : 0);
+	if (unfinished) {
+		ck_assert_int_eq(hj_int(r, "forfeited.0.game"), unfinished);
+		ck_assert_int_eq(hj_int(r, "forfeited.0.round"), 1);
+		json_t *fg = hc_req(td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)unfinished);
+		ck_assert_pstr_eq(hj_str(fg, "game.result"), hj_str(r, "forfeited.0.result"));
+		ck_assert_pstr_eq(hj_str(fg, "game.result"),
+				  strcmp(hj_str(fg, "game.black"), "rv_b") == 0 ? "W+F" : "B+F");
+		json_decref(fg);
+	}
 	json_decref(r);
 	for (int i = 0; i < 3; i++) {
 		r = hc_req(td, "{s:s, s:s}", "cmd", "player", "name", names[i]);

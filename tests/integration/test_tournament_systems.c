@@ -390,6 +390,7 @@ START_TEST(test_swiss)
 		   (json_int_t)e.id, "player", e.names[gone]);
 	OK(r);
 	ck_assert_int_eq(hj_int(r, "withdrawn_after"), 1);
+	ck_assert_int_eq(json_array_size(hj_get(r, "forfeited")), 0); /* round 1 was over */
 	json_decref(r);
 	e.withdrawn[gone] = true;
 	/* again, and an absence for them: conflict saying when they withdrew (was not_found,
