@@ -234,11 +234,15 @@ static void print_ok_line(struct cli_batch *b, const json_t *req, const json_t *
 	if (strcmp(cmd, "tournament.absent") == 0)
 		printf("%s is absent in round %lld\n", cli_str_or(req, "player", "?"),
 		       (long long)json_integer_value(json_object_get(req, "round")));
-	else if (strcmp(cmd, "tournament.pair_edit") == 0)
+	else if (strcmp(cmd, "tournament.pair_edit") == 0) {
 		printf("round %lld: %s done (td show, or tengen pairings, shows the round)\n",
 		       (long long)json_integer_value(json_object_get(reply, "round")),
 		       cli_str_or(req, "op", "?"));
-	else
+		size_t i;
+		const json_t *w;
+		json_array_foreach(json_object_get(reply, "warnings"), i, w) /* a rematch, ... */
+			printf("  warning: %s\n", json_string_value(w));
+	} else
 		printf("profile of %s updated\n", cli_str_or(json_object_get(reply, "player"), "name",
 							    "?"));
 }

@@ -99,6 +99,7 @@ void tournament_cmds_pair_edit(struct conn *c, const struct proto_request *req)
 	pe.op = (enum pair_edit_op)op;
 	pe.handicap = (int)handicap;
 	if (tournaments_pair_edit(c->srv, id, (int)round, &pe, c->name, &done, &err) < 0) {
+		json_decref(pe.warnings);
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
 	}
@@ -106,6 +107,7 @@ void tournament_cmds_pair_edit(struct conn *c, const struct proto_request *req)
 	json_object_set_new(r, "tournament", json_integer(id));
 	json_object_set_new(r, "round", json_integer(done));
 	json_object_set_new(r, "op", json_string(pair_edit_op_names[op]));
+	json_object_set_new(r, "warnings", pe.warnings ? pe.warnings : json_array());
 	server_reply(c, r);
 }
 

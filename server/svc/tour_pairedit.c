@@ -162,18 +162,55 @@ static void tell_bye(struct server *srv, const struct tour *t, const struct ev_b
 	json_decref(ev);
 }
 
+/* After a swap: the rematches and second byes it made, as sentences in *w (created when the
+ * first is found). Allowed (a director's call, as in OpenGotha), but said. */
+static void swap_warnings(const struct ev_build *b, int round, const struct seat *s,
+			  int ns, json_t **w)
+{
+	for (int i = 0; i < ns; i++) {
+		char text[2 * STORE_FULL_NAME_MAX + 64];
+		if (s[i].game >= 0) {
+			const struct event_game *g = &b->ev.games[s[i].game];
+			for (int k = 0; k < b->ev.ngames; k++) {
+				const struct event_game *h = &b->ev.games[k];
+				if (h->round >= round || !((h->black == g->black && h->white == g->white) ||
+							   (h->black == g->white && h->white == g->black)))
+					continue;
+				snprintf(text, sizeof text, "%s and %s met in round %d already",
+					 b->ev.players[g->black].name, b->ev.players[g->white].name,
+					 h->round);
+				if (!*w)
+					*w = json_array();
+				json_array_append_new(*w, json_string(text));
+				break;
+			}
+		} else {
+			int p = s[i].player; /* sits in the bye now */
+			for (int k = 0; k < b->ev.nbyes; k++)
+				if (b->ev.byes[k].round < round && b->ev.byes[k].player == p) {
+					snprintf(text, sizeof text, "%s had the bye in round %d already",
+						 b->ev.players[p].name, b->ev.byes[k].round);
+					if (!*w)
+						*w = json_array();
+					json_array_append_new(*w, json_string(text));
+					break;
+				}
+		}
+	}
+}
+
 /* Swap the players in seats x and y (checked), write the games and byes, tell the players. */
 static int swap_seats(struct server *srv, struct tour *t, struct ev_build *b, int round,
 		      const struct seat *x, const struct seat *y, const struct game_settings *gs,
-		      struct proto_error *e)
+		      json_t **warnings, struct proto_error *e)
 {
 	if (x->player == y->player)
 		return svc_fail(e, PROTO_ERR_BAD_REQUEST, "field 'player_b': the same player as "
 				"'player_a'");
 	if (x->game >= 0 && x->game == y->game)
 		return svc_fail(e, PROTO_ERR_BAD_REQUEST, "%s and %s play each other: swap their "
-				"colours with op swap_colors", b->ev.players[x->player].name,
-				b->ev.players[y->player].name);
+				"colours instead (op swap_colors; tengen td pair T colors GAME)",
+				b->ev.players[x->player].name, b->ev.players[y->player].name);
 	if (x->game < 0 && y->game < 0)
 		return svc_fail(e, PROTO_ERR_BAD_REQUEST, "neither player is in a game");
 	if ((x->game >= 0 && editable(srv, b, x->game, e) < 0) ||
@@ -183,6 +220,11 @@ static int swap_seats(struct server *srv, struct tour *t, struct ev_build *b, in
 	sit(b, y, x->player);
 	if (round_valid(b, round) < 0)
 		return svc_fail(e, PROTO_ERR_INTERNAL, "the changed pairing is not valid");
+	/* the seats now hold the other player: x's seat y's player and so on */
+	struct seat now[2] = {*x, *y};
+	now[0].player = y->player;
+	now[1].player = x->player;
+	swap_warnings(b, round, now, 2, warnings);
 	/* Each game the same handicap as before (the director may set another after). */
 	if ((x->game >= 0 && write_game(srv, b, x->game, gs, e) < 0) ||
 	    (y->game >= 0 && write_game(srv, b, y->game, gs, e) < 0))
@@ -218,7 +260,7 @@ static int bye_seat(const struct ev_build *b, int round, struct seat *s, struct 
 }
 
 static int apply(struct server *srv, struct tour *t, struct ev_build *b, int round,
-		 const struct pair_edit *pe, const struct game_settings *gs, struct proto_error *e)
+		 struct pair_edit *pe, const struct game_settings *gs, struct proto_error *e)
 {
 	struct seat x, y;
 	int k;
@@ -227,7 +269,7 @@ static int apply(struct server *srv, struct tour *t, struct ev_build *b, int rou
 		if (find_seat(b, round, "player_a", pe->player_a, &x, e) < 0 ||
 		    find_seat(b, round, "player_b", pe->player_b, &y, e) < 0)
 			return -1;
-		return swap_seats(srv, t, b, round, &x, &y, gs, e);
+		return swap_seats(srv, t, b, round, &x, &y, gs, &pe->warnings, e);
 	case PAIR_EDIT_BYE:
 		if (find_seat(b, round, "player", pe->player_a, &x, e) < 0 ||
 		    bye_seat(b, round, &y, e) < 0)
@@ -235,7 +277,7 @@ static int apply(struct server *srv, struct tour *t, struct ev_build *b, int rou
 		if (x.player == y.player)
 			return svc_fail(e, PROTO_ERR_CONFLICT, "%s has the bye already",
 					b->ev.players[x.player].name);
-		return swap_seats(srv, t, b, round, &x, &y, gs, e);
+		return swap_seats(srv, t, b, round, &x, &y, gs, &pe->warnings, e);
 	case PAIR_EDIT_SWAP_COLORS:
 	case PAIR_EDIT_HANDICAP:
 		if ((k = game_index(b, round, pe->game, e)) < 0 || editable(srv, b, k, e) < 0)
@@ -260,7 +302,7 @@ static int apply(struct server *srv, struct tour *t, struct ev_build *b, int rou
 }
 
 int tournaments_pair_edit(struct server *srv, int64_t tournament, int round,
-			  const struct pair_edit *pe, const char *by, int *round_out,
+			  struct pair_edit *pe, const char *by, int *round_out,
 			  struct proto_error *e)
 {
 	struct tour t;

@@ -125,6 +125,9 @@ struct pair_edit {
 	const char *player_a, *player_b; /* names as in the field, or NULL */
 	int64_t game;                    /* 0: none */
 	int handicap;
+	json_t *warnings;                /* out (new reference, or NULL): what the change
+					    allows but a director should know, as sentences
+					    ("A and B met in round 1") */
 };
 /* Apply *pe to round `round` (0: the current one; another is refused) of `tournament` as
  * director `by`: only games still scheduled (not begun, no result: games_is_unstarted) change,
@@ -134,7 +137,7 @@ struct pair_edit {
  * *round_out: the round changed. Errors: bad_request (fields), not_found (player, game),
  * conflict (no round, another round, begun, not paired, no bye). */
 int tournaments_pair_edit(struct server *srv, int64_t tournament, int round,
-			  const struct pair_edit *pe, const char *by, int *round_out,
+			  struct pair_edit *pe, const char *by, int *round_out,
 			  struct proto_error *e);
 /* A director's warning to `color` in live game `game` (games_warn). Errors: conflict (not
  * live). */

@@ -603,6 +603,8 @@ START_TEST(test_pair_edit)
 					 "player_b", b));
 	OK(r);
 	ck_assert_int_eq(hj_int(r, "round"), 1);
+	ck_assert_msg(json_is_array(hj_get(r, "warnings")) && json_array_size(hj_get(r, "warnings")) == 0,
+		      "%s", hj_text(r));
 	json_decref(r);
 	pairings(e.td, t, 1, &w);
 	ck_assert_str_eq(w.black[0], b);
@@ -684,6 +686,30 @@ START_TEST(test_pair_edit)
 	result(e.td, w.game[1], "b+r");
 	ck_assert_double_eq(standing(e.td, t, holder, "points"), 2);
 	ck_assert_double_eq(standing(e.td, t, taker, "byes"), 1);
+
+	/* Round 2: a swap that makes a rematch is done, with a warning (it was silent). */
+	result(e.td, w.game[0], "w+r");
+	struct round_view r2;
+	start(e.td, t, 2, &r2);
+	const char *p = w.black[1], *q = w.white[1]; /* they met in round 1 */
+	int gi = -1, gj = -1;
+	for (int i = 0; i < r2.n; i++) {
+		if (!strcmp(r2.black[i], p) || !strcmp(r2.white[i], p))
+			gi = i;
+		if (!strcmp(r2.black[i], q) || !strcmp(r2.white[i], q))
+			gj = i;
+	}
+	ck_assert_msg(gi >= 0 && gj >= 0 && gi != gj, "round 2 should part %s and %s", p, q);
+	const char *o = strcmp(r2.black[gi], p) == 0 ? r2.white[gi] : r2.black[gi];
+	r = pair_edit(e.td, t, json_pack("{s:s, s:s, s:s}", "op", "swap_players", "player_a", q,
+					 "player_b", o));
+	OK(r);
+	char met[160];
+	snprintf(met, sizeof met, "met in round 1 already");
+	ck_assert_msg(json_array_size(hj_get(r, "warnings")) == 1 &&
+		      strstr(hj_str(r, "warnings.0"), met) && strstr(hj_str(r, "warnings.0"), p) &&
+		      strstr(hj_str(r, "warnings.0"), q), "%s", hj_text(r));
+	json_decref(r);
 	tt_close_all(&e);
 }
 END_TEST
