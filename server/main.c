@@ -82,11 +82,13 @@ static void usage(FILE *f)
 		"  --turn-units N         work per loop turn, all addresses (default %d)\n"
 		"  --register-per-address N  registrations from one address per %d s (default %d)\n"
 		"  --login-fails-per-address N  failed logins from one address per %d s (default %d;\n"
-		"                         %d per name from one address)\n",
+		"                         %d per name from one address)\n"
+		"  --login-hashing-per-address N  logins from one address whose password is checked at\n"
+		"                         once; more wait their turn (default %d)\n",
 		SERVER_MAX_QUEUED_PER_ADDRESS, SERVER_ADDR_UNITS, SERVER_UNIT_US, SERVER_UNIT_BYTES,
 		SERVER_CONN_UNITS, SERVER_TURN_UNITS, SERVER_REGISTER_WINDOW_S,
 		SERVER_REGISTER_PER_ADDRESS, SERVER_LOGIN_WINDOW_S, SERVER_LOGIN_ADDR_FAILS,
-		SERVER_LOGIN_FAILS);
+		SERVER_LOGIN_FAILS, SERVER_LOGIN_HASHING_PER_ADDRESS);
 	fprintf(f,
 		"behind a TLS-terminating proxy (docs/deploy.md):\n"
 		"  --proxy-protocol       connections from --proxy-from begin with a PROXY protocol header\n"
@@ -311,6 +313,7 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 		{"address-units", required_argument, NULL, 'U'}, {"turn-units", required_argument, NULL, 'T'},
 		{"register-per-address", required_argument, NULL, 'R'},
 		{"login-fails-per-address", required_argument, NULL, 'X'},
+		{"login-hashing-per-address", required_argument, NULL, 'Z'},
 		{"proxy-protocol", no_argument, NULL, 'P'}, {"proxy-from", required_argument, NULL, 'f'},
 		{"proxy-timeout-ms", required_argument, NULL, 'O'},
 		{"http", required_argument, NULL, 'H'}, {"web-root", required_argument, NULL, 'r'},
@@ -399,6 +402,7 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 		case 'T': set->turn_units = (unsigned)parse_range(optarg, "--turn-units", "a count", 1, SERVER_UNITS_MAX); break;
 		case 'R': set->register_per_address = (unsigned)parse_range(optarg, "--register-per-address", "a count", 1, SERVER_UNITS_MAX); break;
 		case 'X': set->login_fails_per_address = (unsigned)parse_range(optarg, "--login-fails-per-address", "a count", 1, SERVER_UNITS_MAX); break;
+		case 'Z': set->login_hashing_per_address = (unsigned)parse_range(optarg, "--login-hashing-per-address", "a count", 1, SERVER_UNITS_MAX); break;
 		case 'P': set->proxy_protocol = true; break;
 		case 'f': case 'O':
 			if (parse_proxy_option(o, optarg, set) >= 0)

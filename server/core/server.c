@@ -137,6 +137,8 @@ void server_settings_defaults(struct server_settings *set)
 		set->register_per_address = SERVER_REGISTER_PER_ADDRESS;
 	if (!set->login_fails_per_address)
 		set->login_fails_per_address = SERVER_LOGIN_ADDR_FAILS;
+	if (!set->login_hashing_per_address)
+		set->login_hashing_per_address = SERVER_LOGIN_HASHING_PER_ADDRESS;
 }
 
 int server_open(struct server *srv, uv_loop_t *loop, const struct server_settings *set)

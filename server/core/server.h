@@ -64,6 +64,8 @@
 #define SERVER_LOGIN_FAILS 5              /* failed logins per name and address per window */
 #define SERVER_LOGIN_ADDR_FAILS 100       /* --login-fails-per-address: per address per window */
 #define SERVER_LOGIN_WINDOW_S 60          /* ...before `rate_limited` for this long */
+#define SERVER_LOGIN_HASHING_PER_ADDRESS 2 /* --login-hashing-per-address: logins of one address
+                                             on the hashing pool at once; more wait their turn */
 #define SERVER_REGISTER_PER_ADDRESS 40    /* --register-per-address: registrations per window */
 #define SERVER_REGISTER_WINDOW_S 600      /* ... of this long, from one address */
 #define SERVER_REGISTER_THREADS 1         /* hashing threads registrations use at once (the rest
@@ -155,6 +157,7 @@ struct host {
 	                             (not in nconns; conn_add_pending) */
 	unsigned refs;            /* connection structures alive (open or closing) */
 	size_t queued;            /* unsent bytes of its connections */
+	unsigned hashing;         /* its logins on the hashing pool (accounts.c) */
 	uint64_t turn;            /* the turn `used` counts */
 	unsigned used;            /* units used in that turn */
 };
@@ -226,12 +229,13 @@ struct server_settings {
 	const char *proxy_from;   /* those proxies' addresses, comma-separated (transport/proxy.h,
 	                             PROXY_FROM_DEFAULT when NULL) */
 	unsigned proxy_timeout_ms; /* their header's deadline (default SERVER_PROXY_TIMEOUT_MS) */
-	/* 0 for any of these five: the default (server_open fills it in). */
+	/* 0 for any of these six: the default (server_open fills it in). */
 	size_t max_queued_per_address;    /* SERVER_MAX_QUEUED_PER_ADDRESS */
 	unsigned address_units;           /* SERVER_ADDR_UNITS */
 	unsigned turn_units;              /* SERVER_TURN_UNITS */
 	unsigned register_per_address;    /* SERVER_REGISTER_PER_ADDRESS */
 	unsigned login_fails_per_address; /* SERVER_LOGIN_ADDR_FAILS */
+	unsigned login_hashing_per_address; /* SERVER_LOGIN_HASHING_PER_ADDRESS */
 	struct store_options store; /* --create, --sync, --min-free-mb; write_check set */
 };
 

@@ -32,6 +32,10 @@ static struct {
 	size_t nfails, capfails;
 	struct pw_job *reg_queue, *reg_queue_tail;
 	unsigned reg_queued, reg_running;
+	/* Logins waiting because their address has login_hashing_per_address on the pool: the
+	 * hashing threads serve every address, and right passwords are not failures, so the
+	 * failed-login limits do not stop one address from queueing hundreds ahead of others. */
+	struct pw_job *login_wait, *login_wait_tail;
 } acc;
 
 struct pw_job {
@@ -198,6 +202,14 @@ void accounts_free(struct server *srv)
 	}
 	acc.reg_queue_tail = NULL;
 	acc.reg_queued = 0;
+	while (acc.login_wait) {
+		struct pw_job *j = acc.login_wait;
+		acc.login_wait = j->next;
+		struct conn *c = j->c;
+		job_free(j);
+		conn_unref(c);
+	}
+	acc.login_wait_tail = NULL;
 	free(acc.fails);
 	acc.fails = NULL;
 	acc.nfails = acc.capfails = 0;
@@ -279,6 +291,8 @@ static void replace_exclusive(struct server *srv, struct conn *c)
 	} while (n == ACCOUNTS_EXCLUSIVE_SCAN);
 }
 
+static void login_next(struct server *srv, struct host *h);
+
 static void job_done(uv_work_t *w, int status)
 {
 	struct pw_job *j = w->data;
@@ -287,6 +301,9 @@ static void job_done(uv_work_t *w, int status)
 	if (j->kind == JOB_REGISTER) {
 		acc.reg_running--;
 		reg_next(srv);
+	} else if (c->host && c->host->hashing) {
+		c->host->hashing--;
+		login_next(srv, c->host);
 	}
 	if (c->closing || status < 0)
 		goto out;
@@ -317,6 +334,46 @@ out:
 	conn_resume(c);
 	job_free(j);
 	conn_unref(c);
+}
+
+/* Put login job j of c on the hashing pool; its address counts one more. Returns 0, or -1. */
+static int login_start(struct pw_job *j)
+{
+	struct conn *c = j->c;
+	if (uv_queue_work(c->srv->loop, &j->work, job_work, job_done) < 0)
+		return -1;
+	if (c->host)
+		c->host->hashing++;
+	return 0;
+}
+
+/* A login of address h left the pool: start its next waiting one, if any (in arrival order). */
+static void login_next(struct server *srv, struct host *h)
+{
+	struct pw_job **pp = &acc.login_wait, *prev = NULL;
+	while (*pp && h->hashing < srv->set.login_hashing_per_address) {
+		struct pw_job *j = *pp;
+		if (j->c->host != h) {
+			prev = j;
+			pp = &j->next;
+			continue;
+		}
+		*pp = j->next;
+		if (acc.login_wait_tail == j)
+			acc.login_wait_tail = prev;
+		j->next = NULL;
+		struct conn *c = j->c;
+		if (c->closing || srv->stopping || login_start(j) < 0) {
+			struct proto_error e;
+			if (!c->closing && !srv->stopping) {
+				svc_fail(&e, PROTO_ERR_INTERNAL, "could not start hashing");
+				j->done(c, j->id, &e, NULL);
+			}
+			conn_resume(c);
+			job_free(j);
+			conn_unref(c);
+		}
+	}
 }
 
 /* Start waiting registrations while fewer than SERVER_REGISTER_THREADS hash: the rest of the
@@ -379,7 +436,14 @@ static int start_job(struct conn *c, struct pw_job *j, const json_t *id, const c
 		reg_next(srv);
 		return 0;
 	}
-	if (uv_queue_work(srv->loop, &j->work, job_work, job_done) < 0) {
+	if (c->host && c->host->hashing >= srv->set.login_hashing_per_address) {
+		/* its address has its share of the pool: wait for one of them (login_next) */
+		if (acc.login_wait_tail)
+			acc.login_wait_tail->next = j;
+		else
+			acc.login_wait = j;
+		acc.login_wait_tail = j;
+	} else if (login_start(j) < 0) {
 		job_free(j);
 		return svc_fail(e, PROTO_ERR_INTERNAL, "could not start hashing");
 	}

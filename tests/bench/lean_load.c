@@ -203,8 +203,8 @@ static int spawn_tengend(int port, bool wait)
 			"--port-file", portfile, "--pwhash-cost", "fast", "--max-per-address", "1000000",
 			"--max-connections", "1000000", "--register-per-address", "1000000",
 			"--login-fails-per-address", "1000000", "--address-units", LEAN_UNITS_MANY,
-			"--log-level", L.log_level};
-		int k = 21;
+			"--login-hashing-per-address", "1000000", "--log-level", L.log_level};
+		int k = 23;
 		if (L.sync) {
 			argv[k++] = "--sync";
 			argv[k++] = L.sync;

@@ -322,7 +322,8 @@ int spawn_tengend(void)
 			/* the bench's clients stand for many players at many addresses, but all come
 			 * from 127.0.0.1: no per-address limits (an attack run keeps the defaults) */
 			const char *many[] = {"--register-per-address", "1000000",
-				"--login-fails-per-address", "1000000", "--address-units", BENCH_UNITS_MANY};
+				"--login-fails-per-address", "1000000", "--address-units", BENCH_UNITS_MANY,
+				"--login-hashing-per-address", "1000000"};
 			for (size_t i = 0; i < sizeof many / sizeof many[0]; i++)
 				argv[k++] = many[i];
 		}

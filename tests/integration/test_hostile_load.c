@@ -55,6 +55,8 @@
 #define RSS_BOUND_KB (256 * 1024)    /* server RSS with them (before: 8 MiB each, 512 MiB) */
 #define RSS_BOUND_ASAN_KB (512 * 1024) /* ... under AddressSanitizer (shadow, 256 MiB quarantine) */
 #define STOP_BOUND_MS 6000           /* SIGTERM to exit under that load (grace: 2 s) */
+#define LOGINF_ADDR "127.0.0.25"     /* logins with the right password, all at once */
+#define LOGINF_N 32
 #define REG_ADDR "127.0.0.22"
 #define REG_N 48                     /* registering connections */
 #define REG_EACH 6                   /* registrations each sends */
@@ -687,6 +689,50 @@ START_TEST(t_register_queue_full)
 }
 END_TEST
 
+/* Logins with the right password (no failure limit sees them) from one address, many at once
+ * (real Argon2id cost): an honest login from another address is answered while most of them
+ * still wait, as each address has SERVER_LOGIN_HASHING_PER_ADDRESS on the shared hashing pool;
+ * all of them are answered in the end (they wait, nobody is refused). Before, the honest
+ * login queued behind every one of them (8-24 s with 60 connections pipelining). */
+START_TEST(t_login_flood)
+{
+	const char *const extra[] = {"--pwhash-cost", "interactive", NULL};
+	hw_world_start(extra);
+	static struct hc *f[LOGINF_N];
+	char line[160];
+	snprintf(line, sizeof line, "{\"cmd\":\"login\",\"id\":1,\"name\":\"by2\",\"password\":"
+		 "\"by2%s\"}\n", HARNESS_PASSWORD_SUFFIX);
+	for (int i = 0; i < LOGINF_N; i++) {
+		f[i] = hc_open_ex(hw_d.port, LOGINF_ADDR, 0, 0);
+		ck_assert(f[i] != NULL);
+		ck_assert_int_eq(hc_send(f[i], line, strlen(line)), 0);
+	}
+	struct hc *h = hc_open_ex(hw_d.port, "127.0.0.24", 0, 0);
+	ck_assert(h != NULL);
+	json_t *lr = hc_req(h, "{ss ss ss}", "cmd", "login", "name", "by1", "password",
+			    "by1" HARNESS_PASSWORD_SUFFIX);
+	ck_assert_msg(lr && hj_ok(lr), "honest login under a login flood: %s", hj_text(lr));
+	json_decref(lr);
+	int answered = 0;
+	static json_t *early[LOGINF_N];
+	for (int i = 0; i < LOGINF_N; i++)
+		answered += (early[i] = hc_reply(f[i], 0)) != NULL;
+	fprintf(stderr, "test_hostile_load: login flood: %d of %d answered before the honest login\n",
+		answered, LOGINF_N);
+	ck_assert_msg(answered <= LOGINF_N / 2, "the honest login waited for %d of the %d flooding "
+		      "logins", answered, LOGINF_N);
+	hw_bystander_step();
+	for (int i = 0; i < LOGINF_N; i++) {
+		json_t *x = early[i] ? early[i] : hc_reply(f[i], 20 * T);
+		ck_assert_msg(x && hj_ok(x), "flooding login %d: %s", i, x ? hj_text(x) : "no reply");
+		json_decref(x);
+		hc_close(f[i]);
+	}
+	hc_close(h);
+	hw_world_end();
+}
+END_TEST
+
 static json_t *login_from(const char *addr, const char *name, const char *pw)
 {
 	struct hc *c = hc_open_ex(hw_d.port, addr, 0, 0);
@@ -762,6 +808,7 @@ static Suite *hostile_load_suite(void)
 	tcase_add_test(tc, t_register_flood);
 	tcase_add_test(tc, t_register_queue_full);
 	tcase_add_test(tc, t_login_lockout);
+	tcase_add_test(tc, t_login_flood);
 	tcase_add_test(tc, t_challenge_spam);
 	suite_add_tcase(s, tc);
 	return s;
