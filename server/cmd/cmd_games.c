@@ -168,6 +168,16 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 	s.rated = rated;
 	s.color_choice = color_choices[choice];
 	s.expires_s = expires_s;
+	int wait = game_challenge_take(srv, c->player_id, server_now());
+	if (wait != 0) {
+		if (wait < 0)
+			server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
+		else
+			server_reply_error(c, req->id, PROTO_ERR_RATE_LIMITED, "you made %d challenges "
+					   "in %d seconds, the most allowed: try again in %d s",
+					   GAMES_CHALLENGES_PER_WINDOW, GAMES_CHALLENGE_WINDOW_S, wait);
+		return;
+	}
 	struct game *g = game_challenge_new(srv, &s, &why);
 	if (!g) {
 		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "%s", why);

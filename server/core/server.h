@@ -290,6 +290,8 @@ struct server {
 	struct idmap player_games; /* player id -> that player's live games (game.c
 	                             game_index_add): a login finds its games without a walk over
 	                             every live game; game/ only */
+	struct idmap challenge_rate; /* player id -> its challenges this window (game.c
+	                             game_challenge_take) */
 	struct fairclock_stall *stall; /* the loop's stall meter: stalls are not a player's
 	                              time (fairclock.c) */
 	bool txn;                 /* a store transaction is open */

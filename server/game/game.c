@@ -2,6 +2,7 @@
  * offences as players read them, the clocks' arithmetic and their JSON, a score and claims as
  * JSON, the pending challenges among the live games. See game.h. */
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "game.h"
@@ -159,6 +160,39 @@ void game_index_free(struct server *srv)
 		if (srv->player_games.slots[i].key)
 			free(srv->player_games.slots[i].val);
 	idmap_free(&srv->player_games);
+	for (size_t i = 0; i < srv->challenge_rate.cap; i++)
+		if (srv->challenge_rate.slots[i].key)
+			free(srv->challenge_rate.slots[i].val);
+	idmap_free(&srv->challenge_rate);
+}
+
+/* A challenger's count in its current window (srv->challenge_rate). */
+struct challenge_count {
+	int64_t window; /* floor(now / GAMES_CHALLENGE_WINDOW_S) */
+	unsigned n;
+};
+
+int game_challenge_take(struct server *srv, int64_t id, double now)
+{
+	int64_t w = (int64_t)floor(now / GAMES_CHALLENGE_WINDOW_S);
+	struct challenge_count *c = idmap_get(&srv->challenge_rate, id);
+	if (!c) {
+		if (!(c = calloc(1, sizeof *c)) || idmap_put(&srv->challenge_rate, id, c) < 0) {
+			free(c);
+			return -1;
+		}
+		c->window = w;
+	}
+	if (c->window != w) {
+		c->window = w;
+		c->n = 0;
+	}
+	if (c->n >= GAMES_CHALLENGES_PER_WINDOW) {
+		int wait = (int)ceil((double)(w + 1) * GAMES_CHALLENGE_WINDOW_S - now);
+		return wait > 0 ? wait : 1;
+	}
+	c->n++;
+	return 0;
 }
 
 /* Pending challenges player `id` made (`sent`) or received. */

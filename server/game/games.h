@@ -30,6 +30,12 @@ void games_player_login(struct conn *c);
 #define GAMES_CHALLENGE_TTL_S (24 * 3600)
 #define GAMES_LOGIN_CHALLENGES 10
 #define GAMES_CHALLENGES_LIST_MAX 100
+/* ... and a challenger makes at most GAMES_CHALLENGES_PER_WINDOW challenges a window of
+ * GAMES_CHALLENGE_WINDOW_S (one more is `rate_limited`, nothing stored): a challenge and its
+ * withdrawal in a loop sent 7,600 pairs of events a second to its target (a reader on a
+ * home link was cut off as slow) and stored a game row each. */
+#define GAMES_CHALLENGES_PER_WINDOW 60
+#define GAMES_CHALLENGE_WINDOW_S 60
 
 /* games_load reserves GAMES_RESERVE_BYTES of heap per unfinished game (heap_reserve) when
  * there are GAMES_RESERVE_FROM or more: measured, a 19x19 game takes ~23 KiB (its board's

@@ -55,6 +55,7 @@
 #define RSS_BOUND_KB (256 * 1024)    /* server RSS with them (before: 8 MiB each, 512 MiB) */
 #define RSS_BOUND_ASAN_KB (512 * 1024) /* ... under AddressSanitizer (shadow, 256 MiB quarantine) */
 #define STOP_BOUND_MS 6000           /* SIGTERM to exit under that load (grace: 2 s) */
+#define CHURN_PER_WINDOW 60          /* GAMES_CHALLENGES_PER_WINDOW (a minute) */
 #define LOGINF_ADDR "127.0.0.25"     /* logins with the right password, all at once */
 #define LOGINF_N 32
 #define REG_ADDR "127.0.0.22"
@@ -476,6 +477,35 @@ START_TEST(t_challenge_spam)
 	OK(r);
 	ck_assert_int_eq(hj_int(r, "total"), 0);
 	json_decref(r);
+	/* Challenge and withdraw in a loop (never more than one pending): refused once the
+	 * window's GAMES_CHALLENGES_PER_WINDOW are made; the loop spans at most two windows. */
+	struct hc *cw = hc_login_new(hw_d.port, "churner");
+	ck_assert(cw != NULL);
+	int made = 0;
+	const char *refusal = NULL;
+	json_t *last = NULL;
+	for (int i = 0; i <= 2 * CHURN_PER_WINDOW && !refusal; i++) {
+		r = challenge(cw, "other");
+		if (!hj_ok(r)) {
+			ERR(r, "rate_limited");
+			refusal = hj_str(r, "error.message");
+			last = r;
+			break;
+		}
+		made++;
+		json_t *d = hc_req(cw, "{ss sI}", "cmd", "decline", "game", (json_int_t)hj_int(r, "game"));
+		OK(d);
+		json_decref(d);
+		json_decref(r);
+	}
+	fprintf(stderr, "test_hostile_load: challenge churn refused after %d\n", made);
+	ck_assert_msg(refusal && strstr(refusal, "try again in"), "%d challenges made in a loop, "
+		      "never refused", made);
+	ck_assert_int_ge(made, CHURN_PER_WINDOW);
+	json_decref(last);
+	hc_clear(o);
+	hw_bystander_step();
+	hc_close(cw);
 	hc_close(o);
 	hc_close(v);
 	for (int i = 0; i < SPAMMERS; i++)
