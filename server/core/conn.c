@@ -218,6 +218,23 @@ void conn_close(struct conn *c, const char *why)
 		c->ops->close(c);
 }
 
+void conn_peer_eof(struct conn *c)
+{
+	if (c->closing)
+		return;
+	c->peer_eof = true;
+	if (c->ops && c->ops->reading)
+		c->ops->reading(c, false);
+	conn_eof_check(c);
+}
+
+void conn_eof_check(struct conn *c)
+{
+	if (c->peer_eof && !c->closing && !c->busy && !c->in_backlog && !c->outlen &&
+	    !c->laterlen && !c->inflight)
+		conn_close(c, "closed by peer");
+}
+
 int64_t conn_rtt_ms(struct conn *c)
 {
 	return c && c->ops && c->ops->rtt_ms ? c->ops->rtt_ms(c) : -1;
@@ -517,7 +534,7 @@ static bool handle_lines(struct conn *c)
 	size_t pending = framing_pending(&c->fr);
 	if (c->paused && pending <= FRAMING_MAX_LINE) {
 		c->paused = false;
-		if (c->ops && c->ops->reading)
+		if (c->ops && c->ops->reading && !c->peer_eof)
 			c->ops->reading(c, true);
 	}
 	return !c->busy && pending > c->fr.partial;
@@ -527,6 +544,8 @@ void conn_lines(struct conn *c)
 {
 	if (handle_lines(c))
 		conn_backlog_add(c);
+	else
+		conn_eof_check(c);
 }
 
 void conn_run_backlog(struct server *srv)
@@ -549,6 +568,8 @@ void conn_run_backlog(struct server *srv)
 		c->in_backlog = false;
 		if (handle_lines(c))
 			conn_backlog_add(c);
+		else
+			conn_eof_check(c);
 	}
 	*wait_end = NULL;
 	/* Those that waited go first next time; any closed meanwhile leave the list. */
@@ -584,9 +605,11 @@ static void on_sweep(uv_timer_t *t)
 	uint64_t now = uv_now(srv->loop), limit = (uint64_t)srv->set.idle_timeout_s * 1000;
 	for (struct conn *c = srv->conns, *n; c; c = n) {
 		n = c->next;
-		if (!c->closing && (c->fr.partial > 0 || c->fr.discarding) &&
+		if (!c->closing && (c->fr.partial > 0 || c->fr.discarding) && !c->peer_eof &&
 		    now - c->last_line_ms >= limit)
 			conn_close(c, "idle timeout: partial line");
+		else
+			conn_eof_check(c); /* a half-closed client whose last line made no write */
 	}
 }
 

@@ -38,6 +38,13 @@ void conn_unref(struct conn *c);
 /* Close a connection (idempotent): leave its session, its lists, then ops->close. `why` goes
  * to the log. */
 void conn_close(struct conn *c, const char *why);
+/* The client closed its sending side (a read saw end of file, as `nc -N` or `shutdown(SHUT_WR)`
+ * do): the complete lines it sent are still answered, a trailing partial line is dropped,
+ * and the connection closes once its replies are written (conn_eof_check). */
+void conn_peer_eof(struct conn *c);
+/* Close c if its client half-closed and nothing is left to do: no line waiting or being
+ * handled, every reply written. Called after writes complete (and by the sweep). */
+void conn_eof_check(struct conn *c);
 /* A sync ended (server.c): the bytes each connection queued while it was under way join its
  * queue (`out`) and it is marked for the next flush. */
 void conn_release_later(struct server *srv);

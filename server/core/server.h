@@ -187,6 +187,8 @@ struct conn {
 	bool closing;
 	bool busy;                /* an async job (password hashing) holds this connection's turn */
 	bool paused;              /* reading stopped: too much buffered input */
+	bool peer_eof;            /* the client closed its side (half-close): answer the lines it
+	                             sent, write the replies, then close (conn_eof_check) */
 	bool in_backlog;
 	bool dirty;               /* on the server's list of connections with queued bytes */
 	bool pending;             /* counted in host->pending, not nconns: a proxy's connection

@@ -172,6 +172,8 @@ static void on_write(uv_write_t *req, int status)
 	conn_acct(w->c);
 	if (status < 0 && status != UV_ECANCELED && !w->c->closing)
 		conn_close(w->c, uv_strerror(status));
+	else
+		conn_eof_check(w->c);
 	conn_unref(w->c);
 	free(w->data);
 	free(w);
@@ -233,6 +235,7 @@ static void write_out(struct conn *c)
 			c->outlen = 0;
 			conn_acct(c);
 			trim_out(c);
+			conn_eof_check(c);
 			return;
 		}
 	}
@@ -284,6 +287,8 @@ static void on_written(void *ctx, struct writer_item *items, size_t n)
 		} else {
 			free(it->buf);
 		}
+		if (!tc->close_deferred)
+			conn_eof_check(c);
 		conn_unref(c);
 	}
 }
@@ -465,7 +470,10 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 	struct tcp_conn *tc = s->data;
 	struct conn *c = &tc->c;
 	if (nread < 0) {
-		conn_close(c, nread == UV_EOF ? "closed by peer" : uv_strerror((int)nread));
+		if (nread == UV_EOF) /* a half-close: its lines are still answered */
+			conn_peer_eof(c);
+		else
+			conn_close(c, uv_strerror((int)nread));
 		return;
 	}
 	if (nread == 0 || c->closing)
