@@ -117,6 +117,9 @@
 #define SERVER_WAL_RESTART_FRAMES 16384
 #define SERVER_WAL_TAIL_FRAMES 256
 #define SERVER_CKPT_ROUNDS 4              /* passive rounds tried to bring the rest to a tail */
+#define SERVER_ACCEPTS_PER_TURN 256       /* connections accepted in one loop turn; the rest wait
+                                             in the listen queue for the next (a connect flood
+                                             from one address stalled the loop 0.5-2.7 s) */
 #define SERVER_BACKLOG_MAX 65535          /* --backlog N: at most (the kernel caps it at
                                              net.core.somaxconn anyway) */
 #define SERVER_MIN_FREE_MB 128           /* --min-free-mb: free space below which start is refused

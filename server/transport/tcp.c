@@ -512,15 +512,39 @@ static void peer_name(struct tcp_conn *tc, struct sockaddr_storage *ss, char *ad
 	}
 }
 
+static void on_connection(uv_stream_t *l, int status);
+
+/* The next iteration after a turn's accepts ran out: take the connection libuv holds (which
+ * starts watching the listener again). */
+static void on_accept_idle(uv_idle_t *h)
+{
+	struct tcp_server *t = h->data;
+	uv_idle_stop(h);
+	if (!t->srv->stopping)
+		on_connection((uv_stream_t *)&t->listener, 0);
+}
+
 static void on_connection(uv_stream_t *l, int status)
 {
 	struct tcp_server *t = l->data;
 	struct server *srv = t->srv;
 	if (status < 0 || srv->stopping)
 		return;
-	struct tcp_conn *tc = calloc(1, sizeof *tc);
-	if (!tc)
+	if (t->accept_turn != srv->turn) {
+		t->accept_turn = srv->turn;
+		t->accepted = 0;
+	}
+	if (t->accepted >= SERVER_ACCEPTS_PER_TURN) {
+		/* Not accepted: libuv stops watching the listener until uv_accept (next turn). */
+		uv_idle_start(&t->accept_idle, on_accept_idle);
 		return;
+	}
+	t->accepted++;
+	struct tcp_conn *tc = calloc(1, sizeof *tc);
+	if (!tc) { /* not accepted: try again next iteration (libuv holds it, not watching) */
+		uv_idle_start(&t->accept_idle, on_accept_idle);
+		return;
+	}
 	struct conn *c = &tc->c;
 	conn_init(c, srv, &tcp_ops, "?");
 	uv_tcp_init(srv->loop, &tc->tcp);
@@ -601,6 +625,8 @@ int tcp_listen(struct tcp_server *t, struct server *srv)
 	}
 	uv_tcp_init(srv->loop, &t->listener);
 	t->listener.data = t;
+	uv_idle_init(srv->loop, &t->accept_idle);
+	t->accept_idle.data = t;
 	if (srv->set.proxy_protocol) {
 		const char *from = srv->set.proxy_from ? srv->set.proxy_from : PROXY_FROM_DEFAULT;
 		uv_timer_init(srv->loop, &t->proxy_timer);
@@ -673,6 +699,7 @@ void tcp_stop(void *ctx)
 		t->writer = NULL;
 	}
 	uv_close((uv_handle_t *)&t->listener, NULL);
+	uv_close((uv_handle_t *)&t->accept_idle, NULL);
 	if (t->proxy_timer.loop)
 		uv_close((uv_handle_t *)&t->proxy_timer, NULL);
 	uv_timer_init(srv->loop, &t->grace);

@@ -24,6 +24,11 @@ struct tcp_server {
 	struct proxy_from from;   /* set.proxy_from, parsed (set.proxy_protocol) */
 	uv_timer_t proxy_timer;   /* closes connections whose PROXY header is late */
 	struct tcp_conn *waiting; /* connections from a proxy before their header */
+	/* Accepts per loop turn (SERVER_ACCEPTS_PER_TURN): libuv accepts until the queue is
+	 * empty, and a flood of connections refills it as fast, so one turn never ended. */
+	uint64_t accept_turn;     /* the turn `accepted` counts */
+	unsigned accepted;
+	uv_idle_t accept_idle;    /* takes the held connection at the next iteration */
 };
 
 /* Bind and listen on srv->set.host:port (0: any free port); writes the bound port to

@@ -55,6 +55,12 @@
 #define RSS_BOUND_KB (256 * 1024)    /* server RSS with them (before: 8 MiB each, 512 MiB) */
 #define RSS_BOUND_ASAN_KB (512 * 1024) /* ... under AddressSanitizer (shadow, 256 MiB quarantine) */
 #define STOP_BOUND_MS 6000           /* SIGTERM to exit under that load (grace: 2 s) */
+#define CONNF_ADDR "127.0.0.26"      /* connect and close, over and over */
+#define CONNF_PROCS 2
+#define CONNF_BURST 64               /* connects each has under way at once */
+#define CONNF_SECS 4
+#define CONNF_PINGS 40               /* one each 50 ms or so, under it */
+#define CONNF_BOUND_MS 150           /* liveness: 14-42 ms here (sanitizers too); 0.2-2.7 s before */
 #define CHURN_PER_WINDOW 60          /* GAMES_CHALLENGES_PER_WINDOW (a minute) */
 #define LOGINF_ADDR "127.0.0.25"     /* logins with the right password, all at once */
 #define LOGINF_N 32
@@ -171,6 +177,41 @@ static void flood_stop(pid_t pid)
 {
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
+}
+
+/* Fork a connect flood: connect from CONNF_ADDR and close at once, over and over, for
+ * CONNF_SECS seconds at most. Returns the child's pid (flood_stop). */
+static pid_t connect_flood_start(void)
+{
+	pid_t pid = fork();
+	ck_assert(pid >= 0);
+	if (pid > 0)
+		return pid;
+	long long end = st_now_ms() + CONNF_SECS * 1000;
+	struct sockaddr_in a = {.sin_family = AF_INET};
+	struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons((uint16_t)hw_d.port)};
+	inet_pton(AF_INET, CONNF_ADDR, &a.sin_addr);
+	inet_pton(AF_INET, "127.0.0.1", &to.sin_addr);
+	while (st_now_ms() < end) { /* CONNF_BURST connects under way at once, then closed */
+		int fds[CONNF_BURST];
+		for (int i = 0; i < CONNF_BURST; i++) {
+			fds[i] = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+			if (fds[i] >= 0 && (bind(fds[i], (struct sockaddr *)&a, sizeof a) < 0 ||
+					    (connect(fds[i], (struct sockaddr *)&to, sizeof to) < 0 &&
+					     errno != EINPROGRESS))) {
+				close(fds[i]);
+				fds[i] = -1;
+			}
+		}
+		struct pollfd p[CONNF_BURST];
+		for (int i = 0; i < CONNF_BURST; i++)
+			p[i] = (struct pollfd){.fd = fds[i], .events = POLLOUT};
+		poll(p, CONNF_BURST, 100);
+		for (int i = 0; i < CONNF_BURST; i++)
+			if (fds[i] >= 0)
+				close(fds[i]);
+	}
+	_exit(0);
 }
 
 /* The daemon's resident memory (kB, /proc/PID/status VmRSS), -1 if unknown. */
@@ -543,6 +584,37 @@ START_TEST(t_listing_flood)
 }
 END_TEST
 
+/* One address connecting and hanging up as fast as it can (a plain loop of connect and close):
+ * honest pings from elsewhere stay prompt, as the server accepts SERVER_ACCEPTS_PER_TURN
+ * connections a loop turn and leaves the rest in the listen queue. Before, libuv's accept loop
+ * ran until the queue was empty, which the flood refilled as fast: turns of 0.5-2.7 s. */
+START_TEST(t_connect_flood)
+{
+	hw_world_start(NULL);
+	struct hc *h = hw_raw_client();
+	hw_expect_ping(h);
+	pid_t flood[CONNF_PROCS];
+	for (int i = 0; i < CONNF_PROCS; i++)
+		flood[i] = connect_flood_start();
+	usleep(300 * 1000);
+	long long worst = 0;
+	for (int i = 0; i < CONNF_PINGS; i++) {
+		long long dt = timed_ping(h);
+		worst = dt > worst ? dt : worst;
+		if (i % 10 == 0)
+			hw_bystander_step();
+		usleep(50 * 1000);
+	}
+	for (int i = 0; i < CONNF_PROCS; i++)
+		flood_stop(flood[i]);
+	fprintf(stderr, "test_hostile_load: connect flood: worst honest ping %lld ms\n", worst);
+	ck_assert_msg(worst < CONNF_BOUND_MS, "an honest ping took %lld ms under the flood", worst);
+	hw_expect_ping(h);
+	hc_close(h);
+	hw_world_end();
+}
+END_TEST
+
 /* Issue 20 item 6 (b, c): SILENT_N connections from one address ask for the listing
  * SILENT_LINES times each and never read: the server's memory stays under RSS_BOUND_KB (unsent
  * bytes are bounded per connection and per address; the readers are cut off), pings stay
@@ -839,6 +911,7 @@ static Suite *hostile_load_suite(void)
 	tcase_add_test(tc, t_register_queue_full);
 	tcase_add_test(tc, t_login_lockout);
 	tcase_add_test(tc, t_login_flood);
+	tcase_add_test(tc, t_connect_flood);
 	tcase_add_test(tc, t_challenge_spam);
 	suite_add_tcase(s, tc);
 	return s;
