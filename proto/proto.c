@@ -277,6 +277,11 @@ int proto_parse(const char *line, size_t len, struct proto_request *req, struct 
 	if (!root) {
 		if (json_error_code(&jerr) == json_error_out_of_memory)
 			return proto_error_set(err, PROTO_ERR_INTERNAL, "out of memory");
+		if (json_error_code(&jerr) == json_error_null_character) /* "\u0000" (jansson names
+									   its own flag) */
+			return proto_error_set(err, PROTO_ERR_BAD_REQUEST, "not valid JSON: a string "
+					       "holds \\u0000, which requests may not (at byte %d)",
+					       jerr.position);
 		return proto_error_set(err, PROTO_ERR_BAD_REQUEST, "not valid JSON: %s (at byte %d)",
 				       jerr.text, jerr.position);
 	}
