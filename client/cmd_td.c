@@ -256,7 +256,9 @@ static void print_export(struct cli_batch *b, const json_t *req, const json_t *r
 		b->failed = true;
 		return;
 	}
-	cli_errorf("wrote %s (%zu bytes)", x->out_file, n); /* a note, on stderr as errors are */
+	/* a note, on stderr as errors are */
+	cli_errorf("wrote %s (%zu bytes, after round %lld)", x->out_file, n,
+		   (long long)json_integer_value(json_object_get(reply, "round")));
 }
 
 static void print_list(struct cli_batch *b, const json_t *req, const json_t *reply)

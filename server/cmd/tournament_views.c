@@ -294,6 +294,17 @@ static void export_info_fill(struct server *srv, const struct tour *t, const str
 	info->online = !venue || strcmp(venue, "board") != 0;
 }
 
+/* The last round whose games all have a result: the current one, or the one before while
+ * games of the current one are still to finish (0: none yet). */
+static int last_complete_round(const struct tour *t, const struct ev_build *b)
+{
+	int cur = tour_round(t);
+	for (int k = 0; k < b->ev.ngames; k++)
+		if (b->ev.games[k].round == cur && b->ev.games[k].result == RESULT_NONE)
+			return cur - 1;
+	return cur;
+}
+
 void tournaments_export(struct conn *c, const struct proto_request *req)
 {
 	struct proto_error err;
@@ -308,6 +319,18 @@ void tournaments_export(struct conn *c, const struct proto_request *req)
 	}
 	if (tournament_cmds_event(c, req, &t, &b) < 0 || round_played(c, req, &t, &b, round, true) < 0)
 		return;
+	if (!round) { /* by default the rounds played to the end: a round still under way would
+		       * count as unplayed for every player in it (h9 "0-", SOS as if absent) */
+		if (!(round = last_complete_round(&t, &b))) {
+			server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "round 1 of tournament "
+					   "%lld has games without a result: no round to export yet "
+					   "(field 'round': 1 exports it as it stands)",
+					   (long long)t.row.id);
+			tour_ev_free(&b);
+			tour_clear(&t);
+			return;
+		}
+	}
 	const char *names[STANDINGS_MAX_TIEBREAKS];
 	int ntb = tour_tiebreak_names(&t, names);
 	struct export_info info = {.tiebreaks = names, .ntiebreaks = ntb, .after_round = (int)round};
@@ -325,6 +348,7 @@ void tournaments_export(struct conn *c, const struct proto_request *req)
 	} else {
 		json_t *r = proto_reply_ok(req->id);
 		json_object_set_new(r, "format", json_string(formats[format]));
+		json_object_set_new(r, "round", json_integer(round));
 		json_object_set_new(r, "data", json_string(data));
 		server_reply(c, r);
 	}

@@ -303,9 +303,29 @@ START_TEST(test_place_and_export_round_refused)
 	}
 	tt_req_ok(td, json_pack("{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament", id,
 				"start_at", tt_wall_s() + 3600));
+	/* round 1 paired, no result yet: by default no round is played to the end (its pending
+	 * game was written "0-", as not played, and counted so in SOS); asked for, it is given */
 	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament", id, "format", "h9");
+	ERR(r, "bad_request");
+	ck_assert_msg(strstr(hj_str(r, "error.message"), "games without a result"), "%s", hj_text(r));
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I, s:s, s:i}", "cmd", "tournament.export", "tournament", id, "format",
+		   "h9", "round", 1);
 	OK(r);
 	ck_assert_msg(strstr(hj_str(r, "data"), "; PC[FR,Lyon]\n"), "%s", hj_text(r));
+	ck_assert_int_eq(hj_int(r, "round"), 1);
+	json_decref(r);
+	/* with its result in, round 1 is the default */
+	r = hc_req(td, "{s:s, s:I, s:i}", "cmd", "tournament.pairings", "tournament", id, "round", 1);
+	json_int_t g1 = hj_int(r, "pairings.0.game");
+	json_decref(r);
+	tt_req_ok(td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.result", "game", g1, "result",
+				"B+R"));
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament", id, "format", "h9");
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "round"), 1);
+	ck_assert_msg(strstr(hj_str(r, "data"), "+/b") && strstr(hj_str(r, "data"), "-/w"), "%s",
+		      hj_str(r, "data"));
 	json_decref(r);
 	r = hc_req(td, "{s:s}", "cmd", "tournament.list");
 	OK(r);
