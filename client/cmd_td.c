@@ -204,7 +204,15 @@ static void print_result_set(struct cli_batch *b, const json_t *req, const json_
 	       cli_str_or(reply, "result", cli_str_or(req, "result", "?")));
 	if (was) /* an override says what it replaced */
 		printf(" (was %s)", was);
+	const char *event = json_string_value(json_object_get(reply, "tournament_name"));
+	if (event) /* where it went: game numbers are the server's, a typo lands elsewhere */
+		printf(" in %s, round %lld", event,
+		       (long long)json_integer_value(json_object_get(reply, "round")));
 	putchar('\n');
+	size_t i;
+	const json_t *w;
+	json_array_foreach(json_object_get(reply, "warnings"), i, w)
+		printf("  warning: %s\n", json_string_value(w));
 }
 
 static void print_warned(struct cli_batch *b, const json_t *req, const json_t *reply)
@@ -625,13 +633,21 @@ static int results_line(char *s, int lineno, const char *file, json_t *reqs, jso
 	char *result = strtok_r(NULL, blank, &save), *more = strtok_r(NULL, blank, &save);
 	json_int_t g;
 	if (!result || (more && more[0] != '#')) {
-		cli_errorf("td results: %s line %d: give GAME RESULT", file, lineno);
+		cli_errorf("td results: %s line %d: give GAME RESULT, as '17 B+R' (%s)", file, lineno,
+			   !result ? "no result after the game" : "a result has no spaces");
 		return -1;
 	}
 	char what[TD_WHAT_MAX];
 	snprintf(what, sizeof what, "td results: %s line %d: GAME", file, lineno);
 	if (cli_parse_id(what, game, &g) != 0)
 		return -1;
+	size_t i;
+	const json_t *q;
+	json_array_foreach(reqs, i, q) /* a game twice: both are sent, the later stands */
+		if (json_integer_value(json_object_get(q, "game")) == g)
+			cli_errorf("td results: %s line %d: game %lld is given again (line %lld): the "
+				   "later result stands", file, lineno, (long long)g,
+				   (long long)json_integer_value(json_array_get(lines, i)));
 	if (json_array_append_new(reqs, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.result",
 						  "game", g, "result", result)) < 0 ||
 	    json_array_append_new(lines, json_integer(lineno)) < 0) {

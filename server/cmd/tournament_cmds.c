@@ -334,11 +334,12 @@ void tournament_cmds_result(struct conn *c, const struct proto_request *req)
 	int64_t game;
 	const char *given, *reason = NULL;
 	char result[STORE_RESULT_SIZE], previous[STORE_RESULT_SIZE];
+	struct result_where w;
 	if (proto_get_id(req->root, "game", true, &game, &err) < 0 ||
 	    proto_get_string(req->root, "result", true, STORE_RESULT_SIZE - 1, &given, &err) < 0 ||
 	    proto_get_string(req->root, "reason", false, STORE_REASON_SIZE - 1, &reason, &err) < 0 ||
 	    tournaments_result(c->srv, c->name, c->role >= PROTO_ROLE_ADMIN, game, given, reason,
-			       result, previous, &err) < 0) {
+			       result, previous, &w, &err) < 0) {
 		reply_refused(c, req, &err);
 		return;
 	}
@@ -347,6 +348,23 @@ void tournament_cmds_result(struct conn *c, const struct proto_request *req)
 	json_object_set_new(r, "result", json_string(result));
 	/* the result it replaced (an override), null for a game that had none */
 	json_object_set_new(r, "previous", previous[0] ? json_string(previous) : json_null());
+	/* where it went, and what a director should know: a game numbers are the server's, so a
+	 * typo lands in another round or event without a word otherwise */
+	json_t *warnings = json_array();
+	if (w.tournament) {
+		json_object_set_new(r, "tournament", json_integer(w.tournament));
+		json_object_set_new(r, "tournament_name", json_string(w.name));
+		json_object_set_new(r, "round", json_integer(w.round));
+		char text[STORE_TOURNAMENT_NAME_MAX + 160];
+		if (w.round < w.current) {
+			bool changed = strcmp(previous, result) != 0;
+			snprintf(text, sizeof text, "game %lld is of round %d, not of the current round "
+				 "(%d)%s", (long long)game, w.round, w.current, changed && previous[0]
+				 ? ": the rounds after it were paired from the result it replaced" : "");
+			json_array_append_new(warnings, json_string(text));
+		}
+	}
+	json_object_set_new(r, "warnings", warnings);
 	server_reply(c, r);
 }
 

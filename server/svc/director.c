@@ -79,12 +79,13 @@ int games_set_result(struct server *srv, int64_t id, const char *result, const c
 	return 0;
 }
 
-int games_tournament_of(struct server *srv, int64_t id, int64_t *tournament_id,
+int games_tournament_of(struct server *srv, int64_t id, int64_t *tournament_id, int *round,
 			char result[STORE_RESULT_SIZE])
 {
 	struct game *g = game_live(srv, id);
 	if (g) {
 		*tournament_id = g->row.tournament_id;
+		*round = g->row.round;
 		if (result)
 			snprintf(result, STORE_RESULT_SIZE, "%s", g->row.result);
 		return 0;
@@ -92,6 +93,7 @@ int games_tournament_of(struct server *srv, int64_t id, int64_t *tournament_id,
 	struct store_game row = {0};
 	int rc = store_game_get(srv->store, id, &row) == STORE_OK ? 0 : -1;
 	*tournament_id = rc == 0 ? row.tournament_id : 0;
+	*round = rc == 0 ? row.round : 0;
 	if (result)
 		snprintf(result, STORE_RESULT_SIZE, "%s", rc == 0 ? row.result : "");
 	store_game_clear(&row);

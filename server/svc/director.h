@@ -17,9 +17,10 @@
 int games_set_result(struct server *srv, int64_t id, const char *result, const char *reason,
 		     bool unrated);
 /* The tournament game `id` belongs to: *tournament_id, 0 for a casual game (a director may set
- * only a tournament's results; an admin any, docs/protocol.md tournament.result); and, unless
- * `result` is NULL, its result as it stands ("" for none). Returns 0, or -1 (no such game). */
-int games_tournament_of(struct server *srv, int64_t id, int64_t *tournament_id,
+ * only a tournament's results; an admin any, docs/protocol.md tournament.result), and its
+ * *round (0 for a casual game); and, unless `result` is NULL, its result as it stands (""
+ * for none). Returns 0, or -1 (no such game). */
+int games_tournament_of(struct server *srv, int64_t id, int64_t *tournament_id, int *round,
 			char result[STORE_RESULT_SIZE]);
 /* A director warns `c` in live game `id` (Art. 23; docs/rules.md §3: a second warning loses).
  * Returns 0, -1 (no such live game). */

@@ -496,10 +496,12 @@ static int knockout_bracket_holds(struct server *srv, int64_t tid, int64_t game,
 
 int tournaments_result(struct server *srv, const char *by, bool admin, int64_t game,
 		       const char *given, const char *reason, char result[STORE_RESULT_SIZE],
-		       char previous[STORE_RESULT_SIZE], struct proto_error *e)
+		       char previous[STORE_RESULT_SIZE], struct result_where *where,
+		       struct proto_error *e)
 {
 	previous[0] = '\0';
 	int64_t tid = 0;
+	int round = 0;
 	bool double_loss;
 	/* Case-insensitive, jigo/draw = 0, a double loss stored as Void with reason
 	 * double_forfeit (docs/rules.md §4; docs/protocol.md tournament.result). */
@@ -511,7 +513,7 @@ int tournaments_result(struct server *srv, const char *by, bool admin, int64_t g
 				"field 'reason': a double loss has reason double_forfeit, not '%s'", reason);
 	if (double_loss)
 		reason = "double_forfeit";
-	if (games_tournament_of(srv, game, &tid, previous) < 0)
+	if (games_tournament_of(srv, game, &tid, &round, previous) < 0)
 		return svc_fail(e, PROTO_ERR_NOT_FOUND, "no game %lld", (long long)game);
 	/* A director sets a tournament's results only; an admin any game's, logged. */
 	if (tid == 0 && !admin)
@@ -527,6 +529,18 @@ int tournaments_result(struct server *srv, const char *by, bool admin, int64_t g
 	if (tid == 0)
 		log_msg(LOGL_INFO, "result_admin", "by=%s game=%lld result=%s reason=%s casual=1",
 			by, (long long)game, result, reason ? reason : "adjudicated");
+	if (where) {
+		memset(where, 0, sizeof *where);
+		struct tour t;
+		struct proto_error ignored;
+		if (tid && tour_get(srv, tid, &t, &ignored) == 0) {
+			where->tournament = tid;
+			snprintf(where->name, sizeof where->name, "%s", t.row.name);
+			where->round = round;
+			where->current = tour_round(&t);
+			tour_clear(&t);
+		}
+	}
 	return 0;
 }
 

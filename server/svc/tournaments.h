@@ -106,13 +106,22 @@ int tournaments_withdraw(struct server *srv, int64_t tournament, const char *nam
  * not finished, too few players, cannot pair), internal. */
 int tournaments_start_round(struct server *srv, int64_t tournament, double start_at,
 			    struct tournament_round *out, struct proto_error *e);
+/* Where a result went (tournaments_result): the event's id (0: a casual game) and name, the
+ * game's round and the event's current round. */
+struct result_where {
+	int64_t tournament;
+	char name[STORE_TOURNAMENT_NAME_MAX + 1];
+	int round, current;
+};
 /* Set game `game`'s result as typed (`given`: ruleset_result_normalise; `reason` or NULL) by
  * director or admin `by`; a casual game's only if `admin`. result: the result stored;
- * previous: the one it replaced ("" for none). Errors: bad request (result, reason), not
- * found, forbidden, conflict (a knockout's winner once the next round is paired). */
+ * previous: the one it replaced ("" for none); *where (unless NULL) filled. Errors: bad
+ * request (result, reason), not found, forbidden, conflict (a knockout's winner once the next
+ * round is paired). */
 int tournaments_result(struct server *srv, const char *by, bool admin, int64_t game,
 		       const char *given, const char *reason, char result[STORE_RESULT_SIZE],
-		       char previous[STORE_RESULT_SIZE], struct proto_error *e);
+		       char previous[STORE_RESULT_SIZE], struct result_where *where,
+		       struct proto_error *e);
 /* A director's change to the current round's pairing (svc/tour_pairedit.c; docs/protocol.md
  * tournament.pair_edit): swap two players (player_a, player_b: in different games, or one with
  * the bye), swap game `game`'s colours, set its handicap, give the bye to player_a (its holder

@@ -244,6 +244,7 @@ static void tour_results_file(const char *td, const char *gs)
 	run(&r, td, NULL, "--user", "carol", "td", "result", gs, "w+3.5", NULL);
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "result W+3.5");
+	EXPECT_OUT(r, ") in Spring Cup, round 1\n"); /* where it went */
 	run_free(&r);
 	run(&r, td, NULL, "--user", "carol", "td", "result", gs, "--double-loss", NULL);
 	EXPECT_STATUS(r, 0);
@@ -265,6 +266,9 @@ static void tour_results_file(const char *td, const char *gs)
 	EXPECT_ERR(r, "line 5: game 999999: no game 999999 (not_found)");
 	snprintf(want, sizeof want, "line 6: game %s: field 'result': 'x+1' is not a result", gs);
 	EXPECT_ERR(r, want);
+	snprintf(want, sizeof want, "line 4: game %s is given again (line 3): the later result "
+		 "stands", gs);
+	EXPECT_ERR(r, want); /* said, and sent all the same */
 	run_free(&r);
 
 	char file[HARNESS_PATH_MAX];
@@ -275,7 +279,7 @@ static void tour_results_file(const char *td, const char *gs)
 	fclose(f);
 	run(&r, td, NULL, "--user", "carol", "td", "results", file, NULL);
 	EXPECT_STATUS(r, 2);
-	EXPECT_ERR(r, "line 1: give GAME RESULT");
+	EXPECT_ERR(r, "line 1: give GAME RESULT, as '17 B+R' (a result has no spaces)");
 	run_free(&r);
 	char arg[64];
 	snprintf(arg, sizeof arg, "game=%s", gs);

@@ -115,6 +115,42 @@ START_TEST(test_result_forms)
 }
 END_TEST
 
+/* The reply says where a result went (the event, the round), and warns when the game is not
+ * of the current round: game numbers are the server's, and a typo landed in another round
+ * (or event) without a word; changed there, the rounds after it were paired from the old. */
+START_TEST(test_result_where)
+{
+	static char names[TT_MAXP][32];
+	struct tt_event e = {0};
+	tt_players(&e, "rw", 4, names);
+	e.td = tt_director("rw_td");
+	e.id = tt_create(e.td, "RW Cup", "swiss", json_pack("{s:i}", "rounds", 2));
+	for (int i = 0; i < e.n; i++)
+		tt_register(&e, i);
+	ck_assert_int_eq(tt_start_round(&e, 1), 2);
+	json_t *r = set_result(e.td, e.g[0].id, "B+R", NULL);
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "tournament"), e.id);
+	ck_assert_pstr_eq(hj_str(r, "tournament_name"), "RW Cup");
+	ck_assert_int_eq(hj_int(r, "round"), 1);
+	ck_assert_int_eq(json_array_size(hj_get(r, "warnings")), 0);
+	json_decref(r);
+	r = set_result(e.td, e.g[1].id, "W+R", NULL);
+	OK(r);
+	json_decref(r);
+	ck_assert_int_eq(tt_start_round(&e, 2), 2);
+	r = set_result(e.td, e.g[0].id, "W+R", NULL); /* round 1's, changed in round 2 */
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "round"), 1);
+	ck_assert_msg(json_array_size(hj_get(r, "warnings")) == 1 &&
+		      strstr(hj_str(r, "warnings.0"), "of round 1, not of the current round (2)") &&
+		      strstr(hj_str(r, "warnings.0"), "paired from the result it replaced"), "%s",
+		      hj_text(r));
+	json_decref(r);
+	tt_close_all(&e);
+}
+END_TEST
+
 /* A casual game: forbidden to a td (the game goes on), allowed to an admin and logged. */
 START_TEST(test_casual_game)
 {
@@ -162,6 +198,7 @@ static Suite *results_suite(void)
 	tcase_set_timeout(tc, TEST_TIMEOUT_S);
 	tcase_add_test(tc, test_result_forms);
 	tcase_add_test(tc, test_casual_game);
+	tcase_add_test(tc, test_result_where);
 	suite_add_tcase(s, tc);
 	return s;
 }
