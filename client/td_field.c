@@ -194,9 +194,11 @@ static void print_entered(struct cli_batch *b, const json_t *req, const json_t *
 	printf("registered %s in tournament %lld (%lld players)", cli_str_or(reply, "player", "?"),
 	       (long long)json_integer_value(json_object_get(reply, "tournament")),
 	       (long long)json_integer_value(json_object_get(reply, "players")));
-	if (json_integer_value(json_object_get(reply, "entered_round")) > 0)
-		printf(", late: absent in rounds 1-%lld",
-		       (long long)json_integer_value(json_object_get(reply, "entered_round")));
+	long long late = (long long)json_integer_value(json_object_get(reply, "entered_round"));
+	if (late == 1)
+		printf(", late: absent in round 1");
+	else if (late > 1)
+		printf(", late: absent in rounds 1-%lld", late);
 	putchar('\n');
 }
 

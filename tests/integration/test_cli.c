@@ -667,6 +667,7 @@ START_TEST(test_td_director)
 	run(&r, td, NULL, "--user", "dora", "td", "enter", "Board Open", "Müller Anna", "--rank",
 	    "5k", NULL);
 	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, ", late: absent in round 1\n"); /* said "rounds 1-1" */
 	run_free(&r);
 	run(&r, td, NULL, "--user", "dora", "td", "show", "Board Open", NULL);
 	EXPECT_STATUS(r, 0);
