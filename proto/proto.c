@@ -620,7 +620,7 @@ int proto_get_vertices(const json_t *obj, const char *field, bool required, size
 		if (!json_is_string(e) || strlen(json_string_value(e)) != json_string_length(e))
 			return proto_error_set(err, PROTO_ERR_BAD_REQUEST,
 					       "field '%s': entry %zu must be a vertex string, not %s",
-					       field, i, json_kind(e));
+					       field, i + 1, json_kind(e)); /* counted from 1, as elsewhere */
 		if (proto_vertex_check(field, json_string_value(e), 0, NULL, NULL, err) < 0)
 			return -1;
 	}

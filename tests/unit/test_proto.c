@@ -508,7 +508,7 @@ START_TEST(vertex_lists)
 	ck_assert_int_eq(proto_get_vertices(o, "b", true, 10, &arr, &err), 1);
 	ck_assert_uint_eq(json_array_size(arr), 0);
 	ck_assert_int_eq(proto_get_vertices(o, "c", true, 10, &arr, &err), -1);
-	ck_assert_str_eq(err.message, "field 'c': entry 1 must be a vertex string, not a number");
+	ck_assert_str_eq(err.message, "field 'c': entry 2 must be a vertex string, not a number");
 	ck_assert_int_eq(proto_get_vertices(o, "d", true, 10, &arr, &err), -1);
 	ck_assert_str_eq(err.message, "field 'd': 'X' is not a vertex");
 	ck_assert_int_eq(proto_get_vertices(o, "e", true, 10, &arr, &err), -1);
