@@ -456,12 +456,6 @@ const char *game_handicap_placement(const struct game *g)
 	return g->free_handicap ? "free" : "fixed";
 }
 
-bool game_nigiri_pending(const struct game *g)
-{
-	return g->ref.phase == PHASE_PENDING && !game_is_prediction(g) &&
-	       strcmp(g->row.color_choice, "nigiri") == 0;
-}
-
 json_t *game_handicap_stones_json(const struct game *g)
 {
 	if (!g->free_handicap)

@@ -4,6 +4,12 @@
 #include "game.h"
 #include "vertex.h"
 
+bool game_nigiri_pending(const struct game *g)
+{
+	return g->ref.phase == PHASE_PENDING && !game_is_prediction(g) &&
+	       strcmp(g->row.color_choice, "nigiri") == 0;
+}
+
 json_t *game_settings_json(const struct game *g)
 {
 	json_t *o = json_pack("{s:i, s:f, s:i, s:o, s:b, s:s, s:o}", "size", g->row.size, "komi",

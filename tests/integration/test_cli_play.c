@@ -236,15 +236,23 @@ END_TEST
 
 /* A reply longer than the 64 KiB a request line may hold comes out whole: the client reads
  * the server's lines up to FRAMING_MAX_SEND_LINE. 420 declined challenges make 420 game rows,
- * about 180 bytes each in a `games` reply. */
+ * about 180 bytes each in a `games` reply; LONG_CHALLENGERS make them (a challenger makes at
+ * most 60 a minute). */
 #define LONG_GAMES 420
+#define LONG_CHALLENGERS 8
 START_TEST(test_long_reply)
 {
-	struct hc *a = hc_login_new(D.port, "alice");
+	struct hc *ch[LONG_CHALLENGERS];
+	for (int k = 0; k < LONG_CHALLENGERS; k++) {
+		char name[16];
+		snprintf(name, sizeof name, "lr%d", k);
+		ck_assert((ch[k] = hc_login_new(D.port, name)) != NULL);
+	}
 	struct hc *b = hc_login_new(D.port, "bob");
-	ck_assert(a && b);
+	ck_assert(b);
 	hc_close(b); /* bob need not be online to be challenged */
 	for (int i = 0; i < LONG_GAMES; i++) {
+		struct hc *a = ch[i % LONG_CHALLENGERS];
 		json_t *rep = hc_req(a, "{s:s, s:s, s:i}", "cmd", "challenge", "opponent", "bob",
 				     "size", 19);
 		ck_assert_msg(hj_ok(rep), "%s", hj_text(rep));
@@ -271,7 +279,8 @@ START_TEST(test_long_reply)
 		rows++;
 	ck_assert_int_eq(rows, LONG_GAMES + 1); /* the header, a row per game */
 	run_free(&r);
-	hc_close(a);
+	for (int k = 0; k < LONG_CHALLENGERS; k++)
+		hc_close(ch[k]);
 }
 END_TEST
 

@@ -236,6 +236,17 @@ test('two players play a game to the end by clicking; a spectator watches', asyn
 	assert.match(await alice.textContent('#games tbody'), /bob/);
 	assert.match(await alice.textContent('#profile'), /declared 3k/); // the rank given at registration
 	await alice.screenshot({path: join(SHOTS, 'player.png')});
+	// the game's time in the viewer's own zone (it was UTC, unmarked): a page in Tokyo (UTC+9)
+	const tokyo = await (await browser.newContext({timezoneId: 'Asia/Tokyo'})).newPage();
+	await tokyo.goto(base + '/player/alice');
+	await tokyo.waitForSelector('#games tbody tr', {timeout: WAIT});
+	const shown = (await tokyo.textContent('#games tbody tr td:last-child')).trim();
+	const q = tcpClient(tcpPort);
+	const ended = (await q.ok('player', {name: 'alice'})).recent_games[0].ended_at;
+	q.close();
+	const t = new Date((ended + 9 * 3600) * 1000).toISOString(); // Tokyo's wall clock, no DST
+	assert.equal(shown, `${t.slice(0, 10)} ${t.slice(11, 16)}`);
+	await tokyo.context().close();
 });
 
 test('a tournament page shows standings and updates as results are entered', async () => {

@@ -27,9 +27,12 @@ export function say(text, kind = 'info') {
 	s.className = kind;
 }
 
+// "2026-12-02 23:05" in the viewer's own time zone, as the other times on the pages are (it
+// was UTC, unmarked, beside local ones).
 export function fmtTime(unix) {
 	if (!unix) return '';
-	return new Date(unix * 1000).toISOString().replace('T', ' ').slice(0, 16);
+	const d = new Date(unix * 1000), two = (n) => String(n).padStart(2, '0');
+	return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
 }
 
 // The header: the site's name, links, the login/register form or who is logged in.
