@@ -889,7 +889,7 @@ static const struct {
 	{"warn", td_warn}, {"pause", td_pause},
 	{"resume", td_resume}, {"export", td_export}, {"list", td_list}, {"show", td_show},
 	{"enter", td_entrant}, {"import", td_import}, {"players", td_players},
-	{"absent", td_absent}, {"pair", td_pair}, {"profile", td_profile},
+	{"absent", td_absent}, {"pair", td_pair}, {"unpair", td_unpair}, {"profile", td_profile},
 	{"crosstable", td_crosstable},
 	{"team", td_team},
 };

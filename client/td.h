@@ -46,6 +46,7 @@ int td_import(int argc, char **argv, struct cli_opts *o, struct td_ctx *x);
 int td_players(int argc, char **argv, struct cli_opts *o, struct td_ctx *x);
 int td_absent(int argc, char **argv, struct cli_opts *o, struct td_ctx *x);
 int td_pair(int argc, char **argv, struct cli_opts *o, struct td_ctx *x);
+int td_unpair(int argc, char **argv, struct cli_opts *o, struct td_ctx *x);
 int td_profile(int argc, char **argv, struct cli_opts *o, struct td_ctx *x);
 /* Their lines of `tengen td --help`. */
 extern const char td_field_usage[];

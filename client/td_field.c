@@ -28,6 +28,9 @@ const char td_field_usage[] =
 	"                                        reply, exit 3 if any refused\n"
 	"  td players T                          the field as CSV (the columns td import reads)\n"
 	"  td absent T PLAYER ROUND              not paired in ROUND (Swiss, McMahon)\n"
+	"  td unpair T                           take the current round's pairing back while none\n"
+	"                                        of its games has begun (to mark an absence or\n"
+	"                                        enter a late player); td start pairs it again\n"
 	"  td pair T swap PLAYER PLAYER | colors GAME | handicap GAME N | bye PLAYER\n"
 	"                                        change the current round's pairing before its\n"
 	"                                        games begin\n"
@@ -604,6 +607,34 @@ int td_pair(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 	json_object_set_new(req, "cmd", json_string("tournament.pair_edit"));
 	json_object_set_new(req, "tournament", t);
 	return td_one(x, req, print_ok_line);
+}
+
+static void print_unpaired(struct cli_batch *b, const json_t *req, const json_t *reply)
+{
+	(void)b;
+	(void)req;
+	long long round = (long long)json_integer_value(json_object_get(reply, "round"));
+	printf("round %lld unpaired: %zu game%s called off; td start pairs it again\n", round,
+	       json_array_size(json_object_get(reply, "games")),
+	       json_array_size(json_object_get(reply, "games")) == 1 ? "" : "s");
+}
+
+int td_unpair(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
+{
+	const char *pos[1];
+	int npos;
+	int r = cli_parse_args(argc, argv, o, td_field_usage, NULL, 0, NULL, pos, 1, &npos);
+	if (r != 0)
+		return r;
+	json_t *t;
+	if (npos != 1) {
+		cli_errorf("td unpair: give the TOURNAMENT");
+		return -1;
+	}
+	if (td_tournament_arg(pos[0], &t) != 0)
+		return -1;
+	return td_one(x, json_pack("{s:s, s:o}", "cmd", "tournament.unpair", "tournament", t),
+		      print_unpaired);
 }
 
 int td_profile(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)

@@ -170,6 +170,7 @@ static const struct proto_command commands[PROTO_CMD_COUNT] = {
 	/* a director, or the team's captain: checked by the command */
 	CMD("team.lineup", PROTO_CMD_TEAM_LINEUP, true, PROTO_ROLE_PLAYER),
 	CMD("handicap", PROTO_CMD_HANDICAP, true, PROTO_ROLE_PLAYER),
+	CMD("tournament.unpair", PROTO_CMD_TOURNAMENT_UNPAIR, true, PROTO_ROLE_TD),
 };
 #undef CMD
 

@@ -103,6 +103,7 @@ enum proto_cmd {
 	PROTO_CMD_TEAM_CREATE,
 	PROTO_CMD_TEAM_LINEUP,
 	PROTO_CMD_HANDICAP,        /* free handicap placement (issue 19) */
+	PROTO_CMD_TOURNAMENT_UNPAIR, /* take the current round's pairing back */
 	PROTO_CMD_COUNT
 };
 

@@ -111,6 +111,24 @@ void tournament_cmds_pair_edit(struct conn *c, const struct proto_request *req)
 	server_reply(c, r);
 }
 
+void tournament_cmds_unpair(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	int64_t id;
+	int round;
+	json_t *games;
+	if (proto_get_id(req->root, "tournament", true, &id, &err) < 0 ||
+	    tournaments_unpair(c->srv, id, c->name, &round, &games, &err) < 0) {
+		server_reply(c, proto_reply_error_from(req->id, &err));
+		return;
+	}
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "tournament", json_integer(id));
+	json_object_set_new(r, "round", json_integer(round));
+	json_object_set_new(r, "games", games);
+	server_reply(c, r);
+}
+
 void account_cmds_player_update(struct conn *c, const struct proto_request *req)
 {
 	struct proto_error err;

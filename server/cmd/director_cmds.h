@@ -10,6 +10,7 @@
 
 void tournament_cmds_absent(struct conn *c, const struct proto_request *req);
 void tournament_cmds_pair_edit(struct conn *c, const struct proto_request *req);
+void tournament_cmds_unpair(struct conn *c, const struct proto_request *req);
 void account_cmds_player_update(struct conn *c, const struct proto_request *req);
 /* tournament.register with `entrant` (an object) instead of `player`: parse, register, reply. */
 void director_cmds_entrant(struct conn *c, const struct proto_request *req, int64_t tournament);

@@ -106,6 +106,19 @@ bool games_is_unstarted(struct server *srv, int64_t id)
 	return g && g->ref.phase == PHASE_SCHEDULED && !g->row.result[0];
 }
 
+int games_call_off(struct server *srv, int64_t id)
+{
+	struct game *g = game_live(srv, id);
+	if (!g || g->ref.phase != PHASE_SCHEDULED || g->row.result[0])
+		return -1;
+	referee_end(&g->ref, "", END_DECLINED, false);
+	server_txn(srv);
+	game_save(srv, g);
+	log_msg(LOGL_INFO, "game_called_off", "game=%lld", (long long)id);
+	game_retire(srv, g);
+	return 0;
+}
+
 int games_repair(struct server *srv, int64_t id, int64_t black_id, int64_t white_id, int handicap,
 		 double komi)
 {

@@ -1,15 +1,17 @@
 /* tour_pairedit: a director's changes to the current round's pairing before its games begin
  * (issue 16): swap two players, swap a game's colours, set a handicap, give the bye to another
- * player. See tournaments.h. */
+ * player; or unpair the round to pair it again. See tournaments.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "director.h"
 #include "log.h"
+#include "matches.h"
 #include "pairing.h"
 #include "ruleset.h"
 #include "svc_error.h"
+#include "teams.h"
 #include "tour.h"
 #include "tournaments.h"
 
@@ -326,6 +328,89 @@ int tournaments_pair_edit(struct server *srv, int64_t tournament, int round,
 			(long long)pe->game, pe->handicap, by);
 		*round_out = current;
 	}
+	tour_ev_free(&b);
+	tour_clear(&t);
+	return rc;
+}
+
+int tournaments_unpair(struct server *srv, int64_t tournament, const char *by, int *round_out,
+		       json_t **games_out, struct proto_error *e)
+{
+	struct tour t;
+	struct ev_build b;
+	if (tour_event_get(srv, tournament, &t, &b, e) < 0)
+		return -1;
+	int rc = -1, round = tour_round(&t);
+	json_t *games = NULL;
+	if (round == 0) {
+		svc_fail(e, PROTO_ERR_CONFLICT, "no round is paired yet");
+		goto out;
+	}
+	if (teams_is_team(&t) || matches_games(&t)) {
+		svc_fail(e, PROTO_ERR_CONFLICT, "a round of a team event or of best-of-N matches "
+			 "cannot be unpaired");
+		goto out;
+	}
+	/* Every game of the round still to begin, none with a result: else the round stands. */
+	for (int k = 0; k < b.ev.ngames; k++) {
+		if (b.ev.games[k].round != round)
+			continue;
+		if (b.ev.games[k].result != RESULT_NONE || !games_is_unstarted(srv, b.game_ids[k])) {
+			svc_fail(e, PROTO_ERR_CONFLICT, "game %lld of round %d has begun or has a "
+				 "result: the round stands (tournament.result, or tournament.pair_edit "
+				 "before games begin)", (long long)b.game_ids[k], round);
+			goto out;
+		}
+	}
+	if (!(games = json_array())) {
+		svc_fail(e, PROTO_ERR_INTERNAL, "out of memory");
+		goto out;
+	}
+	for (int k = b.ev.ngames - 1; k >= 0; k--) { /* in pairing order */
+		const struct event_game *g = &b.ev.games[k];
+		if (g->round != round || games_call_off(srv, b.game_ids[k]) < 0)
+			continue;
+		json_array_append_new(games, json_integer(b.game_ids[k]));
+		tell_unpaired(srv, &t, &b, g->black, round, b.game_ids[k]);
+		tell_unpaired(srv, &t, &b, g->white, round, b.game_ids[k]);
+	}
+	json_t *byes = json_object_get(t.state, "byes"), *kept = json_array();
+	size_t i;
+	json_t *v;
+	json_array_foreach(byes, i, v) {
+		if (json_integer_value(json_object_get(v, "round")) != round) {
+			json_array_append(kept, v);
+			continue;
+		}
+		int p = (int)json_integer_value(json_object_get(v, "player"));
+		json_t *ev = proto_event("tournament.unpaired");
+		json_object_set_new(ev, "tournament", json_integer(t.row.id));
+		json_object_set_new(ev, "round", json_integer(round));
+		json_object_set_new(ev, "game", json_null());
+		if (p >= 0 && p < b.ev.nplayers)
+			server_send_player(srv, b.ev.players[p].id, ev);
+		json_decref(ev);
+	}
+	json_object_set_new(t.state, "byes", kept);
+	/* an entry made since the round was paired (absent up to it) plays when it is paired
+	 * again */
+	json_array_foreach(json_object_get(t.state, "players"), i, v)
+		if (json_integer_value(json_object_get(v, "entered_round")) == round) {
+			if (round > 1)
+				json_object_set_new(v, "entered_round", json_integer(round - 1));
+			else
+				json_object_del(v, "entered_round");
+		}
+	json_object_set_new(t.state, "round", json_integer(round - 1));
+	tour_save(srv, &t);
+	log_msg(LOGL_INFO, "tournament_unpair", "tournament=%lld round=%d games=%zu by=%s",
+		(long long)t.row.id, round, json_array_size(games), by);
+	*round_out = round;
+	*games_out = games;
+	games = NULL;
+	rc = 0;
+out:
+	json_decref(games);
 	tour_ev_free(&b);
 	tour_clear(&t);
 	return rc;

@@ -122,6 +122,16 @@ int tournaments_result(struct server *srv, const char *by, bool admin, int64_t g
 		       const char *given, const char *reason, char result[STORE_RESULT_SIZE],
 		       char previous[STORE_RESULT_SIZE], struct result_where *where,
 		       struct proto_error *e);
+/* Unpair the current round of `tournament` as director `by` (OpenGotha's "unpair"): while
+ * none of its games has begun or has a result, each is called off (games_call_off: ended, no
+ * result, reason `declined`; its players get tournament.unpaired {tournament, round, game}),
+ * its byes are taken back (tournament.unpaired with game null to their holders), and the
+ * round before becomes the current one, so that tournament.absent, a late entry or a
+ * withdrawal can be made before the round is paired again. *round_out: the round unpaired;
+ * *games_out (new reference): the games called off. Errors: not found, conflict (no round, a
+ * game begun or with a result, a team event, best-of-N matches), internal. */
+int tournaments_unpair(struct server *srv, int64_t tournament, const char *by, int *round_out,
+		       json_t **games_out, struct proto_error *e);
 /* A director's change to the current round's pairing (svc/tour_pairedit.c; docs/protocol.md
  * tournament.pair_edit): swap two players (player_a, player_b: in different games, or one with
  * the bye), swap game `game`'s colours, set its handicap, give the bye to player_a (its holder

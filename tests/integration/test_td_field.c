@@ -714,6 +714,80 @@ START_TEST(test_pair_edit)
 }
 END_TEST
 
+/* tournament.unpair (OpenGotha's "unpair"): the current round's pairing taken back while no
+ * game has begun, so that a forgotten absence or a late player can be put right before it is
+ * paired again; refused once a game has begun, changing nothing. Before, a paired round could
+ * not be redone at all. */
+START_TEST(test_unpair)
+{
+	static char names[TT_MAXP][32];
+	struct tt_event e = {0};
+	tt_players(&e, "up", 6, names);
+	e.td = tt_director("up_td");
+	long long t = board_event(e.td, "UP Swiss", "swiss", json_pack("{s:i}", "rounds", 2));
+	for (int i = 0; i < 5; i++)
+		register_ok(e.td, t, e.names[i]);
+	refused(e.td, json_pack("{s:s, s:I}", "cmd", "tournament.unpair", "tournament",
+				(json_int_t)t), "conflict", "no round");
+	struct round_view v, w;
+	start(e.td, t, 1, &v);
+	ck_assert_int_eq(v.n, 2);
+	ck_assert_int_eq(v.nbyes, 1);
+	register_ok(e.td, t, e.names[5]); /* late: absent in round 1 as paired */
+	struct hc *pc = NULL, *bc = NULL;
+	for (int i = 0; i < 6; i++) {
+		if (strcmp(e.names[i], v.black[0]) == 0)
+			pc = e.c[i];
+		if (strcmp(e.names[i], v.bye[0]) == 0)
+			bc = e.c[i];
+	}
+	hc_clear(pc);
+	hc_clear(bc);
+	json_t *r = hc_req(e.td, "{s:s, s:I}", "cmd", "tournament.unpair", "tournament", (json_int_t)t);
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "round"), 1);
+	ck_assert_int_eq(json_array_size(hj_get(r, "games")), 2);
+	json_decref(r);
+	/* the players are told; the games are called off, without a result */
+	json_t *ev = hc_event(pc, "tournament.unpaired", 0, T);
+	ck_assert_msg(ev && hj_int(ev, "game") == v.game[0], "%s", ev ? hj_text(ev) : "no event");
+	json_decref(ev);
+	ev = hc_event(bc, "tournament.unpaired", 0, T);
+	ck_assert_msg(ev && json_is_null(hj_get(ev, "game")), "%s", ev ? hj_text(ev) : "no event");
+	json_decref(ev);
+	r = hc_req(e.td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)v.game[0]);
+	ck_assert_pstr_eq(hj_str(r, "game.phase"), "ended");
+	ck_assert(json_is_null(hj_get(r, "game.result")));
+	json_decref(r);
+	r = hc_req(e.td, "{s:s, s:I}", "cmd", "tournament.get", "tournament", (json_int_t)t);
+	ck_assert_int_eq(hj_int(r, "tournament.round"), 0);
+	json_decref(r);
+	/* the forgotten absence, then round 1 again: the late player is in, the absent one not */
+	tt_req_ok(e.td, json_pack("{s:s, s:I, s:s, s:i}", "cmd", "tournament.absent", "tournament",
+				  (json_int_t)t, "player", e.names[0], "round", 1));
+	start(e.td, t, 1, &w);
+	ck_assert_int_eq(w.n, 2);
+	ck_assert_int_eq(w.nbyes, 1);
+	ck_assert_msg(!in_round(&w, e.names[0]), "%s was absent", e.names[0]);
+	ck_assert_msg(in_round(&w, e.names[5]), "the late player %s was not paired", e.names[5]);
+	/* standings know nothing of the called-off games */
+	ck_assert_double_eq(standing(e.td, t, w.black[1], "points"), 0);
+	/* once a game has begun (both joined at the board), the round stands */
+	for (int i = 0; i < 6; i++)
+		if (strcmp(e.names[i], w.black[0]) == 0 || strcmp(e.names[i], w.white[0]) == 0)
+			tt_req_ok(e.c[i], json_pack("{s:s, s:I}", "cmd", "join", "game",
+						    (json_int_t)w.game[0]));
+	refused(e.td, json_pack("{s:s, s:I}", "cmd", "tournament.unpair", "tournament",
+				(json_int_t)t), "conflict", "has begun");
+	pairings(e.td, t, 1, &v);
+	ck_assert_int_eq(v.n, 2);
+	ck_assert_int_eq(v.game[0], w.game[0]);
+	refused(e.td, json_pack("{s:s, s:I}", "cmd", "tournament.unpair", "tournament",
+				(json_int_t)99999), "not_found", "99999");
+	tt_close_all(&e);
+}
+END_TEST
+
 /* An online event: the pairing may change while the games are scheduled (start_at later). */
 START_TEST(test_pair_edit_online)
 {
@@ -756,6 +830,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_absent_mcmahon);
 	tcase_add_test(tc, test_pair_edit);
 	tcase_add_test(tc, test_pair_edit_online);
+	tcase_add_test(tc, test_unpair);
 	suite_add_tcase(s, tc);
 	return s;
 }
