@@ -215,6 +215,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	srv.set.max_queued_per_address = SERVER_MAX_QUEUED_PER_ADDRESS;
 	srv.set.pwhash_fast = true;
 	srv.set.lag_allowance_ms = SERVER_LAG_ALLOWANCE_MS;
+	server_settings_defaults(&srv.set); /* every limit left 0 above gets its default */
 	REQUIRE(store_open(":memory:", &srv.store, err, sizeof err) == STORE_OK);
 	games_set_hooks(&(struct games_hooks){ratings_game_ended, ratings_player_brief});
 	REQUIRE(games_load(&srv) == 0);
