@@ -196,6 +196,11 @@ static void tick_cb(uv_timer_t *t)
 	    strcmp(cli_str_or(g, "phase", ""), "playing") != 0)
 		return;
 	int64_t elapsed = (int64_t)(uv_now(&c->loop) - x->shown_at);
+	/* a paused clock stands; one held after a restart (held_ms) waits for its player */
+	elapsed = json_is_true(json_object_get(g, "paused")) ? 0
+		: elapsed - (int64_t)json_integer_value(json_object_get(g, "held_ms"));
+	if (elapsed < 0)
+		elapsed = 0;
 	char sb[160], sw[160];
 	format_side(g, "B", elapsed, sb, sizeof sb);
 	format_side(g, "W", elapsed, sw, sizeof sw);
@@ -412,7 +417,10 @@ static void watch_event(struct cli *c, json_t *ev)
 	} else if (strcmp(name, "game.paused") == 0) {
 		say(x, "Paused by %s.", cli_str_or(ev, "by", "a director"));
 	} else if (strcmp(name, "game.resume") == 0) {
-		if (json_object_get(ev, "by"))
+		if (strcmp(cli_str_or(ev, "reason", ""), "returned") == 0)
+			say(x, "%s is back after the server's restart: their clock runs again; %s to move.",
+			    cli_str_or(ev, "by", "?"), color_name(cli_str_or(ev, "to_move", "?")));
+		else if (json_object_get(ev, "by"))
 			say(x, "Resumed by %s; %s to move.", cli_str_or(ev, "by", ""),
 			    color_name(cli_str_or(ev, "to_move", "?")));
 		else

@@ -57,6 +57,8 @@ static void usage(FILE *f)
 		"  --pwhash-cost fast     libsodium's minimum hashing cost (tests and benchmarks only)\n"
 		"  --sync-test-delay-ms N power-safe-thread: wait N ms before each sync of the WAL (tests only)\n"
 		"  --lag-allowance-ms N   most network lag credited to a move, measured by the server (default %d)\n"
+		"  --restart-grace-s S    after a restart, the clock of the player to move waits up to S\n"
+		"                         seconds for them to log in again (default %d; 0: it runs at once)\n"
 		"  --idle-timeout S       close a connection holding a partial line and no complete line for S\n"
 		"                         seconds (default %d; 0: never)\n"
 		"  --writer-min N         from N connections with output in one loop iteration, an output\n"
@@ -72,6 +74,7 @@ static void usage(FILE *f)
 		SERVER_DEFAULT_HOST, SERVER_DEFAULT_PORT, SERVER_DEFAULT_DB, SERVER_MIN_FREE_MB,
 		SERVER_MAX_CONNECTIONS,
 		SERVER_MAX_PER_ADDRESS, SERVER_MAX_QUEUED_BYTES, SERVER_LAG_ALLOWANCE_MS,
+		SERVER_RESTART_GRACE_S,
 		SERVER_IDLE_TIMEOUT_S, SERVER_WRITER_MIN, SERVER_FOLD_ROWS, SERVER_FOLD_MS);
 	fprintf(f,
 		"fairness under hostile load (docs/deploy.md):\n"
@@ -300,6 +303,7 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 		{"max-queued", required_argument, NULL, 'q'},
 		{"pwhash-cost", required_argument, NULL, 'w'},
 		{"lag-allowance-ms", required_argument, NULL, 'g'},
+		{"restart-grace-s", required_argument, NULL, 'G'},
 		{"idle-timeout", required_argument, NULL, 'i'},
 		{"writer-min", required_argument, NULL, 'W'},
 		{"fold-rows", required_argument, NULL, 'F'},
@@ -352,6 +356,10 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 			set->pwhash_fast = strcmp(optarg, "fast") == 0;
 			break;
 		case 'g': set->lag_allowance_ms = parse_count(optarg, "--lag-allowance-ms"); break;
+		case 'G':
+			set->restart_grace_s = (unsigned)parse_range(optarg, "--restart-grace-s", "seconds",
+								    0, SERVER_RESTART_GRACE_MAX_S);
+			break;
 		case 'i':
 			set->idle_timeout_s = (unsigned)parse_range(optarg, "--idle-timeout", "seconds", 0,
 								   SERVER_IDLE_TIMEOUT_MAX_S);
@@ -480,6 +488,7 @@ int main(int argc, char **argv)
 		.host = SERVER_DEFAULT_HOST, .port = SERVER_DEFAULT_PORT, .db_path = SERVER_DEFAULT_DB,
 		.max_connections = SERVER_MAX_CONNECTIONS, .max_per_address = SERVER_MAX_PER_ADDRESS,
 		.max_queued = SERVER_MAX_QUEUED_BYTES, .lag_allowance_ms = SERVER_LAG_ALLOWANCE_MS,
+		.restart_grace_s = SERVER_RESTART_GRACE_S,
 		.idle_timeout_s = SERVER_IDLE_TIMEOUT_S, .writer_min = SERVER_WRITER_MIN,
 		.fold_rows = SERVER_FOLD_ROWS, .proxy_timeout_ms = SERVER_PROXY_TIMEOUT_MS,
 		.store = {.min_free_bytes = (uint64_t)SERVER_MIN_FREE_MB << 20}};

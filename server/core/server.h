@@ -80,6 +80,9 @@
 #define SERVER_WRITER_MIN 16              /* --writer-min: connections with output in one iteration
                                              that go to the writer thread (fewer: the loop) */
 #define SERVER_LAG_ALLOWANCE_MS 300       /* --lag-allowance-ms */
+#define SERVER_RESTART_GRACE_S 30         /* --restart-grace-s: after a restart, the clock of the
+                                             player to move waits this long for them to log in */
+#define SERVER_RESTART_GRACE_MAX_S 3600   /* ... at most an hour */
 #define SERVER_IDLE_TIMEOUT_S 300         /* --idle-timeout: a partial line with no complete line */
 #define SERVER_IDLE_TIMEOUT_MAX_S 86400   /* ... at most a day */
 #define SERVER_IDLE_SWEEP_MS 1000         /* how often connections are checked for it */
@@ -221,6 +224,8 @@ struct server_settings {
 	size_t max_queued;
 	bool pwhash_fast;         /* libsodium's minimum hashing cost: tests and benchmarks only */
 	int64_t lag_allowance_ms; /* most lag credited to a move (issue 4; default 300) */
+	unsigned restart_grace_s; /* after a restart, a clock waits this long for its player to
+	                             log in (0: it runs at once; games_load, docs/rules.md Art. 14) */
 	unsigned idle_timeout_s;  /* close a connection holding a partial line this long (0: never) */
 	unsigned writer_min;      /* connections with output in one iteration from which the writer
 	                             thread writes them (0: never; default SERVER_WRITER_MIN) */

@@ -280,6 +280,28 @@ void game_turn_restart(struct game *g)
 	g->turn_used = 0;
 }
 
+void game_turn_hold(struct game *g, int64_t ms)
+{
+	if (ms > 0 && turn_time_runs(g))
+		g->turn_start = fairclock_fair_ms(g->srv) + (uint64_t)ms;
+}
+
+int64_t game_turn_held_ms(const struct game *g)
+{
+	if (!g->srv || !turn_time_runs(g))
+		return 0;
+	uint64_t now = fairclock_fair_ms(g->srv);
+	return g->turn_start > now ? (int64_t)(g->turn_start - now) : 0;
+}
+
+bool game_turn_release(struct game *g)
+{
+	if (!game_turn_held_ms(g))
+		return false;
+	g->turn_start = fairclock_fair_ms(g->srv);
+	return true;
+}
+
 void game_control_from_time(const struct proto_time *t, struct clock_control *cc)
 {
 	static const enum clock_system sys[] = {

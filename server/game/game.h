@@ -132,6 +132,15 @@ int64_t game_turn_elapsed_at(const struct game *g, uint64_t at);
 int64_t game_turn_elapsed(const struct game *g);
 /* The player to move's clock starts (again) now. */
 void game_turn_restart(struct game *g);
+/* After a restart the player to move may still be reconnecting: their clock (if it runs)
+ * waits up to `ms` for them, what the turn had used kept (Chinese Rules 2002, Art. 14: no
+ * clock runs while the server is down; docs/rules.md). game_turn_release ends the wait. */
+void game_turn_hold(struct game *g, int64_t ms);
+/* The player to move is back (logged in): a held clock runs from now. Returns true if it was
+ * held, false if nothing changed. */
+bool game_turn_release(struct game *g);
+/* ms until a held clock runs without its player coming back (0: not held). */
+int64_t game_turn_held_ms(const struct game *g);
 /* The clock rules (common/clock.h) of a wire time control. */
 void game_control_from_time(const struct proto_time *t, struct clock_control *cc);
 /* {"B": clock, "W": clock}: as committed, or (live) with the running clock as of now. JSON
@@ -387,5 +396,9 @@ void game_announce_handicap(struct server *srv, struct game *g);
  * caller replies, then game_announce_pause (the event and the timer). */
 void game_pause(struct server *srv, struct game *g, bool pause, const char *by);
 void game_announce_pause(struct server *srv, struct game *g, bool pause, const char *by);
+/* A clock held after a restart (game_turn_hold) runs again because `who`, to move, logged
+ * in: game.resume {game, by: who, reason: "returned", to_move, clocks} to the game's audience,
+ * and the timer. */
+void game_announce_return(struct server *srv, struct game *g, const char *who);
 
 #endif

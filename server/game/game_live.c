@@ -145,6 +145,7 @@ void game_arm(struct game *g)
 			int64_t rem = clock_remaining(&g->cc, &g->clk[g->ref.board.to_move]);
 			if (rem != CLOCK_UNLIMITED && rem >= 0) {
 				rem -= game_turn_elapsed(g);
+				rem += game_turn_held_ms(g); /* after a restart: waiting for the player */
 				if (rem < 0)
 					rem = 0; /* overdue: fire now */
 				if (due < 0 || rem < due)
@@ -220,8 +221,15 @@ static int load_cb(void *ctx, const struct store_game *row, const struct store_m
 	copy.clocks = row->clocks ? strdup(row->clocks) : NULL;
 	copy.extra = row->extra ? strdup(row->extra) : NULL;
 	struct game *g = game_build(srv, &copy, moves, n);
-	if (g)
+	if (g) {
 		game_go_live(srv, g);
+		/* The player to move reconnects after the restart: their clock waits for them, up to
+		 * the grace (Art. 14; games_player_login ends the wait). */
+		if (srv->set.restart_grace_s) {
+			game_turn_hold(g, (int64_t)srv->set.restart_grace_s * 1000);
+			game_arm(g);
+		}
+	}
 	return 0;
 }
 

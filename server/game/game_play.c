@@ -190,15 +190,28 @@ void game_pause(struct server *srv, struct game *g, bool pause, const char *by)
 	log_msg(LOGL_INFO, pause ? "pause" : "resume", "game=%lld by=%s", (long long)g->id, by);
 }
 
-void game_announce_pause(struct server *srv, struct game *g, bool pause, const char *by)
+static void announce(struct server *srv, struct game *g, bool pause, const char *by,
+		     const char *reason)
 {
 	json_t *e = proto_event(pause ? "game.paused" : "game.resume");
 	json_object_set_new(e, "game", json_integer(g->id));
 	json_object_set_new(e, "by", json_string(by));
+	if (reason)
+		json_object_set_new(e, "reason", json_string(reason));
 	if (!pause)
 		json_object_set_new(e, "to_move", json_string(game_color_name(g->ref.board.to_move)));
 	json_object_set_new(e, "clocks", game_clocks_json(g, true));
 	game_send(srv, g, e);
 	json_decref(e);
 	game_arm(g);
+}
+
+void game_announce_pause(struct server *srv, struct game *g, bool pause, const char *by)
+{
+	announce(srv, g, pause, by, NULL);
+}
+
+void game_announce_return(struct server *srv, struct game *g, const char *who)
+{
+	announce(srv, g, false, who, "returned");
 }

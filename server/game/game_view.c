@@ -96,6 +96,9 @@ json_t *game_json(struct server *srv, const struct game *g)
 	json_object_set_new(o, "board", board);
 	json_object_set_new(o, "clocks", g->started ? game_clocks_json(g, true) : json_null());
 	json_object_set_new(o, "paused", json_boolean(g->paused));
+	int64_t held = game_turn_held_ms(g); /* after a restart, waiting for the player to move */
+	if (held > 0)
+		json_object_set_new(o, "held_ms", json_integer(held));
 	if (g->row.start_at)
 		json_object_set_new(o, "start_at", json_real(g->row.start_at));
 	if (g->row.tournament_id) /* Art. 22.1 in force; 0: none */

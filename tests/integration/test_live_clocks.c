@@ -897,6 +897,97 @@ START_TEST(test_restart_sigterm)
 }
 END_TEST
 
+/* Art. 14 after a restart: the server being down includes the players' reconnecting. After a
+ * kill -9 the clock of Black, to move, waits for Black to log in again (up to
+ * --restart-grace-s, default 30 s): White, back at once, sees it held (`held_ms`) for 1.5 s
+ * while Black is still away; Black's login starts it (White hears game.resume, reason
+ * "returned"). Before: it ran from the restart, so a bridge reconnecting with backoff lost
+ * seconds, or the game on time. */
+START_TEST(test_restart_hold)
+{
+	struct hc *b = login("hold_b"), *w = login("hold_w");
+	long long t0;
+	long long g = new_game(b, w, NULL, time_byoyomi(10, 1, 5), NULL, &t0);
+	json_t *r = play(b, g, "E5");
+	json_decref(r);
+	r = play(w, g, "C3");
+	long long bmain = hj_int(r, "move.clocks.B.main_ms");
+	json_decref(r);
+	hc_close(b);
+	hc_close(w);
+	ck_assert_int_eq(hd_kill(&D), 0);
+	ck_assert_msg(hd_restart(&D) == 0, "tengend did not restart");
+	w = login("hold_w");
+	json_t *e = state_event(w, g, T);
+	ck_assert_msg(e != NULL, "no game.state after the restart");
+	ck_assert_pstr_eq(hj_str(e, "game.to_move"), "B");
+	ck_assert_int_eq(hj_int(e, "game.clocks.B.main_ms"), bmain);
+	ck_assert_msg(hj_int(e, "game.held_ms") > 25000, "Black's clock not held: %s", hj_text(e));
+	json_decref(e);
+	sleep_ms(1500);
+	r = game_query(w, g);
+	ck_assert_msg(hj_int(r, "game.clocks.B.main_ms") == bmain,
+		      "Black's clock ran while Black was reconnecting: %s", hj_text(r));
+	json_decref(r);
+	b = login("hold_b");
+	long long tb = mono_ms();
+	e = hc_event(w, "game.resume", g, T);
+	ck_assert_msg(e != NULL, "White did not hear that Black's clock runs again");
+	ck_assert_pstr_eq(hj_str(e, "reason"), "returned");
+	ck_assert_pstr_eq(hj_str(e, "by"), "hold_b");
+	ck_assert_pstr_eq(hj_str(e, "to_move"), "B");
+	json_decref(e);
+	e = state_event(b, g, T);
+	ck_assert_msg(e != NULL, "no game.state for Black");
+	ck_assert_msg(hj_get(e, "game.held_ms") == NULL, "still held after Black's login: %s",
+		      hj_text(e));
+	json_decref(e);
+	sleep_ms(500);
+	r = hc_req(b, "{s:s, s:I, s:s, s:i}", "cmd", "play", "game", (json_int_t)g, "vertex", "G7",
+		   "number", 3);
+	OK(r);
+	NEAR(hj_int(r, "move.clocks.B.main_ms"), bmain - (mono_ms() - tb), TOLERANCE_MS,
+	     "Black's main: only the time since Black's login");
+	json_decref(r);
+	hc_close(b);
+	hc_close(w);
+}
+END_TEST
+
+/* The hold is bounded: with --restart-grace-s 1 and Black away 2.5 s after the restart,
+ * Black's clock has run the 1.5 s past the grace (and the flag's timer counts it). */
+START_TEST(test_restart_hold_grace)
+{
+	struct hc *b = login("grace_b"), *w = login("grace_w");
+	long long t0;
+	long long g = new_game(b, w, NULL, time_byoyomi(10, 1, 5), NULL, &t0);
+	json_t *r = play(b, g, "E5");
+	json_decref(r);
+	r = play(w, g, "C3");
+	long long bmain = hj_int(r, "move.clocks.B.main_ms");
+	json_decref(r);
+	hc_close(b);
+	hc_close(w);
+	ck_assert_int_eq(hd_kill(&D), 0);
+	int k = 0;
+	while (D.extra[k])
+		k++;
+	D.extra[k] = strdup("--restart-grace-s");
+	D.extra[k + 1] = strdup("1");
+	D.extra[k + 2] = NULL;
+	ck_assert_msg(hd_restart(&D) == 0, "tengend did not restart");
+	long long tr = mono_ms();
+	sleep_ms(2500);
+	b = login("grace_b");
+	json_t *e = state_event(b, g, T);
+	ck_assert_msg(e != NULL, "no game.state after the restart");
+	NEAR(hj_int(e, "game.clocks.B.main_ms"), bmain - (mono_ms() - tr - 1000), TOLERANCE_MS,
+	     "Black's main: the time past the grace");
+	json_decref(e);
+	hc_close(b);
+}
+END_TEST
+
 /* Issue 20 item 7: a stall of the server is not a player's time. Black has 1 s of main time
  * and one period of 2 s; 1 s into the turn the daemon is stopped (SIGSTOP) for 3 s and Black's
  * move reaches the socket during the stop. The move is judged by when it arrived and the stop
@@ -964,6 +1055,8 @@ static Suite *clocks_suite(void)
 	tcase_add_test(tc, test_reconnect);
 	tcase_add_test(tc, test_restart_kill9);
 	tcase_add_test(tc, test_restart_sigterm);
+	tcase_add_test(tc, test_restart_hold);
+	tcase_add_test(tc, test_restart_hold_grace);
 	tcase_add_test(tc, test_stall_not_charged);
 	suite_add_tcase(s, tc);
 	return s;

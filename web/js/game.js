@@ -35,6 +35,7 @@ let theirClaim = null;    // the opponent's claim (vertices)
 let sgfText = null;
 let clocks;
 let joined = false;       // this page reported its player present (join)
+let heldTimer = 0;        // reloads the game when a clock held after a restart would run
 
 function myColor() {
 	const me = player();
@@ -89,7 +90,8 @@ function render() {
 	$('#captures-W').textContent = cap[1];
 	$('#warnings-B').textContent = game.warnings ? game.warnings.B : 0;
 	$('#warnings-W').textContent = game.warnings ? game.warnings.W : 0;
-	$('#phase').textContent = game.paused ? 'paused' : game.phase + (game.to_move ? `, ${game.to_move === 'B' ? 'Black' : 'White'} to move` : '');
+	$('#phase').textContent = game.paused ? 'paused' : game.phase + (game.to_move ? `, ${game.to_move === 'B' ? 'Black' : 'White'} to move` : '')
+		+ (game.held_ms ? ` (after the server's restart, the clock waits for ${game.to_move === 'B' ? game.black : game.white} to reconnect)` : '');
 	$('#phase').dataset.phase = game.phase;
 	$('#result').textContent = game.result !== null && game.result !== undefined
 		? `${game.result}${game.reason ? ', ' + (REASONS[game.reason] || game.reason) : ''}`
@@ -141,7 +143,10 @@ async function load() {
 		+ `, ${game.rated ? 'rated' : 'free'}` + (game.nigiri ? ', colours by nigiri at accept (the challenger is listed first)' : '')
 		+ (game.tournament ? `, tournament ${game.tournament} round ${game.round}` : '');
 	if (game.tournament) $('#info').append(' ', el('a', {href: '/tournament/' + game.tournament}, 'tournament page'));
-	clocks.set(game.clocks, game.phase === 'playing' && !game.paused ? game.to_move : null);
+	// after a restart the clock of the player to move waits for them (held_ms, Art. 14)
+	clocks.set(game.clocks, game.phase === 'playing' && !game.paused && !game.held_ms ? game.to_move : null);
+	clearTimeout(heldTimer);
+	if (game.held_ms) heldTimer = setTimeout(load, game.held_ms + 100);
 	// the claims so far (a reload in the count): the opponent's to agree with, mine as sent
 	const mine = myColor();
 	if (game.phase === 'counting' && game.claims && mine) {
@@ -160,7 +165,7 @@ async function joinIfMine() {
 	joined = true;
 	const r = await request('join', {game: id});
 	if (!r.ok) { joined = false; return; }
-	if (r.late_ms > 0)
+	if (r.late_ms >= 500)
 		explain(`You joined ${Math.round(r.late_ms / 1000)} s after the start: twice that is taken from your main time (Art. 22.2).`);
 }
 
@@ -256,7 +261,12 @@ async function main() {
 		explain(`${e.color === 'B' ? 'Black' : 'White'} marks dead: ${e.stones.join(' ') || 'none'}`);
 		render();
 	});
-	on('game.resume', (e) => { if (e.game === id) { explain('The claims differ: play resumes (Art. 21.4).'); refresh(e); } });
+	on('game.resume', (e) => {
+		if (e.game !== id) return;
+		explain(e.reason === 'returned' ? `${e.by} is back after the server's restart: their clock runs again (Art. 14).`
+			: e.by ? `Resumed by ${e.by} (Art. 14).` : 'The claims differ: play resumes (Art. 21.4).');
+		refresh(e);
+	});
 	for (const ev of ['game.end', 'game.begin', 'game.paused', 'game.join', 'game.start']) on(ev, refresh);
 	on('login', () => { if (game) { render(); joinIfMine(); } });
 	// no clock runs while the server is down (Art. 14): stop counting down until it is back
