@@ -120,7 +120,7 @@ struct game {
 	bool paused, synced, sync_out;
 	double start_at;             /* 0: not scheduled */
 	bool joined, join_out;
-	uv_timer_t join_timer;
+	uv_timer_t closer;           /* never started: its close frees the game once libuv lets go (game_freed) */
 	bool announced;              /* "game started" logged */
 	struct move *moves;          /* the server's record, move k+1 at [k] */
 	int nmoves, capmoves;
@@ -256,7 +256,9 @@ void gtp_send_handicap(struct game *g, const char *text);
 /* g->hstones from a JSON array of vertices (the game object's handicap_stones, the
  * game.handicap event's stones); at most GTP_HANDICAP_MAX. */
 void gtp_set_hstones(struct game *g, const json_t *stones);
-/* Join a scheduled game at its start_at (at once if that has passed). */
+/* Report present at a scheduled game (join) at once, as soon as it is paired: a join before
+ * start_at is never late (docs/protocol.md, join; Chinese Rules 2002, Art. 22.2). Before, the
+ * bridge waited for start_at by its own clock and was charged the few ms it joined after. */
 void gtp_schedule_join(struct game *g);
 /* Take the server's game object as the truth (game reply, game.state). */
 void gtp_apply_game(struct bridge *br, const json_t *o);

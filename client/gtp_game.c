@@ -53,8 +53,8 @@ struct game *gtp_new_game(struct bridge *br, json_int_t id)
 	g->id = id;
 	g->size = 19;
 	strcpy(g->phase, "playing");
-	uv_timer_init(br->loop, &g->join_timer);
-	g->join_timer.data = g;
+	uv_timer_init(br->loop, &g->closer);
+	g->closer.data = g;
 	g->next = br->games;
 	br->games = g;
 	br->ngames++;
@@ -96,7 +96,7 @@ void gtp_free_game(struct game *g)
 		}
 	engine_close(g->eng);
 	g->eng = NULL;
-	uv_close((uv_handle_t *)&g->join_timer, game_freed);
+	uv_close((uv_handle_t *)&g->closer, game_freed);
 }
 
 int gtp_push_move(struct move **arr, int *n, int *cap, char color, const char *vertex)
@@ -135,8 +135,16 @@ void gtp_announce(struct game *g)
 		return;
 	g->announced = true;
 	const char *sys = json_string_value(json_object_get(g->time, "system"));
-	gtp_say(g->br, "game %lld started: %s as %s against %s, %dx%d, komi %g, handicap %d, "
-		"time %s", (long long)g->id, g->br->user, g->color == 'B' ? "Black" : g->color == 'W'
+	/* a scheduled game is paired now and begins at its start time (Art. 22.4) */
+	char when[48] = "started";
+	if (strcmp(g->phase, "scheduled") == 0 && g->start_at > 0) {
+		time_t t = (time_t)g->start_at;
+		struct tm tm;
+		localtime_r(&t, &tm);
+		strftime(when, sizeof when, "paired (starts at %H:%M:%S)", &tm);
+	}
+	gtp_say(g->br, "game %lld %s: %s as %s against %s, %dx%d, komi %g, handicap %d, "
+		"time %s", (long long)g->id, when, g->br->user, g->color == 'B' ? "Black" : g->color == 'W'
 		? "White" : g->first ? "first player (prediction rules)" : "second player (prediction rules)",
 		g->opponent, g->size, g->size, g->komi, g->handicap, sys ? sys : "none");
 }

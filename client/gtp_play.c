@@ -237,24 +237,11 @@ static void send_join(struct game *g)
 				   join_reply, reply_arg(g)) == 0;
 }
 
-static void join_timer_fired(uv_timer_t *t)
-{
-	send_join(t->data);
-}
-
 void gtp_schedule_join(struct game *g)
 {
 	if (g->joined || g->join_out || g->start_at <= 0)
 		return;
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	double wall = (double)ts.tv_sec + ts.tv_nsec / 1e9;
-	double wait_ms = (g->start_at - wall) * 1000.0;
-	if (wait_ms <= 0) {
-		send_join(g);
-		return;
-	}
-	uv_timer_start(&g->join_timer, join_timer_fired, (uint64_t)wait_ms + 1, 0);
+	send_join(g); /* before the start too: present early is never late (Art. 22.2) */
 }
 
 /* ---- the record ---- */

@@ -320,8 +320,18 @@ START_TEST(e2e_round_robin)
 	sleep_ms(500); /* the bridges log in */
 
 	int wins[E2E_BOTS] = {0}, ngames = 0, rounds = 0;
+	long long round1_game = 0;
 	for (;;) {
-		r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)tid);
+		/* Round 1 starts 1.5 s after its pairing: the bridges report present at once, not
+		 * late (before: each waited for the start by its own clock and joined a few ms
+		 * after it, charged twice that, Art. 22.2). */
+		struct timespec now;
+		clock_gettime(CLOCK_REALTIME, &now);
+		double start = rounds == 0 ? (double)now.tv_sec + now.tv_nsec / 1e9 + 1.5 : 0;
+		r = start > 0 ? hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round",
+				       "tournament", (json_int_t)tid, "start_at", start)
+			      : hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament",
+				       (json_int_t)tid);
 		ck_assert_ptr_nonnull(r);
 		if (!hj_ok(r)) {
 			ck_assert_str_eq(hj_err(r), "conflict"); /* every round played */
@@ -333,6 +343,8 @@ START_TEST(e2e_round_robin)
 		json_t *p;
 		json_array_foreach(hj_get(r, "pairings"), k, p) {
 			long long gid = hj_int(p, "game");
+			if (rounds == 1 && gid > 0)
+				round1_game = gid;
 			json_t *g = wait_ended(d.port, gid, GAME_WAIT_MS);
 			if (!g)
 				fail_with_logs(&d, "a game did not end");
@@ -382,6 +394,17 @@ START_TEST(e2e_round_robin)
 		ck_assert_msg(bridge_alive(i), "bridge %s died", names[i]);
 		ck_assert_msg(log_has(bridges[i].log, "ended:"), "bridge %s logged no result", names[i]);
 	}
+	/* round 1's players: present before its start, so not late; they heard of their game
+	 * before it (rounds 2 and 3 start as they are paired: a few ms late is inevitable) */
+	char late1[64];
+	snprintf(late1, sizeof late1, "game %lld: joined", round1_game);
+	int paired = 0;
+	for (int i = 0; i < E2E_BOTS; i++) {
+		ck_assert_msg(!log_has(bridges[i].log, late1), "bridge %s joined game %lld late",
+			      names[i], round1_game);
+		paired += log_has(bridges[i].log, "paired (starts at");
+	}
+	ck_assert_int_eq(paired, 2);
 	for (int i = 0; i < E2E_BOTS; i++)
 		ck_assert_int_eq(stop_bridge(i), 0);
 	hc_close(td);

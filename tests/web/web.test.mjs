@@ -13,7 +13,7 @@ import {chromium} from 'playwright-core';
 
 const TENGEND = process.env.TENGEND || './server/tengend';
 const SHOTS = process.env.TENGEN_SHOTS || '.';
-const WAIT = 10000;
+const WAIT = 20000; // ms: generous, the suite runs beside the rest of make check -j2 on 2 cores
 let dir, daemon, base, tcpPort, browser;
 
 async function waitFile(path) {
