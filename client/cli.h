@@ -35,6 +35,8 @@
 #define CMD_EXIT_UNREACHABLE 4 /* no answer: the server cannot be reached, the connection
                                   dropped, or no reply came in time */
 #define CMD_EXIT_LOGIN 5       /* the login was refused (wrong name or password) */
+#define CMD_EXIT_REPLACED 6    /* tengen gtp: another bridge logged in as the account and took
+                                  over (a supervisor should not start this one again) */
 
 #define CLI_PROG "tengen" /* the prefix of error messages */
 

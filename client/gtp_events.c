@@ -164,7 +164,7 @@ void gtp_on_event(struct session *s, json_t *ev, void *ctx)
 		gtp_say(br, "another bridge logged in as %s (from %s): stopping, it plays the "
 			"account's games now (%d handed over)", br->user,
 			cli_str_or(ev, "addr", "?"), br->ngames);
-		br->status = CMD_EXIT_LOGIN;
+		br->status = CMD_EXIT_REPLACED;
 		br->stopping = true;
 		uv_stop(br->loop);
 		return;

@@ -512,7 +512,7 @@ START_TEST(reconnect_mid_game)
 END_TEST
 
 /* A second bridge on the same account (login `exclusive`) replaces the first, which says so
- * and exits 5; the game goes on with the second alone: every move once, no warning. Before,
+ * and exits 6 (not 5, a wrong password: a supervisor tells them apart); the game goes on with the second alone: every move once, no warning. Before,
  * both answered every turn (one move refused by its number each time, engines restarted). */
 START_TEST(second_bridge_replaces)
 {
@@ -531,7 +531,7 @@ START_TEST(second_bridge_replaces)
 			    FAKE_DELAY_MS, NULL};
 	int alice2 = start_bridge(&d, "alice", eb);
 	int st = wait_bridge_exit(alice);
-	if (st != 5)
+	if (st != 6)
 		fail_with_logs(&d, "the first bridge did not stop");
 	ck_assert_msg(log_has(bridges[alice].log, "another bridge logged in as alice"),
 		      "the first bridge did not say why it stopped");
