@@ -232,7 +232,8 @@ void conn_eof_check(struct conn *c)
 {
 	if (c->peer_eof && !c->closing && !c->busy && !c->in_backlog && !c->outlen &&
 	    !c->laterlen && !c->inflight)
-		conn_close(c, "closed by peer");
+		conn_close(c, c->fr.partial ? "\"closed by peer; its unfinished last line (no newline) "
+				"was dropped\"" : "closed by peer");
 }
 
 int64_t conn_rtt_ms(struct conn *c)

@@ -193,6 +193,9 @@ START_TEST(test_half_close)
 		ck_assert_msg(hc_wait_closed(c, T), "the server did not close after the last reply");
 		hc_close(c);
 	}
+	/* the dropped partial line is not dropped silently */
+	ck_assert_msg(hd_log_has(&D, "its unfinished last line (no newline) was dropped"),
+		      "the log does not say the partial last line was dropped");
 	json_t *r = hc_req(b, "{s:s}", "cmd", "challenges");
 	ck_assert_int_eq(hj_int(r, "total"), 19); /* every challenge made */
 	json_decref(r);
