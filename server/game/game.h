@@ -396,9 +396,5 @@ void game_announce_handicap(struct server *srv, struct game *g);
  * caller replies, then game_announce_pause (the event and the timer). */
 void game_pause(struct server *srv, struct game *g, bool pause, const char *by);
 void game_announce_pause(struct server *srv, struct game *g, bool pause, const char *by);
-/* A clock held after a restart (game_turn_hold) runs again because `who`, to move, logged
- * in: game.resume {game, by: who, reason: "returned", to_move, clocks} to the game's audience,
- * and the timer. */
-void game_announce_return(struct server *srv, struct game *g, const char *who);
 
 #endif

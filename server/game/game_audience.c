@@ -303,12 +303,8 @@ void games_player_login(struct conn *c)
 	struct game *const *mine = game_index_of(c->srv, c->player_id, &m);
 	for (size_t i = 0; i < m; i++) {
 		struct game *g = mine[i];
-		enum color me = g->ref.phase == PHASE_PENDING ? EMPTY : game_color_of(g, c->player_id);
-		if (me == EMPTY)
+		if (g->ref.phase == PHASE_PENDING || game_color_of(g, c->player_id) == EMPTY)
 			continue;
-		/* Back after a restart, to move: the clock that waited for them runs (Art. 14). */
-		if (me == g->ref.board.to_move && game_turn_release(g))
-			game_announce_return(c->srv, g, c->name);
 		json_t *e = proto_event("game.state");
 		json_object_set_new(e, "game", game_json(c->srv, g));
 		server_send(c, e);

@@ -211,7 +211,15 @@ void game_announce_pause(struct server *srv, struct game *g, bool pause, const c
 	announce(srv, g, pause, by, NULL);
 }
 
-void game_announce_return(struct server *srv, struct game *g, const char *who)
+void games_player_back(struct conn *c)
 {
-	announce(srv, g, false, who, "returned");
+	size_t m;
+	struct game *const *mine = game_index_of(c->srv, c->player_id, &m);
+	for (size_t i = 0; i < m; i++) {
+		struct game *g = mine[i];
+		if (g->ref.phase == PHASE_PENDING || game_color_of(g, c->player_id) != g->ref.board.to_move)
+			continue;
+		if (game_turn_release(g))
+			announce(c->srv, g, false, c->name, "returned");
+	}
 }

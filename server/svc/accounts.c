@@ -328,6 +328,7 @@ static void job_done(uv_work_t *w, int status)
 		if (j->exclusive)
 			replace_exclusive(srv, c);
 		j->done(c, j->id, NULL, &j->player);
+		games_player_back(c);
 		games_player_login(c);
 	}
 out:
