@@ -187,8 +187,12 @@ test('two players play a game to the end by clicking; a spectator watches', asyn
 	// two passes open counting
 	await bob.click('#pass');
 	await spec.waitForFunction(() => document.querySelectorAll('#moves li').length === 8, null, {timeout: WAIT});
+	// the opponent's pass is said, with what a second pass does (it was only a list entry)
+	await alice.waitForFunction(() => /White passes: a pass from you too ends play/.test(document.querySelector('#notes').textContent), null, {timeout: WAIT});
 	await alice.click('#pass');
 	for (const p of all) await p.waitForSelector('#phase[data-phase="counting"]', {timeout: WAIT});
+	// nothing to agree with before the opponent's claim (the button did nothing, silently)
+	assert.equal(await bob.isDisabled('#accept-claim'), true);
 	// Black marks White's two stones dead (one click marks the chain), White agrees
 	await alice.click('[data-vertex="A1"]');
 	await alice.waitForSelector('[data-vertex="B1"].dead', {timeout: WAIT});
@@ -197,6 +201,8 @@ test('two players play a game to the end by clicking; a spectator watches', asyn
 	await bob.waitForFunction(() => document.querySelector('#their-claim').textContent.includes('A1'), null, {timeout: WAIT});
 	await bob.click('#accept-claim');
 	for (const p of all) await p.waitForSelector('#phase[data-phase="ended"]', {timeout: WAIT});
+	// the counting's "Claim sent: waiting for your opponent." does not outlive the game
+	await alice.waitForFunction(() => document.querySelector('#status').textContent === '', null, {timeout: WAIT});
 	const result = await spec.textContent('#result');
 	assert.match(result, /^B\+\d/, 'result: ' + result);
 	assert.match(result, /counting/);
@@ -313,6 +319,29 @@ test('a tournament page shows standings and updates as results are entered', asy
 	assert.ok(await page.evaluate(() => document.body.classList.contains('projector')));
 	assert.ok(await page.isHidden('#pairings-section'));
 	await page.screenshot({path: join(SHOTS, 'tournament-projector.png')});
+	// a phone (390 px wide): no page is wider than the screen (the lobby was 414 px, this
+	// tournament page 558, a player's rating chart a fixed 600), and the colour dots show
+	const phone = await (await browser.newContext({viewport: {width: 390, height: 844}})).newPage();
+	phone.on('pageerror', (e) => { throw new Error(`phone page: ${e.message}`); });
+	for (const [path, ready] of [['/', '#login-name'], [`/tournament/${t}`, '#standings [data-player]'],
+		[`/player/${game.black}`, 'svg.chart'], [`/game/${game.game}`, 'svg.board']]) {
+		await phone.goto(base + path);
+		await phone.waitForSelector(ready, {timeout: WAIT});
+		const wide = await phone.evaluate(() => document.documentElement.scrollWidth);
+		assert.ok(wide <= 390, `${path} is ${wide} px wide on a 390 px phone`);
+	}
+	// a game that is not there says so (the title read "game NaN" for /game/abc)
+	await phone.goto(base + '/game/abc');
+	await phone.waitForSelector('#status.error', {timeout: WAIT});
+	assert.equal(await phone.textContent('#title'), 'No such game');
+	assert.doesNotMatch(await phone.title(), /NaN/);
+	await phone.goto(base + '/game/987654');
+	await phone.waitForFunction(() => document.querySelector('#title').textContent === 'No game 987654', null, {timeout: WAIT});
+	await phone.goto(`${base}/game/${game.game}`);
+	await phone.waitForSelector('svg.board', {timeout: WAIT});
+	const dot = await phone.locator('.swatch').first().boundingBox();
+	assert.ok(dot && dot.width >= 10, 'the colour dot: ' + JSON.stringify(dot));
+	await phone.screenshot({path: join(SHOTS, 'phone-game.png'), fullPage: true});
 	for (const c of [...cs, td]) c.close();
 });
 
@@ -417,5 +446,7 @@ test('pages reconnect by themselves after a server restart; a logout keeps the b
 	await ivy2.ok('play', {game, vertex: 'G7'});
 	for (const p of [kim, lee]) await p.waitForSelector('[data-vertex="G7"][data-color="B"]', {timeout: WAIT});
 	assert.equal(await lee.getAttribute('#conn', 'class'), 'open');
+	// "Reconnected to the server." passes (it stood for good, stale beside later news)
+	await kim.waitForFunction(() => document.querySelector('#status').textContent === '', null, {timeout: WAIT});
 	ivy2.close();
 });

@@ -1,18 +1,11 @@
 // game.js: the game page /game/ID: the live board (observe), clocks, moves, warnings, the
 // result, the SGF, stepping through the record, and playing when the viewer is a player.
 import {call, request, on, onState, player} from './conn.js';
-import {el, $, header, say, playerLink} from './ui.js';
+import {el, $, header, say, playerLink, REASONS} from './ui.js';
 import {Position, drawBoard, pointOf, vertexOf} from './board.js';
 import {Clocks} from './clock.js';
 
 const id = parseInt(location.pathname.split('/')[2], 10);
-const REASONS = {
-	resignation: 'by resignation', time: 'on time (Art. 12)', score: 'by counting (Art. 9)',
-	warnings: 'two warnings (Art. 24.2)', illegal: 'an illegal move (illegal: lose)',
-	lateness: 'lateness forfeit (Art. 22.1)', double_forfeit: 'double forfeit: both lose (Art. 17.5, 23.1)',
-	adjudicated: "the director's decision (Art. 23)", cycle: 'a cycle voided the game (Art. 20.3)',
-	declined: 'the challenge was declined', expired: 'the challenge lapsed unanswered',
-};
 const FORFEIT = {
 	occupied: 'played on an occupied point: the turn is forfeited (Chinese Rules 2002, Art. 19)',
 	suicide: 'suicide is forbidden: the turn is forfeited (Art. 5, 19)',
@@ -110,6 +103,9 @@ function render() {
 	$('#pass').disabled = !playing || game.to_move !== mine;
 	$('#resign').disabled = !mine || !(game.phase === 'playing' || game.phase === 'counting');
 	$('#counting-controls').hidden = !counting;
+	// agreeing needs the opponent's claim (it did nothing, silently, before one came)
+	$('#accept-claim').disabled = !theirClaim;
+	$('#accept-claim').title = theirClaim ? '' : 'your opponent has not named dead stones yet';
 	$('#their-claim').textContent = theirClaim ? `Your opponent marks dead: ${theirClaim.join(' ') || 'none'}` : '';
 	$('#you').textContent = mine ? `You play ${mine === 'B' ? 'Black' : 'White'}.` : '';
 }
@@ -127,7 +123,11 @@ function explain(text) {
 async function load() {
 	let r = game && game.phase === 'ended' ? await request('game', {game: id}) : await request('observe', {game: id});
 	if (!r.ok && r.error && r.error.code === 'conflict') r = await request('game', {game: id}); // over: not observable
-	if (!r.ok) { say(r.error.message, 'error'); return; }
+	if (!r.ok) {
+		if (r.error.code === 'not_found') { $('#title').textContent = `No game ${id}`; document.title = 'tengen: no such game'; }
+		say(r.error.message, 'error');
+		return;
+	}
 	game = r.game;
 	$('#title').textContent = `Game ${id}`;
 	if (sgfText === null || !start) {
@@ -140,7 +140,8 @@ async function load() {
 	$('#black').replaceChildren(playerLink(game.black));
 	$('#white').replaceChildren(playerLink(game.white));
 	$('#info').textContent = `${game.size}×${game.size}, komi ${game.komi}` + (game.handicap ? `, handicap ${game.handicap}` : '')
-		+ `, ${game.rated ? 'rated' : 'free'}` + (game.nigiri ? ', colours by nigiri at accept (the challenger is listed first)' : '')
+		+ `, ${game.rated ? 'rated' : 'free'}` + (game.nigiri ? ', colours by nigiri at accept (the challenger is listed first)'
+			: game.phase === 'pending' ? ', a challenge not yet accepted: the challenger is listed as Black until the colours are settled at accept' : '')
 		+ (game.tournament ? `, tournament ${game.tournament} round ${game.round}` : '');
 	if (game.tournament) $('#info').append(' ', el('a', {href: '/tournament/' + game.tournament}, 'tournament page'));
 	// after a restart the clock of the player to move waits for them (held_ms, Art. 14)
@@ -231,6 +232,9 @@ function onMove(e) {
 	game.board = null; // the replayed position is the board now
 	game.to_move = e.color === 'B' ? 'W' : 'B';
 	if (e.forfeited) explain(`${e.color === 'B' ? 'Black' : 'White'}: ${FORFEIT[e.forfeited] || 'turn forfeited: ' + e.forfeited}`);
+	else if (e.vertex === 'pass') // a pass is easy to miss on the board
+		explain(`${e.color === 'B' ? 'Black' : 'White'} passes` + (myColor() && e.color !== myColor()
+			? ': a pass from you too ends play and starts the count (Art. 8).' : '.'));
 	if (live) view = game.moves.length;
 	clocks.set(e.clocks, game.to_move);
 	render();
@@ -242,6 +246,13 @@ function refresh(e) {
 }
 
 async function main() {
+	if (!(id > 0)) { // /game/abc: say so (the title read "game NaN")
+		document.title = 'tengen: no such game';
+		await header();
+		$('#title').textContent = 'No such game';
+		say('A game\'s address is /game/NUMBER.', 'error');
+		return;
+	}
 	document.title = `tengen: game ${id}`;
 	clocks = new Clocks(document.body);
 	await header();
@@ -268,6 +279,7 @@ async function main() {
 		refresh(e);
 	});
 	for (const ev of ['game.end', 'game.begin', 'game.paused', 'game.join', 'game.start']) on(ev, refresh);
+	on('game.end', (e) => { if (e.game === id) say(''); }); // "Claim sent: waiting…" is over
 	on('login', () => { if (game) { render(); joinIfMine(); } });
 	// no clock runs while the server is down (Art. 14): stop counting down until it is back
 	onState((st) => { if (st === 'closed' && clocks.clocks) clocks.set(clocks.clocks, null); });

@@ -1,6 +1,6 @@
 // player.js: the player page /player/NAME: profile, rating history as an SVG chart, games.
 import {call} from './conn.js';
-import {el, $, header, say, fmtTime, link} from './ui.js';
+import {el, $, header, say, fmtTime, link, REASONS} from './ui.js';
 
 const name = decodeURIComponent(location.pathname.split('/')[2] || '');
 const SVGNS = 'http://www.w3.org/2000/svg';
@@ -42,12 +42,14 @@ async function main() {
 	const p = r.player;
 	$('#name').textContent = p.name;
 	$('#profile').textContent = `Rank ${p.rank || '–'}, rating ${Math.round(p.rating)} ± ${Math.round(2 * p.rd)}`
-		+ (p.declared_rank ? `, declared ${p.declared_rank}` : '') + `, ${p.games || 0} rated games, role ${p.role}.`;
+		+ (p.declared_rank ? `, declared ${p.declared_rank}` : '') + `, ${p.games || 0} rated game${p.games === 1 ? '' : 's'}, role ${p.role}.`;
 	$('#chart').replaceChildren(chart(r.history || []));
-	$('#games tbody').replaceChildren(...(r.recent_games || []).map((g) => el('tr', {},
+	// a declined or lapsed challenge was never a game: not listed among them
+	const played = (r.recent_games || []).filter((g) => g.reason !== 'declined' && g.reason !== 'expired');
+	$('#games tbody').replaceChildren(...played.map((g) => el('tr', {},
 		el('td', {}, link('/game/' + g.id, '#' + g.id)), el('td', {}, g.color),
 		el('td', {}, link('/player/' + encodeURIComponent(g.opponent), g.opponent)),
-		el('td', {}, `${g.result || ''} ${g.reason || ''}`), el('td', {}, g.rated ? 'yes' : 'no'),
+		el('td', {}, `${g.result || ''} ${g.reason ? REASONS[g.reason] || g.reason : ''}`), el('td', {}, g.rated ? 'yes' : 'no'),
 		el('td', {}, fmtTime(g.ended_at)))));
 	$('#tournaments').replaceChildren(...(r.tournaments || []).map((t) =>
 		el('li', {}, typeof t === 'object' ? link('/tournament/' + (t.id ?? t.tournament), t.name || ('#' + (t.id ?? t.tournament))) : String(t))));

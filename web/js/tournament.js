@@ -19,7 +19,7 @@ function outcome(result, col) {
 }
 
 function resultText(p) {
-	if (!p.result) return 'playing';
+	if (!p.result) return 'no result yet'; // scheduled or in play: the pairing does not say which
 	return {double_loss: 'double loss', '0': 'draw'}[p.result] || p.result;
 }
 
@@ -41,7 +41,7 @@ function crosstable(st, rounds) {
 	$('#crosstable thead').replaceChildren(el('tr', {}, el('th', {}, '#'), el('th', {}, 'Player'),
 		...rounds.map((r) => el('th', {}, 'R' + r.round)), el('th', {}, 'Points')));
 	$('#crosstable tbody').replaceChildren(...st.standings.map((s, i) => el('tr', {'data-player': s.player},
-		el('td', {}, i + 1), el('td', {}, s.player),
+		el('td', {}, i + 1), el('td', {}, playerLink(s.player)),
 		...rounds.map((r) => {
 			if ((r.byes || []).includes(s.player)) return el('td', {}, 'bye');
 			const p = r.pairings.find((x) => x.black === s.player || x.white === s.player);
@@ -77,6 +77,11 @@ async function load() {
 	standings(st);
 	crosstable(st, rounds);
 	pairings(rounds);
+	// the last round played out: say it is over (it read "round 5 of 5" like one in play)
+	const over = s.rounds && t.round >= s.rounds && rounds.length &&
+		rounds[rounds.length - 1].pairings.every((p) => p.result);
+	if (over) $('#info').textContent += ', finished';
+	$('#info').dataset.finished = over ? 'yes' : 'no';
 	$('#updated').textContent = 'updated ' + new Date().toLocaleTimeString();
 }
 

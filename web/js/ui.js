@@ -1,6 +1,8 @@
 // ui.js: small DOM helpers and the page header (navigation, login form) every page shares.
 import {connect, login, register, logout, player, on, onState} from './conn.js';
 
+const STATUS_PASSING_MS = 5000; // a passing note ("Reconnected") stays this long
+
 // el('div', {class: 'x', onclick: fn}, child...): an element; strings become text.
 export function el(tag, attrs = {}, ...kids) {
 	const e = document.createElement(tag);
@@ -18,6 +20,15 @@ export function $(sel) { return document.querySelector(sel); }
 
 export function link(href, text) { return el('a', {href}, text); }
 export function playerLink(name) { return link('/player/' + encodeURIComponent(name), name); }
+
+// How a game ended (the `reason` of a result), in words: the game and player pages.
+export const REASONS = {
+	resignation: 'by resignation', time: 'on time (Art. 12)', score: 'by counting (Art. 9)',
+	warnings: 'two warnings (Art. 24.2)', illegal: 'an illegal move (illegal: lose)',
+	lateness: 'lateness forfeit (Art. 22.1)', double_forfeit: 'double forfeit: both lose (Art. 17.5, 23.1)',
+	adjudicated: "the director's decision (Art. 23)", cycle: 'a cycle voided the game (Art. 20.3)',
+	declined: 'the challenge was declined', expired: 'the challenge lapsed unanswered',
+};
 
 // Show a message in the page's status line (kind: 'info' or 'error').
 export function say(text, kind = 'info') {
@@ -48,8 +59,12 @@ export async function header() {
 		$('#conn').title = cls;
 		if (s === 'closed') say('The connection to the server was lost: reconnecting…', 'error');
 		if (s === 'unreachable') say('Cannot reach the server: trying again…', 'error');
-		if (s === 'reconnected') say('Reconnected to the server.');
-		if (s === 'open' && unreachable) say('Connected to the server.');
+		const passing = (text) => { // said, then gone (it stood for good)
+			say(text);
+			setTimeout(() => { if ($('#status') && $('#status').textContent === text) say(''); }, STATUS_PASSING_MS);
+		};
+		if (s === 'reconnected') passing('Reconnected to the server.');
+		if (s === 'open' && unreachable) passing('Connected to the server.');
 		unreachable = s === 'unreachable';
 	});
 	const draw = () => {
