@@ -184,6 +184,14 @@ static void print_board(const json_t *g)
 	format_side(g, "B", 0, sb, sizeof sb);
 	format_side(g, "W", 0, sw, sizeof sw);
 	printf("%s   %s\nCaptures: Black %d, White %d\n", sb, sw, bb, bw);
+	const char *tm = json_string_value(json_object_get(g, "to_move"));
+	json_int_t held = json_integer_value(json_object_get(g, "held_ms"));
+	if (json_is_true(json_object_get(g, "paused")))
+		puts("Paused by a director: no clock runs (Art. 14).");
+	else if (held > 0 && tm)
+		printf("The server restarted: %s's clock waits for them to log in again (at most %lld s "
+		       "more, Art. 14).\n", cli_str_or(g, strcmp(tm, "B") == 0 ? "black" : "white", "?"),
+		       (long long)((held + 999) / 1000));
 }
 
 /* The status line: both clocks as they run now (a terminal, a game with clocks in play). */

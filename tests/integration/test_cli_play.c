@@ -186,7 +186,8 @@ START_TEST(test_free_placement)
 }
 END_TEST
 
-/* watch reconnects when the server restarts, and reads the game again. */
+/* watch reconnects when the server restarts, and reads the game again; it says that Black's
+ * clock waits for Black after the restart (held_ms, Art. 14), then that Black is back. */
 START_TEST(test_watch_reconnect)
 {
 	/* a daemon of its own, on a port that stays the same across the restart */
@@ -198,8 +199,9 @@ START_TEST(test_watch_reconnect)
 	struct hc *a = hc_login_new(d.port, "alice");
 	struct hc *b = hc_login_new(d.port, "bob");
 	ck_assert(a && b);
-	json_t *rep = hc_req(a, "{s:s, s:s, s:i, s:s}", "cmd", "challenge", "opponent", "bob",
-			     "size", 9, "color", "black");
+	json_t *rep = hc_req(a, "{s:s, s:s, s:i, s:s, s:{s:s, s:i}}", "cmd", "challenge",
+			     "opponent", "bob", "size", 9, "color", "black", "time", "system",
+			     "absolute", "main_s", 600);
 	long long game = hj_int(rep, "game");
 	json_decref(rep);
 	json_decref(hc_req(b, "{s:s, s:I}", "cmd", "accept", "game", (json_int_t)game));
@@ -215,8 +217,12 @@ START_TEST(test_watch_reconnect)
 	ck_assert_int_eq(hd_restart(&d), 0);
 	ck_assert_msg(proc_wait_for(&p, "Reconnected", 3 * T), "no reconnection: %s / %s", p.out,
 		      p.err);
+	ck_assert_msg(proc_wait_for(&p, "alice's clock waits for them to log in again", T),
+		      "no word of the held clock: %s", p.out);
 	a = hc_login_new(d.port, "alice");
 	ck_assert(a);
+	ck_assert_msg(proc_wait_for(&p, "alice is back after the server's restart", T),
+		      "no word of alice's return: %s", p.out);
 	rep = hc_req(a, "{s:s, s:I, s:s}", "cmd", "play", "game", (json_int_t)game, "vertex", "C3");
 	ck_assert_msg(hj_ok(rep), "%s", hj_text(rep));
 	json_decref(rep);
