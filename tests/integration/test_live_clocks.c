@@ -795,7 +795,7 @@ END_TEST
 
 /* Art. 14 and the durability rule: after kill -9 and a restart each clock is as stored with
  * the last committed move (no clock ran while the server was down), and the mover's clock
- * runs again from the restart. */
+ * runs again from the mover's login (it waits for it: test_restart_hold). */
 START_TEST(test_restart_kill9)
 {
 	struct hc *b = login("k9_b"), *w = login("k9_w");
@@ -818,13 +818,13 @@ START_TEST(test_restart_kill9)
 	ck_assert_int_eq(hd_kill(&D), 0);
 	sleep_ms(1000);
 	ck_assert_msg(hd_restart(&D) == 0, "tengend did not restart");
-	long long tr = mono_ms();
 	b = login("k9_b");
+	long long tr = mono_ms(); /* Black's clock runs from the login */
 	json_t *e = state_event(b, g, T);
 	ck_assert_msg(e != NULL, "no game.state after the restart");
 	long long since = mono_ms() - tr;
 	ck_assert_pstr_eq(hj_str(e, "game.to_move"), "B");
-	/* Black's clock: as after move 1, less only what ran since the restart. */
+	/* Black's clock: as after move 1, less only what ran since Black's login. */
 	NEAR(hj_int(e, "game.clocks.B.main_ms"), bmain - since, TOLERANCE_MS,
 	     "Black's main after the restart");
 	ck_assert_int_eq(hj_int(e, "game.clocks.W.main_ms"), wmain);
@@ -868,8 +868,8 @@ START_TEST(test_restart_sigterm)
 	ck_assert_int_eq(hd_stop(&D), 0);
 	sleep_ms(1000);
 	ck_assert_msg(hd_restart(&D) == 0, "tengend did not restart");
-	long long tr = mono_ms();
 	b = login("st_b");
+	long long tr = mono_ms(); /* Black's clock runs from the login */
 	json_t *e = state_event(b, g, T);
 	ck_assert_msg(e != NULL, "no game.state after the restart");
 	long long since = mono_ms() - tr;
@@ -897,6 +897,24 @@ START_TEST(test_restart_sigterm)
 }
 END_TEST
 
+/* A byo-yomi game of `bn` (Black) and `wn` after E5 and C3, both players gone, the daemon
+ * killed (kill -9): Black is to move with *bmain ms of main time. Returns the game. */
+static long long two_moves_then_kill(const char *bn, const char *wn, long long *bmain)
+{
+	struct hc *b = login(bn), *w = login(wn);
+	long long t0;
+	long long g = new_game(b, w, NULL, time_byoyomi(10, 1, 5), NULL, &t0);
+	json_t *r = play(b, g, "E5");
+	json_decref(r);
+	r = play(w, g, "C3");
+	*bmain = hj_int(r, "move.clocks.B.main_ms");
+	json_decref(r);
+	hc_close(b);
+	hc_close(w);
+	ck_assert_int_eq(hd_kill(&D), 0);
+	return g;
+}
+
 /* Art. 14 after a restart: the server being down includes the players' reconnecting. After a
  * kill -9 the clock of Black, to move, waits for Black to log in again (up to
  * --restart-grace-s, default 30 s): White, back at once, sees it held (`held_ms`) for 1.5 s
@@ -905,19 +923,10 @@ END_TEST
  * seconds, or the game on time. */
 START_TEST(test_restart_hold)
 {
-	struct hc *b = login("hold_b"), *w = login("hold_w");
-	long long t0;
-	long long g = new_game(b, w, NULL, time_byoyomi(10, 1, 5), NULL, &t0);
-	json_t *r = play(b, g, "E5");
-	json_decref(r);
-	r = play(w, g, "C3");
-	long long bmain = hj_int(r, "move.clocks.B.main_ms");
-	json_decref(r);
-	hc_close(b);
-	hc_close(w);
-	ck_assert_int_eq(hd_kill(&D), 0);
+	long long bmain;
+	long long g = two_moves_then_kill("hold_b", "hold_w", &bmain);
 	ck_assert_msg(hd_restart(&D) == 0, "tengend did not restart");
-	w = login("hold_w");
+	struct hc *w = login("hold_w");
 	json_t *e = state_event(w, g, T);
 	ck_assert_msg(e != NULL, "no game.state after the restart");
 	ck_assert_pstr_eq(hj_str(e, "game.to_move"), "B");
@@ -925,11 +934,11 @@ START_TEST(test_restart_hold)
 	ck_assert_msg(hj_int(e, "game.held_ms") > 25000, "Black's clock not held: %s", hj_text(e));
 	json_decref(e);
 	sleep_ms(1500);
-	r = game_query(w, g);
+	json_t *r = game_query(w, g);
 	ck_assert_msg(hj_int(r, "game.clocks.B.main_ms") == bmain,
 		      "Black's clock ran while Black was reconnecting: %s", hj_text(r));
 	json_decref(r);
-	b = login("hold_b");
+	struct hc *b = login("hold_b");
 	long long tb = mono_ms();
 	e = hc_event(w, "game.resume", g, T);
 	ck_assert_msg(e != NULL, "White did not hear that Black's clock runs again");
@@ -958,17 +967,8 @@ END_TEST
  * Black's clock has run the 1.5 s past the grace (and the flag's timer counts it). */
 START_TEST(test_restart_hold_grace)
 {
-	struct hc *b = login("grace_b"), *w = login("grace_w");
-	long long t0;
-	long long g = new_game(b, w, NULL, time_byoyomi(10, 1, 5), NULL, &t0);
-	json_t *r = play(b, g, "E5");
-	json_decref(r);
-	r = play(w, g, "C3");
-	long long bmain = hj_int(r, "move.clocks.B.main_ms");
-	json_decref(r);
-	hc_close(b);
-	hc_close(w);
-	ck_assert_int_eq(hd_kill(&D), 0);
+	long long bmain;
+	long long g = two_moves_then_kill("grace_b", "grace_w", &bmain);
 	int k = 0;
 	while (D.extra[k])
 		k++;
@@ -978,7 +978,7 @@ START_TEST(test_restart_hold_grace)
 	ck_assert_msg(hd_restart(&D) == 0, "tengend did not restart");
 	long long tr = mono_ms();
 	sleep_ms(2500);
-	b = login("grace_b");
+	struct hc *b = login("grace_b");
 	json_t *e = state_event(b, g, T);
 	ck_assert_msg(e != NULL, "no game.state after the restart");
 	NEAR(hj_int(e, "game.clocks.B.main_ms"), bmain - (mono_ms() - tr - 1000), TOLERANCE_MS,
