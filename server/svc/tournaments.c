@@ -521,6 +521,17 @@ int tournaments_result(struct server *srv, const char *by, bool admin, int64_t g
 				(long long)game);
 	if (tid != 0 && knockout_bracket_holds(srv, tid, game, result, e) < 0)
 		return -1;
+	/* A game called off (its round taken back by tournament.unpair, a challenge declined or
+	 * lapsed) was never played and is in no round: a result would put its players in two
+	 * games of one round. */
+	struct store_game row = {0};
+	bool off = store_game_get(srv->store, game, &row) == STORE_OK && tour_called_off(&row);
+	store_game_clear(&row);
+	if (off)
+		return svc_fail(e, PROTO_ERR_CONFLICT, tid ? "game %lld was called off (its round "
+				"was taken back, td unpair) and is in no round: enter the result of "
+				"the game that replaced it (td pairings)" : "game %lld was called off "
+				"(a challenge declined or lapsed): it has no result", (long long)game);
 	int rc = games_set_result(srv, game, result, reason, false);
 	if (rc == -1)
 		return svc_fail(e, PROTO_ERR_NOT_FOUND, "no game %lld", (long long)game);

@@ -772,6 +772,15 @@ START_TEST(test_unpair)
 	ck_assert_msg(in_round(&w, e.names[5]), "the late player %s was not paired", e.names[5]);
 	/* standings know nothing of the called-off games */
 	ck_assert_double_eq(standing(e.td, t, w.black[1], "points"), 0);
+	/* a result typed against a called-off game's number (an old sheet) is refused: it put
+	 * its players in two games of the round and broke the standings and exports */
+	refused(e.td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.result", "game",
+				(json_int_t)v.game[0], "result", "B+R"), "conflict", "called off");
+	r = hc_req(e.td, "{s:s, s:I}", "cmd", "tournament.standings", "tournament", (json_int_t)t);
+	OK(r);
+	json_decref(r);
+	pairings(e.td, t, 1, &v);
+	ck_assert_int_eq(v.n, 2);
 	/* once a game has begun (both joined at the board), the round stands */
 	for (int i = 0; i < 6; i++)
 		if (strcmp(e.names[i], w.black[0]) == 0 || strcmp(e.names[i], w.white[0]) == 0)
