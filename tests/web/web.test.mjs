@@ -305,6 +305,9 @@ test('a tournament page shows standings and updates as results are entered', asy
 	await gp.waitForFunction(() => document.querySelector('#warnings-B').textContent === '1', null, {timeout: WAIT});
 	assert.match(await gp.textContent('#notes'), /one point at the count \(Art\. 24\.1\)/);
 	await gp.screenshot({path: join(SHOTS, 'game-warning.png')});
+	// a reload keeps the warning in the notes (the events are gone; the count is in the game)
+	await gp.reload();
+	await gp.waitForFunction(() => /Black has 1 warning: each moves one point/.test(document.querySelector('#notes').textContent), null, {timeout: WAIT});
 	// a result entered while the page is open: it shows by itself
 	await td.ok('tournament.result', {game: game.game, result: 'B+R'});
 	await page.waitForFunction((b) => document.querySelector(`#standings [data-player="${b}"] .points`).textContent === '2',

@@ -128,8 +128,15 @@ async function load() {
 		say(r.error.message, 'error');
 		return;
 	}
+	const first = !game;
 	game = r.game;
 	$('#title').textContent = `Game ${id}`;
+	// a page opened (or reloaded) after warnings were given: the events are gone, the counts
+	// are in the game
+	if (first && game.warnings)
+		for (const c of ['B', 'W'])
+			if (game.warnings[c]) explain(`${c === 'B' ? 'Black' : 'White'} has ${game.warnings[c]} warning${game.warnings[c] > 1 ? 's' : ''}`
+				+ (game.warnings[c] >= 2 ? ': a second warning loses the game (Art. 24.2)' : ': each moves one point at the count (Art. 24.1)'));
 	if (sgfText === null || !start) {
 		const s = await request('sgf', {game: id});
 		sgfText = s.ok ? s.sgf : '';
