@@ -74,7 +74,7 @@ static void usage(FILE *f)
 	      "\n"
 	      "Run 'tengen COMMAND --help' for a command's options.\n"
 	      "Exit status: 0 success, 1 failure here, 2 bad command line, 3 the server refused,\n"
-	      "4 no answer from the server, 5 login refused.\n", f);
+	      "4 no answer from the server, 5 login refused, 6 (gtp) another bridge took the account over.\n", f);
 }
 
 static const struct command *find_command(const char *name)

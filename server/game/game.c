@@ -278,12 +278,20 @@ void game_turn_restart(struct game *g)
 {
 	g->turn_start = fairclock_fair_ms(g->srv);
 	g->turn_used = 0;
+	/* after a restart, a player not back yet: their clock waits (game_turn_hold) */
+	enum color c = g->ref.board.to_move;
+	if (g->hold_until > g->turn_start && (c == BLACK || c == WHITE) && !g->back[c])
+		g->turn_start = g->hold_until;
 }
 
 void game_turn_hold(struct game *g, int64_t ms)
 {
-	if (ms > 0 && turn_time_runs(g))
-		g->turn_start = fairclock_fair_ms(g->srv) + (uint64_t)ms;
+	if (ms <= 0)
+		return;
+	g->hold_until = fairclock_fair_ms(g->srv) + (uint64_t)ms;
+	g->back[BLACK] = g->back[WHITE] = false;
+	if (turn_time_runs(g))
+		g->turn_start = g->hold_until;
 }
 
 int64_t game_turn_held_ms(const struct game *g)
@@ -294,9 +302,10 @@ int64_t game_turn_held_ms(const struct game *g)
 	return g->turn_start > now ? (int64_t)(g->turn_start - now) : 0;
 }
 
-bool game_turn_release(struct game *g)
+bool game_turn_release(struct game *g, enum color c)
 {
-	if (!game_turn_held_ms(g))
+	g->back[c] = true;
+	if (c != g->ref.board.to_move || !game_turn_held_ms(g))
 		return false;
 	g->turn_start = fairclock_fair_ms(g->srv);
 	return true;

@@ -56,6 +56,9 @@ struct game {
 	struct clock_state clk[3];
 	uint64_t turn_start;     /* ms (fairclock_fair_ms) the running turn was last (re)started */
 	int64_t turn_used;       /* ms of the running turn before turn_start (pauses) */
+	uint64_t hold_until;     /* after a restart: until then (fairclock_fair_ms) the clock of a
+	                            player not yet back waits for them (game_turn_hold; 0: none) */
+	bool back[3];            /* ... the player has logged in since the restart */
 	bool paused;             /* Art. 14: a director's pause */
 	/* The last turn the timer forfeited (byo-yomi, last_period "pass", Art. 22.5): its move
 	 * number (0: none) and when (fairclock_fair_ms). A move of that player arriving within
@@ -132,13 +135,15 @@ int64_t game_turn_elapsed_at(const struct game *g, uint64_t at);
 int64_t game_turn_elapsed(const struct game *g);
 /* The player to move's clock starts (again) now. */
 void game_turn_restart(struct game *g);
-/* After a restart the player to move may still be reconnecting: their clock (if it runs)
- * waits up to `ms` for them, what the turn had used kept (Chinese Rules 2002, Art. 14: no
- * clock runs while the server is down; docs/rules.md). game_turn_release ends the wait. */
+/* After a restart the players may still be reconnecting: for the next `ms`, the clock of a
+ * player to move who has not logged in again waits for them (the running turn now, and any
+ * turn that comes to them in that time), what the turn had used kept (Chinese Rules 2002,
+ * Art. 14: no clock runs while the server is down; docs/rules.md). game_turn_release ends
+ * the wait for one player. */
 void game_turn_hold(struct game *g, int64_t ms);
-/* The player to move is back (logged in): a held clock runs from now. Returns true if it was
- * held, false if nothing changed. */
-bool game_turn_release(struct game *g);
+/* Player `c` is back (logged in): their clock no longer waits; if it was held, it runs from
+ * now. Returns true if their running clock was held (it runs now), false otherwise. */
+bool game_turn_release(struct game *g, enum color c);
 /* ms until a held clock runs without its player coming back (0: not held). */
 int64_t game_turn_held_ms(const struct game *g);
 /* The clock rules (common/clock.h) of a wire time control. */

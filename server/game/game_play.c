@@ -217,9 +217,8 @@ void games_player_back(struct conn *c)
 	struct game *const *mine = game_index_of(c->srv, c->player_id, &m);
 	for (size_t i = 0; i < m; i++) {
 		struct game *g = mine[i];
-		if (g->ref.phase == PHASE_PENDING || game_color_of(g, c->player_id) != g->ref.board.to_move)
-			continue;
-		if (game_turn_release(g))
+		enum color me = g->ref.phase == PHASE_PENDING ? EMPTY : game_color_of(g, c->player_id);
+		if (me != EMPTY && game_turn_release(g, me))
 			announce(c->srv, g, false, c->name, "returned");
 	}
 }

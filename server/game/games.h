@@ -16,10 +16,10 @@ void games_free(struct server *srv);
 void games_conn_gone(struct server *srv, struct conn *c);
 /* A player logged in on c: send the state of each of the player's live games. */
 void games_player_login(struct conn *c);
-/* c's player has logged in: in each live game where they are to move and their clock was held
- * after a restart (game_turn_hold), it runs from now, and the game's audience hears
- * game.resume {game, by, reason: "returned", to_move, clocks} (Chinese Rules 2002, Art. 14).
- * Call before games_player_login. */
+/* c's player has logged in: in each of their live games their clock no longer waits for
+ * them after a restart (game_turn_hold); where they are to move and it was held, it runs from
+ * now and the game's audience hears game.resume {game, by, reason: "returned", to_move,
+ * clocks} (Chinese Rules 2002, Art. 14). Call before games_player_login. */
 void games_player_back(struct conn *c);
 
 /* Pending challenges (issue 20): a challenger may have GAMES_CHALLENGES_OUT_MAX pending, a

@@ -963,6 +963,50 @@ START_TEST(test_restart_hold)
 }
 END_TEST
 
+/* The hold covers every turn of a player not back yet, not only the turn running at the
+ * restart: Black, back at once, moves; White, still reconnecting, has the turn, and White's
+ * clock waits until White logs in. Before: it ran from Black's move (a bridge 8 s into its
+ * backoff lost those seconds). */
+START_TEST(test_restart_hold_next_turn)
+{
+	long long bmain;
+	long long g = two_moves_then_kill("next_b", "next_w", &bmain);
+	ck_assert_msg(hd_restart(&D) == 0, "tengend did not restart");
+	struct hc *b = login("next_b");
+	json_t *e = state_event(b, g, T);
+	ck_assert_ptr_nonnull(e);
+	long long wmain = hj_int(e, "game.clocks.W.main_ms");
+	json_decref(e);
+	hc_clear(b); /* the game.resume of Black's own return */
+	json_t *r = hc_req(b, "{s:s, s:I, s:s, s:i}", "cmd", "play", "game", (json_int_t)g, "vertex",
+			   "G7", "number", 3);
+	OK(r);
+	json_decref(r);
+	sleep_ms(1200);
+	r = game_query(b, g);
+	ck_assert_pstr_eq(hj_str(r, "game.to_move"), "W");
+	ck_assert_msg(hj_int(r, "game.clocks.W.main_ms") == wmain,
+		      "White's clock ran while White was reconnecting: %s", hj_text(r));
+	ck_assert_msg(hj_int(r, "game.held_ms") > 20000, "White's clock not held: %s", hj_text(r));
+	json_decref(r);
+	struct hc *w = login("next_w");
+	long long tw = mono_ms();
+	e = hc_event(b, "game.resume", g, T);
+	ck_assert_msg(e != NULL, "Black did not hear that White's clock runs");
+	ck_assert_pstr_eq(hj_str(e, "by"), "next_w");
+	json_decref(e);
+	sleep_ms(400);
+	r = hc_req(w, "{s:s, s:I, s:s, s:i}", "cmd", "play", "game", (json_int_t)g, "vertex", "C7",
+		   "number", 4);
+	OK(r);
+	NEAR(hj_int(r, "move.clocks.W.main_ms"), wmain - (mono_ms() - tw), TOLERANCE_MS,
+	     "White's main: only the time since White's login");
+	json_decref(r);
+	hc_close(b);
+	hc_close(w);
+}
+END_TEST
+
 /* The hold is bounded: with --restart-grace-s 1 and Black away 2.5 s after the restart,
  * Black's clock has run the 1.5 s past the grace (and the flag's timer counts it). */
 START_TEST(test_restart_hold_grace)
@@ -1057,6 +1101,7 @@ static Suite *clocks_suite(void)
 	tcase_add_test(tc, test_restart_sigterm);
 	tcase_add_test(tc, test_restart_hold);
 	tcase_add_test(tc, test_restart_hold_grace);
+	tcase_add_test(tc, test_restart_hold_next_turn);
 	tcase_add_test(tc, test_stall_not_charged);
 	suite_add_tcase(s, tc);
 	return s;
