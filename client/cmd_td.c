@@ -38,6 +38,7 @@ static const char td_usage[] =
 	"            [--handicap yes|no] [--handicap-max N] [--handicap-komi K]\n"
 	"            [--absent-points N] [--mms-absent K] [--double-elimination]\n"
 	"            [--top-group RANK] [--handicap-correction N] [--handicap-none-above RANK]\n"
+	"            [--handicap-by rank|mms]\n"
 	"            [--elimination-losses K]    (swiss, knockout: out after K losses)\n"
 	"                                        create a tournament; prints its id (and, on\n"
 	"                                        stderr, the defaults used: 5 rounds, online)\n"
@@ -45,7 +46,9 @@ static const char td_usage[] =
 	"      RANK: 30k..1k, 1d..9d; --mcmahon-bar (or --top-group): players at or above it\n"
 	"            start equal (default 1d); --mcmahon-floor: at or below it (default 20k);\n"
 	"            handicap = rank difference - correction (default 1), none when the weaker\n"
-	"            player is above --handicap-none-above\n"
+	"            player is above --handicap-none-above; --handicap-by mms: the McMahon\n"
+	"            scores' difference instead of the ranks' (OpenGotha's default: the top\n"
+	"            group, all on the bar's score, then plays even)\n"
 	"  td create NAME --system team_round_robin|team_swiss|team_knockout --boards N\n"
 	"            [--lineup fixed|per_round] [the options above]\n"
 	"      SPEC: byoyomi:MAIN/PERIODSxPERIOD (byoyomi:60/3x10), canadian:MAIN/STONES/PERIOD,\n"
@@ -404,10 +407,10 @@ static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 		{"--handicap-komi", true}, {"--absent-points", true}, {"--mms-absent", true},
 		{"--double-elimination", false}, {"--top-group", true}, {"--handicap-correction", true},
 		{"--handicap-none-above", true}, {"--place", true}, {"--boards", true}, {"--lineup", true},
-		{"--elimination-losses", true}};
+		{"--elimination-losses", true}, {"--handicap-by", true}};
 	enum { SYS, ROUNDS, SIZE, KOMI, TIME, LATE, TB, RATED, BYE, RULES, VENUE, BAR, FLOOR, HCAP,
 	       HMAX, HKOMI, ABSP, MMSA, DOUBLE, TOP, HCORR, HNONE, PLACE,
-	       BOARDS, LINEUP, ELIM, NOPT };
+	       BOARDS, LINEUP, ELIM, HBY, NOPT };
 	const char *v[NOPT] = {0};
 	const char *pos[1];
 	int npos;
@@ -495,6 +498,13 @@ static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 		if (parse_rank_value("--handicap-none-above", v[HNONE], &n) != 0)
 			goto bad;
 		json_object_set_new(req, "handicap_none_above", json_integer(n));
+	}
+	if (v[HBY]) {
+		if (strcmp(v[HBY], "rank") != 0 && strcmp(v[HBY], "mms") != 0) {
+			cli_errorf("td create: --handicap-by takes rank or mms, not '%s'", v[HBY]);
+			goto bad;
+		}
+		json_object_set_new(req, "handicap_by", json_string(v[HBY]));
 	}
 	if (v[RULES]) {
 		json_t *rules = json_loads(v[RULES], 0, NULL);

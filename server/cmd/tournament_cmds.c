@@ -121,7 +121,7 @@ static int create_parse(struct conn *c, const struct proto_request *req,
 			struct tournament_settings *s)
 {
 	struct proto_error err;
-	int system, venue = TOUR_VENUE_ONLINE;
+	int system, venue = TOUR_VENUE_ONLINE, hby = 0; /* hby: tour_handicap_by_names, rank */
 	int64_t rounds = TOURNAMENT_ROUNDS_DEFAULT, size = RULES_DEFAULT_SIZE,
 		lateness = GAMES_LATENESS_LIMIT_DEFAULT_S, bye = STANDINGS_WIN_POINTS;
 	int64_t bar = 0, floor_ = -20, hmax = PAIRING_HANDICAP_CAP, absent_points = 0;
@@ -159,7 +159,9 @@ static int create_parse(struct conn *c, const struct proto_request *req,
 			     &err) < 0 ||
 	    proto_get_int(req->root, "handicap_correction", false, 0, PAIRING_HANDICAP_CAP, &hcorr,
 			  &err) < 0 ||
-	    proto_get_int(req->root, "handicap_none_above", false, RANK_MIN, RANK_MAX, &hnone, &err) < 0)
+	    proto_get_int(req->root, "handicap_none_above", false, RANK_MIN, RANK_MAX, &hnone, &err) < 0 ||
+	    proto_get_choice(req->root, "handicap_by", false, tour_handicap_by_names, TOUR_HANDICAP_BY,
+			     &hby, &err) < 0)
 		return field_refused(c, req, &err);
 	if (proto_get_string(req->root, "place", false, TOURNAMENT_PLACE_MAX, &s->place, &err) < 0)
 		return field_refused(c, req, &err);
@@ -194,6 +196,7 @@ static int create_parse(struct conn *c, const struct proto_request *req,
 	s->mms_absent = mms_absent;
 	s->handicap_correction = (int)hcorr;
 	s->handicap_none_above = (int)hnone;
+	s->handicap_by_mms = hby == 1;
 	if (create_parse_forms(c, req, s, system) < 0)
 		return -1;
 	/* seed 000's games take their colours from the predictions, after the pairing: team

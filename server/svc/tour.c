@@ -107,6 +107,7 @@ int tour_entry_withdrawn(const json_t *entry, const char *name, struct proto_err
 }
 
 const char *const tour_venue_names[TOUR_VENUES] = {"online", "board"};
+const char *const tour_handicap_by_names[TOUR_HANDICAP_BY] = {"rank", "mms"};
 
 json_t *tour_entry_named(const struct tour *t, const char *name)
 {
@@ -390,6 +391,8 @@ int tour_ev_build(struct server *srv, const struct tour *t, struct ev_build *b)
 	b->ev.handicap_max = tour_handicap_cap(tour_setting_int(t, "handicap_max", PAIRING_HANDICAP_CAP),
 					  tour_setting_int(t, "size", RULES_DEFAULT_SIZE));
 	b->ev.handicap_none_above = tour_setting_int(t, "handicap_none_above", RANK_MAX);
+	const char *hb = json_string_value(json_object_get(tour_settings(t), "handicap_by"));
+	b->ev.handicap_by_mms = hb && strcmp(hb, tour_handicap_by_names[1]) == 0;
 	b->ev.double_elimination = json_is_true(json_object_get(tour_settings(t), "double_elimination"));
 	/* elimination after k losses (docs/teams.md): the standings' KO score counts k */
 	b->ev.elimination_losses = tour_setting_int(t, "elimination_losses", 0);

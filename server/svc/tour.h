@@ -70,6 +70,10 @@ int tour_entry_withdrawn(const json_t *entry, const char *name, struct proto_err
 enum tour_venue { TOUR_VENUE_ONLINE = 0, TOUR_VENUE_BOARD };
 #define TOUR_VENUES 2
 extern const char *const tour_venue_names[TOUR_VENUES];
+/* A handicap game's stones come from the ranks' or the McMahon scores' difference (the
+ * setting `handicap_by`; docs/pairing.md). */
+#define TOUR_HANDICAP_BY 2
+extern const char *const tour_handicap_by_names[TOUR_HANDICAP_BY];
 /* Is t played at real boards (venue "board")? Its games get no start time (games.h
  * games_create_scheduled with start_at 0). */
 bool tour_board(const struct tour *t);

@@ -59,6 +59,7 @@ int tournaments_create(struct server *srv, const struct tournament_settings *set
 			      set->handicap_none_above);
 	if (set->place)
 		json_object_set_new(s, "place", json_string(set->place));
+	json_object_set_new(s, "handicap_by", json_string(tour_handicap_by_names[set->handicap_by_mms]));
 	tournaments_create_extra(set, s);
 	json_t *state = json_pack("{s:o, s:[], s:[], s:i, s:s}", "settings", s, "players", "byes",
 				  "round", 0, "director", director);

@@ -33,6 +33,7 @@ struct tournament_settings {
 	struct proto_time time;
 	struct rules rules;
 	bool rated, handicap, double_elimination, board;
+	bool handicap_by_mms; /* handicap from the McMahon scores' difference, not the ranks' */
 	const char *tiebreaks[STANDINGS_MAX_TIEBREAKS];
 	int ntiebreaks;
 	/* Team events and match forms (docs/teams.md): team_system -1 (an individual event) or

@@ -531,7 +531,8 @@ START_TEST(test_td_director)
 	run(&r, td, NULL, "--user", "dora", "td", "create", "Board Open", "--system", "mcmahon",
 	    "--venue", "board", "--mcmahon-bar", "2d", "--mcmahon-floor", "20k", "--handicap", "yes",
 	    "--handicap-max", "4", "--handicap-komi", "0.5", "--absent-points", "1", "--mms-absent",
-	    "1", "--handicap-correction", "2", "--handicap-none-above", "1k", NULL);
+	    "1", "--handicap-correction", "2", "--handicap-none-above", "1k", "--handicap-by",
+	    "mms", NULL);
 	EXPECT_STATUS(r, 0);
 	EXPECT_ERR(r, "5 rounds (the default");
 	long long t = atoll(r.out);
@@ -555,6 +556,7 @@ START_TEST(test_td_director)
 	ck_assert(hj_num(g, "tournament.settings.handicap_komi") == 0.5);
 	ck_assert_int_eq(hj_int(g, "tournament.settings.handicap_correction"), 2);
 	ck_assert_int_eq(hj_int(g, "tournament.settings.handicap_none_above"), -1);
+	ck_assert_pstr_eq(hj_str(g, "tournament.settings.handicap_by"), "mms");
 	json_decref(g);
 
 	char csv[HARNESS_PATH_MAX], egd[HARNESS_PATH_MAX];

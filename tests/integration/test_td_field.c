@@ -797,6 +797,38 @@ START_TEST(test_unpair)
 }
 END_TEST
 
+/* A McMahon handicap event by MMS difference (handicap_by "mms", OpenGotha's way): the top
+ * group, all on the bar's score, plays even; by rank difference (the default) the 5d gives
+ * the 2d two stones (three ranks less the correction of one). */
+START_TEST(test_handicap_by_mms)
+{
+	struct hc *td = tt_director("hb_td");
+	for (int by_mms = 0; by_mms < 2; by_mms++) {
+		json_t *more = json_pack("{s:i, s:b, s:i}", "mcmahon_bar", 1 /* 2d */, "handicap", 1,
+					 "rounds", 1);
+		if (by_mms)
+			json_object_set_new(more, "handicap_by", json_string("mms"));
+		long long t = board_event(td, by_mms ? "HB MMS" : "HB Rank", "mcmahon", more);
+		json_t *r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.get", "tournament", (json_int_t)t);
+		ck_assert_pstr_eq(hj_str(r, "tournament.settings.handicap_by"), by_mms ? "mms" : "rank");
+		json_decref(r);
+		r = enter(td, t, json_pack("{s:s, s:s}", "name", "Strong Five", "rank", "5d"));
+		OK(r);
+		json_decref(r);
+		r = enter(td, t, json_pack("{s:s, s:s}", "name", "Bar Two", "rank", "2d"));
+		OK(r);
+		json_decref(r);
+		struct round_view v;
+		start(td, t, 1, &v);
+		ck_assert_int_eq(v.n, 1);
+		ck_assert_int_eq(v.handicap[0], by_mms ? 0 : 2);
+	}
+	refused(td, json_pack("{s:s, s:s, s:s, s:s}", "cmd", "tournament.create", "name", "HB Bad",
+			      "system", "mcmahon", "handicap_by", "elo"), "bad_request", "'handicap_by'");
+	hc_close(td);
+}
+END_TEST
+
 /* An online event: the pairing may change while the games are scheduled (start_at later). */
 START_TEST(test_pair_edit_online)
 {
@@ -834,6 +866,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, tt_setup, tt_teardown);
 	tcase_set_timeout(tc, TEST_TIMEOUT_S);
 	tcase_add_test(tc, test_entrants);
+	tcase_add_test(tc, test_handicap_by_mms);
 	tcase_add_test(tc, test_exports_full_names);
 	tcase_add_test(tc, test_absent_late);
 	tcase_add_test(tc, test_absent_mcmahon);
