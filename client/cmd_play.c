@@ -677,7 +677,8 @@ static void players_print(struct cli_batch *b, const json_t *req, const json_t *
 	const json_t *p;
 	json_array_foreach(rows, i, p) {
 		const json_t *games = json_object_get(p, "games");
-		printf("%-20s %5s %7.0f %5.0f ", cli_str_or(p, "name", "?"), cli_str_or(p, "rank", "-"),
+		const char *nm = cli_str_or(p, "name", "?");
+		printf("%-*s %5s %7.0f %5.0f ", cli_width(nm, 20), nm, cli_str_or(p, "rank", "-"),
 		       json_number_value(json_object_get(p, "rating")),
 		       json_number_value(json_object_get(p, "rd")));
 		if (json_is_integer(games))

@@ -253,9 +253,11 @@ static void games_print(struct cli_batch *b, const json_t *req, const json_t *re
 		if (json_is_integer(t))
 			snprintf(tour, sizeof tour, "%lld round %lld", (long long)json_integer_value(t),
 				 (long long)json_integer_value(json_object_get(g, "round")));
-		printf("%6lld  %-16s %-16s %5lld %5g  %-9s %-8s %s\n",
-		       (long long)json_integer_value(json_object_get(g, "id")), cli_str_or(g, "black", "?"),
-		       cli_str_or(g, "white", "?"), (long long)json_integer_value(json_object_get(g, "size")),
+		const char *bn = cli_str_or(g, "black", "?"), *wn = cli_str_or(g, "white", "?");
+		/* widths in characters: "Dvořák Tomáš" is 12 wide in 14 bytes */
+		printf("%6lld  %-*s %-*s %5lld %5g  %-9s %-8s %s\n",
+		       (long long)json_integer_value(json_object_get(g, "id")), cli_width(bn, 16), bn,
+		       cli_width(wn, 16), wn, (long long)json_integer_value(json_object_get(g, "size")),
 		       json_number_value(json_object_get(g, "komi")), phase,
 		       cli_str_or(g, "result", "-"), tour);
 	}

@@ -283,8 +283,9 @@ static void print_list(struct cli_batch *b, const json_t *req, const json_t *rep
 	const json_t *t;
 	json_array_foreach(ts, i, t) {
 		const json_t *st = json_object_get(t, "settings");
-		printf("%5lld  %-24s %-18s %7lld %7lld %6lld\n",
-		       (long long)json_integer_value(json_object_get(t, "id")), cli_str_or(t, "name", "?"),
+		const char *nm = cli_str_or(t, "name", "?");
+		printf("%5lld  %-*s %-18s %7lld %7lld %6lld\n",
+		       (long long)json_integer_value(json_object_get(t, "id")), cli_width(nm, 24), nm,
 		       cli_str_or(t, "system", "?"), (long long)json_integer_value(json_object_get(t, "players")),
 		       (long long)json_integer_value(json_object_get(t, "round")),
 		       (long long)json_integer_value(json_object_get(st, "rounds")));

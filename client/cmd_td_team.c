@@ -109,9 +109,11 @@ void td_team_print_pairings(const json_t *reply)
 			const json_t *id = json_object_get(g, "game");
 			printf("  board %lld  ", (long long)json_integer_value(json_object_get(g, "board")));
 			if (json_is_integer(id))
-				printf("game %-6lld %-20s (B) v %-20s (W) %s\n",
-				       (long long)json_integer_value(id), cli_str_or(g, "black", "?"),
-				       cli_str_or(g, "white", "?"), cli_str_or(g, "result", ""));
+				printf("game %-6lld %-*s (B) v %-*s (W) %s\n",
+				       (long long)json_integer_value(id),
+				       cli_width(cli_str_or(g, "black", "?"), 20), cli_str_or(g, "black", "?"),
+				       cli_width(cli_str_or(g, "white", "?"), 20), cli_str_or(g, "white", "?"),
+				       cli_str_or(g, "result", ""));
 			else
 				printf("no game: forfeited by %s\n", cli_str_or(g, "forfeit", "?"));
 		}
@@ -137,9 +139,9 @@ void td_team_print_standings(const json_t *reply)
 	size_t i, k;
 	const json_t *row, *b;
 	json_array_foreach(rows, i, row) {
-		printf("%4lld  %-20s %4lld %4lld %4lld %4lld %4lld %4lld ",
+		printf("%4lld  %-*s %4lld %4lld %4lld %4lld %4lld %4lld ",
 		       (long long)json_integer_value(json_object_get(row, "rank")),
-		       cli_str_or(row, "team", "?"),
+		       cli_width(cli_str_or(row, "team", "?"), 20), cli_str_or(row, "team", "?"),
 		       (long long)json_integer_value(json_object_get(row, "match_points")),
 		       (long long)json_integer_value(json_object_get(row, "board_points")),
 		       (long long)json_integer_value(json_object_get(row, "sos")),

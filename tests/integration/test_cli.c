@@ -368,9 +368,24 @@ static void tour_export(const char *td, const char *ts)
 	fclose(f);
 	unlink(out_file);
 	ck_assert_msg(strstr(buf, "alice") && strstr(buf, "bob"), "export: %s", buf);
+	/* columns line up by characters, not bytes: "Zürich Open" is 11 wide in 12 bytes */
+	run(&r, td, NULL, "--user", "carol", "td", "create", "Zürich Open", "--system", "swiss",
+	    NULL);
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
 	run(&r, td, NULL, "--user", "carol", "td", "list", NULL);
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "Spring Cup");
+	const char *zl = strstr(r.out, "Zürich Open"), *sl = strstr(r.out, "Spring Cup");
+	ck_assert(zl && sl);
+	const char *zs = strstr(zl, "swiss"), *ss = strstr(sl, "swiss");
+	ck_assert(zs && ss);
+	long zcol = 0, scol = 0; /* the system column, in characters from the line's start */
+	for (const char *p = zl; p < zs; p++)
+		zcol += ((unsigned char)*p & 0xc0) != 0x80;
+	for (const char *p = sl; p < ss; p++)
+		scol += ((unsigned char)*p & 0xc0) != 0x80;
+	ck_assert_msg(zcol == scol, "td list columns: %s", r.out);
 	run_free(&r);
 	/* games --tournament takes the name, as standings does (it took numbers only) */
 	run(&r, NULL, NULL, "games", "--tournament", "Spring Cup", NULL);
