@@ -1,6 +1,7 @@
 /* tour_pairedit: a director's changes to the current round's pairing before its games begin
  * (issue 16): swap two players, swap a game's colours, set a handicap, give the bye to another
  * player; or unpair the round to pair it again. See tournaments.h. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,6 +202,50 @@ static void swap_warnings(const struct ev_build *b, int round, const struct seat
 	}
 }
 
+/* A game of the changed pairing whose handicap (kept from before the swap) is not what the
+ * event's rules give its new pair (docs/pairing.md, Handicap): a warning naming the command
+ * that sets it. */
+static void handicap_warning(const struct ev_build *b, int round, int k, const char *tname,
+			     json_t **w)
+{
+	const struct event *ev = &b->ev;
+	const struct event_game *g = &ev->games[k];
+	if (!ev->handicap)
+		return;
+	int a = g->black, c = g->white, diff, weaker;
+	if (ev->handicap_by_mms) {
+		double sa, sc;
+		if (pairing_score(ev, round, a, &sa) < 0 || pairing_score(ev, round, c, &sc) < 0)
+			return;
+		diff = (int)fabs(sa - sc);
+		weaker = sa < sc ? a : sc < sa ? c : -1;
+	} else {
+		diff = abs(ev->players[a].rank - ev->players[c].rank);
+		weaker = ev->players[a].rank < ev->players[c].rank ? a :
+			 ev->players[c].rank < ev->players[a].rank ? c : -1;
+	}
+	int want = weaker < 0 ? 0 : pairing_handicap(diff, ev->players[weaker].rank,
+						     ev->handicap_correction, ev->handicap_max,
+						     ev->handicap_none_above);
+	if (want < 0 || (want == g->handicap && (want == 0 || weaker == a)))
+		return;
+	char text[2 * STORE_FULL_NAME_MAX + 3 * 64 + 160];
+	if (want != g->handicap)
+		snprintf(text, sizeof text, "game %lld keeps handicap %d, where the %s of %s and %s "
+			 "ask for %d: td pair \"%s\" handicap %lld %d sets it",
+			 (long long)b->game_ids[k], g->handicap,
+			 ev->handicap_by_mms ? "McMahon scores" : "ranks", ev->players[a].name,
+			 ev->players[c].name, want, tname, (long long)b->game_ids[k], want);
+	else
+		snprintf(text, sizeof text, "game %lld: the weaker player, %s, has White in a "
+			 "handicap game: td pair \"%s\" colors %lld swaps them",
+			 (long long)b->game_ids[k], ev->players[weaker].name, tname,
+			 (long long)b->game_ids[k]);
+	if (!*w)
+		*w = json_array();
+	json_array_append_new(*w, json_string(text));
+}
+
 /* Swap the players in seats x and y (checked), write the games and byes, tell the players. */
 static int swap_seats(struct server *srv, struct tour *t, struct ev_build *b, int round,
 		      const struct seat *x, const struct seat *y, const struct game_settings *gs,
@@ -227,7 +272,11 @@ static int swap_seats(struct server *srv, struct tour *t, struct ev_build *b, in
 	now[0].player = y->player;
 	now[1].player = x->player;
 	swap_warnings(b, round, now, 2, warnings);
-	/* Each game the same handicap as before (the director may set another after). */
+	/* Each game the same handicap as before (the director may set another after: a warning
+	 * says where the rules give another). */
+	for (int i = 0; i < 2; i++)
+		if (now[i].game >= 0 && (i == 0 || now[1].game != now[0].game))
+			handicap_warning(b, round, now[i].game, t->row.name, warnings);
 	if ((x->game >= 0 && write_game(srv, b, x->game, gs, e) < 0) ||
 	    (y->game >= 0 && write_game(srv, b, y->game, gs, e) < 0))
 		return -1;

@@ -825,6 +825,28 @@ START_TEST(test_handicap_by_mms)
 	}
 	refused(td, json_pack("{s:s, s:s, s:s, s:s}", "cmd", "tournament.create", "name", "HB Bad",
 			      "system", "mcmahon", "handicap_by", "elo"), "bad_request", "'handicap_by'");
+	/* a swap keeps each game's handicap, and says where the ranks ask for another (it said
+	 * nothing: a 4k took Black with two stones against a 3k) */
+	json_t *more = json_pack("{s:i, s:b, s:i}", "mcmahon_bar", 0, "handicap", 1, "rounds", 1);
+	long long t = board_event(td, "HB Swap", "mcmahon", more);
+	const char *nm[4] = {"Five Dan", "Four Dan", "Ten Kyu", "Twelve Kyu"};
+	const char *rk[4] = {"5d", "4d", "10k", "12k"};
+	for (int i = 0; i < 4; i++) {
+		json_t *r = enter(td, t, json_pack("{s:s, s:s}", "name", nm[i], "rank", rk[i]));
+		OK(r);
+		json_decref(r);
+	}
+	struct round_view v;
+	start(td, t, 1, &v);
+	ck_assert_int_eq(v.n, 2);
+	json_t *r = pair_edit(td, t, json_pack("{s:s, s:s, s:s}", "op", "swap_players", "player_a",
+					       "Four Dan", "player_b", "Ten Kyu"));
+	OK(r);
+	char *w = json_dumps(hj_get(r, "warnings"), 0);
+	ck_assert_msg(w && strstr(w, "keeps handicap 0, where the ranks of") && strstr(w, "ask for 9"),
+		      "warnings: %s", w ? w : "none");
+	free(w);
+	json_decref(r);
 	hc_close(td);
 }
 END_TEST
