@@ -531,7 +531,7 @@ int tournaments_result(struct server *srv, const char *by, bool admin, int64_t g
 	if (off)
 		return svc_fail(e, PROTO_ERR_CONFLICT, tid ? "game %lld was called off (its round "
 				"was taken back, td unpair) and is in no round: enter the result of "
-				"the game that replaced it (td pairings)" : "game %lld was called off "
+				"the game that replaced it (tengen pairings)" : "game %lld was called off "
 				"(a challenge declined or lapsed): it has no result", (long long)game);
 	int rc = games_set_result(srv, game, result, reason, false);
 	if (rc == -1)
