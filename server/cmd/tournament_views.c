@@ -82,6 +82,21 @@ void tournaments_pairings(struct conn *c, const struct proto_request *req)
 	tour_clear(&t);
 }
 
+/* The standings' default round: the current one once a result of it is in, else the one
+ * before (just paired, its games would all count as unplayed: SOS with virtual opponents, as
+ * if everyone had been absent). 0 before round 1. */
+static int standings_default_round(const struct tour *t, const struct ev_build *b)
+{
+	int cur = tour_round(t);
+	bool any = false, games = false;
+	for (int k = 0; k < b->ev.ngames; k++)
+		if (b->ev.games[k].round == cur) {
+			games = true;
+			any |= b->ev.games[k].result != RESULT_NONE;
+		}
+	return cur > 1 && games && !any ? cur - 1 : cur;
+}
+
 void tournaments_standings(struct conn *c, const struct proto_request *req)
 {
 	struct proto_error err;
@@ -98,6 +113,8 @@ void tournaments_standings(struct conn *c, const struct proto_request *req)
 		team_views_standings(c, req, &t, &b, (int)round);
 		return;
 	}
+	if (!round)
+		round = standings_default_round(&t, &b);
 	const char *names[STANDINGS_MAX_TIEBREAKS];
 	int ntb = tour_tiebreak_names(&t, names);
 	struct standing *rows = calloc(b.ev.nplayers ? (size_t)b.ev.nplayers : 1, sizeof *rows);

@@ -525,6 +525,17 @@ START_TEST(test_absent_late)
 	start(e.td, t, 2, &v);
 	ck_assert_int_eq(v.n, 3);
 	ck_assert(in_round(&v, e.names[4]) && in_round(&v, e.names[5]));
+	/* just paired, no result yet: the standings are still after round 1 (they said "after
+	 * round 2" and counted its games as unplayed, SOS with virtual opponents) */
+	json_t *st = hc_req(e.td, "{s:s, s:I}", "cmd", "tournament.standings", "tournament",
+			    (json_int_t)t);
+	OK(st);
+	ck_assert_int_eq(hj_int(st, "round"), 1);
+	json_decref(st);
+	result(e.td, v.game[0], "w+r");
+	st = hc_req(e.td, "{s:s, s:I}", "cmd", "tournament.standings", "tournament", (json_int_t)t);
+	ck_assert_int_eq(hj_int(st, "round"), 2); /* a result of round 2 is in: round 2 shows */
+	json_decref(st);
 
 	/* Round robin: no absence, no late entry. */
 	long long rr = board_event(e.td, "AL RR", "round_robin", NULL);
