@@ -195,6 +195,12 @@ static void print_started(struct cli_batch *b, const json_t *req, const json_t *
 		struct tm tm;
 		if (localtime_r(&t, &tm) && strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm))
 			printf("Games begin at %s.\n", when);
+		/* started now: whoever joins after it, even a bot a few ms later, is charged twice
+		 * the delay (Art. 22.2) */
+		if (!json_object_get(req, "start_at"))
+			cli_errorf("the games began as they were paired: a player joining later is "
+				   "charged twice the delay (Art. 22.2); td start T --in 60 gives them "
+				   "a minute");
 	}
 	json_decref(r);
 }

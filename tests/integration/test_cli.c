@@ -660,6 +660,8 @@ START_TEST(test_td_director)
 	run(&r, td, NULL, "--user", "dora", "td", "start", "Board Open", NULL);
 	EXPECT_STATUS(r, 0);
 	ck_assert_msg(!strstr(r.out, "Novak Eva"), "an absent player paired:\n%s", r.out);
+	/* at the board nobody is late: no word of --in (an online round said it) */
+	ck_assert_msg(!strstr(r.err, "--in 60"), "td start said: %s", r.err);
 	run_free(&r);
 	json_t *p = hc_req(c, "{s:s, s:I, s:i}", "cmd", "tournament.pairings", "tournament",
 			   (json_int_t)t, "round", 1);
@@ -738,6 +740,8 @@ START_TEST(test_td_team)
 	run(&r, td, NULL, "--user", "carol", "td", "start", ts, NULL);
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "Match 1: Alpha (home) v Beta");
+	/* an online round started now: the lateness it costs, and how to give time */
+	EXPECT_ERR(r, "td start T --in 60");
 	EXPECT_OUT(r, "board 1");
 	EXPECT_OUT(r, "board 2");
 	run_free(&r);
