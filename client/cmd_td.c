@@ -49,6 +49,8 @@ static const char td_usage[] =
 	"            player is above --handicap-none-above; --handicap-by mms: the McMahon\n"
 	"            scores' difference instead of the ranks' (OpenGotha's default: the top\n"
 	"            group, all on the bar's score, then plays even)\n"
+	"  td set T [the options of td create, but --system]\n"
+	"                                        change the settings while round 1 is not paired\n"
 	"  td create NAME --system team_round_robin|team_swiss|team_knockout --boards N\n"
 	"            [--lineup fixed|per_round] [the options above]\n"
 	"      SPEC: byoyomi:MAIN/PERIODSxPERIOD (byoyomi:60/3x10), canadian:MAIN/STONES/PERIOD,\n"
@@ -404,7 +406,18 @@ static int td_create_more(const char *venue, const char *bar, const char *floor_
 	return 0;
 }
 
-static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
+static void print_updated(struct cli_batch *b, const json_t *req, const json_t *reply)
+{
+	(void)b;
+	(void)req;
+	printf("tournament %lld: settings changed (td show prints them)\n",
+	       (long long)json_integer_value(json_object_get(reply, "tournament")));
+}
+
+/* td create NAME --system S [options], or (set) td set T [options]: tournament.update with
+ * the same options, but the name and the system. */
+static int td_create_or_set(int argc, char **argv, struct cli_opts *o, struct td_ctx *x,
+			    bool set)
 {
 	static const struct cli_option opts[] = {
 		{"--system", true}, {"--rounds", true}, {"--size", true}, {"--komi", true},
@@ -424,12 +437,25 @@ static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 	int r = cli_parse_args(argc, argv, o, td_usage, opts, NOPT, v, pos, 1, &npos);
 	if (r != 0)
 		return r;
-	if (npos != 1 || !v[SYS]) {
-		cli_errorf("td create: give the tournament's NAME and --system");
-		return -1;
-	}
-	json_t *req = json_pack("{s:s, s:s, s:s}", "cmd", "tournament.create", "name", pos[0],
+	json_t *req;
+	if (set) {
+		json_t *t;
+		if (npos != 1 || v[SYS]) {
+			cli_errorf(npos != 1 ? "td set: give the TOURNAMENT and the settings to change"
+				   : "td set: the system cannot change (td create another tournament)");
+			return -1;
+		}
+		if (td_tournament_arg(pos[0], &t) != 0)
+			return -1;
+		req = json_pack("{s:s, s:o}", "cmd", "tournament.update", "tournament", t);
+	} else {
+		if (npos != 1 || !v[SYS]) {
+			cli_errorf("td create: give the tournament's NAME and --system");
+			return -1;
+		}
+		req = json_pack("{s:s, s:s, s:s}", "cmd", "tournament.create", "name", pos[0],
 				"system", v[SYS]);
+	}
 	if (!req)
 		return -1;
 	long n;
@@ -536,10 +562,20 @@ static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 			goto bad;
 		json_object_set_new(req, "elimination_losses", json_integer(n));
 	}
-	return td_one(x, req, print_created);
+	return td_one(x, req, set ? print_updated : print_created);
 bad:
 	json_decref(req);
 	return -1;
+}
+
+static int td_create(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
+{
+	return td_create_or_set(argc, argv, o, x, false);
+}
+
+static int td_set(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
+{
+	return td_create_or_set(argc, argv, o, x, true);
 }
 
 static int td_register(int argc, char **argv, struct cli_opts *o, struct td_ctx *x,
@@ -905,6 +941,7 @@ static const struct {
 	{"start", td_start}, {"result", td_result}, {"results", td_results},
 	{"warn", td_warn}, {"pause", td_pause},
 	{"resume", td_resume}, {"export", td_export}, {"list", td_list}, {"show", td_show},
+	{"set", td_set},
 	{"enter", td_entrant}, {"import", td_import}, {"players", td_players},
 	{"absent", td_absent}, {"pair", td_pair}, {"unpair", td_unpair}, {"profile", td_profile},
 	{"crosstable", td_crosstable},

@@ -171,6 +171,7 @@ static const struct proto_command commands[PROTO_CMD_COUNT] = {
 	CMD("team.lineup", PROTO_CMD_TEAM_LINEUP, true, PROTO_ROLE_PLAYER),
 	CMD("handicap", PROTO_CMD_HANDICAP, true, PROTO_ROLE_PLAYER),
 	CMD("tournament.unpair", PROTO_CMD_TOURNAMENT_UNPAIR, true, PROTO_ROLE_TD),
+	CMD("tournament.update", PROTO_CMD_TOURNAMENT_UPDATE, true, PROTO_ROLE_TD),
 };
 #undef CMD
 

@@ -104,6 +104,7 @@ enum proto_cmd {
 	PROTO_CMD_TEAM_LINEUP,
 	PROTO_CMD_HANDICAP,        /* free handicap placement (issue 19) */
 	PROTO_CMD_TOURNAMENT_UNPAIR, /* take the current round's pairing back */
+	PROTO_CMD_TOURNAMENT_UPDATE, /* new settings before round 1 */
 	PROTO_CMD_COUNT
 };
 

@@ -239,6 +239,72 @@ void tournament_cmds_create(struct conn *c, const struct proto_request *req)
 	server_reply(c, r);
 }
 
+/* The settings tournament.update may change: those of tournament.create but its name and
+ * system. */
+static const char *const update_fields[] = {
+	"rounds", "size", "komi", "handicap_komi", "time", "rated", "rules", "lateness_limit_s",
+	"tiebreaks", "bye", "mcmahon_bar", "mcmahon_floor", "handicap", "handicap_max",
+	"double_elimination", "venue", "absent_points", "mms_absent", "handicap_correction",
+	"handicap_none_above", "handicap_by", "place", "boards", "lineup", "match_games",
+	"elimination_losses"};
+
+void tournament_cmds_update(struct conn *c, const struct proto_request *req)
+{
+	struct tour t;
+	if (tournament_cmds_load(c, req, "tournament", &t) < 0)
+		return;
+	/* The settings as they stand, the request's changes over them, parsed and checked as
+	 * tournament.create parses its own (create_parse replies when one is wrong). */
+	json_t *merged = json_deep_copy(tour_settings(&t));
+	if (!merged)
+		merged = json_object();
+	json_object_set_new(merged, "name", json_string(t.row.name));
+	json_object_set_new(merged, "system", json_string(t.row.system));
+	const char *key;
+	json_t *v;
+	const char *bad = NULL;
+	size_t changed = 0;
+	json_object_foreach(req->root, key, v) {
+		if (strcmp(key, "cmd") == 0 || strcmp(key, "id") == 0 || strcmp(key, "tournament") == 0)
+			continue;
+		bool known = false;
+		for (size_t i = 0; i < sizeof update_fields / sizeof *update_fields; i++)
+			known |= strcmp(key, update_fields[i]) == 0;
+		if (!known) {
+			bad = key;
+			break;
+		}
+		json_object_set(merged, key, v);
+		changed++;
+	}
+	struct tournament_settings s;
+	struct proto_request fake = *req;
+	fake.root = merged;
+	struct proto_error err;
+	int cap;
+	json_t *settings = NULL;
+	if (bad)
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field '%.40s': %s", bad,
+				   strcmp(bad, "name") == 0 || strcmp(bad, "system") == 0 ?
+				   "cannot change (create another tournament)" : "not a setting");
+	else if (!changed)
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "no setting to change (the "
+				   "fields of tournament.create but name and system)");
+	else if (create_parse(c, &fake, &s) == 0) {
+		if (tournaments_update(c->srv, t.row.id, &s, c->name, &cap, &settings, &err) < 0) {
+			reply_refused(c, req, &err);
+		} else {
+			json_t *r = proto_reply_ok(req->id);
+			json_object_set_new(r, "tournament", json_integer(t.row.id));
+			json_object_set_new(r, "handicap_max", json_integer(cap));
+			json_object_set_new(r, "settings", settings);
+			server_reply(c, r);
+		}
+	}
+	json_decref(merged);
+	tour_clear(&t);
+}
+
 /* Register `name` in the request's tournament and reply. */
 static void register_reply(struct conn *c, const struct proto_request *req, const char *name)
 {

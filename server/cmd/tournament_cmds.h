@@ -8,6 +8,9 @@
 #include "tour.h"
 
 void tournament_cmds_create(struct conn *c, const struct proto_request *req);
+/* tournament.update {tournament, <settings of tournament.create>} (td): new settings before
+ * round 1 is paired (docs/protocol.md). */
+void tournament_cmds_update(struct conn *c, const struct proto_request *req);
 void tournament_cmds_register(struct conn *c, const struct proto_request *req);
 void tournament_cmds_join(struct conn *c, const struct proto_request *req);
 void tournament_cmds_withdraw(struct conn *c, const struct proto_request *req);

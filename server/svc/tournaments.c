@@ -36,10 +36,10 @@ static void tournaments_create_extra(const struct tournament_settings *set, json
 		json_object_set_new(s, "elimination_losses", json_integer(set->elimination_losses));
 }
 
-int tournaments_create(struct server *srv, const struct tournament_settings *set,
-		       const char *director, int64_t *id, int *handicap_max, struct proto_error *e)
+/* The stored settings object of `set`; *cap: the handicap the board holds (Art. 2: a larger
+ * handicap_max is capped, and the reply says so). */
+static json_t *settings_json(const struct tournament_settings *set, int *cap_out)
 {
-	/* What the board can hold (Art. 2): a larger handicap is capped, and the reply says so. */
 	int cap = tour_handicap_cap(set->handicap_max, set->size);
 	json_t *tb = json_array();
 	for (int i = 0; i < set->ntiebreaks; i++)
@@ -61,6 +61,15 @@ int tournaments_create(struct server *srv, const struct tournament_settings *set
 		json_object_set_new(s, "place", json_string(set->place));
 	json_object_set_new(s, "handicap_by", json_string(tour_handicap_by_names[set->handicap_by_mms]));
 	tournaments_create_extra(set, s);
+	*cap_out = cap;
+	return s;
+}
+
+int tournaments_create(struct server *srv, const struct tournament_settings *set,
+		       const char *director, int64_t *id, int *handicap_max, struct proto_error *e)
+{
+	int cap;
+	json_t *s = settings_json(set, &cap);
 	json_t *state = json_pack("{s:o, s:[], s:[], s:i, s:s}", "settings", s, "players", "byes",
 				  "round", 0, "director", director);
 	char *text = json_dumps(state, JSON_COMPACT);
@@ -79,6 +88,29 @@ int tournaments_create(struct server *srv, const struct tournament_settings *set
 	log_msg(LOGL_INFO, "tournament_create", "tournament=%lld name=\"%s\" system=%s handicap_max=%d by=%s",
 		(long long)*id, set->name, sysname, cap, director);
 	*handicap_max = cap;
+	return 0;
+}
+
+int tournaments_update(struct server *srv, int64_t id, const struct tournament_settings *set,
+		       const char *by, int *handicap_max, json_t **settings, struct proto_error *e)
+{
+	struct tour t;
+	if (tour_get(srv, id, &t, e) < 0)
+		return -1;
+	if (tour_round(&t) > 0) {
+		int round = tour_round(&t);
+		tour_clear(&t);
+		return svc_fail(e, PROTO_ERR_CONFLICT, "tournament %lld is at round %d: its settings "
+				"are fixed once round 1 is paired (tournament.unpair takes a round back "
+				"while none of its games has begun)", (long long)id, round);
+	}
+	json_t *s = settings_json(set, handicap_max);
+	json_object_set(t.state, "settings", s);
+	server_txn(srv);
+	tour_save(srv, &t);
+	log_msg(LOGL_INFO, "tournament_update", "tournament=%lld by=%s", (long long)id, by);
+	tour_clear(&t);
+	*settings = s;
 	return 0;
 }
 

@@ -573,6 +573,22 @@ START_TEST(test_td_director)
 	ck_assert_int_eq(hj_int(g, "tournament.settings.handicap_none_above"), -1);
 	ck_assert_pstr_eq(hj_str(g, "tournament.settings.handicap_by"), "mms");
 	json_decref(g);
+	/* td set: a setting put right before round 1, the others kept */
+	run(&r, td, NULL, "--user", "dora", "td", "set", "Board Open", "--rounds", "4",
+	    "--handicap-by", "rank", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "settings changed");
+	run_free(&r);
+	run(&r, td, NULL, "--user", "dora", "td", "set", "Board Open", "--system", "swiss", NULL);
+	EXPECT_STATUS(r, 2);
+	EXPECT_ERR(r, "the system cannot change");
+	run_free(&r);
+	g = hc_req(c, "{s:s, s:I}", "cmd", "tournament.get", "tournament", (json_int_t)t);
+	ck_assert_int_eq(hj_int(g, "tournament.settings.rounds"), 4);
+	ck_assert_pstr_eq(hj_str(g, "tournament.settings.handicap_by"), "rank");
+	ck_assert_int_eq(hj_int(g, "tournament.settings.handicap_max"), 4);
+	ck_assert_pstr_eq(hj_str(g, "tournament.settings.venue"), "board");
+	json_decref(g);
 
 	char csv[HARNESS_PATH_MAX], egd[HARNESS_PATH_MAX];
 	snprintf(csv, sizeof csv, "%s/players.csv", D.dir);

@@ -862,6 +862,55 @@ START_TEST(test_handicap_by_mms)
 }
 END_TEST
 
+/* tournament.update: a setting wrong at creation is put right before round 1 is paired (it
+ * meant creating the event again); checked as tournament.create checks it; refused after. */
+START_TEST(test_update_settings)
+{
+	struct hc *td = tt_director("up_td");
+	long long t = board_event(td, "UP McMahon", "mcmahon", json_pack("{s:i, s:b}", "rounds", 3,
+									 "handicap", 1));
+	json_t *r = hc_req(td, "{s:s, s:I, s:s, s:i, s:[s,s], s:s}", "cmd", "tournament.update",
+			   "tournament", (json_int_t)t, "handicap_by", "mms", "rounds", 4, "tiebreaks",
+			   "SOS", "SOSOS", "place", "FR,Lyon");
+	OK(r);
+	ck_assert_pstr_eq(hj_str(r, "settings.handicap_by"), "mms");
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.get", "tournament", (json_int_t)t);
+	ck_assert_pstr_eq(hj_str(r, "tournament.settings.handicap_by"), "mms");
+	ck_assert_int_eq(hj_int(r, "tournament.settings.rounds"), 4);
+	ck_assert_pstr_eq(hj_str(r, "tournament.settings.place"), "FR,Lyon");
+	ck_assert_pstr_eq(hj_str(r, "tournament.settings.venue"), "board"); /* kept */
+	ck_assert(hj_bool(r, "tournament.settings.handicap")); /* kept */
+	ck_assert_int_eq(json_array_size(hj_get(r, "tournament.settings.tiebreaks")), 2);
+	json_decref(r);
+	/* checked as at creation; a refused change changes nothing */
+	refused(td, json_pack("{s:s, s:I, s:f}", "cmd", "tournament.update", "tournament",
+			      (json_int_t)t, "komi", 7.3), "bad_request", "'komi'");
+	refused(td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.update", "tournament",
+			      (json_int_t)t, "name", "Other"), "bad_request", "cannot change");
+	refused(td, json_pack("{s:s, s:I, s:i}", "cmd", "tournament.update", "tournament",
+			      (json_int_t)t, "roundz", 3), "bad_request", "not a setting");
+	refused(td, json_pack("{s:s, s:I}", "cmd", "tournament.update", "tournament",
+			      (json_int_t)t), "bad_request", "no setting");
+	refused(td, json_pack("{s:s, s:I, s:i}", "cmd", "tournament.update", "tournament",
+			      (json_int_t)99999, "rounds", 3), "not_found", "99999");
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.get", "tournament", (json_int_t)t);
+	ck_assert(hj_num(r, "tournament.settings.komi") == 0.0); /* tt_create's */
+	json_decref(r);
+	/* once round 1 is paired, the settings stand */
+	for (int i = 0; i < 2; i++) {
+		r = enter(td, t, json_pack("{s:s, s:s}", "name", i ? "Up Two" : "Up One", "rank", "3k"));
+		OK(r);
+		json_decref(r);
+	}
+	struct round_view v;
+	start(td, t, 1, &v);
+	refused(td, json_pack("{s:s, s:I, s:i}", "cmd", "tournament.update", "tournament",
+			      (json_int_t)t, "rounds", 5), "conflict", "round 1 is paired");
+	hc_close(td);
+}
+END_TEST
+
 /* An online event: the pairing may change while the games are scheduled (start_at later). */
 START_TEST(test_pair_edit_online)
 {
@@ -900,6 +949,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, TEST_TIMEOUT_S);
 	tcase_add_test(tc, test_entrants);
 	tcase_add_test(tc, test_handicap_by_mms);
+	tcase_add_test(tc, test_update_settings);
 	tcase_add_test(tc, test_exports_full_names);
 	tcase_add_test(tc, test_absent_late);
 	tcase_add_test(tc, test_absent_mcmahon);
