@@ -155,9 +155,8 @@ static int parse_rank_value(const char *what, const char *s, long *out)
 static void print_registered(struct cli_batch *b, const json_t *req, const json_t *reply)
 {
 	(void)b;
-	printf("registered %s in tournament %lld (%lld players)\n", cli_str_or(req, "player", "?"),
-	       (long long)json_integer_value(json_object_get(req, "tournament")),
-	       (long long)json_integer_value(json_object_get(reply, "players")));
+	td_print_entry(cli_str_or(req, "player", "?"),
+		       (long long)json_integer_value(json_object_get(reply, "tournament")), reply);
 }
 
 static void print_withdrawn(struct cli_batch *b, const json_t *req, const json_t *reply)

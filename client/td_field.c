@@ -194,8 +194,19 @@ static void print_entered(struct cli_batch *b, const json_t *req, const json_t *
 {
 	(void)b;
 	(void)req;
-	printf("registered %s in tournament %lld (%lld players)", cli_str_or(reply, "player", "?"),
-	       (long long)json_integer_value(json_object_get(reply, "tournament")),
+	td_print_entry(cli_str_or(reply, "player", "?"),
+		       (long long)json_integer_value(json_object_get(reply, "tournament")), reply);
+}
+
+void td_print_entry(const char *player, long long tournament, const json_t *reply)
+{
+	long long back = (long long)json_integer_value(json_object_get(reply, "reinstated_after"));
+	if (back > 0) {
+		printf("%s is back in tournament %lld (withdrawn after round %lld; paired again from "
+		       "the next round, the rounds missed count as absent)\n", player, tournament, back);
+		return;
+	}
+	printf("registered %s in tournament %lld (%lld players)", player, tournament,
 	       (long long)json_integer_value(json_object_get(reply, "players")));
 	long long late = (long long)json_integer_value(json_object_get(reply, "entered_round"));
 	if (late == 1)

@@ -53,6 +53,8 @@ void director_cmds_entrant(struct conn *c, const struct proto_request *req, int6
 	json_object_set_new(r, "entrant", json_true());
 	if (out.entered_round)
 		json_object_set_new(r, "entered_round", json_integer(out.entered_round));
+	if (out.reinstated_after) /* a withdrawal undone */
+		json_object_set_new(r, "reinstated_after", json_integer(out.reinstated_after));
 	server_reply(c, r);
 }
 

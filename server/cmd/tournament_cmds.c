@@ -322,6 +322,8 @@ static void register_reply(struct conn *c, const struct proto_request *req, cons
 	json_object_set_new(r, "players", json_integer(out.players));
 	if (out.entered_round) /* a late entry: the rounds before count as absent */
 		json_object_set_new(r, "entered_round", json_integer(out.entered_round));
+	if (out.reinstated_after) /* a withdrawal undone */
+		json_object_set_new(r, "reinstated_after", json_integer(out.reinstated_after));
 	server_reply(c, r);
 }
 

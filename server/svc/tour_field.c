@@ -59,12 +59,49 @@ static int append_entry(struct server *srv, struct tour *t, const struct store_p
 	return 0;
 }
 
+/* Entry v withdrawn during the event (withdrawn_after > 0), registered again: back in the
+ * field from the next round paired; the rounds paired since the withdrawal, which they were
+ * not in, count as absent (as a late entry's). Swiss and McMahon only (as late entry). */
+static int reinstate(struct server *srv, struct tour *t, json_t *v, struct tournament_entry *out,
+		     struct proto_error *e)
+{
+	int after = (int)json_integer_value(json_object_get(v, "withdrawn_after"));
+	int cur = tour_round(t);
+	if (t->system != SYSTEM_SWISS && t->system != SYSTEM_MCMAHON)
+		return svc_fail(e, PROTO_ERR_CONFLICT, "%s withdrew after round %d: a withdrawal is "
+				"undone in Swiss and McMahon events only",
+				json_string_value(json_object_get(v, "name")), after);
+	json_t *absent = json_object_get(v, "absent");
+	if (!absent)
+		json_object_set_new(v, "absent", absent = json_array());
+	for (int r = after + 1; r <= cur; r++) {
+		bool has = false;
+		size_t i;
+		json_t *x;
+		json_array_foreach(absent, i, x)
+			has |= json_integer_value(x) == r;
+		if (!has)
+			json_array_append_new(absent, json_integer(r));
+	}
+	json_object_set_new(v, "withdrawn_after", json_integer(0));
+	tour_save(srv, t);
+	log_msg(LOGL_INFO, "tournament_reinstate", "tournament=%lld player=\"%s\" withdrawn_after=%d "
+		"round=%d", (long long)t->row.id, json_string_value(json_object_get(v, "name")), after,
+		cur);
+	snprintf(out->player, sizeof out->player, "%s", json_string_value(json_object_get(v, "name")));
+	out->players = (int)json_array_size(json_object_get(t->state, "players"));
+	out->entered_round = 0;
+	out->reinstated_after = after;
+	return 0;
+}
+
 int tournaments_register(struct server *srv, int64_t tournament, const char *name,
 			 struct tournament_entry *out, struct proto_error *e)
 {
 	struct tour t;
 	struct store_player p;
 	struct store_profile prof;
+	memset(out, 0, sizeof *out);
 	if (tour_get(srv, tournament, &t, e) < 0)
 		return -1;
 	int rc = -1;
@@ -86,6 +123,10 @@ int tournaments_register(struct server *srv, int64_t tournament, const char *nam
 		out->players = (int)json_array_size(json_object_get(t.state, "players"));
 		out->entered_round = 0;
 		rc = 0;
+		goto out;
+	}
+	if (v && json_integer_value(json_object_get(v, "withdrawn_after")) > 0) {
+		rc = reinstate(srv, &t, v, out, e);
 		goto out;
 	}
 	if (v) {
@@ -129,6 +170,7 @@ int tournaments_register_entrant(struct server *srv, int64_t tournament,
 	struct tour t;
 	struct store_profile prof = {.entrant = true};
 	char rank[STORE_RANK_SIZE] = "", handle[STORE_NAME_MAX + 1];
+	memset(out, 0, sizeof *out);
 	if (!in->name)
 		return svc_fail(e, PROTO_ERR_BAD_REQUEST, "field 'entrant.name': required");
 	if (profile_check(in, "entrant", &prof, rank, e) < 0 || tour_get(srv, tournament, &t, e) < 0)
@@ -139,7 +181,12 @@ int tournaments_register_entrant(struct server *srv, int64_t tournament,
 			 "entrants are for venue \"board\" events");
 		goto out;
 	}
-	if (tour_entry_named(&t, prof.full_name)) {
+	json_t *had = tour_entry_named(&t, prof.full_name);
+	if (had && json_integer_value(json_object_get(had, "withdrawn_after")) > 0) {
+		rc = reinstate(srv, &t, had, out, e);
+		goto out;
+	}
+	if (had) {
 		svc_fail(e, PROTO_ERR_CONFLICT, "%s is registered already", prof.full_name);
 		goto out;
 	}

@@ -49,6 +49,7 @@ struct tournament_settings {
 struct tournament_entry {
 	char player[STORE_FULL_NAME_MAX + 1];
 	int players, entered_round;
+	int reinstated_after; /* > 0: a withdrawn player back (withdrawn after that round) */
 };
 
 /* A round started (or, in a knockout, the replays of the current one): its number, the start

@@ -911,6 +911,61 @@ START_TEST(test_update_settings)
 }
 END_TEST
 
+/* A withdrawal undone (Swiss, McMahon): the player entered again is back from the next round
+ * paired, the rounds missed count as absent. Before: "registered already", for good. */
+START_TEST(test_reinstate)
+{
+	struct hc *td = tt_director("ri_td");
+	long long t = board_event(td, "RI Swiss", "swiss", json_pack("{s:i}", "rounds", 4));
+	const char *nm[4] = {"Ri Ann", "Ri Bob", "Ri Cid", "Ri Dan"};
+	for (int i = 0; i < 4; i++) {
+		json_t *r = enter(td, t, json_pack("{s:s, s:s}", "name", nm[i], "rank", "5k"));
+		OK(r);
+		json_decref(r);
+	}
+	struct round_view v;
+	start(td, t, 1, &v);
+	tt_req_ok(td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament",
+				(json_int_t)t, "player", "Ri Ann")); /* by mistake: her game is forfeit */
+	for (int i = 0; i < v.n; i++)
+		if (strcmp(v.black[i], "Ri Ann") != 0 && strcmp(v.white[i], "Ri Ann") != 0)
+			result(td, v.game[i], "b+r");
+	start(td, t, 2, &v);
+	ck_assert(!in_round(&v, "Ri Ann"));
+	for (int i = 0; i < v.n; i++)
+		result(td, v.game[i], "w+r");
+	json_t *r = enter(td, t, json_pack("{s:s, s:s}", "name", "Ri Ann", "rank", "5k"));
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "reinstated_after"), 1);
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.get", "tournament", (json_int_t)t);
+	size_t k;
+	json_t *p;
+	json_array_foreach(hj_get(r, "tournament.field"), k, p)
+		if (strcmp(hj_str(p, "name"), "Ri Ann") == 0)
+			ck_assert_int_eq(hj_int(p, "withdrawn_after"), 0);
+	json_decref(r);
+	start(td, t, 3, &v);
+	ck_assert_msg(in_round(&v, "Ri Ann"), "the reinstated player was not paired");
+	/* round 2, missed, counts as absent (0 points, as a late entry's) */
+	ck_assert_double_eq(standing(td, t, "Ri Ann", "points"), 0);
+	/* a round robin's withdrawal stands */
+	long long rr = board_event(td, "RI RR", "round_robin", NULL);
+	for (int i = 0; i < 4; i++) {
+		r = enter(td, rr, json_pack("{s:s, s:s}", "name", nm[i], "rank", "5k"));
+		OK(r);
+		json_decref(r);
+	}
+	start(td, rr, 1, &v);
+	tt_req_ok(td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament",
+				(json_int_t)rr, "player", "Ri Bob"));
+	refused(td, json_pack("{s:s, s:I, s:{s:s}}", "cmd", "tournament.register", "tournament",
+			      (json_int_t)rr, "entrant", "name", "Ri Bob"), "conflict",
+		"Swiss and McMahon events only");
+	hc_close(td);
+}
+END_TEST
+
 /* An online event: the pairing may change while the games are scheduled (start_at later). */
 START_TEST(test_pair_edit_online)
 {
@@ -950,6 +1005,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_entrants);
 	tcase_add_test(tc, test_handicap_by_mms);
 	tcase_add_test(tc, test_update_settings);
+	tcase_add_test(tc, test_reinstate);
 	tcase_add_test(tc, test_exports_full_names);
 	tcase_add_test(tc, test_absent_late);
 	tcase_add_test(tc, test_absent_mcmahon);
