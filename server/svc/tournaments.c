@@ -104,6 +104,14 @@ int tournaments_update(struct server *srv, int64_t id, const struct tournament_s
 				"are fixed once round 1 is paired (tournament.unpair takes a round back "
 				"while none of its games has begun)", (long long)id, round);
 	}
+	size_t i;
+	json_t *p;
+	json_array_foreach(json_object_get(t.state, "players"), i, p)
+		if (!set->board && json_is_true(json_object_get(p, "entrant"))) {
+			tour_clear(&t);
+			return svc_fail(e, PROTO_ERR_CONFLICT, "field 'venue': the field has people "
+					"without accounts (entrants), who play at real boards only");
+		}
 	json_t *s = settings_json(set, handicap_max);
 	json_object_set(t.state, "settings", s);
 	server_txn(srv);

@@ -903,6 +903,9 @@ START_TEST(test_update_settings)
 		OK(r);
 		json_decref(r);
 	}
+	/* entrants play at boards only */
+	refused(td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.update", "tournament",
+			      (json_int_t)t, "venue", "online"), "conflict", "entrants");
 	struct round_view v;
 	start(td, t, 1, &v);
 	refused(td, json_pack("{s:s, s:I, s:i}", "cmd", "tournament.update", "tournament",
