@@ -191,6 +191,11 @@ test('two players play a game to the end by clicking; a spectator watches', asyn
 	await alice.waitForFunction(() => /White passes: a pass from you too ends play/.test(document.querySelector('#notes').textContent), null, {timeout: WAIT});
 	await alice.click('#pass');
 	for (const p of all) await p.waitForSelector('#phase[data-phase="counting"]', {timeout: WAIT});
+	// the second pass is said as such (it told Black "a pass from you too ends play" after it)
+	await bob.waitForFunction(() => /Black passes: two passes in a row end play/.test(document.querySelector('#notes').textContent), null, {timeout: WAIT});
+	// a byo-yomi clock read part way through a period (5 s of 20 left, 2 periods): 6 s later
+	// the next period is a whole one, 19 s left (it showed 0:04, the part-period again)
+	assert.equal(await spec.evaluate(async () => (await import('/js/clock.js')).clockText({main_ms: 0, periods: 2, period_ms: 5000}, 6000, 20000)), '0:19 (1×)');
 	// nothing to agree with before the opponent's claim (the button did nothing, silently)
 	assert.equal(await bob.isDisabled('#accept-claim'), true);
 	// Black marks White's two stones dead (one click marks the chain), White agrees

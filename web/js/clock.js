@@ -9,14 +9,17 @@ function fmt(ms) {
 }
 
 // The clock c (a clock object) after `used` ms of running: main time first, then byo-yomi
-// periods or the Canadian block. Returns the text to show.
-export function clockText(c, used) {
+// periods or the Canadian block. `period` is a byo-yomi period's full length in ms (the time
+// control's period_s): c.period_ms is what is left of the current one, which may be less (a
+// page opened, or a clock read again, part way through a period). Returns the text to show.
+export function clockText(c, used, period) {
 	if (!c) return '–';
 	let main = c.main_ms - used;
 	if (c.periods !== undefined) { // byo-yomi
-		if (main > 0) return fmt(main) + ` (${c.periods}×${fmt(c.period_ms)})`;
+		const full = period || c.period_ms;
+		if (main > 0) return fmt(main) + ` (${c.periods}×${fmt(full)})`;
 		let over = -main, periods = c.periods, left = c.period_ms - over;
-		while (left <= 0 && periods > 1) { periods--; left += c.period_ms; }
+		while (left <= 0 && periods > 1) { periods--; left += full; } // the next period is whole
 		return `${fmt(left)} (${periods}×)`; // the period running
 	}
 	if (c.stones !== undefined) { // Canadian
@@ -35,10 +38,12 @@ export class Clocks {
 		this.since = 0;
 		this.timer = setInterval(() => this.show(), 200);
 	}
-	// The server's clocks as of now, and the colour whose clock runs (null: none).
-	set(clocks, running) {
+	// The server's clocks as of now, the colour whose clock runs (null: none) and a byo-yomi
+	// period's full length in ms (the time control's; kept from the last call that gave it).
+	set(clocks, running, period) {
 		this.clocks = clocks;
-		this.running = running;
+		this.running = clocks ? running : null; // no clocks: nothing runs
+		if (period) this.period = period;
 		this.since = performance.now();
 		this.show();
 	}
@@ -48,7 +53,7 @@ export class Clocks {
 			if (!e) continue;
 			const c = this.clocks ? this.clocks[col] : null;
 			const used = col === this.running ? performance.now() - this.since : 0;
-			e.textContent = this.clocks ? clockText(c, used) : 'no clock';
+			e.textContent = this.clocks ? clockText(c, used, this.period) : 'no clock';
 			e.classList.toggle('running', col === this.running);
 		}
 	}

@@ -5,7 +5,9 @@ import {el, $, header, say, playerLink, REASONS} from './ui.js';
 import {Position, drawBoard, pointOf, vertexOf} from './board.js';
 import {Clocks} from './clock.js';
 
-const id = parseInt(location.pathname.split('/')[2], 10);
+// /game/12 (strictly: "/game/1x" is no game)
+const idText = location.pathname.split('/')[2] || '';
+const id = /^[1-9][0-9]{0,15}$/.test(idText) ? Number(idText) : NaN;
 const FORFEIT = {
 	occupied: 'played on an occupied point: the turn is forfeited (Chinese Rules 2002, Art. 19)',
 	suicide: 'suicide is forbidden: the turn is forfeited (Art. 5, 19)',
@@ -111,9 +113,24 @@ function render() {
 }
 
 function stepTo(k) {
+	if (!game) return;
 	view = Math.max(0, Math.min(game.moves.length, k));
 	live = view === game.moves.length;
 	render();
+}
+
+// A page with no game: its title, a link back, and none of a game's parts (their buttons
+// threw errors with no game behind them).
+function noGame(title) {
+	$('#title').textContent = title;
+	$('#board').replaceChildren();
+	for (const e of document.querySelectorAll('aside > :not(#title)')) e.hidden = true;
+	$('#title').after(el('p', {}, el('a', {href: '/'}, 'Back to the lobby')));
+}
+
+// A byo-yomi period's full length in ms (the time control's), or 0.
+function periodMs() {
+	return game && game.time && game.time.system === 'byoyomi' ? game.time.period_s * 1000 : 0;
 }
 
 function explain(text) {
@@ -124,7 +141,7 @@ async function load() {
 	let r = game && game.phase === 'ended' ? await request('game', {game: id}) : await request('observe', {game: id});
 	if (!r.ok && r.error && r.error.code === 'conflict') r = await request('game', {game: id}); // over: not observable
 	if (!r.ok) {
-		if (r.error.code === 'not_found') { $('#title').textContent = `No game ${id}`; document.title = 'tengen: no such game'; }
+		if (r.error.code === 'not_found') { noGame(`No game ${id}`); document.title = 'tengen: no such game'; }
 		say(r.error.message, 'error');
 		return;
 	}
@@ -135,8 +152,8 @@ async function load() {
 	// are in the game
 	if (first && game.warnings)
 		for (const c of ['B', 'W'])
-			if (game.warnings[c]) explain(`${c === 'B' ? 'Black' : 'White'} has ${game.warnings[c]} warning${game.warnings[c] > 1 ? 's' : ''}`
-				+ (game.warnings[c] >= 2 ? ': a second warning loses the game (Art. 24.2)' : ': each moves one point at the count (Art. 24.1)'));
+			if (game.warnings[c]) explain(`${c === 'B' ? 'Black' : 'White'} ${game.phase === 'ended' ? 'had' : 'has'} ${game.warnings[c]} warning${game.warnings[c] > 1 ? 's' : ''}`
+				+ (game.warnings[c] >= 2 ? ': the second lost the game (Art. 24.2)' : game.phase === 'ended' ? ' (Art. 24.1)' : ': each moves one point at the count (Art. 24.1)'));
 	if (sgfText === null || !start) {
 		const s = await request('sgf', {game: id});
 		sgfText = s.ok ? s.sgf : '';
@@ -152,7 +169,7 @@ async function load() {
 		+ (game.tournament ? `, tournament ${game.tournament} round ${game.round}` : '');
 	if (game.tournament) $('#info').append(' ', el('a', {href: '/tournament/' + game.tournament}, 'tournament page'));
 	// after a restart the clock of the player to move waits for them (held_ms, Art. 14)
-	clocks.set(game.clocks, game.phase === 'playing' && !game.paused && !game.held_ms ? game.to_move : null);
+	clocks.set(game.clocks, game.phase === 'playing' && !game.paused && !game.held_ms ? game.to_move : null, periodMs());
 	clearTimeout(heldTimer);
 	if (game.held_ms) heldTimer = setTimeout(load, game.held_ms + 100);
 	// the claims so far (a reload in the count): the opponent's to agree with, mine as sent
@@ -239,11 +256,15 @@ function onMove(e) {
 	game.board = null; // the replayed position is the board now
 	game.to_move = e.color === 'B' ? 'W' : 'B';
 	if (e.forfeited) explain(`${e.color === 'B' ? 'Black' : 'White'}: ${FORFEIT[e.forfeited] || 'turn forfeited: ' + e.forfeited}`);
-	else if (e.vertex === 'pass') // a pass is easy to miss on the board
-		explain(`${e.color === 'B' ? 'Black' : 'White'} passes` + (myColor() && e.color !== myColor()
-			? ': a pass from you too ends play and starts the count (Art. 8).' : '.'));
+	else if (e.vertex === 'pass') { // a pass is easy to miss on the board
+		const before = game.moves[game.moves.length - 2];
+		const second = before && before.vertex === 'pass' && before.color !== e.color;
+		explain(`${e.color === 'B' ? 'Black' : 'White'} passes` + (second ? ': two passes in a row end play (Art. 8).'
+			: myColor() && e.color !== myColor() ? ': a pass from you too ends play and starts the count (Art. 8).' : '.'));
+	}
+	say(''); // "It is not your turn." and the like are over
 	if (live) view = game.moves.length;
-	clocks.set(e.clocks, game.to_move);
+	clocks.set(e.clocks, game.to_move, periodMs());
 	render();
 }
 
@@ -256,7 +277,7 @@ async function main() {
 	if (!(id > 0)) { // /game/abc: say so (the title read "game NaN")
 		document.title = 'tengen: no such game';
 		await header();
-		$('#title').textContent = 'No such game';
+		noGame('No such game');
 		say('A game\'s address is /game/NUMBER.', 'error');
 		return;
 	}
@@ -283,6 +304,7 @@ async function main() {
 		if (e.game !== id) return;
 		explain(e.reason === 'returned' ? `${e.by} is back after the server's restart: their clock runs again (Art. 14).`
 			: e.by ? `Resumed by ${e.by} (Art. 14).` : 'The claims differ: play resumes (Art. 21.4).');
+		if (e.reason !== 'returned') say(''); // "Claim sent: waiting…" is over
 		refresh(e);
 	});
 	for (const ev of ['game.end', 'game.begin', 'game.paused', 'game.join', 'game.start']) on(ev, refresh);
@@ -311,11 +333,12 @@ async function main() {
 	$('#last').addEventListener('click', () => stepTo(game.moves.length));
 	$('#step').addEventListener('input', (ev) => stepTo(+ev.target.value));
 	document.addEventListener('keydown', (ev) => {
-		if (ev.target.tagName === 'INPUT') return;
+		if (ev.target.tagName === 'INPUT' || !game) return;
 		if (ev.key === 'ArrowLeft') stepTo(view - 1);
 		if (ev.key === 'ArrowRight') stepTo(view + 1);
 	});
 	$('#sgf').addEventListener('click', async () => {
+		if (!game) return;
 		const s = await call('sgf', {game: id});
 		const a = el('a', {href: URL.createObjectURL(new Blob([s.sgf], {type: 'application/x-go-sgf'})), download: `tengen-${id}.sgf`});
 		document.body.append(a);

@@ -29,11 +29,12 @@ function standings(st) {
 	const main = st.score && st.score !== 'PTS';
 	$('#standings thead').replaceChildren(el('tr', {}, el('th', {}, '#'), el('th', {}, 'Player'), el('th', {}, 'Points'),
 		main ? el('th', {}, st.score) : null, el('th', {}, 'W'), el('th', {}, 'D'), el('th', {}, 'L'), el('th', {}, 'Byes'),
-		el('th', {}, 'Warnings'), ...tbs.map((t) => el('th', {}, t))));
+		el('th', {}, 'Warnings'), ...tbs.filter((t) => t !== 'WARN').map((t) => el('th', {}, t))));
 	$('#standings tbody').replaceChildren(...rows.map((r) => el('tr', {'data-player': r.player},
 		el('td', {}, r.rank), el('td', {}, playerLink(r.player)), el('td', {class: 'points'}, r.points),
 		main ? el('td', {}, r.score) : null, el('td', {}, r.wins), el('td', {}, r.draws), el('td', {}, r.losses),
-		el('td', {}, r.byes), el('td', {}, r.warnings), ...tbs.map((t) => el('td', {}, r.tiebreaks[t])))));
+		el('td', {}, r.byes), el('td', {}, r.warnings), // WARN, a tie-break, is this count: one column
+		...tbs.filter((t) => t !== 'WARN').map((t) => el('td', {}, r.tiebreaks[t])))));
 }
 
 function crosstable(st, rounds) {
@@ -82,7 +83,7 @@ async function load() {
 		rounds[rounds.length - 1].pairings.every((p) => p.result);
 	if (over) $('#info').textContent += ', finished';
 	$('#info').dataset.finished = over ? 'yes' : 'no';
-	$('#updated').textContent = 'updated ' + new Date().toLocaleTimeString();
+	$('#updated').textContent = 'updated ' + new Date().toLocaleTimeString([], {hour12: false}); // 24 h, as the other times
 }
 
 async function main() {
