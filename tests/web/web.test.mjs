@@ -448,6 +448,9 @@ test('pages reconnect by themselves after a server restart; a logout keeps the b
 	await early.fill('#login-password', 'ivy-password');
 	await early.click('#login');
 	await early.waitForSelector('#logout', {timeout: WAIT});
+	// ivy is to move in her game: the lobby says so (her clock runs from this login)
+	await early.waitForFunction((g) => new RegExp(`Your move in game ${g}`).test(document.querySelector('#status').textContent)
+		&& /your move/.test(document.querySelector(`#my-games [data-game="${g}"]`)?.textContent || ''), game, {timeout: WAIT});
 	await lnaBrowser.close();
 	const ivy2 = tcpClient(tcpPort);
 	await ivy2.ok('login', {name: 'ivy', password: 'ivy-password'});

@@ -9,6 +9,7 @@ const LOBBY_REFRESH_MS = 5000;
 const LIVE_GAMES_MAX = 20;
 let ranks = new Map();
 let leaving = false;
+const myTurn = new Set(); // my live games where I am to move (game.state at login)
 
 // To game id's page (once: the accept's reply and game.start both lead there).
 function toGame(id) {
@@ -112,7 +113,8 @@ async function myGames() {
 	if (!me) return;
 	const lists = await Promise.all(['playing', 'counting', 'scheduled'].map((phase) => call('games', {player: me.name, phase, limit: 20})));
 	$('#my-games').replaceChildren(...lists.flatMap((r) => r.games).map((g) =>
-		el('li', {}, link('/game/' + g.id, `#${g.id} ${g.black} – ${g.white} (${g.phase})`))));
+		el('li', {'data-game': g.id}, link('/game/' + g.id, `#${g.id} ${g.black} – ${g.white} (${g.phase}`
+			+ (myTurn.has(g.id) ? ', your move' : '') + ')'))));
 }
 
 function loggedIn() {
@@ -128,6 +130,16 @@ async function main() {
 	on('challenge.declined', (e) => { say(`Game ${e.game}: the challenge was declined by ${e.by}.`); pending(); });
 	on('challenge.expired', () => pending());
 	on('game.start', (e) => toGame(e.game));
+	// at login, each live game of mine: the ones where I am to move, and my clock runs (after
+	// a server's restart it waited for this login), are said, not only listed
+	on('game.state', (e) => {
+		const g = e.game, me = player();
+		if (!g || !me || g.phase !== 'playing' || !g.to_move) return;
+		if ((g.to_move === 'B' ? g.black : g.white) !== me.name) return;
+		myTurn.add(g.id);
+		say(`Your move in game ${g.id} (${g.black} – ${g.white}): your clock is running.`);
+		myGames();
+	});
 	$('#challenge-form').addEventListener('submit', async (ev) => {
 		ev.preventDefault();
 		// an empty komi box is the server's default (7.5), not 0
