@@ -345,6 +345,11 @@ test('a tournament page shows standings and updates as results are entered', asy
 	assert.doesNotMatch(await phone.title(), /NaN/);
 	await phone.goto(base + '/game/987654');
 	await phone.waitForFunction(() => document.querySelector('#title').textContent === 'No game 987654', null, {timeout: WAIT});
+	for (const [path, title] of [['/tournament/abc', 'No such tournament'], ['/tournament/9999', 'No tournament 9999'],
+		['/player/nobody', 'No player nobody']]) { // they showed empty tables, or the protocol's words
+		await phone.goto(base + path);
+		await phone.waitForFunction((t) => document.querySelector('#name').textContent === t, title, {timeout: WAIT});
+	}
 	await phone.goto(`${base}/game/${game.game}`);
 	await phone.waitForSelector('svg.board', {timeout: WAIT});
 	const dot = await phone.locator('.swatch').first().boundingBox();

@@ -1,5 +1,5 @@
 // player.js: the player page /player/NAME: profile, rating history as an SVG chart, games.
-import {call} from './conn.js';
+import {request} from './conn.js';
 import {el, $, header, say, fmtTime, link, REASONS} from './ui.js';
 
 const name = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -38,7 +38,15 @@ function chart(history) {
 async function main() {
 	document.title = `tengen: ${name}`;
 	await header();
-	const r = await call('player', {name});
+	const r = await request('player', {name});
+	if (!r.ok) { // no such player: say so, and no empty sections
+		document.title = 'tengen: no such player';
+		$('#name').textContent = `No player ${name}`;
+		for (const s of document.querySelectorAll('main > :not(#name)')) s.hidden = true;
+		$('#name').after(el('p', {}, link('/', 'Back to the lobby')));
+		say(r.error.message, 'error');
+		return;
+	}
 	const p = r.player;
 	$('#name').textContent = p.name;
 	$('#profile').textContent = `Rank ${p.rank || '–'}, rating ${Math.round(p.rating)} ± ${Math.round(2 * p.rd)}`
