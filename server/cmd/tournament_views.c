@@ -236,7 +236,9 @@ struct export_dates {
 static int dates_cb(void *ctx, const struct store_game *g)
 {
 	struct export_dates *d = ctx;
-	double at = g->start_at > 0 ? g->start_at : g->created_at;
+	/* the day a game was played: its end (at a board, when its result was entered), else its
+	 * start; a round paired the evening before is not dated that day */
+	double at = g->ended_at > 0 ? g->ended_at : g->start_at > 0 ? g->start_at : g->created_at;
 	if (at <= 0)
 		return 0;
 	if (d->min == 0 || at < d->min)
@@ -250,7 +252,7 @@ static void day_of(double at, char out[16])
 {
 	time_t s = (time_t)at;
 	struct tm tm;
-	gmtime_r(&s, &tm);
+	localtime_r(&s, &tm); /* the server's time zone (TZ): the venue's day, not UTC's */
 	strftime(out, 16, "%Y-%m-%d", &tm);
 }
 

@@ -439,10 +439,10 @@ static void tour_export(const char *td, const char *ts)
 	char today[16], tomorrow[16], dt[64], dt2[64];
 	time_t now = time(NULL), later = now + 24 * 3600;
 	struct tm tm;
-	gmtime_r(&now, &tm);
+	localtime_r(&now, &tm); /* the daemon's time zone is ours (the same environment) */
 	strftime(today, sizeof today, "%Y-%m-%d", &tm);
-	bool late_evening = tm.tm_hour == 23; /* UTC */
-	gmtime_r(&later, &tm);
+	bool late_evening = tm.tm_hour == 23;
+	localtime_r(&later, &tm);
 	strftime(tomorrow, sizeof tomorrow, "%Y-%m-%d", &tm);
 	snprintf(dt, sizeof dt, "; DT[%s,%s]\n", today, today);
 	snprintf(dt2, sizeof dt2, "; DT[%s,%s]\n", tomorrow, tomorrow);

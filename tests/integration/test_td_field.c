@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "harness.h"
 #include "tourtest.h"
 #include "h9check.h"
@@ -969,6 +970,56 @@ START_TEST(test_reinstate)
 }
 END_TEST
 
+/* h9's DT[] is the venue's day (the server's time zone, TZ), not UTC's: a daemon 12 hours
+ * away from UTC (behind before noon UTC, ahead after, so that its day differs from UTC's)
+ * dates a round played now on its own day. Before: the UTC day. */
+START_TEST(test_h9_dates_local)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	bool behind = tm.tm_hour < 12;
+	const char *env[] = {behind ? "TZ=XXX+12" : "TZ=XXX-12", NULL}; /* POSIX: no tzdata needed */
+	struct hd d;
+	ck_assert_int_eq(hd_start_env(&d, NULL, env), 0);
+	struct hc *td = hc_login_new(d.port, "dt_td");
+	ck_assert_ptr_nonnull(td);
+	ck_assert_int_eq(hd_grant(&d, "dt_td", "td"), 0);
+	ck_assert(hc_login_as(td, "dt_td"));
+	json_t *r = hc_req(td, "{s:s, s:s, s:s, s:i, s:s, s:i}", "cmd", "tournament.create", "name",
+			   "DT Cup", "system", "swiss", "rounds", 1, "venue", "board", "size", 9);
+	OK(r);
+	long long t = hj_int(r, "tournament");
+	json_decref(r);
+	for (int i = 0; i < 2; i++) {
+		r = enter(td, t, json_pack("{s:s, s:s}", "name", i ? "Dt Two" : "Dt One", "rank", "3k"));
+		OK(r);
+		json_decref(r);
+	}
+	struct round_view v;
+	start(td, t, 1, &v);
+	result(td, v.game[0], "B+R");
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament", (json_int_t)t,
+		   "format", "h9");
+	OK(r);
+	char want[2][64];
+	for (int k = 0; k < 2; k++) { /* the day there now, or a minute on (midnight) */
+		time_t there = now + (behind ? -12 : 12) * 3600 + k * 60;
+		char day[16];
+		gmtime_r(&there, &tm);
+		strftime(day, sizeof day, "%Y-%m-%d", &tm);
+		snprintf(want[k], sizeof want[k], "; DT[%s,%s]", day, day);
+	}
+	const char *data = hj_str(r, "data");
+	ck_assert_msg(data && (strstr(data, want[0]) || strstr(data, want[1])),
+		      "expected %s: %s", want[0], data ? data : "no data");
+	json_decref(r);
+	hc_close(td);
+	ck_assert_int_eq(hd_stop(&d), 0);
+	hd_cleanup(&d);
+}
+END_TEST
+
 /* An online event: the pairing may change while the games are scheduled (start_at later). */
 START_TEST(test_pair_edit_online)
 {
@@ -1009,6 +1060,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_handicap_by_mms);
 	tcase_add_test(tc, test_update_settings);
 	tcase_add_test(tc, test_reinstate);
+	tcase_add_test(tc, test_h9_dates_local);
 	tcase_add_test(tc, test_exports_full_names);
 	tcase_add_test(tc, test_absent_late);
 	tcase_add_test(tc, test_absent_mcmahon);
