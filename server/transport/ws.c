@@ -404,8 +404,8 @@ static int http_request(struct ws_server *w, struct lws *wsi, const char *uri)
 		return -1; /* a body may follow: hang up after the status */
 	}
 	char path[WS_PATH_MAX];
-	if (file_of(w, uri, path) < 0) {
-		lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL);
+	if (file_of(w, uri, path) < 0) { /* a way back, not a bare "404" */
+		lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, WS_NOT_FOUND_HTML);
 		return lws_http_transaction_completed(wsi) ? -1 : 0;
 	}
 	const char *mime = mime_of(path);

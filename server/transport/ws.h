@@ -34,6 +34,9 @@
 #define WS_CLOSE_GRACE_S 2        /* a connection closed with a last reply: time to send it */
 #define WS_RX_CHUNK 16384         /* bytes of a message handed over at a time */
 #define WS_SEND_CHUNK 262144      /* bytes of framed messages written at a time */
+/* The body of a 404 (lws wraps it in a page; under its 1 KiB) */
+#define WS_NOT_FOUND_HTML "<p>There is no page at this address.</p><p><a href=\"/\">The lobby</a>, " \
+	"<code>/game/N</code>, <code>/tournament/N</code>, <code>/player/NAME</code>.</p>"
 
 /* What main.c sets (from --http, --web-root, --http-origin, --http-port-file,
  * --http-proxy-from). */

@@ -310,6 +310,8 @@ START_TEST(what_is_not_a_page_is_refused)
 {
 	static char buf[WEB_BUF];
 	ck_assert_int_eq(http("GET", "/no-such-page.html", buf), 404);
+	/* with a way back (it was a bare "404") */
+	ck_assert_msg(strstr(buf, "<a href=\"/\">The lobby</a>"), "the 404 page: %.600s", buf);
 	ck_assert_int_eq(http("GET", "/game/1/x", buf), 404);
 	ck_assert_int_eq(http("GET", "/ws", buf), 404); /* without an Upgrade */
 	static const char *const escapes[] = {"/../../../../etc/passwd", "/js/../../../etc/passwd",
