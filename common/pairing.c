@@ -431,6 +431,48 @@ int pairing_round(const struct event *ev, int round, struct pairing_out *out)
 	return ret;
 }
 
+int pair_handicap_rule(const struct event *ev, const int *score, int a, int b, int cap,
+		       int *weaker_out)
+{
+	int diff, weaker;
+	if (ev->handicap_by_mms) {
+		diff = abs(score[a] - score[b]) / UNITS_WIN;
+		weaker = score[a] < score[b] ? a : score[b] < score[a] ? b : -1;
+	} else {
+		int ra = ev->players[a].rank, rb = ev->players[b].rank;
+		diff = abs(ra - rb);
+		weaker = ra < rb ? a : rb < ra ? b : -1;
+	}
+	if (weaker_out)
+		*weaker_out = weaker;
+	if (weaker < 0)
+		return 0;
+	if (cap < 0) /* as pairing_handicap, without its cap */
+		return ev->players[weaker].rank > ev->handicap_none_above ||
+		       diff <= ev->handicap_correction ? 0 : diff - ev->handicap_correction;
+	int s = pairing_handicap(diff, ev->players[weaker].rank, ev->handicap_correction, cap,
+				 ev->handicap_none_above);
+	return s > 0 ? s : 0;
+}
+
+int pairing_pair_handicap(const struct event *ev, int round, int a, int b, int *weaker)
+{
+	int ret = check_event(ev, round);
+	if (ret)
+		return ret;
+	if (a < 0 || a >= ev->nplayers || b < 0 || b >= ev->nplayers || !weaker)
+		return PAIRING_EINVAL;
+	*weaker = -1;
+	if (ev->system != SYSTEM_MCMAHON || !ev->handicap) /* as the draw: McMahon only */
+		return 0;
+	struct hist h;
+	if ((ret = hist_build(ev, round, &h)))
+		return ret;
+	int stones = pair_handicap_rule(ev, h.score, a, b, ev->handicap_max, weaker);
+	hist_free(&h);
+	return stones;
+}
+
 int pairing_score(const struct event *ev, int round, int player, double *score)
 {
 	int ret = check_event(ev, round);

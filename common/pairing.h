@@ -175,6 +175,12 @@ int pairing_mms_start(int rank, int bar, int floor, int *mms);
 int pairing_handicap(int difference, int weaker_rank, int correction, int max_stones,
 		int none_above);
 
+/* The handicap the draw would give players a and b in round `round` (McMahon with
+ * event.handicap; 0 otherwise): pairing_handicap on the rank or MMS difference, at most
+ * event.handicap_max (docs/pairing.md, Handicap). *weaker: the one who takes Black, -1 when
+ * level. Returns the stones, or PAIRING_EINVAL, PAIRING_EPENDING as pairing_round. */
+int pairing_pair_handicap(const struct event *ev, int round, int a, int b, int *weaker);
+
 /* A player's score before round `round` (as the pairing sees it): Swiss game points, McMahon
  * MMS; other systems: game points. PAIRING_EINVAL, PAIRING_EPENDING as pairing_round. */
 int pairing_score(const struct event *ev, int round, int player, double *score);

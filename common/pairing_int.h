@@ -48,6 +48,13 @@ static inline bool met(const struct hist *h, int a, int b)
 
 /* ---- common pieces of the draw (pairing.c) ---- */
 
+/* The handicap stones of players a and b by the event's rule (docs/pairing.md, Handicap): the
+ * rank or, with handicap_by_mms, the score (units, `score`) difference less the correction,
+ * none above handicap_none_above, at most `cap` (cap < 0: not capped: what the difference
+ * asks for). *weaker (if not NULL): the weaker player, who takes Black, or -1 when level. */
+int pair_handicap_rule(const struct event *ev, const int *score, int a, int b, int cap,
+		       int *weaker);
+
 /* Is player a before player b in seed order? */
 bool pair_seed_before(const struct event *ev, int a, int b);
 

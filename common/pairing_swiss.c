@@ -76,27 +76,7 @@ static uint64_t mix64(uint64_t x)
  * or MMS difference asks for, beyond what any board holds: handicap_wanted). */
 static int pair_stones_capped(const struct sw *c, int a, int b, int cap)
 {
-	const struct event *ev = c->ev;
-	if (!c->hcap)
-		return 0;
-	int diff, weaker;
-	if (ev->handicap_by_mms) {
-		int sa = c->h->score[a], sb = c->h->score[b];
-		diff = abs(sa - sb) / UNITS_WIN;
-		weaker = sa < sb ? a : sb < sa ? b : -1;
-	} else {
-		int ra = ev->players[a].rank, rb = ev->players[b].rank;
-		diff = abs(ra - rb);
-		weaker = ra < rb ? a : rb < ra ? b : -1;
-	}
-	if (weaker < 0)
-		return 0;
-	if (cap < 0) /* as pairing_handicap, without its cap */
-		return ev->players[weaker].rank > ev->handicap_none_above ||
-		       diff <= ev->handicap_correction ? 0 : diff - ev->handicap_correction;
-	int s = pairing_handicap(diff, ev->players[weaker].rank, ev->handicap_correction,
-			cap, ev->handicap_none_above);
-	return s > 0 ? s : 0;
+	return c->hcap ? pair_handicap_rule(c->ev, c->h->score, a, b, cap, NULL) : 0;
 }
 
 /* Handicap stones of the pair a, b, capped at event.handicap_max. */
@@ -545,10 +525,10 @@ int pair_swiss(const struct event *ev, int round, const struct hist *h,
 		pair_give_colours(ev, h, a, b, out->npairs - 1, p);
 		p->handicap_wanted = pair_stones_capped(&c, a, b, -1);
 		if (stones > 0) {
-			bool a_weaker = ev->handicap_by_mms ? h->score[a] < h->score[b]
-							    : ev->players[a].rank < ev->players[b].rank;
-			p->black = a_weaker ? a : b;
-			p->white = a_weaker ? b : a;
+			int weaker;
+			pair_handicap_rule(ev, h->score, a, b, -1, &weaker);
+			p->black = weaker;
+			p->white = weaker == a ? b : a;
 			p->handicap = stones;
 		}
 	}

@@ -1,7 +1,6 @@
 /* tour_pairedit: a director's changes to the current round's pairing before its games begin
  * (issue 16): swap two players, swap a game's colours, set a handicap, give the bye to another
  * player; or unpair the round to pair it again. See tournaments.h. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,23 +209,8 @@ static void handicap_warning(const struct ev_build *b, int round, int k, const c
 {
 	const struct event *ev = &b->ev;
 	const struct event_game *g = &ev->games[k];
-	if (!ev->handicap)
-		return;
-	int a = g->black, c = g->white, diff, weaker;
-	if (ev->handicap_by_mms) {
-		double sa, sc;
-		if (pairing_score(ev, round, a, &sa) < 0 || pairing_score(ev, round, c, &sc) < 0)
-			return;
-		diff = (int)fabs(sa - sc);
-		weaker = sa < sc ? a : sc < sa ? c : -1;
-	} else {
-		diff = abs(ev->players[a].rank - ev->players[c].rank);
-		weaker = ev->players[a].rank < ev->players[c].rank ? a :
-			 ev->players[c].rank < ev->players[a].rank ? c : -1;
-	}
-	int want = weaker < 0 ? 0 : pairing_handicap(diff, ev->players[weaker].rank,
-						     ev->handicap_correction, ev->handicap_max,
-						     ev->handicap_none_above);
+	int a = g->black, c = g->white, weaker;
+	int want = pairing_pair_handicap(ev, round, a, c, &weaker); /* as the draw gives it */
 	if (want < 0 || (want == g->handicap && (want == 0 || weaker == a)))
 		return;
 	char text[2 * STORE_FULL_NAME_MAX + 3 * 64 + 160];

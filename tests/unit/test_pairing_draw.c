@@ -484,6 +484,13 @@ START_TEST(test_handicap)
 	s.ev.handicap_correction = 3;
 	ck_assert_int_eq(pairing_round(&s.ev, 1, &o), 0);
 	ck_assert_int_eq(o.pairs[0].handicap, 2);
+	/* the same rule for a pair the director made (pair_edit's warning) */
+	int weaker;
+	ck_assert_int_eq(pairing_pair_handicap(&s.ev, 1, 0, 1, &weaker), 2);
+	ck_assert_int_eq(weaker, 1);
+	s.ev.system = SYSTEM_SWISS; /* the draw gives handicaps in McMahon only */
+	ck_assert_int_eq(pairing_pair_handicap(&s.ev, 1, 0, 1, &weaker), 0);
+	s.ev.system = SYSTEM_MCMAHON;
 	/* no handicap when the weaker player is strong enough */
 	s.ev.handicap_none_above = -9;
 	ck_assert_int_eq(pairing_round(&s.ev, 1, &o), 0);
