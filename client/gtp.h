@@ -256,10 +256,11 @@ void gtp_send_handicap(struct game *g, const char *text);
 /* g->hstones from a JSON array of vertices (the game object's handicap_stones, the
  * game.handicap event's stones); at most GTP_HANDICAP_MAX. */
 void gtp_set_hstones(struct game *g, const json_t *stones);
-/* Report present at a scheduled game (join) at once, as soon as it is paired: a join before
- * start_at is never late (docs/protocol.md, join; Chinese Rules 2002, Art. 22.2). Before, the
- * bridge waited for start_at by its own clock and was charged the few ms it joined after. */
-void gtp_schedule_join(struct game *g);
+/* Report present at a scheduled game (join), unless done or under way: at once, as soon as it
+ * is paired, since a join before start_at is never late (docs/protocol.md, join; Chinese Rules
+ * 2002, Art. 22.2). Before, the bridge waited for start_at by its own clock and was charged
+ * the few ms it joined after. */
+void gtp_join(struct game *g);
 /* Take the server's game object as the truth (game reply, game.state). */
 void gtp_apply_game(struct bridge *br, const json_t *o);
 /* Ask the server for the game's record (it replaces ours). */

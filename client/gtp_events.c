@@ -201,7 +201,8 @@ void gtp_on_event(struct session *s, json_t *ev, void *ctx)
 		json_t *sa = json_object_get(ev, "start_at");
 		if (json_is_number(sa))
 			g->start_at = json_number_value(sa);
-		gtp_schedule_join(g);
+		if (g->start_at > 0)
+			gtp_join(g);
 		gtp_sync_game(g);
 		return;
 	}

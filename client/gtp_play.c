@@ -229,19 +229,12 @@ static void join_reply(struct session *s, json_t *reply, void *arg)
 	}
 }
 
-static void send_join(struct game *g)
+void gtp_join(struct game *g)
 {
 	if (g->joined || g->join_out)
 		return;
 	g->join_out = gtp_send_req(g->br, json_pack("{s:s, s:I}", "cmd", "join", "game", g->id),
 				   join_reply, reply_arg(g)) == 0;
-}
-
-void gtp_schedule_join(struct game *g)
-{
-	if (g->joined || g->join_out || g->start_at <= 0)
-		return;
-	send_join(g); /* before the start too: present early is never late (Art. 22.2) */
 }
 
 /* ---- the record ---- */
@@ -330,13 +323,8 @@ void gtp_apply_game(struct bridge *br, const json_t *o)
 		g->dead_sent = false;
 		g->dead_out = false;
 	}
-	if (!g->joined) {
-		if (g->start_at > 0)
-			gtp_schedule_join(g);
-		else if (!json_is_null(json_object_get(o, "tournament")) &&
-			 json_object_get(o, "tournament"))
-			send_join(g);
-	}
+	if (g->start_at > 0 || json_is_integer(json_object_get(o, "tournament")))
+		gtp_join(g); /* a scheduled game, or a board event's */
 	gtp_pump(g);
 }
 

@@ -223,8 +223,8 @@ static int load_cb(void *ctx, const struct store_game *row, const struct store_m
 	struct game *g = game_build(srv, &copy, moves, n);
 	if (g) {
 		game_go_live(srv, g);
-		/* The player to move reconnects after the restart: their clock waits for them, up to
-		 * the grace (Art. 14; games_player_login ends the wait). */
+		/* The players reconnect after the restart: a clock waits for its player, up to the
+		 * grace (Art. 14; games_player_back ends the wait for each). */
 		if (srv->set.restart_grace_s) {
 			game_turn_hold(g, (int64_t)srv->set.restart_grace_s * 1000);
 			game_arm(g);
