@@ -1,13 +1,11 @@
 // game.js: the game page /game/ID: the live board (observe), clocks, moves, warnings, the
 // result, the SGF, stepping through the record, and playing when the viewer is a player.
 import {call, request, on, onState, player} from './conn.js';
-import {el, $, header, say, playerLink, REASONS} from './ui.js';
+import {el, $, header, say, playerLink, REASONS, idFromPath, notFound} from './ui.js';
 import {Position, drawBoard, pointOf, vertexOf} from './board.js';
 import {Clocks} from './clock.js';
 
-// /game/12 (strictly: "/game/1x" is no game)
-const idText = location.pathname.split('/')[2] || '';
-const id = /^[1-9][0-9]{0,15}$/.test(idText) ? Number(idText) : NaN;
+const id = idFromPath();
 const FORFEIT = {
 	occupied: 'played on an occupied point: the turn is forfeited (Chinese Rules 2002, Art. 19)',
 	suicide: 'suicide is forbidden: the turn is forfeited (Art. 5, 19)',
@@ -119,13 +117,10 @@ function stepTo(k) {
 	render();
 }
 
-// A page with no game: its title, a link back, and none of a game's parts (their buttons
-// threw errors with no game behind them).
+// A page with no game: none of a game's parts (their buttons threw errors with no game).
 function noGame(title) {
-	$('#title').textContent = title;
 	$('#board').replaceChildren();
-	for (const e of document.querySelectorAll('aside > :not(#title)')) e.hidden = true;
-	$('#title').after(el('p', {}, el('a', {href: '/'}, 'Back to the lobby')));
+	notFound($('#title'), title, 'aside > :not(#title)');
 }
 
 // A byo-yomi period's full length in ms (the time control's), or 0.
@@ -141,7 +136,7 @@ async function load() {
 	let r = game && game.phase === 'ended' ? await request('game', {game: id}) : await request('observe', {game: id});
 	if (!r.ok && r.error && r.error.code === 'conflict') r = await request('game', {game: id}); // over: not observable
 	if (!r.ok) {
-		if (r.error.code === 'not_found') { noGame(`No game ${id}`); document.title = 'tengen: no such game'; }
+		if (r.error.code === 'not_found') noGame(`No game ${id}`);
 		say(r.error.message, 'error');
 		return;
 	}
@@ -190,7 +185,7 @@ async function joinIfMine() {
 	joined = true;
 	const r = await request('join', {game: id});
 	if (!r.ok) { joined = false; return; }
-	if (r.late_ms >= 500)
+	if (Math.round(r.late_ms / 1000) >= 1) // as said below: "0 s" late is none
 		explain(`You joined ${Math.round(r.late_ms / 1000)} s after the start: twice that is taken from your main time (Art. 22.2).`);
 }
 
@@ -275,7 +270,6 @@ function refresh(e) {
 
 async function main() {
 	if (!(id > 0)) { // /game/abc: say so (the title read "game NaN")
-		document.title = 'tengen: no such game';
 		await header();
 		noGame('No such game');
 		say('A game\'s address is /game/NUMBER.', 'error');

@@ -1,6 +1,6 @@
 // player.js: the player page /player/NAME: profile, rating history as an SVG chart, games.
 import {request} from './conn.js';
-import {el, $, header, say, fmtTime, link, REASONS} from './ui.js';
+import {el, $, header, say, fmtTime, link, REASONS, notFound} from './ui.js';
 
 const name = decodeURIComponent(location.pathname.split('/')[2] || '');
 const SVGNS = 'http://www.w3.org/2000/svg';
@@ -40,10 +40,7 @@ async function main() {
 	await header();
 	const r = await request('player', {name});
 	if (!r.ok) { // no such player: say so, and no empty sections
-		document.title = 'tengen: no such player';
-		$('#name').textContent = `No player ${name}`;
-		for (const s of document.querySelectorAll('main > :not(#name)')) s.hidden = true;
-		$('#name').after(el('p', {}, link('/', 'Back to the lobby')));
+		notFound($('#name'), `No player ${name}`, 'main > :not(#name)');
 		say(r.error.message, 'error');
 		return;
 	}

@@ -2,11 +2,10 @@
 // (Art. 27), the cross-table, pairings by round with results; read again every
 // TOURNAMENT_REFRESH_MS. "Projector view" (or ?view=projector) shows the standings alone, large.
 import {call, request} from './conn.js';
-import {el, $, header, say, playerLink, link} from './ui.js';
+import {el, $, header, say, playerLink, link, idFromPath, notFound} from './ui.js';
 
 const TOURNAMENT_REFRESH_MS = 5000;
-const idText = location.pathname.split('/')[2] || '';
-const id = /^[1-9][0-9]{0,15}$/.test(idText) ? Number(idText) : NaN; // "/tournament/abc" is none
+const id = idFromPath();
 
 // A pairing's result (the winner: "B+", "W+", "0", "B+F", "W+F", "double_loss", "Void", or
 // null while unplayed) for the player of colour col: '+', '-', '=', '?' or the text.
@@ -103,10 +102,7 @@ async function main() {
 	// no such tournament: say so, and no empty tables (it showed the protocol's own error)
 	const got = id > 0 ? await request('tournament.get', {tournament: id}) : null;
 	if (!got || !got.ok) {
-		document.title = 'tengen: no such tournament';
-		$('#name').textContent = id > 0 ? `No tournament ${id}` : 'No such tournament';
-		for (const s of document.querySelectorAll('main > :not(#name)')) s.hidden = true;
-		$('#name').after(el('p', {}, link('/', 'Back to the lobby')));
+		notFound($('#name'), id > 0 ? `No tournament ${id}` : 'No such tournament', 'main > :not(#name)');
 		say(id > 0 ? got.error.message : 'A tournament\'s address is /tournament/NUMBER.', 'error');
 		return;
 	}

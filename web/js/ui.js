@@ -19,6 +19,22 @@ export function el(tag, attrs = {}, ...kids) {
 export function $(sel) { return document.querySelector(sel); }
 
 export function link(href, text) { return el('a', {href}, text); }
+
+// The page's number from /KIND/N (strictly: "/game/1x" is none), or NaN.
+export function idFromPath() {
+	const t = location.pathname.split('/')[2] || '';
+	return /^[1-9][0-9]{0,15}$/.test(t) ? Number(t) : NaN;
+}
+
+// A page whose game, tournament or player is not there: `heading` (an element) says `text`,
+// the window's title too, a link leads back to the lobby, and the elements `hide` selects (the
+// page's empty parts, whose buttons would act on nothing) are hidden.
+export function notFound(heading, text, hide) {
+	heading.textContent = text;
+	document.title = 'tengen: ' + text;
+	for (const e of document.querySelectorAll(hide)) e.hidden = true;
+	heading.after(el('p', {}, link('/', 'Back to the lobby')));
+}
 export function playerLink(name) { return link('/player/' + encodeURIComponent(name), name); }
 
 // How a game ended (the `reason` of a result), in words: the game and player pages.
