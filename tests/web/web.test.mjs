@@ -94,6 +94,9 @@ async function newPlayer(name, rank = '') {
 	const page = await ctx.newPage();
 	page.on('pageerror', (e) => { throw new Error(`${name}'s page: ${e.message}`); });
 	await page.goto(base + '/');
+	// the page's connection first: a click before it is open is answered "not connected" (a
+	// cold browser once took longer than the click)
+	await page.waitForSelector('#conn.open', {timeout: WAIT});
 	await page.fill('#login-name', name);
 	await page.fill('#login-password', name + '-password');
 	if (rank) await page.fill('#login-rank', rank);
@@ -292,6 +295,7 @@ test('a tournament page shows standings and updates as results are entered', asy
 	const pp = await pctx.newPage();
 	pp.on('pageerror', (e) => { throw new Error(`player's page: ${e.message}`); });
 	await pp.goto(base + '/');
+	await pp.waitForSelector('#conn.open', {timeout: WAIT});
 	await pp.fill('#login-name', game.white);
 	await pp.fill('#login-password', game.white + '-password');
 	await pp.click('#login');
