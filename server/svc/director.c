@@ -80,9 +80,10 @@ int games_set_result(struct server *srv, int64_t id, const char *result, const c
 }
 
 int games_tournament_of(struct server *srv, int64_t id, int64_t *tournament_id, int *round,
-			char result[STORE_RESULT_SIZE])
+			char result[STORE_RESULT_SIZE], bool *called_off)
 {
 	struct game *g = game_live(srv, id);
+	*called_off = false; /* a live game is not (games_call_off retires it) */
 	if (g) {
 		*tournament_id = g->row.tournament_id;
 		*round = g->row.round;
@@ -94,6 +95,7 @@ int games_tournament_of(struct server *srv, int64_t id, int64_t *tournament_id, 
 	int rc = store_game_get(srv->store, id, &row) == STORE_OK ? 0 : -1;
 	*tournament_id = rc == 0 ? row.tournament_id : 0;
 	*round = rc == 0 ? row.round : 0;
+	*called_off = rc == 0 && tour_called_off(&row);
 	if (result)
 		snprintf(result, STORE_RESULT_SIZE, "%s", rc == 0 ? row.result : "");
 	store_game_clear(&row);

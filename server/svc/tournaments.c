@@ -543,7 +543,7 @@ int tournaments_result(struct server *srv, const char *by, bool admin, int64_t g
 	previous[0] = '\0';
 	int64_t tid = 0;
 	int round = 0;
-	bool double_loss;
+	bool double_loss, off;
 	/* Case-insensitive, jigo/draw = 0, a double loss stored as Void with reason
 	 * double_forfeit (docs/rules.md §4; docs/protocol.md tournament.result). */
 	if (ruleset_result_normalise(ruleset_default(), given, result, STORE_RESULT_SIZE,
@@ -554,7 +554,7 @@ int tournaments_result(struct server *srv, const char *by, bool admin, int64_t g
 				"field 'reason': a double loss has reason double_forfeit, not '%s'", reason);
 	if (double_loss)
 		reason = "double_forfeit";
-	if (games_tournament_of(srv, game, &tid, &round, previous) < 0)
+	if (games_tournament_of(srv, game, &tid, &round, previous, &off) < 0)
 		return svc_fail(e, PROTO_ERR_NOT_FOUND, "no game %lld", (long long)game);
 	/* A director sets a tournament's results only; an admin any game's, logged. */
 	if (tid == 0 && !admin)
@@ -565,9 +565,6 @@ int tournaments_result(struct server *srv, const char *by, bool admin, int64_t g
 	/* A game called off (its round taken back by tournament.unpair, a challenge declined or
 	 * lapsed) was never played and is in no round: a result would put its players in two
 	 * games of one round. */
-	struct store_game row = {0};
-	bool off = store_game_get(srv->store, game, &row) == STORE_OK && tour_called_off(&row);
-	store_game_clear(&row);
 	if (off)
 		return svc_fail(e, PROTO_ERR_CONFLICT, tid ? "game %lld was called off (its round "
 				"was taken back, td unpair) and is in no round: enter the result of "
