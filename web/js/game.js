@@ -29,6 +29,7 @@ let sgfText = null;
 let clocks;
 let joined = false;       // this page reported its player present (join)
 let heldTimer = 0;        // reloads the game when a clock held after a restart would run
+const HELD_RELOAD_SLACK_MS = 100; // ... this long after, so that it runs by then
 
 function myColor() {
 	const me = player();
@@ -166,7 +167,7 @@ async function load() {
 	// after a restart the clock of the player to move waits for them (held_ms, Art. 14)
 	clocks.set(game.clocks, game.phase === 'playing' && !game.paused && !game.held_ms ? game.to_move : null, periodMs());
 	clearTimeout(heldTimer);
-	if (game.held_ms) heldTimer = setTimeout(load, game.held_ms + 100);
+	if (game.held_ms) heldTimer = setTimeout(load, game.held_ms + HELD_RELOAD_SLACK_MS);
 	// the claims so far (a reload in the count): the opponent's to agree with, mine as sent
 	const mine = myColor();
 	if (game.phase === 'counting' && game.claims && mine) {
