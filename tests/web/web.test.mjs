@@ -115,6 +115,8 @@ test('two players play a game to the end by clicking; a spectator watches', asyn
 	const alice = await newPlayer('alice', '3k'); // a declared rank at registration
 	const bob = await newPlayer('bob');
 	await alice.screenshot({path: join(SHOTS, 'lobby.png')});
+	// nobody has played: the leaderboard says so (it ranked every account at the starting rating)
+	await alice.waitForFunction(() => /No rated games yet/.test(document.querySelector('#leaderboard').textContent), null, {timeout: WAIT});
 	// bob challenges alice, who declines: bob is told
 	await bob.fill('#ch-opponent', 'alice');
 	await bob.click('#ch-send');
@@ -207,6 +209,10 @@ test('two players play a game to the end by clicking; a spectator watches', asyn
 	await alice.screenshot({path: join(SHOTS, 'game-counting.png')});
 	await alice.click('#submit-dead');
 	await bob.waitForFunction(() => document.querySelector('#their-claim').textContent.includes('A1'), null, {timeout: WAIT});
+	// the opponent's claim is drawn on the board too (it was only a list of vertices)
+	await bob.waitForSelector('[data-theirs="A1"]', {timeout: WAIT});
+	assert.equal(await bob.locator('[data-theirs]').count(), 2);
+	await bob.screenshot({path: join(SHOTS, 'game-their-claim.png')});
 	await bob.click('#accept-claim');
 	for (const p of all) await p.waitForSelector('#phase[data-phase="ended"]', {timeout: WAIT});
 	// the counting's "Claim sent: waiting for your opponent." does not outlive the game
@@ -308,6 +314,10 @@ test('a tournament page shows standings and updates as results are entered', asy
 	const gp = await ctx.newPage();
 	await gp.goto(`${base}/game/${game.game}`);
 	await gp.waitForSelector('svg.board', {timeout: WAIT});
+	// the game's tournament by its name, linked (it read "tournament 1")
+	await gp.waitForSelector(`#info a[href="/tournament/${t}"]`, {timeout: WAIT});
+	assert.equal(await gp.textContent(`#info a[href="/tournament/${t}"]`), 'Web Cup');
+	assert.match(await gp.textContent('#info'), /round 1 of Web Cup/);
 	await td.ok('tournament.warn', {game: game.game, color: 'B', reason: 'phone rang'});
 	await gp.waitForFunction(() => /Art\. 23\): phone rang/.test(document.querySelector('#notes').textContent), null, {timeout: WAIT});
 	// the count comes with the game's state, read again after the event (a round trip later)
@@ -331,6 +341,17 @@ test('a tournament page shows standings and updates as results are entered', asy
 	assert.ok(await page.evaluate(() => document.body.classList.contains('projector')));
 	assert.ok(await page.isHidden('#pairings-section'));
 	await page.screenshot({path: join(SHOTS, 'tournament-projector.png')});
+	// a way out that a mouse finds (only Esc left it)
+	await page.click('#leave-projector');
+	assert.ok(!(await page.evaluate(() => document.body.classList.contains('projector'))));
+	assert.ok(await page.isVisible('#pairings-section'));
+	assert.ok(await page.isHidden('#leave-projector'));
+	// a two-player round robin played out: the lobby says "finished" (it read "1 of 1", like
+	// a round in play), and "1 of 3" for the cup
+	const final = (await td.ok('tournament.create', {name: 'Web Final', system: 'round_robin', size: 9})).tournament;
+	for (const n of names.slice(0, 2)) await td.ok('tournament.register', {tournament: final, player: n});
+	const fr = await td.ok('tournament.start_round', {tournament: final});
+	await td.ok('tournament.result', {game: fr.pairings[0].game, result: 'W+R'});
 	// a phone (390 px wide): no page is wider than the screen (the lobby was 414 px, this
 	// tournament page 558, a player's rating chart a fixed 600), and the colour dots show
 	const phone = await (await browser.newContext({viewport: {width: 390, height: 844}})).newPage();
@@ -341,6 +362,13 @@ test('a tournament page shows standings and updates as results are entered', asy
 		await phone.waitForSelector(ready, {timeout: WAIT});
 		const wide = await phone.evaluate(() => document.documentElement.scrollWidth);
 		assert.ok(wide <= 390, `${path} is ${wide} px wide on a 390 px phone`);
+		if (path !== '/') continue;
+		// the leaderboard: the players of the rated game, not the director who never played
+		await phone.waitForSelector(`#leaderboard [data-player="${game.black}"]`, {timeout: WAIT});
+		assert.equal(await phone.locator('#leaderboard [data-player="tess"]').count(), 0);
+		await phone.waitForFunction((f) => /finished/.test(document.querySelector(`#tournaments [data-tournament="${f}"]`)?.textContent || ''),
+			final, {timeout: WAIT});
+		assert.match(await phone.textContent(`#tournaments [data-tournament="${t}"]`), /1 of 3/);
 	}
 	// a game that is not there says so (the title read "game NaN" for /game/abc)
 	await phone.goto(base + '/game/abc');

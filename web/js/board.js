@@ -78,7 +78,8 @@ function stars(size) {
 }
 
 // Draw pos into the element `host` (replacing its content). opts: last (vertex of the last
-// move), dead (Set of vertices marked dead), onclick(vertex).
+// move), dead (Set of vertices marked dead), theirs (Set of vertices the opponent marks dead:
+// a square, so that both claims show at once in the count), onclick(vertex).
 export function drawBoard(host, pos, opts = {}) {
 	const n = pos.size, cell = 30, pad = 30, w = pad * 2 + cell * (n - 1);
 	const s = svg('svg', {viewBox: `0 0 ${w} ${w}`, class: 'board', role: 'img', 'aria-label': `${n}x${n} board`});
@@ -109,6 +110,7 @@ export function drawBoard(host, pos, opts = {}) {
 			if (opts.onclick) st.addEventListener('click', () => opts.onclick(v));
 			s.append(st);
 			if (opts.dead && opts.dead.has(v)) s.append(svg('path', {d: `M${at(x) - 7} ${at(y) - 7}L${at(x) + 7} ${at(y) + 7}M${at(x) + 7} ${at(y) - 7}L${at(x) - 7} ${at(y) + 7}`, class: 'deadmark'}));
+			if (opts.theirs && opts.theirs.has(v)) s.append(svg('rect', {x: at(x) - 9, y: at(y) - 9, width: 18, height: 18, class: 'theirmark', 'data-theirs': v}));
 			if (opts.last === v) s.append(svg('circle', {cx: at(x), cy: at(y), r: cell / 5, class: 'last ' + (c === 'B' ? 'on-black' : 'on-white'), 'data-last': v}));
 		}
 	}

@@ -76,6 +76,7 @@ function render() {
 	const back = mine && (game.phase === 'playing' || game.phase === 'counting') && view !== game.moves.length;
 	drawBoard($('#board'), shownPosition(), {
 		last: lastVertex(), dead: counting ? dead : game.dead ? new Set(game.dead) : null,
+		theirs: counting && theirClaim ? new Set(theirClaim) : null,
 		onclick: counting ? toggleDead : playing ? playAt
 			: back ? () => say(`You are looking at move ${view}: go to the last move (→ or >|) to play.`) : null,
 	});
@@ -107,7 +108,7 @@ function render() {
 	// agreeing needs the opponent's claim (it did nothing, silently, before one came)
 	$('#accept-claim').disabled = !theirClaim;
 	$('#accept-claim').title = theirClaim ? '' : 'your opponent has not named dead stones yet';
-	$('#their-claim').textContent = theirClaim ? `Your opponent marks dead: ${theirClaim.join(' ') || 'none'}` : '';
+	$('#their-claim').textContent = theirClaim ? `Your opponent marks dead (blue squares): ${theirClaim.join(' ') || 'none'}` : '';
 	$('#you').textContent = mine ? `You play ${mine === 'B' ? 'Black' : 'White'}.` : '';
 }
 
@@ -131,6 +132,17 @@ function periodMs() {
 
 function explain(text) {
 	$('#notes').prepend(el('li', {class: 'warning'}, text));
+}
+
+const tournamentNames = new Map(); // tournament id -> its name (a game's page asks once)
+
+async function tournamentName(t) {
+	if (!tournamentNames.has(t)) {
+		const r = await request('tournament.get', {tournament: t});
+		if (!r.ok) return `tournament ${t}`;
+		tournamentNames.set(t, r.tournament.name);
+	}
+	return tournamentNames.get(t);
 }
 
 async function load() {
@@ -157,13 +169,15 @@ async function load() {
 	}
 	replay();
 	if (live) view = game.moves.length;
+	const tname = game.tournament ? await tournamentName(game.tournament) : null; // before the info is rewritten
 	$('#black').replaceChildren(playerLink(game.black));
 	$('#white').replaceChildren(playerLink(game.white));
 	$('#info').textContent = `${game.size}×${game.size}, komi ${game.komi}` + (game.handicap ? `, handicap ${game.handicap}` : '')
 		+ `, ${game.rated ? 'rated' : 'free'}` + (game.nigiri ? ', colours by nigiri at accept (the challenger is listed first)'
 			: game.phase === 'pending' ? ', a challenge not yet accepted: the challenger is listed as Black until the colours are settled at accept' : '')
-		+ (game.tournament ? `, tournament ${game.tournament} round ${game.round}` : '');
-	if (game.tournament) $('#info').append(' ', el('a', {href: '/tournament/' + game.tournament}, 'tournament page'));
+		+ (game.tournament ? ', round ' + game.round + ' of ' : '');
+	// the tournament by its name (it read "tournament 1"), linked to its page
+	if (game.tournament) $('#info').append(el('a', {href: '/tournament/' + game.tournament}, tname));
 	// after a restart the clock of the player to move waits for them (held_ms, Art. 14)
 	clocks.set(game.clocks, game.phase === 'playing' && !game.paused && !game.held_ms ? game.to_move : null, periodMs());
 	clearTimeout(heldTimer);

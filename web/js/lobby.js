@@ -47,9 +47,13 @@ function named(name) {
 async function leaderboard() {
 	const r = await call('players', {sort: 'rating', limit: 50});
 	ranks = new Map(r.players.map((p) => [p.name, p.rank || '?']));
-	$('#leaderboard tbody').replaceChildren(...r.players.map((p, i) => el('tr', {'data-player': p.name},
+	// only players with rated games: an account that never played (a director, a newcomer) has
+	// the starting rating and was ranked above everyone who had lost a game
+	const rated = r.players.filter((p) => p.games > 0);
+	$('#leaderboard tbody').replaceChildren(...rated.map((p, i) => el('tr', {'data-player': p.name},
 		el('td', {}, i + 1), el('td', {}, playerLink(p.name)), el('td', {}, p.rank || '–'),
-		el('td', {}, Math.round(p.rating)), el('td', {}, p.games ?? ''))));
+		el('td', {}, Math.round(p.rating)), el('td', {}, p.games))),
+		...(rated.length ? [] : [el('tr', {}, el('td', {colspan: 5}, 'No rated games yet.'))]));
 }
 
 async function liveGames() {
@@ -65,11 +69,22 @@ async function liveGames() {
 	$('#live-games tbody').replaceChildren(...rows);
 }
 
+// Is t over: its last round paired and every game of it with a result (as the tournament page
+// says "finished"; it read "5 of 5" like a round in play)?
+async function finished(t) {
+	const rounds = t.settings && t.settings.rounds;
+	if (!rounds || t.round < rounds) return false;
+	const r = await request('tournament.pairings', {tournament: t.id, round: t.round});
+	return r.ok && r.pairings.every((p) => p.result);
+}
+
 async function tournaments() {
 	const r = await call('tournament.list');
-	$('#tournaments tbody').replaceChildren(...r.tournaments.map((t) => el('tr', {},
+	const over = await Promise.all(r.tournaments.map(finished));
+	$('#tournaments tbody').replaceChildren(...r.tournaments.map((t, i) => el('tr', {'data-tournament': t.id},
 		el('td', {}, link('/tournament/' + t.id, t.name)), el('td', {}, t.system), el('td', {}, t.players),
-		el('td', {}, `${t.round} of ${t.settings && t.settings.rounds ? t.settings.rounds : '?'}`))));
+		el('td', {}, over[i] ? 'finished' : t.round ? `${t.round} of ${t.settings && t.settings.rounds ? t.settings.rounds : '?'}`
+			: 'not started'))));
 }
 
 async function refresh() {

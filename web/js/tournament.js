@@ -92,11 +92,15 @@ async function main() {
 		document.body.classList.add('projector');
 		history.replaceState(null, '', '?view=projector');
 	});
-	// Escape leaves the projector view (its header and buttons are hidden)
-	document.addEventListener('keydown', (ev) => {
-		if (ev.key !== 'Escape' || !document.body.classList.contains('projector')) return;
+	// Escape, or the small button in the corner, leaves the projector view (its header and
+	// other buttons are hidden)
+	const leave = () => {
 		document.body.classList.remove('projector');
 		history.replaceState(null, '', location.pathname);
+	};
+	$('#leave-projector').addEventListener('click', leave);
+	document.addEventListener('keydown', (ev) => {
+		if (ev.key === 'Escape' && document.body.classList.contains('projector')) leave();
 	});
 	await header();
 	// no such tournament: say so, and no empty tables (it showed the protocol's own error)
