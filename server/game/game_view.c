@@ -54,6 +54,31 @@ json_t *game_player_name_json(struct server *srv, const struct game *g, int64_t 
 }
 
 /* The `game` query's object (docs/protocol.md). */
+static int warning_log_cb(void *ctx, const struct store_warning *w)
+{
+	enum offence o;
+	char color[2] = {w->color, '\0'};
+	json_t *e = json_pack("{s:s, s:s, s:b}", "color", color, "reason", w->reason, "by_director",
+			      referee_offence_parse(w->reason, &o) != 0);
+	if (e && w->number > 0)
+		json_object_set_new(e, "number", json_integer(w->number));
+	if (e)
+		json_object_set_new(e, "at", json_real(w->at));
+	return json_array_append_new(ctx, e) < 0 ? 1 : 0;
+}
+
+/* The game's warnings as given, in order: [{color, reason, by_director, number?, at}] (a
+ * referee's reason is an offence name, a director's the text they gave; Art. 23, 24). Read
+ * from the store only when there is one; [] when none or the store fails. */
+static json_t *warning_log_json(struct server *srv, const struct game *g)
+{
+	json_t *a = json_array();
+	if (g->row.warnings_b + g->row.warnings_w > 0 &&
+	    store_warnings_get(srv->store, g->id, warning_log_cb, a) != STORE_OK)
+		json_array_clear(a);
+	return a;
+}
+
 json_t *game_json(struct server *srv, const struct game *g)
 {
 	json_t *o = json_object();
@@ -105,6 +130,7 @@ json_t *game_json(struct server *srv, const struct game *g)
 		json_object_set_new(o, "lateness_limit_s", json_integer(g->lateness_limit_s));
 	json_object_set_new(o, "warnings", json_pack("{s:i, s:i}", "B", g->row.warnings_b, "W",
 						     g->row.warnings_w));
+	json_object_set_new(o, "warning_log", warning_log_json(srv, g));
 	json_object_set_new(o, "result", g->row.result[0] ? json_string(g->row.result) : json_null());
 	json_object_set_new(o, "reason", g->row.reason[0] ? json_string(g->row.reason) : json_null());
 	if (g->started && g->ref.scored)

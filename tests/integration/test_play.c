@@ -324,6 +324,26 @@ START_TEST(test_penalty_out_of_turn)
 	ck_assert_int_eq(hj_int(r, "game.warnings.W"), 1);
 	ck_assert_pstr_eq(hj_str(r, "game.to_move"), "B");
 	ck_assert_pstr_eq(hj_str(r, "game.phase"), "playing");
+	/* What each warning was for, in order, for a client that missed the events: White's
+	 * before any move (no number), Black's after move 1. */
+	json_t *log = hj_get(r, "game.warning_log");
+	ck_assert_int_eq(json_array_size(log), 2);
+	ck_assert_pstr_eq(json_string_value(json_object_get(json_array_get(log, 0), "color")), "W");
+	ck_assert_ptr_null(json_object_get(json_array_get(log, 0), "number"));
+	ck_assert_pstr_eq(json_string_value(json_object_get(json_array_get(log, 1), "color")), "B");
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(log, 1), "number")), 1);
+	for (size_t i = 0; i < 2; i++) {
+		json_t *w = json_array_get(log, i);
+		ck_assert_pstr_eq(json_string_value(json_object_get(w, "reason")), "not_your_turn");
+		ck_assert(json_is_false(json_object_get(w, "by_director")));
+		ck_assert(json_real_value(json_object_get(w, "at")) > 1e9);
+	}
+	json_decref(r);
+	/* A game without warnings has an empty log. */
+	long long g2 = st_new_game(a, b);
+	r = st_game_get(a, g2);
+	ck_assert_int_eq(json_array_size(hj_get(r, "game.warning_log")), 0);
+	ck_assert(json_is_array(hj_get(r, "game.warning_log")));
 	json_decref(r);
 	hc_close(a);
 	hc_close(b);

@@ -190,6 +190,42 @@ START_TEST(test_casual_game)
 }
 END_TEST
 
+/* A director's warning (Art. 23) is in the game's warning_log with its text, marked
+ * by_director, after the events are gone: a page opened later said only "1 warning". */
+START_TEST(test_warning_log)
+{
+	static char names[TT_MAXP][32];
+	struct tt_event e = {0};
+	tt_players(&e, "wl", 2, names);
+	e.td = tt_director("wl_td");
+	e.id = tt_create(e.td, "WL Cup", "round_robin", NULL);
+	for (int i = 0; i < e.n; i++)
+		tt_register(&e, i);
+	ck_assert_int_eq(tt_start_round(&e, 1), 1);
+	json_t *r = hc_req(e.td, "{s:s, s:I, s:s, s:s}", "cmd", "tournament.warn", "game",
+			   (json_int_t)e.g[0].id, "color", "W", "reason", "phone rang");
+	OK(r);
+	json_decref(r);
+	r = hc_req(e.td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)e.g[0].id);
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "game.warnings.W"), 1);
+	ck_assert_int_eq(json_array_size(hj_get(r, "game.warning_log")), 1);
+	ck_assert_pstr_eq(hj_str(r, "game.warning_log.0.color"), "W");
+	ck_assert_pstr_eq(hj_str(r, "game.warning_log.0.reason"), "phone rang");
+	ck_assert(json_is_true(hj_get(r, "game.warning_log.0.by_director")));
+	json_decref(r);
+	/* and in the ended game, rebuilt from the store */
+	r = set_result(e.td, e.g[0].id, "B+R", NULL);
+	OK(r);
+	json_decref(r);
+	r = hc_req(e.td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)e.g[0].id);
+	ck_assert_pstr_eq(hj_str(r, "game.phase"), "ended");
+	ck_assert_pstr_eq(hj_str(r, "game.warning_log.0.reason"), "phone rang");
+	json_decref(r);
+	tt_close_all(&e);
+}
+END_TEST
+
 static Suite *results_suite(void)
 {
 	Suite *s = suite_create("td results");
@@ -199,6 +235,7 @@ static Suite *results_suite(void)
 	tcase_add_test(tc, test_result_forms);
 	tcase_add_test(tc, test_casual_game);
 	tcase_add_test(tc, test_result_where);
+	tcase_add_test(tc, test_warning_log);
 	suite_add_tcase(s, tc);
 	return s;
 }

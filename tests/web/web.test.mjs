@@ -327,6 +327,8 @@ test('a tournament page shows standings and updates as results are entered', asy
 	// a reload keeps the warning in the notes (the events are gone; the count is in the game)
 	await gp.reload();
 	await gp.waitForFunction(() => /Black has 1 warning: each moves one point/.test(document.querySelector('#notes').textContent), null, {timeout: WAIT});
+	// ... and what it was for (the game's warning_log; it said only the count)
+	assert.match(await gp.textContent('#notes'), /Black: director's warning \(Art\. 23\): phone rang/);
 	// a result entered while the page is open: it shows by itself
 	await td.ok('tournament.result', {game: game.game, result: 'B+R'});
 	await page.waitForFunction((b) => document.querySelector(`#standings [data-player="${b}"] .points`).textContent === '2',

@@ -130,6 +130,11 @@ function periodMs() {
 	return game && game.time && game.time.system === 'byoyomi' ? game.time.period_s * 1000 : 0;
 }
 
+function warningText(color, reason, byDirector) {
+	const who = color === 'B' ? 'Black' : 'White';
+	return byDirector ? `${who}: director's warning (Art. 23): ${reason}` : `${who}: ${WARNING[reason] || reason}`;
+}
+
 function explain(text) {
 	$('#notes').prepend(el('li', {class: 'warning'}, text));
 }
@@ -156,8 +161,9 @@ async function load() {
 	const first = !game;
 	game = r.game;
 	$('#title').textContent = `Game ${id}`;
-	// a page opened (or reloaded) after warnings were given: the events are gone, the counts
-	// are in the game
+	// a page opened (or reloaded) after warnings were given: the events are gone; what each
+	// was for is in the game's warning_log, the counts in its warnings
+	if (first) for (const w of game.warning_log || []) explain(warningText(w.color, w.reason, w.by_director));
 	if (first && game.warnings)
 		for (const c of ['B', 'W'])
 			if (game.warnings[c]) explain(`${c === 'B' ? 'Black' : 'White'} ${game.phase === 'ended' ? 'had' : 'has'} ${game.warnings[c]} warning${game.warnings[c] > 1 ? 's' : ''}`
@@ -297,7 +303,7 @@ async function main() {
 	on('game.warning', (e) => {
 		if (e.game !== id) return;
 		const who = e.color === 'B' ? 'Black' : 'White';
-		explain(e.by_director ? `${who}: director's warning (Art. 23): ${e.reason}` : `${who}: ${WARNING[e.reason] || e.reason}`);
+		explain(warningText(e.color, e.reason, e.by_director));
 		if (e.warnings >= 2) explain(`${who}: a second warning loses the game (Art. 24.2)`);
 		else explain(`${who}: each warning moves one point at the count (Art. 24.1)`);
 		refresh(e);
