@@ -264,6 +264,10 @@ void tournament_cmds_update(struct conn *c, const struct proto_request *req)
 	json_t *v;
 	const char *bad = NULL;
 	size_t changed = 0;
+	/* the fields whose value differs from the stored one (each at most once: a request's keys
+	 * are unique, proto_parse) */
+	const char *differ[sizeof update_fields / sizeof *update_fields];
+	size_t ndiffer = 0;
 	json_object_foreach(req->root, key, v) {
 		if (strcmp(key, "cmd") == 0 || strcmp(key, "id") == 0 || strcmp(key, "tournament") == 0)
 			continue;
@@ -274,6 +278,9 @@ void tournament_cmds_update(struct conn *c, const struct proto_request *req)
 			bad = key;
 			break;
 		}
+		if (!json_equal(json_object_get(merged, key), v) &&
+		    ndiffer < sizeof differ / sizeof *differ)
+			differ[ndiffer++] = key;
 		json_object_set(merged, key, v);
 		changed++;
 	}
@@ -291,7 +298,8 @@ void tournament_cmds_update(struct conn *c, const struct proto_request *req)
 		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "no setting to change (the "
 				   "fields of tournament.create but name and system)");
 	else if (create_parse(c, &fake, &s) == 0) {
-		if (tournaments_update(c->srv, t.row.id, &s, c->name, &cap, &settings, &err) < 0) {
+		if (tournaments_update(c->srv, t.row.id, &s, differ, ndiffer, c->name, &cap,
+				       &settings, &err) < 0) {
 			reply_refused(c, req, &err);
 		} else {
 			json_t *r = proto_reply_ok(req->id);

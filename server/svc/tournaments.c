@@ -91,19 +91,46 @@ int tournaments_create(struct server *srv, const struct tournament_settings *set
 	return 0;
 }
 
+/* The settings a director may still change once round 1 is paired: they bear only on the
+ * rounds not yet paired (time, lateness_limit_s: their games are made with them), on how the
+ * standings are read (tiebreaks) or on the export (place); `rounds` in a Swiss or McMahon
+ * event, to no fewer than the rounds paired (OpenGotha lets a director add a round too). */
+static const char *const update_late_fields[] = {"rounds", "tiebreaks", "time",
+						 "lateness_limit_s", "place"};
+
+/* May `key` change in t at round `round` (>= 1)? 0, or -1 with *e. */
+static int update_late_check(const struct tour *t, const char *key, int round, int rounds,
+			     struct proto_error *e)
+{
+	bool late = false;
+	for (size_t k = 0; k < sizeof update_late_fields / sizeof *update_late_fields; k++)
+		late |= strcmp(key, update_late_fields[k]) == 0;
+	bool swiss = (t->system == SYSTEM_SWISS || t->system == SYSTEM_MCMAHON) && !teams_is_team(t);
+	if (!late || (strcmp(key, "rounds") == 0 && !swiss))
+		return svc_fail(e, PROTO_ERR_CONFLICT, "field '%.40s': tournament %lld is at round %d, "
+				"and this setting is fixed once round 1 is paired (what may still "
+				"change: rounds in a Swiss or McMahon event, tiebreaks, time, "
+				"lateness_limit_s, place; tournament.unpair takes a round back while "
+				"none of its games has begun)", key, (long long)t->row.id, round);
+	if (strcmp(key, "rounds") == 0 && rounds < round)
+		return svc_fail(e, PROTO_ERR_CONFLICT, "field 'rounds': %d is fewer than the %d "
+				"rounds paired already", rounds, round);
+	return 0;
+}
+
 int tournaments_update(struct server *srv, int64_t id, const struct tournament_settings *set,
-		       const char *by, int *handicap_max, json_t **settings, struct proto_error *e)
+		       const char *const *changed, size_t nchanged, const char *by,
+		       int *handicap_max, json_t **settings, struct proto_error *e)
 {
 	struct tour t;
 	if (tour_get(srv, id, &t, e) < 0)
 		return -1;
-	if (tour_round(&t) > 0) {
-		int round = tour_round(&t);
-		tour_clear(&t);
-		return svc_fail(e, PROTO_ERR_CONFLICT, "tournament %lld is at round %d: its settings "
-				"are fixed once round 1 is paired (tournament.unpair takes a round back "
-				"while none of its games has begun)", (long long)id, round);
-	}
+	int round = tour_round(&t);
+	for (size_t k = 0; round > 0 && k < nchanged; k++)
+		if (update_late_check(&t, changed[k], round, set->rounds, e) < 0) {
+			tour_clear(&t);
+			return -1;
+		}
 	size_t i;
 	json_t *p;
 	json_array_foreach(json_object_get(t.state, "players"), i, p)
@@ -116,7 +143,8 @@ int tournaments_update(struct server *srv, int64_t id, const struct tournament_s
 	json_object_set(t.state, "settings", s);
 	server_txn(srv);
 	tour_save(srv, &t);
-	log_msg(LOGL_INFO, "tournament_update", "tournament=%lld by=%s", (long long)id, by);
+	log_msg(LOGL_INFO, "tournament_update", "tournament=%lld round=%d by=%s", (long long)id,
+		round, by);
 	tour_clear(&t);
 	*settings = s;
 	return 0;

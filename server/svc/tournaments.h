@@ -70,11 +70,15 @@ struct tournament_round {
  * in force). Errors: conflict (the name exists), internal. */
 int tournaments_create(struct server *srv, const struct tournament_settings *set,
 		       const char *director, int64_t *id, int *handicap_max, struct proto_error *e);
-/* Replace the settings of tournament `id` (as tournament.create gives them: `set`) while no
- * round has been paired; *handicap_max as tournaments_create; *settings: the new settings
- * object (a new reference). Errors: not_found, conflict (round 1 paired). */
+/* Replace the settings of tournament `id` (as tournament.create gives them: `set`; the
+ * `changed` ones, nchanged of them, differ from the stored settings); *handicap_max as
+ * tournaments_create; *settings: the new settings object (a new reference). Before round 1
+ * is paired any may change; after, only rounds (Swiss, McMahon; not below the rounds paired),
+ * tiebreaks, time, lateness_limit_s and place. Errors: not_found, conflict (a setting fixed
+ * by now, naming it). */
 int tournaments_update(struct server *srv, int64_t id, const struct tournament_settings *set,
-		       const char *by, int *handicap_max, json_t **settings, struct proto_error *e);
+		       const char *const *changed, size_t nchanged, const char *by,
+		       int *handicap_max, json_t **settings, struct proto_error *e);
 /* The field (svc/tour_field.c). Add account `name` to tournament `tournament`'s field (again,
  * if withdrawn before the start), with its profile's country, club and EGD PIN. After round 1
  * has been paired only a Swiss or McMahon event takes a late entry: the rounds paired

@@ -909,8 +909,72 @@ START_TEST(test_update_settings)
 			      (json_int_t)t, "venue", "online"), "conflict", "entrants");
 	struct round_view v;
 	start(td, t, 1, &v);
+	/* after it, what bears on the games already made or on the pairings so far stands ... */
+	refused(td, json_pack("{s:s, s:I, s:f}", "cmd", "tournament.update", "tournament",
+			      (json_int_t)t, "komi", 6.5), "conflict", "field 'komi': tournament");
 	refused(td, json_pack("{s:s, s:I, s:i}", "cmd", "tournament.update", "tournament",
-			      (json_int_t)t, "rounds", 5), "conflict", "round 1 is paired");
+			      (json_int_t)t, "mcmahon_bar", 5), "conflict", "fixed once round 1 is paired");
+	refused(td, json_pack("{s:s, s:I, s:i}", "cmd", "tournament.update", "tournament",
+			      (json_int_t)t, "rounds", 0), "bad_request", "'rounds'");
+	/* ... the same value given again is no change */
+	r = hc_req(td, "{s:s, s:I, s:s, s:i}", "cmd", "tournament.update", "tournament", (json_int_t)t,
+		   "handicap_by", "mms", "rounds", 4);
+	OK(r);
+	json_decref(r);
+	/* ... but a round more (it was "round 1 is paired": the event made again), the
+	 * tie-breaks, and the clocks of the rounds to come may change */
+	r = hc_req(td, "{s:s, s:I, s:i, s:[s], s:{s:s, s:i}}", "cmd", "tournament.update",
+		   "tournament", (json_int_t)t, "rounds", 5, "tiebreaks", "SODOS", "time", "system",
+		   "absolute", "main_s", 900);
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "settings.rounds"), 5);
+	ck_assert_pstr_eq(hj_str(r, "settings.tiebreaks.0"), "SODOS");
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.standings", "tournament", (json_int_t)t);
+	OK(r);
+	ck_assert_ptr_nonnull(hj_get(r, "standings.0.tiebreaks.SODOS"));
+	ck_assert_ptr_null(hj_get(r, "standings.0.tiebreaks.SOS"));
+	json_decref(r);
+	ck_assert(hd_log_has(&tt_d, "tournament_update tournament="));
+	/* a round 1 game keeps its clock; round 2's has the new one */
+	r = hc_req(td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)v.game[0]);
+	ck_assert_msg(hj_str(r, "game.time.system") && strcmp(hj_str(r, "game.time.system"), "absolute"),
+		      "round 1's game took the new clock: %s", hj_text(r));
+	json_decref(r);
+	hc_close(td);
+}
+END_TEST
+
+/* A round robin's rounds come from its field: they do not change once round 1 is paired, and
+ * no event drops below the rounds it has paired. */
+START_TEST(test_update_rounds_late)
+{
+	struct hc *td = tt_director("ul_td");
+	long long t = board_event(td, "UL RR", "round_robin", NULL);
+	long long s = board_event(td, "UL Swiss", "swiss", json_pack("{s:i}", "rounds", 3));
+	for (int i = 0; i < 4; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "Ul P%d", i);
+		json_t *r = enter(td, i < 2 ? t : s, json_pack("{s:s, s:s}", "name", name, "rank", "3k"));
+		OK(r);
+		json_decref(r);
+	}
+	struct round_view v;
+	start(td, t, 1, &v);
+	refused(td, json_pack("{s:s, s:I, s:i}", "cmd", "tournament.update", "tournament",
+			      (json_int_t)t, "rounds", 3), "conflict", "field 'rounds'");
+	start(td, s, 1, &v);
+	json_t *r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.result", "game",
+			   (json_int_t)v.game[0], "result", "B+R");
+	OK(r);
+	json_decref(r);
+	start(td, s, 2, &v);
+	refused(td, json_pack("{s:s, s:I, s:i}", "cmd", "tournament.update", "tournament",
+			      (json_int_t)s, "rounds", 1), "conflict", "fewer than the 2 rounds paired");
+	r = hc_req(td, "{s:s, s:I, s:i}", "cmd", "tournament.update", "tournament", (json_int_t)s,
+		   "rounds", 2); /* ending the event early, after the round in play */
+	OK(r);
+	json_decref(r);
 	hc_close(td);
 }
 END_TEST
@@ -1059,6 +1123,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_entrants);
 	tcase_add_test(tc, test_handicap_by_mms);
 	tcase_add_test(tc, test_update_settings);
+	tcase_add_test(tc, test_update_rounds_late);
 	tcase_add_test(tc, test_reinstate);
 	tcase_add_test(tc, test_h9_dates_local);
 	tcase_add_test(tc, test_exports_full_names);
