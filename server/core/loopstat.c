@@ -32,6 +32,7 @@ static void add(struct loopstat_win *w, uint64_t busy, uint64_t begin, uint64_t 
 		uint64_t flush)
 {
 	w->iters++;
+	w->commits += commit > 0;
 	max_in(&w->busy_max, busy);
 	max_in(&w->begin_max, begin);
 	max_in(&w->commit_max, commit);
@@ -52,8 +53,9 @@ void loopstat_step(struct loopstat *ls, uint64_t commit_ns, uint64_t flush_ns,
 	ls->begin_ns = 0;
 	if (!ls->every_s || now - ls->win_start_ns < ls->every_s * NS_PER_S)
 		return;
-	log_msg(LOGL_INFO, "loop", "iters=%llu busy_max_ms=%.3f begin_max_ms=%.3f "
+	log_msg(LOGL_INFO, "loop", "iters=%llu commits=%llu busy_max_ms=%.3f begin_max_ms=%.3f "
 		"commit_max_ms=%.3f flush_max_ms=%.3f%s%s", (unsigned long long)ls->win.iters,
+		(unsigned long long)ls->win.commits,
 		ls->win.busy_max / 1e6, ls->win.begin_max / 1e6, ls->win.commit_max / 1e6,
 		ls->win.flush_max / 1e6, upkeep_line ? " " : "", upkeep_line ? upkeep_line : "");
 	ls->win = (struct loopstat_win){ 0 };

@@ -6,7 +6,7 @@
  * write lock), the commit and the flush. Maxima are kept per window of --loop-stats S seconds
  * and logged at its end as one line (times in ms):
  *
- *   loop iters=N busy_max_ms=X begin_max_ms=X commit_max_ms=X flush_max_ms=X UPKEEP
+ *   loop iters=N commits=N busy_max_ms=X begin_max_ms=X commit_max_ms=X flush_max_ms=X UPKEEP
  *
  * where UPKEEP is the upkeep thread's figures for the window (upkeep.h upkeep_stats_line:
  * folded rows and slices, the longest slice, i.e. the longest hold of the write lock, and
@@ -22,7 +22,7 @@
 
 /* One window's (or the whole run's) figures; times in nanoseconds. */
 struct loopstat_win {
-	uint64_t iters;
+	uint64_t iters, commits; /* commits: iterations that committed (group commits) */
 	uint64_t busy_max, begin_max, commit_max, flush_max;
 };
 

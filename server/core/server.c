@@ -64,7 +64,8 @@ static void sync_begin(struct server *srv)
 
 /* The syncer reports: what waited is on the disk and goes out. What came while it synced
  * joins the queues and waits for the next on_prepare, which commits the transaction it may
- * belong to (still open now) and syncs it, or writes it out if nothing was committed. */
+ * belong to (held open while the sync ran) and syncs it, or writes it out if nothing was
+ * committed. */
 static void sync_done(void *ctx, bool ok, int err)
 {
 	struct server *srv = ctx;
@@ -76,12 +77,16 @@ static void sync_done(void *ctx, bool ok, int err)
 }
 
 /* Once per iteration, before the loop waits: commit, then release replies and events (with a
- * syncer: once the commit is on the disk, see sync_done). */
+ * syncer: once the commit is on the disk, see sync_done). With a syncer, one commit per sync:
+ * while a sync is under way the transaction stays open and takes in the next iterations'
+ * changes (their replies would wait for the next sync anyway), and commits once the sync
+ * has returned; a commit each iteration rewrote the same pages (the journal's last, the
+ * games' rows) into the WAL many times over for each sync. */
 static void on_prepare(uv_prepare_t *h)
 {
 	struct server *srv = h->data;
 	uint64_t t0 = uv_hrtime(), t1 = t0;
-	if (srv->txn) {
+	if (srv->txn && !(srv->syncing && !srv->stopping)) {
 		srv->txn = false;
 		check_files(srv);
 		/* Memory is ahead of the database if this fails; nothing was reported yet. Stop

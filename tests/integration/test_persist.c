@@ -381,6 +381,73 @@ START_TEST(test_replies_wait_for_sync)
 }
 END_TEST
 
+/* The sums of two counters over the daemon's `loop` lines (--loop-stats): commits (the
+ * group commits) and syncs (the syncer's). */
+static void loop_sums(const struct hd *d, long long *commits, long long *syncs)
+{
+	*commits = *syncs = 0;
+	FILE *f = fopen(d->log, "r");
+	ck_assert_ptr_nonnull(f);
+	char line[4096];
+	while (fgets(line, sizeof line, f)) {
+		const char *c = strstr(line, " commits="), *y = strstr(line, " syncs=");
+		if (strstr(line, "loop") && c && y) {
+			*commits += atoll(c + 9);
+			*syncs += atoll(y + 7);
+		}
+	}
+	fclose(f);
+}
+
+/* One commit per sync: moves that come while a sync runs join one transaction, committed when
+ * the sync returns, instead of a commit each (each rewrote the same pages into the WAL, and
+ * every sync had more to write). Five moves sent during a 400 ms sync: the loop lines count no
+ * more commits than syncs (one more for a sync under way at the last line); there were three
+ * commits more than syncs. */
+#define SYNC_GAMES 5
+START_TEST(test_one_commit_per_sync)
+{
+	struct hd d;
+	static const char *const slow[] = {"--sync", "power-safe-thread", "--sync-test-delay-ms",
+					   "400", "--loop-stats", "1", NULL};
+	st_start(&d, slow);
+	struct hc *b[SYNC_GAMES], *w[SYNC_GAMES];
+	long long g[SYNC_GAMES];
+	for (int i = 0; i < SYNC_GAMES; i++) {
+		char nb[16], nw[16];
+		snprintf(nb, sizeof nb, "cb%d", i);
+		snprintf(nw, sizeof nw, "cw%d", i);
+		b[i] = st_login(&d, nb);
+		w[i] = st_login(&d, nw);
+		g[i] = st_new_game(b[i], w[i]);
+	}
+	/* the first move starts a sync; the others come while it runs, each in an iteration
+	 * of its own */
+	for (int i = 0; i < SYNC_GAMES; i++) {
+		char line[128];
+		snprintf(line, sizeof line, "{\"id\":%d,\"cmd\":\"play\",\"game\":%lld,\"vertex\":\"C3\"}",
+			 40 + i, g[i]);
+		ck_assert_int_eq(hc_send_line(b[i], line), 0);
+		usleep(30 * 1000);
+	}
+	for (int i = 0; i < SYNC_GAMES; i++) {
+		json_t *r = hc_reply(b[i], 5000);
+		OK(r);
+		json_decref(r);
+	}
+	usleep(2200 * 1000); /* two more loop lines */
+	long long commits, syncs;
+	loop_sums(&d, &commits, &syncs);
+	ck_assert_msg(commits > 0 && commits <= syncs + 1, "%lld commits for %lld syncs", commits,
+		      syncs);
+	for (int i = 0; i < SYNC_GAMES; i++) {
+		hc_close(b[i]);
+		hc_close(w[i]);
+	}
+	st_finish(&d);
+}
+END_TEST
+
 /* One number from the daemon's database through the sqlite3 command-line shell (another
  * process, as an operator's would be); -1 on failure. */
 static long long db_int(const char *sql)
@@ -499,6 +566,7 @@ static Suite *persist_suite(void)
 	tcase_add_test(tc, test_count_kept);
 	tcase_add_test(tc, test_restart_many_games);
 	tcase_add_test(tc, test_replies_wait_for_sync);
+	tcase_add_test(tc, test_one_commit_per_sync);
 	suite_add_tcase(s, tc);
 	return s;
 }
