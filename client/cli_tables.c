@@ -15,8 +15,8 @@
 
 static void print_value(const char *key, const json_t *v)
 {
-	if ((strcmp(key, "mcmahon_bar") == 0 || strcmp(key, "mcmahon_floor") == 0) &&
-	    json_is_integer(v)) {
+	if ((strcmp(key, "mcmahon_bar") == 0 || strcmp(key, "mcmahon_floor") == 0 ||
+	     strcmp(key, "handicap_none_above") == 0) && json_is_integer(v)) {
 		char rank[RANK_STR_MAX];
 		if (rank_format((int)json_integer_value(v), rank, sizeof rank) == RATING_OK) {
 			fputs(rank, stdout);
@@ -104,6 +104,9 @@ void cli_print_settings(const json_t *settings, const char *system)
 		if (strcmp(key, "tiebreaks") != 0 || json_array_size(v) != 0 ||
 		    !print_default_tiebreaks(system))
 			print_value(key, v);
+		/* a McMahon bye adds mms_bye (1) to the MMS; `bye` is its points (docs/pairing.md) */
+		if (strcmp(key, "bye") == 0 && system && strcmp(system, "mcmahon") == 0)
+			printf(" (points; the MMS gains 1 a bye)");
 		putchar('\n');
 	}
 }

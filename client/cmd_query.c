@@ -238,7 +238,7 @@ static void games_print(struct cli_batch *b, const json_t *req, const json_t *re
 	(void)b;
 	(void)req;
 	const json_t *games = json_object_get(reply, "games");
-	printf("%6s  %-16s %-16s %5s %5s  %-9s %-8s %s\n", "Game", "Black", "White", "Size", "Komi",
+	printf("%6s  %-16s %-16s %5s %5s  %-9s %-10s %s\n", "Game", "Black", "White", "Size", "Komi",
 	       "Phase", "Result", "Tournament");
 	size_t i;
 	const json_t *g;
@@ -254,12 +254,16 @@ static void games_print(struct cli_batch *b, const json_t *req, const json_t *re
 			snprintf(tour, sizeof tour, "%lld round %lld", (long long)json_integer_value(t),
 				 (long long)json_integer_value(json_object_get(g, "round")));
 		const char *bn = cli_str_or(g, "black", "?"), *wn = cli_str_or(g, "white", "?");
+		/* an ended game without a result says why: a challenge declined or expired, a
+		 * tournament game called off (its round taken back: reason declined) */
+		const char *res = cli_str_or(g, "result", NULL), *why = cli_str_or(g, "reason", NULL);
+		if (!res && why)
+			res = json_is_integer(t) && strcmp(why, "declined") == 0 ? "called off" : why;
 		/* widths in characters: "Dvořák Tomáš" is 12 wide in 14 bytes */
-		printf("%6lld  %-*s %-*s %5lld %5g  %-9s %-8s %s\n",
+		printf("%6lld  %-*s %-*s %5lld %5g  %-9s %-10s %s\n",
 		       (long long)json_integer_value(json_object_get(g, "id")), cli_width(bn, 16), bn,
 		       cli_width(wn, 16), wn, (long long)json_integer_value(json_object_get(g, "size")),
-		       json_number_value(json_object_get(g, "komi")), phase,
-		       cli_str_or(g, "result", "-"), tour);
+		       json_number_value(json_object_get(g, "komi")), phase, res ? res : "-", tour);
 	}
 	if (nigiri)
 		puts("* colours by nigiri at accept: Black and White are challenger and challenged");

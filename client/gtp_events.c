@@ -193,6 +193,18 @@ void gtp_on_event(struct session *s, json_t *ev, void *ctx)
 		return;
 	}
 	struct game *g = gtp_find_game(br, id);
+	if (strcmp(name, "tournament.unpaired") == 0) {
+		/* the director took the round back (td unpair) or paired us elsewhere (td pair):
+		 * this game will not begin. It waited for its start, and held a place of
+		 * --max-games, until a reconnect found it ended ("declined"). */
+		if (g) {
+			gtp_say(br, "game %lld called off: the director took round %lld back or "
+				"paired it again", (long long)id,
+				(long long)json_integer_value(json_object_get(ev, "round")));
+			gtp_free_game(g);
+		}
+		return;
+	}
 	if (strcmp(name, "game.start") == 0) {
 		if (!g && gtp_ended_lately(br, id))
 			return;

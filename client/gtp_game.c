@@ -124,6 +124,14 @@ void gtp_log_result(struct game *g, const char *result, const char *reason)
 	const struct ruleset *rs = g->prediction ? &ruleset_prediction : ruleset_default();
 	if (result && rs->result_parse(result, &res) == 0 && res.winner != EMPTY)
 		outcome = (res.winner == BLACK ? 'B' : 'W') == g->color ? ", won" : ", lost";
+	/* a scheduled tournament game that ended "declined" was called off (its round taken
+	 * back: docs/protocol.md, tournament.unpair), not declined by anyone */
+	if (g->start_at > 0 && reason && strcmp(reason, "declined") == 0 && !(result && *result)) {
+		gtp_say(g->br, "game %lld called off (the director took its round back) as %s "
+			"against %s", (long long)g->id, g->color == 'B' ? "Black" : "White",
+			g->opponent);
+		return;
+	}
 	gtp_say(g->br, "game %lld ended: %s (%s) as %s against %s%s", (long long)g->id,
 		result && *result ? result : "no result", reason && *reason ? reason : "?",
 		g->color == 'B' ? "Black" : "White", g->opponent, outcome);

@@ -222,13 +222,28 @@ static long long tour_start(const char *td, const char *ts)
 	EXPECT_OUT(r, "alice");
 	EXPECT_OUT(r, "scheduled");
 	run_free(&r);
+	/* the round taken back and paired again: the first game is listed as called off (it
+	 * read "ended  -", like a game played) */
+	run(&r, td, NULL, "--user", "carol", "td", "unpair", ts, NULL);
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	run(&r, NULL, NULL, "games", "--tournament", ts, NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "called off");
+	run_free(&r);
+	run(&r, td, NULL, "--user", "carol", "td", "start", ts, "--in", "600", NULL);
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
 	run(&r, NULL, NULL, "games", "--tournament", ts, "--json", NULL);
 	EXPECT_STATUS(r, 0);
 	json_t *lines = json_lines(r.out);
 	ck_assert_int_eq(json_array_size(lines), 1);
 	json_t *games = hj_get(json_array_get(lines, 0), "games");
-	ck_assert_int_eq(json_array_size(games), 1);
-	long long game = hj_int(json_array_get(games, 0), "id");
+	ck_assert_int_eq(json_array_size(games), 2);
+	long long game = 0;
+	for (size_t i = 0; i < 2; i++)
+		if (strcmp(hj_str(json_array_get(games, i), "phase"), "scheduled") == 0)
+			game = hj_int(json_array_get(games, i), "id");
 	ck_assert_int_gt(game, 0);
 	json_decref(lines);
 	run_free(&r);
@@ -399,6 +414,12 @@ static void tour_export(const char *td, const char *ts)
 	/* Settings in words, not JSON. */
 	EXPECT_OUT(r, "byoyomi 1:00 + 3x0:10");
 	EXPECT_OUT(r, "mcmahon_bar          2k");
+	/* a rank as a rank (it printed the internal number, 8 for 9d) */
+	const char *hna = strstr(r.out, "handicap_none_above  ");
+	int hn = 0;
+	char hu = 0;
+	ck_assert_msg(hna && sscanf(hna + 21, "%d%c", &hn, &hu) == 2 && (hu == 'd' || hu == 'k'),
+		      "td show: %s", r.out);
 	EXPECT_OUT(r, "place                FR,Lyon");
 	ck_assert_msg(!strstr(r.out, "{\""), "td show printed JSON: %s", r.out);
 	run_free(&r);

@@ -560,6 +560,79 @@ START_TEST(second_bridge_replaces)
 }
 END_TEST
 
+/* Wait up to timeout_ms for a line holding `needle` in the file at `path`. */
+static bool wait_log(const char *path, const char *needle, int timeout_ms)
+{
+	long long end = now_ms() + timeout_ms;
+	while (!log_has(path, needle)) {
+		if (now_ms() > end)
+			return false;
+		sleep_ms(50);
+	}
+	return true;
+}
+
+/* A round taken back (tournament.unpair) before its start: each bridge is told
+ * (tournament.unpaired) and lets the game go at once. It waited for the start, holding a place
+ * of --max-games, and logged "ended: no result (declined)" only after a reconnect. */
+START_TEST(round_unpaired)
+{
+	struct hd d;
+	ck_assert_int_eq(hd_start(&d, NULL), 0);
+	register_player(d.port, "unpair_td");
+	ck_assert_int_eq(hd_grant(&d, "unpair_td", "td"), 0);
+	struct hc *td = hc_login_new(d.port, "unpair_td");
+	ck_assert_ptr_nonnull(td);
+	char fake[HARNESS_PATH_MAX];
+	fake_engine_path(fake, sizeof fake);
+	const char *eb[] = {"/usr/bin/env", "python3", fake, "--moves", SCRIPT_B, NULL};
+	const char *ew[] = {"/usr/bin/env", "python3", fake, "--moves", SCRIPT_W, NULL};
+	register_player(d.port, "alice");
+	register_player(d.port, "bob");
+	int alice = start_bridge(&d, "alice", eb), bob = start_bridge(&d, "bob", ew);
+	json_t *r = hc_req(td, "{s:s, s:s, s:s, s:i}", "cmd", "tournament.create", "name", "unpair",
+			   "system", "round_robin", "size", 7);
+	ck_assert_msg(hj_ok(r), "create: %s", hj_text(r));
+	long long tid = hj_int(r, "tournament");
+	json_decref(r);
+	static const char *const who[] = {"alice", "bob"};
+	for (int i = 0; i < 2; i++) {
+		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
+			   (json_int_t)tid, "player", who[i]);
+		ck_assert_msg(hj_ok(r), "register: %s", hj_text(r));
+		json_decref(r);
+	}
+	sleep_ms(700); /* both bridges log in */
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	r = hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament",
+		   (json_int_t)tid, "start_at", (double)now.tv_sec + 60);
+	ck_assert_msg(hj_ok(r), "start_round: %s", hj_text(r));
+	long long gid = hj_int(r, "pairings.0.game");
+	json_decref(r);
+	char paired[64], off[64];
+	snprintf(paired, sizeof paired, "game %lld paired (starts at", gid);
+	snprintf(off, sizeof off, "game %lld called off", gid);
+	for (int i = 0; i < 2; i++)
+		if (!wait_log(bridges[i == 0 ? alice : bob].log, paired, GAME_WAIT_MS))
+			fail_with_logs(&d, "a bridge did not hear of its game");
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.unpair", "tournament", (json_int_t)tid);
+	ck_assert_msg(hj_ok(r), "unpair: %s", hj_text(r));
+	json_decref(r);
+	for (int i = 0; i < 2; i++)
+		if (!wait_log(bridges[i == 0 ? alice : bob].log, off, GAME_WAIT_MS))
+			fail_with_logs(&d, "a bridge did not let the called-off game go");
+	ck_assert(!log_has(bridges[alice].log, "declined"));
+	ck_assert(bridge_alive(alice) && bridge_alive(bob));
+	hc_close(td);
+	ck_assert_int_eq(stop_bridge(alice), 0);
+	ck_assert_int_eq(stop_bridge(bob), 0);
+	ck_assert_int_eq(hd_stop(&d), 0);
+	forget_bridges();
+	hd_cleanup(&d);
+}
+END_TEST
+
 START_TEST(engine_dies)
 {
 	struct hd d;
@@ -1035,6 +1108,7 @@ int main(void)
 		tcase_add_test(tc, reconnect_mid_game);
 		tcase_add_test(tc, engine_dies);
 		tcase_add_test(tc, second_bridge_replaces);
+		tcase_add_test(tc, round_unpaired);
 		tcase_add_test(tc, engine_setup);
 		tcase_add_test(tc, challenge_filters);
 		tcase_add_test(tc, engine_refuses_moves);
