@@ -47,6 +47,19 @@ static void on_dbcheck(uv_timer_t *t)
 	check_files(t->data);
 }
 
+/* The daemon runs now: written in this iteration's transaction (migration 0008). */
+static void mark_alive(struct server *srv)
+{
+	server_txn(srv);
+	if (store_alive_set(srv->store, fairclock_wall_s()) != STORE_OK)
+		CORE_PANIC(srv->store, "what=alive");
+}
+
+static void on_alive(uv_timer_t *t)
+{
+	mark_alive(t->data);
+}
+
 static void flush_all(struct server *srv)
 {
 	for (unsigned i = 0; i < srv->nflush; i++)
@@ -165,6 +178,11 @@ int server_open(struct server *srv, uv_loop_t *loop, const struct server_setting
 	}
 	log_msg(LOGL_INFO, "store_open", "path=%s sync=%s", set->db_path,
 		so.sync == STORE_SYNC_LOSE_ON_POWER_CUT ? "lose-on-power-cut" : "power-safe");
+	/* when the daemon last ran: games_load credits the downtime since to lateness */
+	if (store_alive_get(srv->store, &srv->down_since) != STORE_OK) {
+		log_msg(LOGL_WARN, "alive", "error=\"%s\"", store_errmsg(srv->store));
+		srv->down_since = 0;
+	}
 	return 0;
 }
 
@@ -207,6 +225,10 @@ void server_start(struct server *srv)
 	uv_timer_init(loop, &srv->dbcheck);
 	srv->dbcheck.data = srv;
 	uv_timer_start(&srv->dbcheck, on_dbcheck, SERVER_DB_CHECK_MS, SERVER_DB_CHECK_MS);
+	uv_timer_init(loop, &srv->alive);
+	srv->alive.data = srv;
+	uv_timer_start(&srv->alive, on_alive, SERVER_ALIVE_MS, SERVER_ALIVE_MS);
+	mark_alive(srv); /* games_load has read the last mark */
 	uv_idle_init(loop, &srv->idle);
 	srv->idle.data = srv;
 	uv_timer_init(loop, &srv->sweep);
@@ -264,6 +286,8 @@ void server_stop(struct server *srv)
 	srv->stopping = true;
 	if (srv->started && srv->last_writes.fn)
 		srv->last_writes.fn(srv->last_writes.ctx);
+	if (srv->started) /* a clean stop: the downtime starts now */
+		mark_alive(srv);
 	/* Commit what this iteration did, then flush and close every connection. */
 	if (srv->txn) {
 		srv->txn = false;
@@ -293,6 +317,7 @@ void server_stop(struct server *srv)
 	uv_close((uv_handle_t *)&srv->sweep, on_last_close);
 	uv_close((uv_handle_t *)&srv->prepare, on_last_close);
 	uv_close((uv_handle_t *)&srv->dbcheck, on_last_close);
+	uv_close((uv_handle_t *)&srv->alive, on_last_close);
 	uv_close((uv_handle_t *)&srv->idle, on_last_close);
 	uv_close((uv_handle_t *)&srv->sigint, on_last_close);
 	uv_close((uv_handle_t *)&srv->sigterm, on_last_close);

@@ -131,6 +131,11 @@
 #define SERVER_MIN_FREE_MB_MAX 1048576    /* ... at most (1 TiB) */
 #define SERVER_DB_CHECK_MS 1000           /* how often the database's files are looked for (and
                                              before every commit): deleted or replaced, it stops */
+#define SERVER_ALIVE_MS 2000              /* how often the daemon writes that it runs
+                                             (store_alive_set): after a crash the time from the
+                                             last such mark to the restart is the downtime, which
+                                             lateness does not count (Art. 14, 22), up to this
+                                             much of it in the players' favour */
 
 struct server;
 struct game;
@@ -272,6 +277,10 @@ struct server {
 	uv_idle_t idle;           /* keeps the loop spinning while lines are backlogged */
 	uv_timer_t sweep;         /* idle-timeout sweep (conn.c) */
 	uv_timer_t dbcheck;       /* every SERVER_DB_CHECK_MS: are the database's files still there */
+	uv_timer_t alive;         /* every SERVER_ALIVE_MS: the daemon runs (store_alive_set) */
+	double down_since;        /* Unix seconds: the last mark of a running daemon before this
+	                             start (0: none, a new database); games_load credits the
+	                             downtime to lateness */
 	uv_signal_t sigint, sigterm;
 	bool started;             /* server_start set up the handles above */
 	struct conn *conns;       /* all connections */

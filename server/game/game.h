@@ -31,6 +31,7 @@ struct extra_key {
 	int64_t turn_used;
 	bool present[2];
 	int lateness_limit_s;
+	double late_credit_s;
 	int pred_gen;            /* the prediction state's change count (game_predict.c) */
 };
 
@@ -68,6 +69,9 @@ struct game {
 	uint64_t flag_pass_at;
 	bool present[3];         /* scheduled games: the player has joined (Art. 22) */
 	int lateness_limit_s;    /* Art. 22.1 */
+	double late_credit_s;    /* s after start_at that are no lateness: the server was down
+	                            (Art. 14; games_load). Lateness is the wall time since
+	                            start_at + late_credit_s (game_late_since) */
 	int64_t expires_at;      /* a pending challenge lapses then (Unix seconds) */
 	enum color replay_to_move; /* the turn that replaying the stored moves gives */
 	bool free_handicap;      /* handicap_placement "free": Black places the stones (the row's
@@ -275,6 +279,9 @@ void game_begin(struct server *srv, struct game *g);
 /* A player reports present at a scheduled game (or moves in it): Art. 22.2, twice the
  * lateness from main time. Returns the lateness in ms (0 if present already). */
 int64_t game_mark_present(struct game *g, enum color c);
+/* When lateness starts for g (Unix seconds): its start_at, later by the time the server was
+ * down since (late_credit_s; Art. 14, 22). */
+double game_late_since(const struct game *g);
 /* Send the events of a recorded referee move; retires the game if it ended. Returns true if it
  * did (g is gone). */
 bool game_announce_move(struct server *srv, struct game *g, enum color me,

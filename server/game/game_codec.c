@@ -3,6 +3,7 @@
  * counting state, a pause, presence, the lateness limit, a challenge's lapse time, and the move
  * it is current as of), and the replay of the stored moves that rebuilds a game after a
  * restart (game_build). See game.h. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,8 @@ static bool extra_key_same(const struct extra_key *a, const struct extra_key *b)
 	       a->first_passer == b->first_passer && a->to_move == b->to_move &&
 	       a->paused == b->paused && a->turn_used == b->turn_used &&
 	       a->present[0] == b->present[0] && a->present[1] == b->present[1] &&
-	       a->lateness_limit_s == b->lateness_limit_s && a->pred_gen == b->pred_gen;
+	       a->lateness_limit_s == b->lateness_limit_s && a->late_credit_s == b->late_credit_s &&
+	       a->pred_gen == b->pred_gen;
 }
 
 /* The row's clocks text from the game's clocks (NULL without a time control). */
@@ -96,6 +98,10 @@ char *game_extra_text(const struct game *g, int at_move, const char *to_move)
 	jsonout_bool(&o, g->present[WHITE]);
 	jsonout_lit(&o, ",\"lateness_limit_s\":");
 	jsonout_int(&o, g->lateness_limit_s);
+	if (g->late_credit_s > 0) { /* downtime after the start: no lateness (games_load) */
+		jsonout_lit(&o, ",\"late_credit_ms\":");
+		jsonout_int(&o, llround(g->late_credit_s * 1000));
+	}
 	put_owned(&o, "prediction", game_predict_extra_json(g));
 	if (g->free_handicap) { /* the placement, and once made the stones (game_build) */
 		jsonout_lit(&o, ",\"handicap_placement\":\"free\"");
@@ -142,6 +148,7 @@ void game_save_as(struct server *srv, struct game *g, bool move)
 			.turn_used = g->turn_used,
 			.present = {g->present[BLACK], g->present[WHITE]},
 			.lateness_limit_s = g->lateness_limit_s,
+			.late_credit_s = g->late_credit_s,
 			.pred_gen = g->pred_gen,
 		};
 		if (same && extra_key_same(&g->saved, &key)) {
@@ -276,6 +283,8 @@ static void restore_state(struct game *g, const struct replay_ctx *rx)
 		if (json_is_integer(json_object_get(x, "lateness_limit_s")) &&
 		    json_integer_value(json_object_get(x, "lateness_limit_s")) >= 0)
 			g->lateness_limit_s = (int)json_integer_value(json_object_get(x, "lateness_limit_s"));
+		json_int_t credit = json_integer_value(json_object_get(x, "late_credit_ms"));
+		g->late_credit_s = credit > 0 ? (double)credit / 1000 : 0;
 		g->expires_at = json_integer_value(json_object_get(x, "expires_at"));
 		const char *tm = json_string_value(json_object_get(x, "to_move"));
 		if (tm && !later)

@@ -47,7 +47,7 @@ int64_t game_mark_present(struct game *g, enum color c)
 	g->present[c] = true;
 	int64_t late_ms = 0;
 	if (g->row.start_at > 0) {
-		double late = fairclock_wall_s() - g->row.start_at;
+		double late = fairclock_wall_s() - game_late_since(g);
 		late_ms = late > 0 ? (int64_t)(late * 1000) : 0;
 		int64_t ran = c == g->ref.board.to_move && g->ref.phase == PHASE_PLAYING &&
 			      g->cc.system != CLOCK_NONE ? game_turn_elapsed(g) : 0;
@@ -104,7 +104,7 @@ static void on_timer(uv_timer_t *t)
 		game_begin(srv, g); /* Art. 22: at the start time Black's clock starts, whoever is there */
 	if (g->ref.phase == PHASE_PLAYING && g->row.start_at > 0 && g->lateness_limit_s > 0 &&
 	    (!g->present[BLACK] || !g->present[WHITE]) &&
-	    wall >= g->row.start_at + g->lateness_limit_s) {
+	    wall >= game_late_since(g) + g->lateness_limit_s) {
 		/* Art. 22.1: absent past the limit loses by forfeit; both absent, both lose. */
 		if (!g->present[BLACK] && !g->present[WHITE])
 			game_end(srv, g, g->rs->result_void, END_DOUBLE_FORFEIT);
@@ -140,7 +140,7 @@ void game_arm(struct game *g)
 	} else if (g->ref.phase == PHASE_PLAYING && !g->paused) {
 		if (g->row.start_at > 0 && g->lateness_limit_s > 0 &&
 		    (!g->present[BLACK] || !g->present[WHITE]))
-			due = llround(fmax(0, (g->row.start_at + g->lateness_limit_s - wall) * 1000));
+			due = llround(fmax(0, (game_late_since(g) + g->lateness_limit_s - wall) * 1000));
 		if (game_clock_running(g)) {
 			int64_t rem = clock_remaining(&g->cc, &g->clk[g->ref.board.to_move]);
 			if (rem != CLOCK_UNLIMITED && rem >= 0) {
@@ -211,9 +211,43 @@ void game_go_live(struct server *srv, struct game *g)
 	game_arm(g);
 }
 
+double game_late_since(const struct game *g)
+{
+	return g->row.start_at + g->late_credit_s;
+}
+
+/* After a restart: the time the server was down since g's start (srv->down_since, the last
+ * mark of the daemon running, to now) is no lateness for a player not there yet (Art. 14: no
+ * clock runs while the server is down; Art. 22). Returns whether g gained a credit (to be
+ * saved, so that it stands after the next restart). */
+static bool late_credit_downtime(struct server *srv, struct game *g)
+{
+	double now = fairclock_wall_s();
+	if (srv->down_since <= 0 || g->row.start_at <= 0 || !g->started ||
+	    (g->present[BLACK] && g->present[WHITE]) || g->ref.phase == PHASE_PENDING ||
+	    g->ref.phase == PHASE_ENDED)
+		return false;
+	double from = fmax(srv->down_since, g->row.start_at);
+	if (now <= from)
+		return false;
+	g->late_credit_s += now - from;
+	log_msg(LOGL_INFO, "lateness_credit", "game=%lld down_s=%.1f credit_s=%.1f", (long long)g->id,
+		now - from, g->late_credit_s);
+	return true;
+}
+
+/* games_load's listing: the server, and the games whose lateness credit grew (saved once the
+ * listing's read transaction is over). */
+struct load_ctx {
+	struct server *srv;
+	int64_t *credited;
+	size_t ncredited, cap;
+};
+
 static int load_cb(void *ctx, const struct store_game *row, const struct store_move *moves, size_t n)
 {
-	struct server *srv = ctx;
+	struct load_ctx *lc = ctx;
+	struct server *srv = lc->srv;
 	struct store_game copy = *row;
 	/* The row's strings belong to the listing: duplicate them for the game. */
 	copy.time_control = row->time_control ? strdup(row->time_control) : NULL;
@@ -222,6 +256,21 @@ static int load_cb(void *ctx, const struct store_game *row, const struct store_m
 	copy.extra = row->extra ? strdup(row->extra) : NULL;
 	struct game *g = game_build(srv, &copy, moves, n);
 	if (g) {
+		if (late_credit_downtime(srv, g)) { /* before its timer is armed */
+			if (lc->ncredited == lc->cap) {
+				size_t cap = lc->cap ? 2 * lc->cap : 16;
+				int64_t *p = realloc(lc->credited, cap * sizeof *p);
+				if (p) {
+					lc->credited = p;
+					lc->cap = cap;
+				}
+			}
+			if (lc->ncredited < lc->cap) /* else it holds until the game's next save */
+				lc->credited[lc->ncredited++] = g->id;
+			else
+				log_msg(LOGL_ERROR, "lateness_credit", "game=%lld error=\"out of memory\"",
+					(long long)g->id);
+		}
 		game_go_live(srv, g);
 		/* The players reconnect after the restart: a clock waits for its player, up to the
 		 * grace (Art. 14; games_player_back ends the wait for each). */
@@ -244,12 +293,22 @@ int games_load(struct server *srv)
 	if (store_games_unfinished_count(srv->store, &live) == STORE_OK && live >= GAMES_RESERVE_FROM)
 		log_msg(LOGL_INFO, "heap_reserve", "games=%zu bytes=%zu", live,
 			heap_reserve(live * GAMES_RESERVE_BYTES));
-	enum store_rc r = store_games_unfinished(srv->store, load_cb, srv);
+	struct load_ctx lc = {.srv = srv};
+	enum store_rc r = store_games_unfinished(srv->store, load_cb, &lc);
 	heap_reserve_done();
 	if (r != STORE_OK) {
+		free(lc.credited);
 		log_msg(LOGL_ERROR, "games_load", "error=\"%s\"", store_errmsg(srv->store));
 		return -1;
 	}
+	for (size_t i = 0; i < lc.ncredited; i++) { /* in the first iteration's transaction */
+		struct game *g = game_live(srv, lc.credited[i]);
+		if (g) {
+			server_txn(srv);
+			game_save(srv, g);
+		}
+	}
+	free(lc.credited);
 	log_msg(LOGL_INFO, "games_loaded", "live=%zu", srv->games.n);
 	return 0;
 }

@@ -299,6 +299,11 @@ enum store_rc store_lock(const char *path, int *fd, long *holder, char *err, siz
 enum store_rc store_lock_inode(const char *path, char *err, size_t errlen);
 /* Release a lock taken by store_lock (fd -1 is fine). The file stays. */
 void store_unlock(int fd);
+/* When the daemon was last known to run (migration 0008): *at Unix seconds, 0 if it never
+ * wrote it (a new database, or one from before 0008). */
+enum store_rc store_alive_get(struct store *s, double *at);
+/* Write that time: at (Unix seconds). Inside the caller's transaction, if one is open. */
+enum store_rc store_alive_set(struct store *s, double at);
 
 /* --- Transactions (group commit) --- */
 

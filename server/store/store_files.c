@@ -135,3 +135,22 @@ void store_unlock(int fd)
 	}
 }
 
+
+enum store_rc store_alive_get(struct store *s, double *at)
+{
+	sqlite3_stmt *st = s->st[ST_ALIVE_GET];
+	enum store_rc r = store_check_idle(s, st, "store_alive_get");
+	if (r != STORE_OK)
+		return r;
+	int rc = sqlite3_step(st);
+	*at = rc == SQLITE_ROW ? sqlite3_column_double(st, 0) : 0;
+	store_done(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? STORE_OK : store_sql_fail(s, rc);
+}
+
+enum store_rc store_alive_set(struct store *s, double at)
+{
+	struct binder b = store_binder(s, ST_ALIVE_SET);
+	b_double(&b, P_AT, at);
+	return store_run(s, &b);
+}

@@ -172,6 +172,9 @@ const char *const store_stmt_sql[ST_COUNT] = {
 		"ON CONFLICT (player_id) DO UPDATE SET full_name = excluded.full_name, "
 		"country = excluded.country, club = excluded.club, egd_pin = excluded.egd_pin, "
 		"entrant = excluded.entrant",
+	[ST_ALIVE_GET] = "SELECT at FROM server_alive WHERE id = 1",
+	[ST_ALIVE_SET] = "INSERT INTO server_alive (id, at) VALUES (1, :at) "
+		"ON CONFLICT (id) DO UPDATE SET at = excluded.at",
 };
 
 const char *const store_param_names[P_COUNT] = {

@@ -1038,6 +1038,63 @@ END_TEST
  * is credited: it is accepted and the game goes on (before: "your time ran out", W+T). Then
  * White, who does not move, still loses on time when the flag really falls. */
 #define STALL_STOP_MS 3000
+/* Art. 14 and 22: the time the server is down is no lateness. A round starts; nobody has
+ * joined 1 s later when the server is killed; it is down 5 s, past the 4 s limit. Before, the
+ * restart forfeited the game at once (Void, double_forfeit) though only ~1 s of lateness ran
+ * while anyone could have joined. Now the game is on; the credit is saved with it (a second
+ * kill and restart keep it); Black joins late by about the time the server ran since the
+ * start (up to SERVER_ALIVE_MS less: the last mark before a kill), and White, who never
+ * joins, loses by lateness once 4 s of it have run while the server was up. */
+#define DOWN_LIMIT_S 4
+START_TEST(test_lateness_downtime)
+{
+	struct hc *td = director("down_td"), *a = login("down_a"), *b = login("down_b");
+	double start_at = wall_s() + 0.5;
+	const char *black;
+	long long g = scheduled_game(td, "down cup", "down_a", "down_b",
+				     json_pack("{s:o, s:i}", "time", time_byoyomi(60, 1, 10),
+					       "lateness_limit_s", DOWN_LIMIT_S), start_at, &black);
+	hc_close(td);
+	hc_close(a);
+	hc_close(b);
+	sleep_ms(1500);
+	ck_assert_int_eq(hd_kill(&D), 0);
+	sleep_ms(5000);
+	ck_assert_msg(hd_restart(&D) == 0, "tengend did not restart");
+	long long up = mono_ms();
+	struct hc *q = login("down_td");
+	json_t *r = game_query(q, g);
+	ck_assert_msg(strcmp(hj_str(r, "game.phase"), "playing") == 0,
+		      "the game ended at the restart for the server's downtime: %s", hj_text(r));
+	json_decref(r);
+	ck_assert(hd_log_has(&D, "lateness_credit game="));
+	/* killed again at once: the credit was saved with the game */
+	ck_assert_int_eq(hd_kill(&D), 0);
+	sleep_ms(1000);
+	ck_assert_msg(hd_restart(&D) == 0, "tengend did not restart the second time");
+	hc_close(q);
+	q = login("down_td");
+	r = game_query(q, g);
+	ck_assert_msg(strcmp(hj_str(r, "game.phase"), "playing") == 0,
+		      "the first downtime's credit was lost at the second restart: %s", hj_text(r));
+	json_decref(r);
+	struct hc *cb = login(black);
+	r = hc_req(cb, "{s:s, s:I}", "cmd", "join", "game", (json_int_t)g);
+	OK(r);
+	long long late = hj_int(r, "late_ms");
+	ck_assert_msg(late >= 0 && late < 1000 + (mono_ms() - up) + TOLERANCE_MS,
+		      "Black's late_ms %lld counts the downtime", late);
+	json_decref(r);
+	/* White stays away: lost by lateness within the limit's time of the server running */
+	json_t *e = hc_event(cb, "game.end", g, DOWN_LIMIT_S * 1000 + T);
+	ck_assert_msg(e != NULL, "White, absent, did not lose by lateness");
+	ck_assert_pstr_eq(hj_str(e, "reason"), "lateness");
+	json_decref(e);
+	hc_close(cb);
+	hc_close(q);
+}
+END_TEST
+
 START_TEST(test_stall_not_charged)
 {
 	struct hc *b = login("stall_b"), *w = login("stall_w");
@@ -1101,6 +1158,7 @@ static Suite *clocks_suite(void)
 	tcase_add_test(tc, test_restart_sigterm);
 	tcase_add_test(tc, test_restart_hold);
 	tcase_add_test(tc, test_restart_hold_grace);
+	tcase_add_test(tc, test_lateness_downtime);
 	tcase_add_test(tc, test_restart_hold_next_turn);
 	tcase_add_test(tc, test_stall_not_charged);
 	suite_add_tcase(s, tc);
