@@ -29,10 +29,15 @@ int games_set_result(struct server *srv, int64_t id, const char *result, const c
 		return -1;
 	}
 	const struct ruleset *rs = g ? g->rs : ruleset_find(tour_game_ruleset(&row));
+	/* Art. 23: a director may adjudicate a draw whatever the komi, saying so (reason
+	 * adjudicated); a draw given without a reason is taken for a count, which a half-point
+	 * komi cannot give (a slip of the keyboard at a board event) */
+	bool adjudged_draw = reason && strcmp(reason, "adjudicated") == 0 &&
+			     (strcmp(result, "0") == 0 || strcmp(result, "Draw") == 0);
 	int rc = 0;
 	if (!result_valid(rs, result))
 		rc = -2;
-	else if (ruleset_margin_fits(rs, result, g ? g->row.komi : row.komi) < 0)
+	else if (!adjudged_draw && ruleset_margin_fits(rs, result, g ? g->row.komi : row.komi) < 0)
 		rc = -4;
 	else if ((reason && referee_reason_parse(reason, &why) < 0) || why == END_NONE ||
 		 why == END_DECLINED || why == END_EXPIRED)

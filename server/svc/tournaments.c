@@ -523,7 +523,8 @@ static int result_refused(struct proto_error *e, int rc, const char *given, cons
 		return svc_fail(e, PROTO_ERR_BAD_REQUEST,
 				"field 'result': an area count cannot give '%s' with this game's komi "
 				"(the margin minus the komi is a whole number of points%s)", stored,
-				strcmp(stored, "0") == 0 ? "; a draw needs a whole komi" : "");
+				strcmp(stored, "0") == 0 ? "; a draw needs a whole komi, or reason "
+				"adjudicated for a director's decision, Art. 23" : "");
 	if (reason && strcmp(reason, "double_forfeit") == 0)
 		return svc_fail(e, PROTO_ERR_BAD_REQUEST,
 				"field 'reason': double_forfeit (a double loss) goes with result Void "

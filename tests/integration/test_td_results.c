@@ -180,6 +180,11 @@ START_TEST(test_casual_game)
 	expect_stored(admin, g, "b+3.5", NULL, "B+3.5", "adjudicated"); /* an ended game overridden */
 	/* a draw cannot come out of an area count with komi 7.5 (it did pass before) */
 	expect_refused(admin, g, "jigo", NULL, "a draw needs a whole komi", NULL);
+	/* ... but a director may adjudicate one, saying so (Art. 23: win, loss, draw, double
+	 * loss, void); it was refused whatever the reason */
+	expect_refused(admin, g, "draw", "resignation", "a draw needs a whole komi", NULL);
+	expect_stored(admin, g, "jigo", "adjudicated", "0", "adjudicated");
+	expect_stored(admin, g, "Draw", "adjudicated", "0", "adjudicated");
 	r = set_result(td, g, "B+R", NULL);
 	ERR(r, "forbidden");
 	json_decref(r);
