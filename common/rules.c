@@ -52,10 +52,10 @@ RULES_NAMES(ruleset, enum rule_ruleset, ruleset_names)
 
 long long rules_predict_ms(const struct rules *r, long long main_ms, bool has_clock)
 {
+	if (r->predict_s > 0) /* given: it applies (it was accepted and ignored without a clock) */
+		return (long long)r->predict_s * 1000;
 	if (!has_clock)
 		return 0;
-	if (r->predict_s > 0)
-		return (long long)r->predict_s * 1000;
 	long long t = main_ms / 10;
 	return t < RULES_PREDICT_MIN_S * 1000LL ? RULES_PREDICT_MIN_S * 1000LL : t;
 }

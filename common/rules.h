@@ -55,8 +55,9 @@ const char *rules_last_period_name(enum rule_last_period v);
 int rules_parse_ruleset(const char *s, enum rule_ruleset *out);
 const char *rules_ruleset_name(enum rule_ruleset v);
 /* The prediction allowance in ms for a game whose main time is main_ms (0: no clock):
- * r->predict_s if set, else a tenth of the main time and at least RULES_PREDICT_MIN_S;
- * 0 (unlimited) for a game without clock (Art. 5.3.3). */
+ * r->predict_s if set (with or without a clock: the event's rule, Art. 5.3.3), else a tenth
+ * of the main time and at least RULES_PREDICT_MIN_S; else 0 (unlimited) for a game without
+ * clock. */
 long long rules_predict_ms(const struct rules *r, long long main_ms, bool has_clock);
 
 #endif

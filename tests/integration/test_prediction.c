@@ -533,6 +533,26 @@ START_TEST(test_allowance_timeout)
 }
 END_TEST
 
+/* A predict_s given for a game without clocks applies (it was accepted, echoed in the rules,
+ * and the game waited for ever for the second prediction). */
+START_TEST(test_allowance_no_clock)
+{
+	struct hc *a = st_login(&D, "alice"), *b = st_login(&D, "bob");
+	long long g = pgame(a, b, json_pack("{s:{s:i}}", "rules", "predict_s", 1));
+	json_t *r = st_game_get(a, g);
+	ck_assert_pstr_eq(hj_str(r, "game.time.system"), "none");
+	json_decref(r);
+	static const char *const op[4] = {"B2", "D4", "C3", "B4"};
+	opening(a, b, g, op);
+	r = ppredict(b, g, "W", 3);
+	OK(r);
+	json_decref(r);
+	st_expect_end_event(a, g, "W+T", "time");
+	hc_close(a);
+	hc_close(b);
+}
+END_TEST
+
 /* Bad input: an error, nothing changes. */
 START_TEST(test_refusals)
 {
@@ -812,6 +832,7 @@ static Suite *prediction_suite(void)
 	tcase_add_test(t, test_repetition);
 	tcase_add_test(t, test_hidden_and_restart);
 	tcase_add_test(t, test_allowance_timeout);
+	tcase_add_test(t, test_allowance_no_clock);
 	tcase_add_test(t, test_opening_clock);
 	tcase_add_test(t, test_refusals);
 	tcase_add_test(t, test_tournament);

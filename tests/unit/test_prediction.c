@@ -451,6 +451,7 @@ START_TEST(test_ruleset_answers)
 	ck_assert(rules_predict_ms(&rules, 60000, false) == 0);
 	rules.predict_s = 45;
 	ck_assert(rules_predict_ms(&rules, 60000, true) == 45000);
+	ck_assert(rules_predict_ms(&rules, 0, false) == 45000); /* given: with no clock too */
 	enum capture_choice c;
 	ck_assert_int_eq(capture_choice_parse("own", &c), 0);
 	ck_assert_int_eq(c, CAPTURE_OWN);
