@@ -113,6 +113,17 @@ static void pairings(struct export_buf *b, const struct export_ctx *x, int r, in
 	}
 	if (nbye)
 		export_buf_add(b, "</p>\n");
+	/* the players not paired in this round by the director's word (tournament.absent): the
+	 * standings count the round, the page said nothing of it */
+	int nabsent = 0;
+	for (i = 0; i < ev->nplayers; i++) {
+		if (!x->num[i] || r > 64 || !(ev->players[i].absent_rounds & (1ull << (r - 1))))
+			continue;
+		export_buf_add(b, nabsent++ ? ", " : "<p>Absent: ");
+		add_text(b, event_player_person(&ev->players[i]));
+	}
+	if (nabsent)
+		export_buf_add(b, "</p>\n");
 }
 
 static void standings_table(struct export_buf *b, const struct export_ctx *x)

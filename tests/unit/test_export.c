@@ -433,6 +433,7 @@ START_TEST(test_export_html)
 	ck_assert_ptr_nonnull(strstr(s, "<tr><td class=\"n\">1</td><td>Cid &quot;&lt;script&gt;"
 		"&quot; (12k)</td><td>Ann Lee (2d)</td><td class=\"n\">2</td><td>W+3.5</td></tr>"));
 	ck_assert_ptr_nonnull(strstr(s, "<p>Bye: Bob</p>"));
+	ck_assert_ptr_null(strstr(s, "Absent"));
 	ck_assert_ptr_nonnull(strstr(s, "<td>B+ (forfeit)</td>"));
 	ck_assert_ptr_nonnull(strstr(s, "<th>PTS</th><th>Wins</th><th>Draws</th><th>Losses</th>"
 		"<th>Byes</th><th>SOS</th><th>SOSOS</th><th>SODOS</th><th>DE</th><th>Note</th>"));
@@ -445,6 +446,17 @@ START_TEST(test_export_html)
 	info.place = "Bad\x01";
 	ck_assert_int_eq(export_html(&ev, &info, &s), EXPORT_EINVAL);
 	ck_assert_ptr_null(s);
+	/* Cid absent from round 2 (tournament.absent) instead of the bye: said under the round
+	 * (the page said nothing, the cross-table a bare "-") */
+	info.place = "FR,Lyon";
+	ev.nbyes = 1;
+	x_players[2].absent_rounds = 1u << 1;
+	ck_assert_int_eq(export_html(&ev, &info, &s), EXPORT_OK);
+	const char *r2 = strstr(s, "<h2 class=\"round\">Round 2</h2>");
+	ck_assert_ptr_nonnull(r2);
+	ck_assert_ptr_nonnull(strstr(r2, "<p>Absent: Cid &quot;&lt;script&gt;&quot;</p>"));
+	ck_assert_ptr_null(strstr(s, "<p>Absent: Ann"));
+	free(s);
 }
 END_TEST
 
