@@ -77,8 +77,7 @@ static void sync_begin(struct server *srv)
 
 /* The syncer reports: what waited is on the disk and goes out. What came while it synced
  * joins the queues and waits for the next on_prepare, which commits the transaction it may
- * belong to (held open while the sync ran) and syncs it, or writes it out if nothing was
- * committed. */
+ * belong to (still open now) and syncs it, or writes it out if nothing was committed. */
 static void sync_done(void *ctx, bool ok, int err)
 {
 	struct server *srv = ctx;
@@ -90,16 +89,16 @@ static void sync_done(void *ctx, bool ok, int err)
 }
 
 /* Once per iteration, before the loop waits: commit, then release replies and events (with a
- * syncer: once the commit is on the disk, see sync_done). With a syncer, one commit per sync:
- * while a sync is under way the transaction stays open and takes in the next iterations'
- * changes (their replies would wait for the next sync anyway), and commits once the sync
- * has returned; a commit each iteration rewrote the same pages (the journal's last, the
- * games' rows) into the WAL many times over for each sync. */
+ * syncer: once the commit is on the disk, see sync_done). With a syncer too each iteration
+ * commits: holding the transaction open while a sync ran (one commit per sync) gained
+ * nothing measurable and kept SQLite's write lock through every sync, so another process
+ * (tengend grant) waited for it, or timed out on a slow disk (docs/benchmarks.md, "Ninth
+ * round"). */
 static void on_prepare(uv_prepare_t *h)
 {
 	struct server *srv = h->data;
 	uint64_t t0 = uv_hrtime(), t1 = t0;
-	if (srv->txn && !(srv->syncing && !srv->stopping)) {
+	if (srv->txn) {
 		srv->txn = false;
 		check_files(srv);
 		/* Memory is ahead of the database if this fails; nothing was reported yet. Stop
