@@ -18,9 +18,10 @@ double server_now(void)
 	return fairclock_wall_s(); /* the injectable source: a test's fake clock governs it too */
 }
 
-void server_txn(struct server *srv)
+/* Open the iteration's transaction if none is open (server_txn without marking cached
+ * replies stale). */
+static void txn_open(struct server *srv)
 {
-	srv->data_gen++; /* every change starts here: cached replies (reply_cached) are stale */
 	if (srv->txn)
 		return;
 	uint64_t t0 = uv_hrtime();
@@ -28,6 +29,23 @@ void server_txn(struct server *srv)
 		CORE_PANIC(srv->store, "what=store_begin");
 	loopstat_begin(&srv->loopstat, uv_hrtime() - t0);
 	srv->txn = true;
+}
+
+void server_txn(struct server *srv)
+{
+	srv->data_gen++; /* every change starts here: cached replies (reply_cached) are stale */
+	txn_open(srv);
+}
+
+void server_commit_now(struct server *srv)
+{
+	if (!srv->txn)
+		return;
+	srv->txn = false;
+	/* Before any reply reports it: a failed commit must not be reported as done. */
+	if (store_commit(srv->store) != STORE_OK)
+		CORE_PANIC(srv->store, "what=store_commit");
+	srv->unsynced = srv->syncer != NULL;
 }
 
 /* The database's files deleted or replaced under the daemon: what it commits would go to a
@@ -47,10 +65,11 @@ static void on_dbcheck(uv_timer_t *t)
 	check_files(t->data);
 }
 
-/* The daemon runs now: written in this iteration's transaction (migration 0008). */
+/* The daemon runs now: written in this iteration's transaction (migration 0008). No reply
+ * reads it, so cached replies stay fresh (txn_open, not server_txn). */
 static void mark_alive(struct server *srv)
 {
-	server_txn(srv);
+	txn_open(srv);
 	if (store_alive_set(srv->store, fairclock_wall_s()) != STORE_OK)
 		CORE_PANIC(srv->store, "what=alive");
 }
@@ -287,15 +306,9 @@ void server_stop(struct server *srv)
 		srv->last_writes.fn(srv->last_writes.ctx);
 	if (srv->started) /* a clean stop: the downtime starts now */
 		mark_alive(srv);
-	/* Commit what this iteration did, then flush and close every connection. */
-	if (srv->txn) {
-		srv->txn = false;
-		/* Before the transport flushes the replies: they must not report a change that
-		 * did not commit. */
-		if (store_commit(srv->store) != STORE_OK)
-			CORE_PANIC(srv->store, "what=store_commit");
-		srv->unsynced = srv->syncer != NULL;
-	}
+	/* Commit what this iteration did (before the transport flushes the replies: they must
+	 * not report a change that did not commit), then flush and close every connection. */
+	server_commit_now(srv);
 	if (srv->syncer) {
 		/* Everything on the disk before the stop hooks write what the connections hold. */
 		int e = syncer_sync_now(srv->syncer);

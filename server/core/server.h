@@ -361,6 +361,11 @@ void server_free(struct server *srv);
  * panic.h): a failed durable write is handled that one way, so there is nothing to check.
  * Also marks cached replies stale (data_gen). */
 void server_txn(struct server *srv);
+/* Commit the open transaction now, if one is open, instead of at the iteration's end: for
+ * writes made before server_start (games_load), which must be committed before the syncer
+ * (--sync power-safe-thread) can take over the store's syncs. A failed commit stops the server
+ * (CORE_PANIC). */
+void server_commit_now(struct server *srv);
 
 /* Sending, replying and sessions (conn.c). */
 

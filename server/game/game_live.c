@@ -301,7 +301,7 @@ int games_load(struct server *srv)
 		log_msg(LOGL_ERROR, "games_load", "error=\"%s\"", store_errmsg(srv->store));
 		return -1;
 	}
-	for (size_t i = 0; i < lc.ncredited; i++) { /* in the first iteration's transaction */
+	for (size_t i = 0; i < lc.ncredited; i++) {
 		struct game *g = game_live(srv, lc.credited[i]);
 		if (g) {
 			server_txn(srv);
@@ -309,6 +309,9 @@ int games_load(struct server *srv)
 		}
 	}
 	free(lc.credited);
+	/* committed now: with an open transaction the syncer could not take over the store's
+	 * syncs at server_start (--sync power-safe-thread fell back to the commit's) */
+	server_commit_now(srv);
 	log_msg(LOGL_INFO, "games_loaded", "live=%zu", srv->games.n);
 	return 0;
 }

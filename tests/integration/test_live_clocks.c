@@ -1068,10 +1068,18 @@ START_TEST(test_lateness_downtime)
 		      "the game ended at the restart for the server's downtime: %s", hj_text(r));
 	json_decref(r);
 	ck_assert(hd_log_has(&D, "lateness_credit game="));
-	/* killed again at once: the credit was saved with the game */
+	/* killed again at once: the credit was saved with the game. This time with the WAL's
+	 * sync on its own thread: saving the credit left a transaction open at the start, and
+	 * the syncer fell back to the commit's syncs ("mode=in_commit") */
 	ck_assert_int_eq(hd_kill(&D), 0);
 	sleep_ms(1000);
+	ck_assert_ptr_null(D.extra[0]);
+	D.extra[0] = strdup("--sync");
+	D.extra[1] = strdup("power-safe-thread");
+	D.extra[2] = NULL;
 	ck_assert_msg(hd_restart(&D) == 0, "tengend did not restart the second time");
+	ck_assert(hd_log_has(&D, "syncer mode=thread"));
+	ck_assert_msg(!hd_log_has(&D, "mode=in_commit"), "the syncer fell back after the credit");
 	hc_close(q);
 	q = login("down_td");
 	r = game_query(q, g);
