@@ -229,6 +229,9 @@ struct game *gtp_new_game(struct bridge *br, json_int_t id);
 bool gtp_ended_lately(const struct bridge *br, json_int_t id);
 /* Forget a game: remembered as ended, its engine closed, freed once libuv is done. */
 void gtp_free_game(struct game *g);
+/* Take game `id` out of the ring of games ended lately (gtp_ended_lately): a game let go
+ * without ending (tournament.unpaired) may be given back. */
+void gtp_forget_ended(struct bridge *br, json_int_t id);
 /* Append a move to a growing array. Returns 0 or -1 (out of memory). */
 int gtp_push_move(struct move **arr, int *n, int *cap, char color, const char *vertex);
 /* Log a game's end, and its start (once). */

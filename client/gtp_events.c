@@ -202,6 +202,9 @@ void gtp_on_event(struct session *s, json_t *ev, void *ctx)
 				"paired it again", (long long)id,
 				(long long)json_integer_value(json_object_get(ev, "round")));
 			gtp_free_game(g);
+			/* not ended: a pair edit may give it back (game.start), which the
+			 * ring of ended games would have ignored */
+			gtp_forget_ended(br, id);
 		}
 		return;
 	}

@@ -82,6 +82,13 @@ bool gtp_ended_lately(const struct bridge *br, json_int_t id)
 	return false;
 }
 
+void gtp_forget_ended(struct bridge *br, json_int_t id)
+{
+	for (int k = 0; k < GTP_ENDED_RING; k++)
+		if (br->ended[k] == id)
+			br->ended[k] = 0;
+}
+
 void gtp_free_game(struct game *g)
 {
 	struct bridge *br = g->br;

@@ -572,9 +572,11 @@ static bool wait_log(const char *path, const char *needle, int timeout_ms)
 	return true;
 }
 
-/* A round taken back (tournament.unpair) before its start: each bridge is told
- * (tournament.unpaired) and lets the game go at once. It waited for the start, holding a place
- * of --max-games, and logged "ended: no result (declined)" only after a reconnect. */
+/* A game taken from a bridge's player before its start: by a pair edit (the player moved to
+ * the bye) and by the round taken back (tournament.unpair). Each time the bridge is told
+ * (tournament.unpaired) and lets the game go; it waited for the start, holding a place of
+ * --max-games, and logged "ended: no result (declined)" only after a reconnect. A pair edit
+ * that gives the game back (the same game) is taken up again. */
 START_TEST(round_unpaired)
 {
 	struct hd d;
@@ -587,16 +589,16 @@ START_TEST(round_unpaired)
 	fake_engine_path(fake, sizeof fake);
 	const char *eb[] = {"/usr/bin/env", "python3", fake, "--moves", SCRIPT_B, NULL};
 	const char *ew[] = {"/usr/bin/env", "python3", fake, "--moves", SCRIPT_W, NULL};
-	register_player(d.port, "alice");
-	register_player(d.port, "bob");
-	int alice = start_bridge(&d, "alice", eb), bob = start_bridge(&d, "bob", ew);
+	static const char *const who[] = {"alice", "bob", "carol"}; /* carol: no bridge */
+	for (int i = 0; i < 3; i++)
+		register_player(d.port, who[i]);
+	int bridge[2] = {start_bridge(&d, "alice", eb), start_bridge(&d, "bob", ew)};
 	json_t *r = hc_req(td, "{s:s, s:s, s:s, s:i}", "cmd", "tournament.create", "name", "unpair",
 			   "system", "round_robin", "size", 7);
 	ck_assert_msg(hj_ok(r), "create: %s", hj_text(r));
 	long long tid = hj_int(r, "tournament");
 	json_decref(r);
-	static const char *const who[] = {"alice", "bob"};
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 3; i++) {
 		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
 			   (json_int_t)tid, "player", who[i]);
 		ck_assert_msg(hj_ok(r), "register: %s", hj_text(r));
@@ -609,24 +611,46 @@ START_TEST(round_unpaired)
 		   (json_int_t)tid, "start_at", (double)now.tv_sec + 60);
 	ck_assert_msg(hj_ok(r), "start_round: %s", hj_text(r));
 	long long gid = hj_int(r, "pairings.0.game");
+	/* x: a bridge's player in the game (carol has no bridge); y: the bye's holder */
+	char x[16], y[16];
+	snprintf(x, sizeof x, "%s", strcmp(hj_str(r, "pairings.0.black"), "carol") == 0 ?
+		 hj_str(r, "pairings.0.white") : hj_str(r, "pairings.0.black"));
+	snprintf(y, sizeof y, "%s", hj_str(r, "byes.0"));
 	json_decref(r);
+	const char *xlog = bridges[bridge[strcmp(x, "alice") == 0 ? 0 : 1]].log;
 	char paired[64], off[64];
 	snprintf(paired, sizeof paired, "game %lld paired (starts at", gid);
 	snprintf(off, sizeof off, "game %lld called off", gid);
-	for (int i = 0; i < 2; i++)
-		if (!wait_log(bridges[i == 0 ? alice : bob].log, paired, GAME_WAIT_MS))
-			fail_with_logs(&d, "a bridge did not hear of its game");
+	if (!wait_log(xlog, paired, GAME_WAIT_MS))
+		fail_with_logs(&d, "the bridge did not hear of its game");
+	/* moved to the bye, then back into the same game */
+	for (int k = 0; k < 2; k++) {
+		r = hc_req(td, "{s:s, s:I, s:s, s:s, s:s}", "cmd", "tournament.pair_edit", "tournament",
+			   (json_int_t)tid, "op", "swap_players", "player_a", x, "player_b", y);
+		ck_assert_msg(hj_ok(r), "pair_edit: %s", hj_text(r));
+		json_decref(r);
+		const char *want = k == 0 ? off : paired;
+		long long end = now_ms() + GAME_WAIT_MS;
+		while (log_count(xlog, want) < (k == 0 ? 1 : 2) && now_ms() < end)
+			sleep_ms(50);
+		if (log_count(xlog, want) < (k == 0 ? 1 : 2))
+			fail_with_logs(&d, k == 0 ? "the bridge kept a game taken from it"
+				       : "the bridge ignored the game given back");
+	}
+	/* the round taken back */
 	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.unpair", "tournament", (json_int_t)tid);
 	ck_assert_msg(hj_ok(r), "unpair: %s", hj_text(r));
 	json_decref(r);
-	for (int i = 0; i < 2; i++)
-		if (!wait_log(bridges[i == 0 ? alice : bob].log, off, GAME_WAIT_MS))
-			fail_with_logs(&d, "a bridge did not let the called-off game go");
-	ck_assert(!log_has(bridges[alice].log, "declined"));
-	ck_assert(bridge_alive(alice) && bridge_alive(bob));
+	long long end = now_ms() + GAME_WAIT_MS;
+	while (log_count(xlog, off) < 2 && now_ms() < end)
+		sleep_ms(50);
+	if (log_count(xlog, off) < 2)
+		fail_with_logs(&d, "the bridge did not let the called-off game go");
+	ck_assert(!log_has(xlog, "declined"));
+	ck_assert(bridge_alive(bridge[0]) && bridge_alive(bridge[1]));
 	hc_close(td);
-	ck_assert_int_eq(stop_bridge(alice), 0);
-	ck_assert_int_eq(stop_bridge(bob), 0);
+	ck_assert_int_eq(stop_bridge(bridge[0]), 0);
+	ck_assert_int_eq(stop_bridge(bridge[1]), 0);
 	ck_assert_int_eq(hd_stop(&d), 0);
 	forget_bridges();
 	hd_cleanup(&d);
