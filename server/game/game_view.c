@@ -58,8 +58,11 @@ static int warning_log_cb(void *ctx, const struct store_warning *w)
 {
 	enum offence o;
 	char color[2] = {w->color, '\0'};
+	/* a row from before migration 0009 does not say: an offence's name is the referee's */
+	bool director = w->by_director >= 0 ? w->by_director > 0
+					     : referee_offence_parse(w->reason, &o) != 0;
 	json_t *e = json_pack("{s:s, s:s, s:b}", "color", color, "reason", w->reason, "by_director",
-			      referee_offence_parse(w->reason, &o) != 0);
+			      director);
 	if (e && w->number > 0)
 		json_object_set_new(e, "number", json_integer(w->number));
 	if (e)

@@ -138,6 +138,8 @@ struct store_warning {
 	char reason[STORE_WARNING_REASON_SIZE];
 	int number;                     /* move number the warning was given at, 0: none */
 	double at;
+	int by_director;                /* 1: a director's (Art. 23), 0: the referee's; read back
+	                                   as -1 for a row from before migration 0009 */
 };
 
 /* Which games store_games_list returns; every condition set must hold. */

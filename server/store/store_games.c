@@ -291,6 +291,7 @@ enum store_rc store_warning_add(struct store *s, int64_t game_id, const struct s
 	b_text(&b, P_REASON, w->reason);
 	b_id(&b, P_NUMBER, w->number);
 	b_double(&b, P_AT, w->at);
+	b_int(&b, P_BY_DIRECTOR, w->by_director > 0);
 	enum store_rc r = store_run(s, &b);
 	if (r == STORE_OK && id)
 		*id = sqlite3_last_insert_rowid(s->db);
@@ -316,6 +317,8 @@ enum store_rc store_warnings_get(struct store *s, int64_t game_id, store_warning
 		w.color = store_col_color(st, WC_COLOR);
 		w.number = sqlite3_column_int(st, WC_NUMBER);
 		w.at = sqlite3_column_double(st, WC_AT);
+		w.by_director = sqlite3_column_type(st, WC_BY_DIRECTOR) == SQLITE_NULL ? -1 :
+				sqlite3_column_int(st, WC_BY_DIRECTOR);
 		if ((r = store_col_copy(s, st, WC_REASON, w.reason, sizeof w.reason)) != STORE_OK
 				|| cb(ctx, &w) != 0)
 			break;

@@ -100,8 +100,8 @@ enum { GC_ID, GC_BLACK, GC_WHITE, GC_SIZE, GC_KOMI, GC_HANDICAP, GC_RATED, GC_TI
 	GC_WARNINGS_W, GC_EXTRA };
 #define MOVE_COLS "number, color, vertex, forfeit, clocks, at"
 enum { MC_NUMBER, MC_COLOR, MC_VERTEX, MC_FORFEIT, MC_CLOCKS, MC_AT };
-#define WARNING_COLS "id, color, reason, number, at"
-enum { WC_ID, WC_COLOR, WC_REASON, WC_NUMBER, WC_AT };
+#define WARNING_COLS "id, color, reason, number, at, by_director"
+enum { WC_ID, WC_COLOR, WC_REASON, WC_NUMBER, WC_AT, WC_BY_DIRECTOR };
 #define HIST_COLS "id, player_id, game_id, rating_before, rd_before, volatility_before, " \
 	"rating, rd, volatility, at"
 enum { HC_ID, HC_PLAYER, HC_GAME, HC_RATING_BEFORE, HC_RD_BEFORE, HC_VOLATILITY_BEFORE,
@@ -121,7 +121,7 @@ enum store_param {
 	P_START_AT, P_CREATED_AT, P_ENDED_AT, P_CLOCKS, P_WARNINGS_B, P_WARNINGS_W, P_EXTRA,
 	P_PLAYER_ID, P_LIMIT, P_GAME_ID, P_NUMBER, P_COLOR, P_VERTEX, P_FORFEIT, P_AT,
 	P_RATING_BEFORE, P_RD_BEFORE, P_VOLATILITY_BEFORE, P_SYSTEM, P_STATE, P_BEFORE,
-	P_FULL_NAME, P_COUNTRY, P_CLUB, P_EGD_PIN, P_ENTRANT, P_SEQ,
+	P_FULL_NAME, P_COUNTRY, P_CLUB, P_EGD_PIN, P_ENTRANT, P_SEQ, P_BY_DIRECTOR,
 	P_COUNT
 };
 

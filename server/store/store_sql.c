@@ -124,8 +124,8 @@ const char *const store_stmt_sql[ST_COUNT] = {
 		"m.vertex = j.vertex AND m.at = j.at) ORDER BY game_id, number",
 	[ST_JOURNAL_CLEAR] = "DELETE FROM move_journal",
 	[ST_JOURNAL_MAX] = "SELECT coalesce(max(seq), 0) FROM move_journal",
-	[ST_WARNING_ADD] = "INSERT INTO warnings (game_id, color, reason, number, at) "
-		"VALUES (:game_id, :color, :reason, :number, :at)",
+	[ST_WARNING_ADD] = "INSERT INTO warnings (game_id, color, reason, number, at, by_director) "
+		"VALUES (:game_id, :color, :reason, :number, :at, :by_director)",
 	[ST_WARNINGS_GET] = "SELECT " WARNING_COLS " FROM warnings WHERE game_id = :game_id "
 		"ORDER BY id",
 	[ST_SAVEPOINT] = "SAVEPOINT store_multi",
@@ -195,4 +195,5 @@ const char *const store_param_names[P_COUNT] = {
 	[P_STATE] = ":state", [P_BEFORE] = ":before", [P_FULL_NAME] = ":full_name",
 	[P_COUNTRY] = ":country", [P_CLUB] = ":club", [P_EGD_PIN] = ":egd_pin",
 	[P_ENTRANT] = ":entrant", [P_SEQ] = ":seq",
+	[P_BY_DIRECTOR] = ":by_director",
 };

@@ -173,7 +173,7 @@ int games_warn(struct server *srv, int64_t id, enum color c, const char *reason)
 	server_txn(srv);
 	int n = ++g->ref.warnings[c];
 	struct store_warning w = {.color = game_color_name(c)[0], .number = (int)board_moves(&g->ref.board),
-				  .at = fairclock_wall_s()};
+				  .at = fairclock_wall_s(), .by_director = 1};
 	snprintf(w.reason, sizeof w.reason, "%s", reason);
 	if (store_warning_add(srv->store, g->id, &w, NULL) != STORE_OK)
 		game_persist_failed(srv, "warning");

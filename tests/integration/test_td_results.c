@@ -219,6 +219,16 @@ START_TEST(test_warning_log)
 	ck_assert_pstr_eq(hj_str(r, "game.warning_log.0.reason"), "phone rang");
 	ck_assert(json_is_true(hj_get(r, "game.warning_log.0.by_director")));
 	json_decref(r);
+	/* a director's reason that names an offence is still the director's (it was guessed from
+	 * the text, and said by_director false) */
+	r = hc_req(e.td, "{s:s, s:I, s:s, s:s}", "cmd", "tournament.warn", "game",
+		   (json_int_t)e.g[0].id, "color", "B", "reason", "superko");
+	OK(r);
+	json_decref(r);
+	r = hc_req(e.td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)e.g[0].id);
+	ck_assert_pstr_eq(hj_str(r, "game.warning_log.1.reason"), "superko");
+	ck_assert(json_is_true(hj_get(r, "game.warning_log.1.by_director")));
+	json_decref(r);
 	/* and in the ended game, rebuilt from the store */
 	r = set_result(e.td, e.g[0].id, "B+R", NULL);
 	OK(r);

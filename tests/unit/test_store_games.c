@@ -407,6 +407,7 @@ START_TEST(test_warnings)
 	snprintf(w.reason, sizeof w.reason, "disturbing the opponent");
 	w.number = 0;
 	w.at = 1700000100;
+	w.by_director = 1;
 	ck_assert_int_eq(store_warning_add(s, g, &w, &id2), STORE_OK);
 	ck_assert_int_gt(id2, id1);
 	w.color = 'x';
@@ -423,6 +424,14 @@ START_TEST(test_warnings)
 	ck_assert_int_eq(ws.w[1].number, 0);
 	ck_assert_str_eq(ws.w[1].reason, "disturbing the opponent");
 	ck_assert_int_eq(raw_int("SELECT count(*) FROM warnings WHERE number IS NULL"), 1);
+	/* who gave it (migration 0009); a row without it (an older tengend's) reads -1 */
+	ck_assert_int_eq(ws.w[0].by_director, 0);
+	ck_assert_int_eq(ws.w[1].by_director, 1);
+	raw_exec("UPDATE warnings SET by_director = NULL");
+	ws.n = 0;
+	ck_assert_int_eq(store_warnings_get(s, g, on_warning, &ws), STORE_OK);
+	ck_assert_int_eq(ws.w[0].by_director, -1);
+	ck_assert_int_eq(ws.w[1].by_director, -1);
 }
 END_TEST
 
