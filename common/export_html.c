@@ -113,8 +113,9 @@ static void pairings(struct export_buf *b, const struct export_ctx *x, int r, in
 	}
 	if (nbye)
 		export_buf_add(b, "</p>\n");
-	/* the players not paired in this round by the director's word (tournament.absent): the
-	 * standings count the round, the page said nothing of it */
+	/* the players of the field not paired in this round: absent by the director's word
+	 * (tournament.absent), or entered after it (a late entry's earlier rounds count as
+	 * absences); the standings count the round, the page said nothing of it */
 	int nabsent = 0;
 	for (i = 0; i < ev->nplayers; i++) {
 		if (!x->num[i] || r > 64 || !(ev->players[i].absent_rounds & (1ull << (r - 1))))

@@ -278,8 +278,11 @@ void tournament_cmds_update(struct conn *c, const struct proto_request *req)
 			bad = key;
 			break;
 		}
-		if (!json_equal(json_object_get(merged, key), v) &&
-		    ndiffer < sizeof differ / sizeof *differ)
+		const json_t *was = json_object_get(merged, key);
+		/* 7 is the stored 7.0: numbers compare by value */
+		bool same = json_is_number(was) && json_is_number(v) ?
+			    json_number_value(was) == json_number_value(v) : json_equal(was, v);
+		if (!same && ndiffer < sizeof differ / sizeof *differ)
 			differ[ndiffer++] = key;
 		json_object_set(merged, key, v);
 		changed++;

@@ -916,9 +916,9 @@ START_TEST(test_update_settings)
 			      (json_int_t)t, "mcmahon_bar", 5), "conflict", "fixed once round 1 is paired");
 	refused(td, json_pack("{s:s, s:I, s:i}", "cmd", "tournament.update", "tournament",
 			      (json_int_t)t, "rounds", 0), "bad_request", "'rounds'");
-	/* ... the same value given again is no change */
-	r = hc_req(td, "{s:s, s:I, s:s, s:i}", "cmd", "tournament.update", "tournament", (json_int_t)t,
-		   "handicap_by", "mms", "rounds", 4);
+	/* ... the same value given again is no change (komi 0 as an integer is the stored 0.0) */
+	r = hc_req(td, "{s:s, s:I, s:s, s:i, s:i}", "cmd", "tournament.update", "tournament",
+		   (json_int_t)t, "handicap_by", "mms", "rounds", 4, "komi", 0);
 	OK(r);
 	json_decref(r);
 	/* ... but a round more (it was "round 1 is paired": the event made again), the
