@@ -124,6 +124,15 @@ test('two players play a game to the end by clicking; a spectator watches', asyn
 	await alice.click('[data-challenge] button.decline');
 	await bob.waitForFunction(() => /declined by alice/.test(document.querySelector('#status').textContent), null, {timeout: WAIT});
 	assert.equal(await alice.locator('[data-challenge]').count(), 0);
+	// alice challenges bob and takes it back (a sent challenge had no button): bob's offer goes
+	await alice.fill('#ch-opponent', 'bob');
+	await alice.click('#ch-send');
+	await bob.waitForSelector('[data-challenge] button.accept', {timeout: WAIT});
+	await alice.waitForSelector('[data-challenge].sent button.withdraw', {timeout: WAIT});
+	assert.match(await alice.textContent('[data-challenge].sent'), /komi 7\.5/); // its terms
+	await alice.click('[data-challenge].sent button.withdraw');
+	await bob.waitForFunction(() => !document.querySelector('[data-challenge]'), null, {timeout: WAIT});
+	await alice.waitForFunction(() => /withdrawn/.test(document.querySelector('#status').textContent), null, {timeout: WAIT});
 	// alice challenges bob: 9x9, byo-yomi 1 min + 3x10 s, alice Black
 	await alice.fill('#ch-opponent', 'bob');
 	await alice.selectOption('#ch-size', '9');
@@ -132,15 +141,20 @@ test('two players play a game to the end by clicking; a spectator watches', asyn
 	await alice.click('#ch-send');
 	await bob.waitForSelector('[data-challenge] button.accept', {timeout: WAIT});
 	await bob.screenshot({path: join(SHOTS, 'lobby-challenge.png')});
+	// the spectator: not logged in, in a context of its own, on the challenge's page before it
+	// is accepted (the page stayed "pending", with the challenger as Black, to the game's end)
+	const challenged = await bob.getAttribute('[data-challenge]', 'data-challenge');
+	const spec = await (await browser.newContext({viewport: {width: 1200, height: 800}, acceptDownloads: true})).newPage();
+	await spec.goto(`${base}/game/${challenged}`);
+	await spec.waitForSelector('#phase[data-phase="pending"]', {timeout: WAIT});
 	await Promise.all([bob.waitForURL(/\/game\/\d+$/, {timeout: WAIT}), bob.click('[data-challenge] button.accept')]);
 	await alice.waitForURL(/\/game\/\d+$/, {timeout: WAIT}); // game.start takes alice there
 	const gameUrl = bob.url();
 	assert.equal(alice.url(), gameUrl);
 	for (const p of [alice, bob]) await p.waitForSelector('svg.board', {timeout: WAIT});
 
-	// the spectator: not logged in, in a context of its own
-	const spec = await (await browser.newContext({viewport: {width: 1200, height: 800}, acceptDownloads: true})).newPage();
-	await spec.goto(gameUrl);
+	assert.equal(gameUrl, `${base}/game/${challenged}`);
+	await spec.waitForSelector('#phase[data-phase="playing"]', {timeout: WAIT});
 	await spec.waitForSelector('svg.board [data-point="E5"]', {timeout: WAIT});
 	assert.equal(await spec.locator('[data-clock="B"]').count(), 1);
 
@@ -198,6 +212,12 @@ test('two players play a game to the end by clicking; a spectator watches', asyn
 	for (const p of all) await p.waitForSelector('#phase[data-phase="counting"]', {timeout: WAIT});
 	// the second pass is said as such (it told Black "a pass from you too ends play" after it)
 	await bob.waitForFunction(() => /Black passes: two passes in a row end play/.test(document.querySelector('#notes').textContent), null, {timeout: WAIT});
+	// a game being counted stays in the lobby's live games (it dropped out at the two passes)
+	const counting = await (await browser.newContext({viewport: {width: 1200, height: 800}})).newPage();
+	await counting.goto(base + '/');
+	await counting.waitForSelector(`#live-games [data-game="${challenged}"]`, {timeout: WAIT});
+	assert.match(await counting.textContent(`#live-games [data-game="${challenged}"]`), /counting/);
+	await counting.context().close();
 	// a byo-yomi clock read part way through a period (5 s of 20 left, 2 periods): 6 s later
 	// the next period is a whole one, 19 s left (it showed 0:04, the part-period again)
 	assert.equal(await spec.evaluate(async () => (await import('/js/clock.js')).clockText({main_ms: 0, periods: 2, period_ms: 5000}, 6000, 20000)), '0:19 (1×)');
@@ -254,6 +274,7 @@ test('two players play a game to the end by clicking; a spectator watches', asyn
 	await alice.goto(base + '/player/alice');
 	await alice.waitForSelector('#chart svg circle:nth-of-type(2)', {timeout: WAIT});
 	assert.match(await alice.textContent('#games tbody'), /bob/);
+	assert.match(await alice.textContent('#games .outcome'), /^won: B\+/); // it said B+ beside the colour
 	assert.match(await alice.textContent('#profile'), /declared 3k/); // the rank given at registration
 	await alice.screenshot({path: join(SHOTS, 'player.png')});
 	// the game's time in the viewer's own zone (it was UTC, unmarked): a page in Tokyo (UTC+9)
@@ -352,7 +373,10 @@ test('a tournament page shows standings and updates as results are entered', asy
 	// a round in play), and "1 of 3" for the cup
 	const final = (await td.ok('tournament.create', {name: 'Web Final', system: 'round_robin', size: 9})).tournament;
 	for (const n of names.slice(0, 2)) await td.ok('tournament.register', {tournament: final, player: n});
-	const fr = await td.ok('tournament.start_round', {tournament: final});
+	const fr = await td.ok('tournament.start_round', {tournament: final, start_at: Date.now() / 1000 + 600});
+	// a scheduled game's page says when it starts (it said "scheduled" and showed full clocks)
+	await page.goto(`${base}/game/${fr.pairings[0].game}`);
+	await page.waitForFunction(() => /scheduled: starts at \d\d:\d\d/.test(document.querySelector('#phase').textContent), null, {timeout: WAIT});
 	await td.ok('tournament.result', {game: fr.pairings[0].game, result: 'W+R'});
 	// a phone (390 px wide): no page is wider than the screen (the lobby was 414 px, this
 	// tournament page 558, a player's rating chart a fixed 600), and the colour dots show
@@ -388,6 +412,7 @@ test('a tournament page shows standings and updates as results are entered', asy
 	await phone.waitForSelector('svg.board', {timeout: WAIT});
 	const dot = await phone.locator('.swatch').first().boundingBox();
 	assert.ok(dot && dot.width >= 10, 'the colour dot: ' + JSON.stringify(dot));
+	assert.ok(Math.abs(dot.width - dot.height) <= 1, 'the colour dot is round: ' + JSON.stringify(dot)); // an oval in its cell
 	await phone.screenshot({path: join(SHOTS, 'phone-game.png'), fullPage: true});
 	for (const c of [...cs, td]) c.close();
 });

@@ -1,7 +1,7 @@
 // game.js: the game page /game/ID: the live board (observe), clocks, moves, warnings, the
 // result, the SGF, stepping through the record, and playing when the viewer is a player.
 import {call, request, on, onState, player} from './conn.js';
-import {el, $, header, say, playerLink, REASONS, idFromPath, notFound} from './ui.js';
+import {el, $, header, say, playerLink, REASONS, idFromPath, notFound, fmtTime} from './ui.js';
 import {Position, drawBoard, pointOf, vertexOf} from './board.js';
 import {Clocks} from './clock.js';
 
@@ -29,6 +29,8 @@ let sgfText = null;
 let clocks;
 let joined = false;       // this page reported its player present (join)
 let heldTimer = 0;        // reloads the game when a clock held after a restart would run
+let resumedAt = 0;        // moves recorded when play last resumed after differing claims: a
+                          // pass before it does not pair with one after (Art. 21.4)
 const HELD_RELOAD_SLACK_MS = 100; // ... this long after, so that it runs by then
 
 function myColor() {
@@ -86,6 +88,7 @@ function render() {
 	$('#warnings-B').textContent = game.warnings ? game.warnings.B : 0;
 	$('#warnings-W').textContent = game.warnings ? game.warnings.W : 0;
 	$('#phase').textContent = game.paused ? 'paused' : game.phase + (game.to_move ? `, ${game.to_move === 'B' ? 'Black' : 'White'} to move` : '')
+		+ (game.phase === 'scheduled' && game.start_at ? `: starts at ${fmtTime(game.start_at).slice(11)}, Black's clock runs from then (Art. 22.4)` : '')
 		+ (game.held_ms ? ` (after the server's restart, the clock waits for ${game.to_move === 'B' ? game.black : game.white} to reconnect)` : '');
 	$('#phase').dataset.phase = game.phase;
 	$('#result').textContent = game.result !== null && game.result !== undefined
@@ -109,7 +112,7 @@ function render() {
 	$('#accept-claim').disabled = !theirClaim;
 	$('#accept-claim').title = theirClaim ? '' : 'your opponent has not named dead stones yet';
 	$('#their-claim').textContent = theirClaim ? `Your opponent marks dead (blue squares): ${theirClaim.join(' ') || 'none'}` : '';
-	$('#you').textContent = mine ? `You play ${mine === 'B' ? 'Black' : 'White'}.` : '';
+	$('#you').textContent = mine ? `You ${game.phase === 'ended' ? 'played' : 'play'} ${mine === 'B' ? 'Black' : 'White'}.` : '';
 }
 
 function stepTo(k) {
@@ -274,7 +277,7 @@ function onMove(e) {
 	if (e.forfeited) explain(`${e.color === 'B' ? 'Black' : 'White'}: ${FORFEIT[e.forfeited] || 'turn forfeited: ' + e.forfeited}`);
 	else if (e.vertex === 'pass') { // a pass is easy to miss on the board
 		const before = game.moves[game.moves.length - 2];
-		const second = before && before.vertex === 'pass' && before.color !== e.color;
+		const second = before && before.vertex === 'pass' && before.color !== e.color && before.number > resumedAt;
 		explain(`${e.color === 'B' ? 'Black' : 'White'} passes` + (second ? ': two passes in a row end play (Art. 8).'
 			: myColor() && e.color !== myColor() ? ': a pass from you too ends play and starts the count (Art. 8).' : '.'));
 	}
@@ -312,17 +315,21 @@ async function main() {
 	on('game.dead', (e) => {
 		if (e.game !== id) return;
 		if (e.color !== myColor()) theirClaim = e.stones;
-		explain(`${e.color === 'B' ? 'Black' : 'White'} marks dead: ${e.stones.join(' ') || 'none'}`);
+		explain(`${e.color === 'B' ? 'Black' : 'White'} marks these stones dead: ${e.stones.join(' ') || 'none'}`);
 		render();
 	});
 	on('game.resume', (e) => {
 		if (e.game !== id) return;
+		if (!e.reason && !e.by) resumedAt = game ? game.moves.length : 0; // the claims differed
 		explain(e.reason === 'returned' ? `${e.by} is back after the server's restart: their clock runs again (Art. 14).`
 			: e.by ? `Resumed by ${e.by} (Art. 14).` : 'The claims differ: play resumes (Art. 21.4).');
 		if (e.reason !== 'returned') say(''); // "Claim sent: waiting…" is over
 		refresh(e);
 	});
 	for (const ev of ['game.end', 'game.begin', 'game.paused', 'game.join', 'game.start']) on(ev, refresh);
+	// a challenge accepted while this page watched it (observers get its state, not
+	// game.start): the colours, the phase and the clocks (it stayed "pending" to the end)
+	on('game.state', (e) => { if (e.game && e.game.id === id) load(); });
 	on('game.end', (e) => { if (e.game === id) say(''); }); // "Claim sent: waiting…" is over
 	on('login', () => { if (game) { render(); joinIfMine(); } });
 	// no clock runs while the server is down (Art. 14): stop counting down until it is back

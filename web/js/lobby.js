@@ -57,16 +57,18 @@ async function leaderboard() {
 }
 
 async function liveGames() {
-	const r = await call('games', {phase: 'playing', limit: LIVE_GAMES_MAX});
-	const rows = await Promise.all(r.games.map(async (g) => {
+	// the games being counted too (they dropped out of the list at the two passes)
+	const lists = await Promise.all(['playing', 'counting'].map((phase) => call('games', {phase, limit: LIVE_GAMES_MAX})));
+	const games = lists.flatMap((r) => r.games).sort((a, b) => b.id - a.id).slice(0, LIVE_GAMES_MAX);
+	const rows = await Promise.all(games.map(async (g) => {
 		const d = await request('game', {game: g.id});
 		const full = d.ok ? d.game : null;
 		const clocks = full && full.clocks ? `${clockText(full.clocks.B, 0)} / ${clockText(full.clocks.W, 0)}` : '–';
 		return el('tr', {'data-game': g.id}, el('td', {}, link('/game/' + g.id, '#' + g.id)), el('td', {}, named(g.black)),
-			el('td', {}, named(g.white)), el('td', {}, `${g.size}×${g.size}`), el('td', {}, full ? full.moves.length : ''),
-			el('td', {}, clocks));
+			el('td', {}, named(g.white)), el('td', {}, `${g.size}×${g.size}`),
+			el('td', {}, (full ? full.moves.length : '') + (g.phase === 'counting' ? ' (counting)' : '')), el('td', {}, clocks));
 	}));
-	$('#live-games tbody').replaceChildren(...rows);
+	$('#live-games tbody').replaceChildren(...rows, ...(rows.length ? [] : [el('tr', {}, el('td', {colspan: 6}, 'No game in play.'))]));
 }
 
 // Is t over: its last round paired and every game of it with a result (as the tournament page
@@ -82,9 +84,10 @@ async function tournaments() {
 	const r = await call('tournament.list');
 	const over = await Promise.all(r.tournaments.map(finished));
 	$('#tournaments tbody').replaceChildren(...r.tournaments.map((t, i) => el('tr', {'data-tournament': t.id},
-		el('td', {}, link('/tournament/' + t.id, t.name)), el('td', {}, t.system), el('td', {}, t.players),
+		el('td', {}, link('/tournament/' + t.id, t.name)), el('td', {}, t.system.replace(/_/g, ' ')), el('td', {}, t.players),
 		el('td', {}, over[i] ? 'finished' : t.round ? `${t.round} of ${t.settings && t.settings.rounds ? t.settings.rounds : '?'}`
-			: 'not started'))));
+			: 'not started'))),
+		...(r.tournaments.length ? [] : [el('tr', {}, el('td', {colspan: 4}, 'No tournament yet.'))]));
 }
 
 async function refresh() {
@@ -115,12 +118,26 @@ function challengeItem(game, from, settings) {
 	return li;
 }
 
+// A challenge of mine, waiting: its terms, and a way to take it back (`decline` by the
+// challenger withdraws it; there was none).
+function sentItem(c) {
+	const s = c.settings;
+	const li = el('li', {'data-challenge': c.game, class: 'sent'}, `You challenged ${c.to} (game ${c.game}): ${s.size}×${s.size}, `
+		+ `${s.rules && s.rules.ruleset === 'prediction' ? 'prediction rules' : 'komi ' + s.komi}, ${timeText(s.time)}, `
+		+ `${s.rated ? 'rated' : 'free'}; waiting. `,
+	el('button', {class: 'withdraw', onclick: async () => {
+		const r = await request('decline', {game: c.game});
+		if (!r.ok) say(r.error.message, 'error'); else { li.remove(); say(`Challenge ${c.game} withdrawn.`); }
+	}}, 'Withdraw'));
+	return li;
+}
+
 async function pending() {
 	const r = await request('challenges', {limit: 100});
 	if (!r.ok) return;
 	$('#challenges').replaceChildren(...r.challenges.map((c) => c.direction === 'received'
 		? challengeItem(c.game, c.from, c.settings)
-		: el('li', {'data-challenge': c.game}, `You challenged ${c.to} (game ${c.game}): waiting.`)));
+		: sentItem(c)));
 }
 
 async function myGames() {
@@ -142,7 +159,11 @@ async function main() {
 	on('login', loggedIn);
 	on('logout', loggedIn);
 	on('challenge', (e) => $('#challenges').append(challengeItem(e.game, e.from, e.settings)));
-	on('challenge.declined', (e) => { say(`Game ${e.game}: the challenge was declined by ${e.by}.`); pending(); });
+	on('challenge.declined', (e) => {
+		const me = player();
+		if (!me || e.by !== me.name) say(`Game ${e.game}: the challenge was declined by ${e.by}.`); // not my own withdrawal
+		pending();
+	});
 	on('challenge.expired', () => pending());
 	on('game.start', (e) => toGame(e.game));
 	// at login, each live game of mine: the ones where I am to move, and my clock runs (after

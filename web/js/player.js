@@ -35,6 +35,14 @@ function chart(history) {
 	return s;
 }
 
+// "won: ", "lost: ", "draw: " or "" for this player's game g (the result alone did not say:
+// "B+3.5" beside the colour)
+function won(g) {
+	const m = /^([BW])\+/.exec(g.result || '');
+	if (m) return m[1] === g.color ? 'won: ' : 'lost: ';
+	return g.result === '0' ? 'draw: ' : '';
+}
+
 async function main() {
 	document.title = `tengen: ${name}`;
 	await header();
@@ -54,10 +62,11 @@ async function main() {
 	$('#games tbody').replaceChildren(...played.map((g) => el('tr', {},
 		el('td', {}, link('/game/' + g.id, '#' + g.id)), el('td', {}, g.color),
 		el('td', {}, link('/player/' + encodeURIComponent(g.opponent), g.opponent)),
-		el('td', {}, `${g.result || ''} ${g.reason ? REASONS[g.reason] || g.reason : ''}`), el('td', {}, g.rated ? 'yes' : 'no'),
+		el('td', {class: 'outcome'}, `${won(g)}${g.result || ''} ${g.reason ? REASONS[g.reason] || g.reason : ''}`), el('td', {}, g.rated ? 'yes' : 'no'),
 		el('td', {}, fmtTime(g.ended_at)))));
 	$('#tournaments').replaceChildren(...(r.tournaments || []).map((t) =>
-		el('li', {}, typeof t === 'object' ? link('/tournament/' + (t.id ?? t.tournament), t.name || ('#' + (t.id ?? t.tournament))) : String(t))));
+		el('li', {}, typeof t === 'object' ? link('/tournament/' + (t.id ?? t.tournament), t.name || ('#' + (t.id ?? t.tournament))) : String(t))),
+		...((r.tournaments || []).length ? [] : [el('li', {}, 'None yet.')]));
 }
 
 main().catch((e) => say(e.message, 'error'));

@@ -62,7 +62,9 @@ function pairings(rounds) {
 	const bye = (b) => el('tr', {}, el('td', {}), el('td', {}, playerLink(b)), el('td', {}, 'bye'));
 	$('#rounds').replaceChildren(...rounds.slice().reverse().map((r) => el('div', {class: 'round', 'data-round': r.round},
 		el('h4', {}, 'Round ' + r.round),
-		el('table', {}, el('tbody', {}, ...r.pairings.map(row), ...(r.byes || []).map(bye))))));
+		el('table', {}, el('thead', {}, el('tr', {}, el('th', {}, 'Game'), el('th', {}, 'Black'), el('th', {}),
+			el('th', {}, 'White'), el('th', {}, 'Handicap'), el('th', {}, 'Result'))),
+		el('tbody', {}, ...r.pairings.map(row), ...(r.byes || []).map(bye))))));
 }
 
 async function load() {
@@ -70,7 +72,8 @@ async function load() {
 	document.title = `tengen: ${t.name}`;
 	$('#name').textContent = t.name;
 	const s = t.settings || {};
-	$('#info').textContent = `${t.system}, ${t.players ?? (t.field || []).length} players, round ${t.round} of ${s.rounds ?? '?'}`
+	$('#info').textContent = `${t.system.replace(/_/g, ' ')}, ${t.players ?? (t.field || []).length} players, `
+		+ (t.round ? `round ${t.round} of ${s.rounds ?? '?'}` : `not started (${s.rounds ?? '?'} rounds)`)
 		+ `, ${s.size}×${s.size}, komi ${s.komi}` + (t.director ? `, director ${t.director}` : '');
 	const rounds = [];
 	for (let r = 1; r <= t.round; r++) rounds.push(await call('tournament.pairings', {tournament: id, round: r}));

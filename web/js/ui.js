@@ -52,6 +52,7 @@ export function say(text, kind = 'info') {
 	if (!s) return;
 	s.textContent = text;
 	s.className = kind;
+	delete s.dataset.game; // a game's notice (game.start below) is replaced
 }
 
 // "2026-12-02 23:05" in the viewer's own time zone, as the other times on the pages are (it
@@ -106,14 +107,22 @@ export async function header() {
 	};
 	on('login', draw);
 	on('logout', draw);
-	// A game of mine began while I am on another page (the lobby goes there by itself): say so,
-	// with the way there; its clock may be running (Art. 22.4).
+	// A game of mine began, or was paired to begin at its start time, while I am on another
+	// page (the lobby goes there by itself): say so, with the way there; its clock may be
+	// running (Art. 22.4). It said "has started" from the pairing on, and after the game's end.
 	on('game.start', (e) => {
 		if (location.pathname === '/' || location.pathname === `/game/${e.game}`) return;
 		const s = $('#status');
 		if (!s) return;
 		s.className = 'info';
-		s.replaceChildren(`Your game ${e.game} has started: `, link(`/game/${e.game}`, 'go to it'));
+		s.dataset.game = e.game;
+		const later = e.start_at && e.start_at * 1000 > Date.now();
+		s.replaceChildren(later ? `Your game ${e.game} is paired: it starts at ${fmtTime(e.start_at).slice(11)} (your clock runs from then): `
+			: `Your game ${e.game} has started: `, link(`/game/${e.game}`, 'go to it'));
+	});
+	on('game.end', (e) => {
+		const s = $('#status');
+		if (s && s.dataset.game === String(e.game)) { delete s.dataset.game; say(''); }
 	});
 	draw();
 	try {
