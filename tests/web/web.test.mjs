@@ -362,7 +362,8 @@ test('a tournament page shows standings and updates as results are entered', asy
 	await page.screenshot({path: join(SHOTS, 'tournament.png'), fullPage: true});
 	await page.click('#projector');
 	assert.ok(await page.evaluate(() => document.body.classList.contains('projector')));
-	assert.ok(await page.isHidden('#pairings-section'));
+	assert.ok(await page.isHidden('#crosstable-section'));
+	assert.ok(await page.isVisible('#rounds .round[data-round="1"]')); // the round in play's pairings
 	await page.screenshot({path: join(SHOTS, 'tournament-projector.png')});
 	// a way out that a mouse finds (only Esc left it)
 	await page.click('#leave-projector');

@@ -1,7 +1,7 @@
 // game.js: the game page /game/ID: the live board (observe), clocks, moves, warnings, the
 // result, the SGF, stepping through the record, and playing when the viewer is a player.
 import {call, request, on, onState, player} from './conn.js';
-import {el, $, header, say, playerLink, REASONS, idFromPath, notFound, fmtTime} from './ui.js';
+import {el, $, header, say, playerLink, REASONS, idFromPath, notFound, fmtTime, timeText} from './ui.js';
 import {Position, drawBoard, pointOf, vertexOf} from './board.js';
 import {Clocks} from './clock.js';
 
@@ -182,6 +182,7 @@ async function load() {
 	$('#black').replaceChildren(playerLink(game.black));
 	$('#white').replaceChildren(playerLink(game.white));
 	$('#info').textContent = `${game.size}×${game.size}, komi ${game.komi}` + (game.handicap ? `, handicap ${game.handicap}` : '')
+		+ `, ${timeText(game.time)}`
 		+ `, ${game.rated ? 'rated' : 'free'}` + (game.nigiri ? ', colours by nigiri at accept (the challenger is listed first)'
 			: game.phase === 'pending' ? ', a challenge not yet accepted: the challenger is listed as Black until the colours are settled at accept' : '')
 		+ (game.tournament ? ', round ' + game.round + ' of ' : '');

@@ -2,7 +2,7 @@
 // player, accept or decline challenges, one's own games. Lists are read again every
 // LOBBY_REFRESH_MS (the protocol has no lobby events).
 import {call, request, on, player} from './conn.js';
-import {el, $, header, say, playerLink, link} from './ui.js';
+import {el, $, header, say, playerLink, link, timeText} from './ui.js';
 import {clockText} from './clock.js';
 
 const LOBBY_REFRESH_MS = 5000;
@@ -28,17 +28,6 @@ function timeControl(v) {
 	return {system: 'none'};
 }
 
-// A time control in words: "byo-yomi 10 min + 3×30 s" (docs/protocol.md, "Time controls").
-function timeText(t) {
-	const m = (s) => (s % 60 ? `${s} s` : `${s / 60} min`);
-	switch (t && t.system) {
-	case 'byoyomi': return `byo-yomi ${m(t.main_s)} + ${t.periods}×${m(t.period_s)}`;
-	case 'canadian': return `Canadian ${m(t.main_s)} + ${t.stones} stones in ${m(t.period_s)}`;
-	case 'fischer': return `Fischer ${m(t.main_s)} + ${m(t.increment_s)} a move`;
-	case 'absolute': return `${m(t.main_s)} absolute`;
-	default: return 'no clock';
-	}
-}
 
 function named(name) {
 	return el('span', {}, playerLink(name), ranks.has(name) ? ` (${ranks.get(name)})` : '');

@@ -63,6 +63,18 @@ export function fmtTime(unix) {
 	return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
 }
 
+// A time control in words: "byo-yomi 10 min + 3×30 s" (docs/protocol.md, "Time controls").
+export function timeText(t) {
+	const m = (s) => (s % 60 ? `${s} s` : `${s / 60} min`);
+	switch (t && t.system) {
+	case 'byoyomi': return `byo-yomi ${m(t.main_s)} + ${t.periods}×${m(t.period_s)}`;
+	case 'canadian': return `Canadian ${m(t.main_s)} + ${t.stones} stones in ${m(t.period_s)}`;
+	case 'fischer': return `Fischer ${m(t.main_s)} + ${m(t.increment_s)} a move`;
+	case 'absolute': return `${m(t.main_s)} absolute`;
+	default: return 'no clock';
+	}
+}
+
 // The header: the site's name, links, the login/register form or who is logged in.
 export async function header() {
 	const h = $('header');
