@@ -239,6 +239,10 @@ test('two players play a game to the end by clicking; a spectator watches', asyn
 	await alice.waitForFunction(() => document.querySelector('#status').textContent === '', null, {timeout: WAIT});
 	const result = await spec.textContent('#result');
 	assert.match(result, /^B\+\d/, 'result: ' + result);
+	// the final board shows the territories: White's two dead stones' points are Black's, and
+	// no point is White's (Black's wall around the centre, White's only stones dead)
+	await spec.waitForSelector('[data-territory="B"][data-at="A1"]', {timeout: WAIT});
+	assert.equal(await spec.locator('[data-territory="W"]').count(), 0);
 	assert.match(result, /counting/);
 	await spec.screenshot({path: join(SHOTS, 'game-ended.png')});
 

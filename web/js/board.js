@@ -61,6 +61,32 @@ export class Position {
 		return taken;
 	}
 	remove(vs) { for (const v of vs) { const p = pointOf(this.size, v); if (p) this.grid[p[1]][p[0]] = '.'; } }
+	// The territories once the dead stones (vertices) are off the board: a Map of vertex to
+	// 'B' or 'W' for each point of an empty region that only one colour's stones border
+	// (Art. 8-9; the dead stones' points included). Points bordered by both are dame.
+	territory(dead) {
+		const p = this.clone();
+		p.remove(dead || []);
+		const out = new Map(), seen = new Set();
+		for (let y = 0; y < p.size; y++) {
+			for (let x = 0; x < p.size; x++) {
+				if (p.grid[y][x] !== '.' || seen.has(x + ',' + y)) continue;
+				const region = [[x, y]], borders = new Set();
+				seen.add(x + ',' + y);
+				for (let i = 0; i < region.length; i++) {
+					for (const [a, b] of p.neighbours(...region[i])) {
+						const c = p.grid[b][a], k = a + ',' + b;
+						if (c !== '.') borders.add(c);
+						else if (!seen.has(k)) { seen.add(k); region.push([a, b]); }
+					}
+				}
+				if (borders.size !== 1) continue;
+				const owner = [...borders][0];
+				for (const [a, b] of region) out.set(vertexOf(p.size, a, b), owner);
+			}
+		}
+		return out;
+	}
 }
 
 function svg(tag, attrs) {
@@ -77,9 +103,15 @@ function stars(size) {
 	return pts;
 }
 
+function territoryMark(cx, cy, owner, v) {
+	return svg('rect', {x: cx - 5, y: cy - 5, width: 10, height: 10, class: 'territory ' + (owner === 'B' ? 'black' : 'white'),
+		'data-territory': owner, 'data-at': v});
+}
+
 // Draw pos into the element `host` (replacing its content). opts: last (vertex of the last
 // move), dead (Set of vertices marked dead), theirs (Set of vertices the opponent marks dead:
-// a square, so that both claims show at once in the count), onclick(vertex).
+// a square, so that both claims show at once in the count), territory (Map of vertex to 'B'
+// or 'W': a small square of that colour, a counted game's final board), onclick(vertex).
 export function drawBoard(host, pos, opts = {}) {
 	const n = pos.size, cell = 30, pad = 30, w = pad * 2 + cell * (n - 1);
 	const s = svg('svg', {viewBox: `0 0 ${w} ${w}`, class: 'board', role: 'img', 'aria-label': `${n}x${n} board`});
@@ -102,6 +134,7 @@ export function drawBoard(host, pos, opts = {}) {
 				const hit = svg('rect', {x: at(x) - cell / 2, y: at(y) - cell / 2, width: cell, height: cell, class: 'point', 'data-point': v});
 				if (opts.onclick) hit.addEventListener('click', () => opts.onclick(v));
 				s.append(hit);
+				if (opts.territory && opts.territory.has(v)) s.append(territoryMark(at(x), at(y), opts.territory.get(v), v));
 				continue;
 			}
 			const st = svg('circle', {cx: at(x), cy: at(y), r: cell / 2 - 1, class: 'stone ' + (c === 'B' ? 'black' : 'white'),
@@ -111,6 +144,7 @@ export function drawBoard(host, pos, opts = {}) {
 			s.append(st);
 			if (opts.dead && opts.dead.has(v)) s.append(svg('path', {d: `M${at(x) - 7} ${at(y) - 7}L${at(x) + 7} ${at(y) + 7}M${at(x) + 7} ${at(y) - 7}L${at(x) - 7} ${at(y) + 7}`, class: 'deadmark'}));
 			if (opts.theirs && opts.theirs.has(v)) s.append(svg('rect', {x: at(x) - 9, y: at(y) - 9, width: 18, height: 18, class: 'theirmark', 'data-theirs': v}));
+			if (opts.territory && opts.territory.has(v)) s.append(territoryMark(at(x), at(y), opts.territory.get(v), v));
 			if (opts.last === v) s.append(svg('circle', {cx: at(x), cy: at(y), r: cell / 5, class: 'last ' + (c === 'B' ? 'on-black' : 'on-white'), 'data-last': v}));
 		}
 	}

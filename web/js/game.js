@@ -79,6 +79,10 @@ function render() {
 	drawBoard($('#board'), shownPosition(), {
 		last: lastVertex(), dead: counting ? dead : game.dead ? new Set(game.dead) : null,
 		theirs: counting && theirClaim ? new Set(theirClaim) : null,
+		// a counted game's final board shows whose each point is (it showed the dead stones'
+		// marks only, beside "Black 46, White 35")
+		territory: game.phase === 'ended' && game.score && Array.isArray(game.dead) && view === game.moves.length
+			? shownPosition().territory(game.dead) : null,
 		onclick: counting ? toggleDead : playing ? playAt
 			: back ? () => say(`You are looking at move ${view}: go to the last move (→ or >|) to play.`) : null,
 	});
