@@ -53,7 +53,6 @@ json_t *game_player_name_json(struct server *srv, const struct game *g, int64_t 
 	return json_string(name);
 }
 
-/* The `game` query's object (docs/protocol.md). */
 static int warning_log_cb(void *ctx, const struct store_warning *w)
 {
 	enum offence o;
@@ -82,6 +81,7 @@ static json_t *warning_log_json(struct server *srv, const struct game *g)
 	return a;
 }
 
+/* The `game` query's object (docs/protocol.md). */
 json_t *game_json(struct server *srv, const struct game *g)
 {
 	json_t *o = json_object();

@@ -135,7 +135,6 @@ void store_unlock(int fd)
 	}
 }
 
-
 enum store_rc store_alive_get(struct store *s, double *at)
 {
 	sqlite3_stmt *st = s->st[ST_ALIVE_GET];
