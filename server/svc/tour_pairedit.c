@@ -390,8 +390,9 @@ int tournaments_unpair(struct server *srv, int64_t tournament, const char *by, i
 			continue;
 		if (b.ev.games[k].result != RESULT_NONE || !games_is_unstarted(srv, b.game_ids[k])) {
 			svc_fail(e, PROTO_ERR_CONFLICT, "game %lld of round %d has begun or has a "
-				 "result: the round stands (tournament.result, or tournament.pair_edit "
-				 "before games begin)", (long long)b.game_ids[k], round);
+				 "result: the round stands (enter its results: tournament.result, "
+				 "tengen td result; or change its pairing before its games begin: "
+				 "tournament.pair_edit, tengen td pair)", (long long)b.game_ids[k], round);
 			goto out;
 		}
 	}

@@ -800,6 +800,9 @@ START_TEST(test_unpair)
 						    (json_int_t)w.game[0]));
 	refused(e.td, json_pack("{s:s, s:I}", "cmd", "tournament.unpair", "tournament",
 				(json_int_t)t), "conflict", "has begun");
+	/* the way on, in the client's words too (it named protocol commands only) */
+	refused(e.td, json_pack("{s:s, s:I}", "cmd", "tournament.unpair", "tournament",
+				(json_int_t)t), "conflict", "tengen td result");
 	pairings(e.td, t, 1, &v);
 	ck_assert_int_eq(v.n, 2);
 	ck_assert_int_eq(v.game[0], w.game[0]);
