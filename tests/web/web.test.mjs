@@ -229,6 +229,9 @@ test('two players play a game to the end by clicking; a spectator watches', asyn
 	await alice.screenshot({path: join(SHOTS, 'game-counting.png')});
 	await alice.click('#submit-dead');
 	await bob.waitForFunction(() => document.querySelector('#their-claim').textContent.includes('A1'), null, {timeout: WAIT});
+	// the spectator sees Black's claim on the board (it was only named in the notes)
+	await spec.waitForSelector('[data-vertex="A1"].dead', {timeout: WAIT});
+	assert.equal(await spec.locator('.stone.dead').count(), 2);
 	// the opponent's claim is drawn on the board too (it was only a list of vertices)
 	await bob.waitForSelector('[data-theirs="A1"]', {timeout: WAIT});
 	assert.equal(await bob.locator('[data-theirs]').count(), 2);

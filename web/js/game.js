@@ -76,9 +76,12 @@ function render() {
 	const playing = game.phase === 'playing' && mine && view === game.moves.length && !game.paused;
 	// a player looking at an earlier move who clicks is told why nothing happens
 	const back = mine && (game.phase === 'playing' || game.phase === 'counting') && view !== game.moves.length;
+	// a spectator in the count sees both claims: Black's as crosses, White's as squares (they
+	// were only named in the notes)
+	const watching = !mine && game.phase === 'counting' && game.claims && view === game.moves.length;
 	drawBoard($('#board'), shownPosition(), {
-		last: lastVertex(), dead: counting ? dead : game.dead ? new Set(game.dead) : null,
-		theirs: counting && theirClaim ? new Set(theirClaim) : null,
+		last: lastVertex(), dead: counting ? dead : watching ? new Set(game.claims.B || []) : game.dead ? new Set(game.dead) : null,
+		theirs: counting && theirClaim ? new Set(theirClaim) : watching ? new Set(game.claims.W || []) : null,
 		// a counted game's final board shows whose each point is (it showed the dead stones'
 		// marks only, beside "Black 46, White 35")
 		territory: game.phase === 'ended' && game.score && Array.isArray(game.dead) && view === game.moves.length
@@ -115,7 +118,8 @@ function render() {
 	// agreeing needs the opponent's claim (it did nothing, silently, before one came)
 	$('#accept-claim').disabled = !theirClaim;
 	$('#accept-claim').title = theirClaim ? '' : 'your opponent has not named dead stones yet';
-	$('#their-claim').textContent = theirClaim ? `Your opponent marks dead (blue squares): ${theirClaim.join(' ') || 'none'}` : '';
+	$('#their-claim').textContent = theirClaim ? `Your opponent marks dead (blue squares): ${theirClaim.join(' ') || 'none'}`
+		: watching && (game.claims.B || game.claims.W) ? 'Marked dead: by Black, red crosses; by White, blue squares.' : '';
 	$('#you').textContent = mine ? `You ${game.phase === 'ended' ? 'played' : 'play'} ${mine === 'B' ? 'Black' : 'White'}.` : '';
 }
 
@@ -320,6 +324,7 @@ async function main() {
 	on('game.dead', (e) => {
 		if (e.game !== id) return;
 		if (e.color !== myColor()) theirClaim = e.stones;
+		if (game && game.phase === 'counting') game.claims = {...(game.claims || {}), [e.color]: e.stones};
 		explain(`${e.color === 'B' ? 'Black' : 'White'} marks these stones dead: ${e.stones.join(' ') || 'none'}`);
 		render();
 	});
