@@ -219,13 +219,12 @@ double game_late_since(const struct game *g)
 /* After a restart: the time the server was down since g's start (srv->down_since, the last
  * mark of the daemon running, to now) is no lateness for a player not there yet (Art. 14: no
  * clock runs while the server is down; Art. 22). Returns whether g gained a credit (to be
- * saved, so that it stands after the next restart). */
+ * saved, so that it stands after the next restart, and its timer armed again). */
 static bool late_credit_downtime(struct server *srv, struct game *g)
 {
 	double now = fairclock_wall_s();
-	if (srv->down_since <= 0 || g->row.start_at <= 0 || !g->started ||
-	    (g->present[BLACK] && g->present[WHITE]) || g->ref.phase == PHASE_PENDING ||
-	    g->ref.phase == PHASE_ENDED)
+	/* a live game with a start time is a scheduled game (a challenge has none) */
+	if (srv->down_since <= 0 || g->row.start_at <= 0 || (g->present[BLACK] && g->present[WHITE]))
 		return false;
 	double from = fmax(srv->down_since, g->row.start_at);
 	if (now <= from)
@@ -236,18 +235,9 @@ static bool late_credit_downtime(struct server *srv, struct game *g)
 	return true;
 }
 
-/* games_load's listing: the server, and the games whose lateness credit grew (saved once the
- * listing's read transaction is over). */
-struct load_ctx {
-	struct server *srv;
-	int64_t *credited;
-	size_t ncredited, cap;
-};
-
 static int load_cb(void *ctx, const struct store_game *row, const struct store_move *moves, size_t n)
 {
-	struct load_ctx *lc = ctx;
-	struct server *srv = lc->srv;
+	struct server *srv = ctx;
 	struct store_game copy = *row;
 	/* The row's strings belong to the listing: duplicate them for the game. */
 	copy.time_control = row->time_control ? strdup(row->time_control) : NULL;
@@ -256,21 +246,6 @@ static int load_cb(void *ctx, const struct store_game *row, const struct store_m
 	copy.extra = row->extra ? strdup(row->extra) : NULL;
 	struct game *g = game_build(srv, &copy, moves, n);
 	if (g) {
-		if (late_credit_downtime(srv, g)) { /* before its timer is armed */
-			if (lc->ncredited == lc->cap) {
-				size_t cap = lc->cap ? 2 * lc->cap : 16;
-				int64_t *p = realloc(lc->credited, cap * sizeof *p);
-				if (p) {
-					lc->credited = p;
-					lc->cap = cap;
-				}
-			}
-			if (lc->ncredited < lc->cap) /* else it holds until the game's next save */
-				lc->credited[lc->ncredited++] = g->id;
-			else
-				log_msg(LOGL_ERROR, "lateness_credit", "game=%lld error=\"out of memory\"",
-					(long long)g->id);
-		}
 		game_go_live(srv, g);
 		/* The players reconnect after the restart: a clock waits for its player, up to the
 		 * grace (Art. 14; games_player_back ends the wait for each). */
@@ -293,22 +268,22 @@ int games_load(struct server *srv)
 	if (store_games_unfinished_count(srv->store, &live) == STORE_OK && live >= GAMES_RESERVE_FROM)
 		log_msg(LOGL_INFO, "heap_reserve", "games=%zu bytes=%zu", live,
 			heap_reserve(live * GAMES_RESERVE_BYTES));
-	struct load_ctx lc = {.srv = srv};
-	enum store_rc r = store_games_unfinished(srv->store, load_cb, &lc);
+	enum store_rc r = store_games_unfinished(srv->store, load_cb, srv);
 	heap_reserve_done();
 	if (r != STORE_OK) {
-		free(lc.credited);
 		log_msg(LOGL_ERROR, "games_load", "error=\"%s\"", store_errmsg(srv->store));
 		return -1;
 	}
-	for (size_t i = 0; i < lc.ncredited; i++) {
-		struct game *g = game_live(srv, lc.credited[i]);
-		if (g) {
+	/* The downtime's lateness credit, saved once the listing's read transaction is over (a
+	 * write inside it is refused), and the timers armed again for the later deadline. */
+	for (size_t i = 0; i < srv->games.cap; i++) {
+		struct game *g = srv->games.slots[i].val;
+		if (g && late_credit_downtime(srv, g)) {
 			server_txn(srv);
 			game_save(srv, g);
+			game_arm(g);
 		}
 	}
-	free(lc.credited);
 	/* committed now: with an open transaction the syncer could not take over the store's
 	 * syncs at server_start (--sync power-safe-thread fell back to the commit's) */
 	server_commit_now(srv);
