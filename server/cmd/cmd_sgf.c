@@ -89,7 +89,7 @@ static int sgf_warning_cb(void *ctx, const struct store_warning *w)
 	char buf[STORE_WARNING_REASON_SIZE + 64];
 	enum offence o;
 	/* a director's reason is their text, even one that names an offence */
-	const char *why = w->by_director <= 0 && referee_offence_parse(w->reason, &o) == 0 ?
+	const char *why = !game_warning_by_director(w) && referee_offence_parse(w->reason, &o) == 0 ?
 			  game_offence_text(o) : w->reason;
 	snprintf(buf, sizeof buf, "Warning to %s: %s", w->color == 'B' ? "Black" : "White", why);
 	char **target = w->number > 0 && (size_t)w->number <= s->nmoves ? &s->moves[w->number - 1].comment

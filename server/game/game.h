@@ -217,6 +217,9 @@ json_t *game_settings_json(const struct game *g);
  * name entered, as the tournament's field names it, not by its internal row name (issue 16). */
 json_t *game_player_name_json(struct server *srv, const struct game *g, int64_t id,
 			      const char *name);
+/* Did a director give warning w (Art. 23), not the referee? Stored since migration 0009; an
+ * older row is told from its reason (an offence's name is the referee's). */
+bool game_warning_by_director(const struct store_warning *w);
 /* The `game` query's object (docs/protocol.md); srv's store names an entrant as entered. */
 json_t *game_json(struct server *srv, const struct game *g);
 

@@ -53,15 +53,18 @@ json_t *game_player_name_json(struct server *srv, const struct game *g, int64_t 
 	return json_string(name);
 }
 
-static int warning_log_cb(void *ctx, const struct store_warning *w)
+bool game_warning_by_director(const struct store_warning *w)
 {
 	enum offence o;
-	char color[2] = {w->color, '\0'};
 	/* a row from before migration 0009 does not say: an offence's name is the referee's */
-	bool director = w->by_director >= 0 ? w->by_director > 0
-					     : referee_offence_parse(w->reason, &o) != 0;
+	return w->by_director >= 0 ? w->by_director > 0 : referee_offence_parse(w->reason, &o) != 0;
+}
+
+static int warning_log_cb(void *ctx, const struct store_warning *w)
+{
+	char color[2] = {w->color, '\0'};
 	json_t *e = json_pack("{s:s, s:s, s:b}", "color", color, "reason", w->reason, "by_director",
-			      director);
+			      game_warning_by_director(w));
 	if (e && w->number > 0)
 		json_object_set_new(e, "number", json_integer(w->number));
 	if (e)
