@@ -2,7 +2,7 @@
 // player, accept or decline challenges, one's own games. Lists are read again every
 // LOBBY_REFRESH_MS (the protocol has no lobby events).
 import {call, request, on, player} from './conn.js';
-import {el, $, header, say, playerLink, link, timeText} from './ui.js';
+import {el, $, header, say, playerLink, link, timeText, eventOver} from './ui.js';
 import {clockText} from './clock.js';
 
 const LOBBY_REFRESH_MS = 5000;
@@ -64,9 +64,9 @@ async function liveGames() {
 // says "finished"; it read "5 of 5" like a round in play)?
 async function finished(t) {
 	const rounds = t.settings && t.settings.rounds;
-	if (!rounds || t.round < rounds) return false;
+	if (!eventOver(rounds, t.round, [])) return false; // not at its last round: no need to ask
 	const r = await request('tournament.pairings', {tournament: t.id, round: t.round});
-	return r.ok && r.pairings.every((p) => p.result);
+	return r.ok && eventOver(rounds, t.round, r.pairings);
 }
 
 async function tournaments() {

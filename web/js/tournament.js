@@ -2,7 +2,7 @@
 // (Art. 27), the cross-table, pairings by round with results; read again every
 // TOURNAMENT_REFRESH_MS. "Projector view" (or ?view=projector) shows the standings alone, large.
 import {call, request} from './conn.js';
-import {el, $, header, say, playerLink, link, idFromPath, notFound} from './ui.js';
+import {el, $, header, say, playerLink, link, idFromPath, notFound, eventOver} from './ui.js';
 
 const TOURNAMENT_REFRESH_MS = 5000;
 const id = idFromPath();
@@ -82,8 +82,7 @@ async function load() {
 	crosstable(st, rounds);
 	pairings(rounds);
 	// the last round played out: say it is over (it read "round 5 of 5" like one in play)
-	const over = s.rounds && t.round >= s.rounds && rounds.length &&
-		rounds[rounds.length - 1].pairings.every((p) => p.result);
+	const over = eventOver(s.rounds, t.round, rounds.length ? rounds[rounds.length - 1].pairings : null);
 	if (over) $('#info').textContent += ', finished';
 	$('#info').dataset.finished = over ? 'yes' : 'no';
 	$('#updated').textContent = 'updated ' + new Date().toLocaleTimeString([], {hour12: false}); // 24 h, as the other times

@@ -75,6 +75,13 @@ export function timeText(t) {
 	}
 }
 
+// Is an event of `planned` rounds, at round `round`, over: its last round paired and every
+// game of it (`last`: that round's pairings) with a result? (The tournament page and the
+// lobby say "finished".)
+export function eventOver(planned, round, last) {
+	return Boolean(planned && round >= planned && last && last.every((p) => p.result));
+}
+
 // The header: the site's name, links, the login/register form or who is logged in.
 export async function header() {
 	const h = $('header');
