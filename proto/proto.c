@@ -486,8 +486,9 @@ int proto_get_password(const json_t *obj, const char *field, bool required, cons
 		return r;
 	if (strlen(s) < PROTO_PASSWORD_MIN)
 		return proto_error_set(err, PROTO_ERR_BAD_REQUEST,
-				       "field '%s': a password is at least %d bytes", field,
-				       PROTO_PASSWORD_MIN);
+				       "field '%s': too short: a password is at least %d characters"
+				       " (bytes of UTF-8: a letter outside ASCII counts 2 to 4)",
+				       field, PROTO_PASSWORD_MIN);
 	*out = s;
 	return 1;
 }

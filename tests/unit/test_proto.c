@@ -427,7 +427,8 @@ START_TEST(get_name_password)
 	ck_assert_int_eq(proto_get_password(o, "p8", true, &s, &err), 1);
 	ck_assert_int_eq(proto_get_password(o, "pmax", true, &s, &err), 1);
 	ck_assert_int_eq(proto_get_password(o, "p7", true, &s, &err), -1);
-	ck_assert_str_eq(err.message, "field 'p7': a password is at least 8 bytes");
+	ck_assert_str_eq(err.message, "field 'p7': too short: a password is at least 8 characters"
+			 " (bytes of UTF-8: a letter outside ASCII counts 2 to 4)");
 	ck_assert_int_eq(proto_get_password(o, "pbig", true, &s, &err), -1);
 	ck_assert_int_eq(proto_get_password(o, "pn", true, &s, &err), -1);
 	ck_assert_int_eq(proto_get_password(o, "password", true, &s, &err), -1);
