@@ -118,6 +118,22 @@ void cli_print_result(const char *result, const char *reason, const json_t *scor
 	putchar('\n');
 }
 
+const char *cli_pairing_result(const json_t *p)
+{
+	static const char *const phases[][2] = {
+		{"scheduled", "- (not begun)"}, {"playing", "- (playing)"}, {"counting", "- (counting)"},
+	};
+	const char *res = cli_str_or(p, "result", NULL), *ph = cli_str_or(p, "phase", "");
+	if (res)
+		return res;
+	if (json_is_true(json_object_get(p, "paused")))
+		return "- (paused)";
+	for (size_t i = 0; i < sizeof phases / sizeof *phases; i++)
+		if (strcmp(ph, phases[i][0]) == 0)
+			return phases[i][1];
+	return "-";
+}
+
 void cli_print_pairings(const json_t *reply)
 {
 	printf("Tournament %lld, round %lld\n",
@@ -129,7 +145,7 @@ void cli_print_pairings(const json_t *reply)
 	json_array_foreach(json_object_get(reply, "pairings"), i, p) {
 		const char *bn = cli_str_or(p, "black", "?"), *wn = cli_str_or(p, "white", "?");
 		printf("%6lld  %-*s %-*s %s", (long long)json_integer_value(json_object_get(p, "game")),
-		       cli_width(bn, 20), bn, cli_width(wn, 20), wn, cli_str_or(p, "result", "-"));
+		       cli_width(bn, 20), bn, cli_width(wn, 20), wn, cli_pairing_result(p));
 		long long h = (long long)json_integer_value(json_object_get(p, "handicap"));
 		if (h > 0)
 			printf("  (handicap %lld)", h);

@@ -26,6 +26,10 @@ void cli_print_result(const char *result, const char *reason, const json_t *scor
 /* Print a pairings reply (tournament.pairings or tournament.start_round) as a table: game,
  * Black, White, result; then the byes. */
 void cli_print_pairings(const json_t *reply);
+/* A pairing's result column (tournament.pairings, docs/protocol.md): its `result`, else "-"
+ * and what the live game is doing ("- (not begun)", "- (playing)", "- (counting)",
+ * "- (paused)"); the text is static or p's. */
+const char *cli_pairing_result(const json_t *p);
 /* Format a clock object ({"main_ms", "periods", "period_ms", "stones"}) as "9:59 + 3x0:30";
  * "-" for none. */
 void cli_format_clock(const json_t *clock, char *out, size_t n);

@@ -113,7 +113,7 @@ void td_team_print_pairings(const json_t *reply)
 				       (long long)json_integer_value(id),
 				       cli_width(cli_str_or(g, "black", "?"), 20), cli_str_or(g, "black", "?"),
 				       cli_width(cli_str_or(g, "white", "?"), 20), cli_str_or(g, "white", "?"),
-				       cli_str_or(g, "result", ""));
+				       cli_pairing_result(g));
 			else
 				printf("no game: forfeited by %s\n", cli_str_or(g, "forfeit", "?"));
 		}

@@ -1,4 +1,5 @@
 /* team_cmds: the team-event commands. See team_cmds.h. */
+#include "game.h"
 #include "team.h"
 #include "team_cmds.h"
 #include "teams.h"
@@ -64,7 +65,14 @@ void team_views_pairings(struct conn *c, const struct proto_request *req, struct
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "tournament", json_integer(t->row.id));
 	json_object_set_new(r, "round", json_integer(round));
-	json_object_set_new(r, "pairings", teams_pairings(t, b, round));
+	json_t *matches = teams_pairings(t, b, round), *m, *gj;
+	size_t i, j;
+	json_array_foreach(matches, i, m) /* a board's game without a result: its phase */
+		json_array_foreach(json_object_get(m, "games"), j, gj)
+			if (json_integer_value(json_object_get(gj, "game")) > 0 &&
+			    !json_object_get(gj, "result"))
+				game_pairing_phase(c->srv, json_integer_value(json_object_get(gj, "game")), gj);
+	json_object_set_new(r, "pairings", matches);
 	json_object_set_new(r, "byes", teams_byes(t, round));
 	server_reply(c, r);
 	tour_ev_free(b);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 #include "export.h"
+#include "game.h"
 #include "rating.h"
 #include "standings.h"
 #include "team_cmds.h"
@@ -65,9 +66,12 @@ void tournaments_pairings(struct conn *c, const struct proto_request *req)
 		if (g->round != round)
 			continue;
 		const char *res = tour_result_shown(g);
-		json_array_append_new(pairs, json_pack("{s:I, s:s, s:s, s:i, s:s?}", "game",
+		json_t *pj = json_pack("{s:I, s:s, s:s, s:i, s:s?}", "game",
 			(json_int_t)b.game_ids[k], "black", b.ev.players[g->black].name, "white",
-			b.ev.players[g->white].name, "handicap", g->handicap, "result", res));
+			b.ev.players[g->white].name, "handicap", g->handicap, "result", res);
+		if (!res) /* scheduled, in play or being counted: say which */
+			game_pairing_phase(c->srv, b.game_ids[k], pj);
+		json_array_append_new(pairs, pj);
 	}
 	for (int k = 0; k < b.ev.nbyes; k++)
 		if (b.ev.byes[k].round == round)

@@ -260,6 +260,10 @@ struct game *game_live(struct server *srv, int64_t id);
 /* Game `id`: the live one, or one read back from the store (*owned: the caller frees it with
  * game_free). NULL if there is none or its record is broken (logged). */
 struct game *game_get(struct server *srv, int64_t id, bool *owned);
+/* For a pairing without a result (tournament.pairings): set o's `phase` to live game `id`'s
+ * ("scheduled", "playing" or "counting", as the game object's) and `paused: true` while a
+ * director holds it; o is left as it is when game `id` is not live. */
+void game_pairing_phase(struct server *srv, int64_t id, json_t *o);
 /* Write a referee move of `me` (m) to the store: the move row with the clocks after it, a
  * warning, the game row. `forfeit` overrides the forfeit reason (e.g. "time"). */
 void game_record_move(struct server *srv, struct game *g, enum color me,

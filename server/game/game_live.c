@@ -305,6 +305,16 @@ struct game *game_live(struct server *srv, int64_t id)
 	return idmap_get(&srv->games, id);
 }
 
+void game_pairing_phase(struct server *srv, int64_t id, json_t *o)
+{
+	const struct game *g = game_live(srv, id);
+	if (!g)
+		return;
+	json_object_set_new(o, "phase", json_string(g->row.phase));
+	if (g->paused)
+		json_object_set_new(o, "paused", json_true());
+}
+
 struct game *game_get(struct server *srv, int64_t id, bool *owned)
 {
 	*owned = false;

@@ -327,6 +327,7 @@ static void tour_result(const char *td, const char *ts, const char *gs)
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, gs);
 	EXPECT_OUT(r, "alice");
+	EXPECT_OUT(r, "- (not begun)"); /* it starts in 600 s: not a game in play */
 	run_free(&r);
 
 	run(&r, NULL, NULL, "sgf", gs, NULL);

@@ -79,6 +79,19 @@ static void play_round(struct hc *td, long long t, int round, const char *const 
 	ck_assert_int_eq(hj_int(r, "round"), round);
 	json_t *pairs = hj_get(r, "pairings");
 	ck_assert_int_eq((int)json_array_size(pairs), NT / 2);
+	/* before any result: each board's game says it is scheduled or in play (`phase`) */
+	json_t *q = hc_req(td, "{s:s, s:I, s:i}", "cmd", "tournament.pairings", "tournament",
+			   (json_int_t)t, "round", round);
+	OK(q);
+	for (size_t m = 0; m < json_array_size(hj_get(q, "pairings")); m++)
+		for (int bd = 0; bd < NB; bd++) {
+			char path[64];
+			snprintf(path, sizeof path, "pairings.%zu.games.%d.phase", m, bd);
+			const char *ph = hj_str(q, path);
+			ck_assert_msg(ph && (!strcmp(ph, "scheduled") || !strcmp(ph, "playing")),
+				      "round %d %s: %s", round, path, ph ? ph : "absent");
+		}
+	json_decref(q);
 	for (size_t m = 0; m < json_array_size(pairs); m++) {
 		json_t *pm = json_array_get(pairs, m);
 		int h = team_of(teams, hj_str(pm, "home")), a = team_of(teams, hj_str(pm, "away"));

@@ -588,6 +588,83 @@ START_TEST(test_double_forfeit_one_meaning)
 }
 END_TEST
 
+/* The pairings tell a game that has not begun from one in play, paused or being counted
+ * (extension `phase`, `paused`): a pairing without a result said nothing of which (a
+ * tournament page read "no result yet" for each). */
+static json_t *pairing_one(struct hc *td, json_int_t id)
+{
+	json_t *r = hc_req(td, "{s:s, s:I, s:i}", "cmd", "tournament.pairings", "tournament", id,
+			   "round", 1);
+	OK(r);
+	json_t *p = json_incref(hj_get(r, "pairings.0"));
+	json_decref(r);
+	return p;
+}
+
+START_TEST(test_pairings_say_phase)
+{
+	struct hc *td = tt_director("ph_td");
+	struct hc *a = tt_login("ph_a"), *b = tt_login("ph_b");
+	json_t *r = hc_req(td, "{s:s, s:s, s:s, s:i, s:b, s:i}", "cmd", "tournament.create",
+			   "name", "PH Swiss", "system", "swiss", "size", TT_BOARD, "rated", 0,
+			   "rounds", 2);
+	OK(r);
+	json_int_t id = hj_int(r, "tournament");
+	json_decref(r);
+	const char *names[] = {"ph_a", "ph_b"};
+	for (int i = 0; i < 2; i++) {
+		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament", id,
+			   "player", names[i]);
+		OK(r);
+		json_decref(r);
+	}
+	r = hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament", id,
+		   "start_at", tt_wall_s() + 1.5);
+	OK(r);
+	json_int_t g = hj_int(r, "pairings.0.game");
+	struct hc *black = strcmp(hj_str(r, "pairings.0.black"), "ph_a") == 0 ? a : b;
+	struct hc *white = black == a ? b : a;
+	json_decref(r);
+	json_t *p = pairing_one(td, id);
+	ck_assert_pstr_eq(hj_str(p, "phase"), "scheduled");
+	ck_assert_ptr_null(json_object_get(p, "paused"));
+	ck_assert(json_is_null(json_object_get(p, "result"))); /* no result yet */
+	json_decref(p);
+	json_t *e = hc_event(black, "game.begin", g, T);
+	ck_assert_msg(e != NULL, "game %lld did not begin", (long long)g);
+	json_decref(e);
+	p = pairing_one(td, id);
+	ck_assert_pstr_eq(hj_str(p, "phase"), "playing");
+	json_decref(p);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "game.pause", "game", g);
+	OK(r);
+	json_decref(r);
+	p = pairing_one(td, id);
+	ck_assert_pstr_eq(hj_str(p, "phase"), "playing");
+	ck_assert(json_is_true(json_object_get(p, "paused")));
+	json_decref(p);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "game.resume", "game", g);
+	OK(r);
+	json_decref(r);
+	tt_mv(black, g, "pass");
+	tt_mv(white, g, "pass");
+	p = pairing_one(td, id);
+	ck_assert_pstr_eq(hj_str(p, "phase"), "counting");
+	ck_assert_ptr_null(json_object_get(p, "paused"));
+	json_decref(p);
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.result", "game", g, "result", "B+R");
+	OK(r);
+	json_decref(r);
+	p = pairing_one(td, id);
+	ck_assert_pstr_eq(hj_str(p, "result"), "B+R");
+	ck_assert_ptr_null(json_object_get(p, "phase"));
+	json_decref(p);
+	hc_close(a);
+	hc_close(b);
+	hc_close(td);
+}
+END_TEST
+
 static Suite *games_suite(void)
 {
 	Suite *s = suite_create("tournament games");
@@ -601,6 +678,7 @@ static Suite *games_suite(void)
 	tcase_add_test(tc, test_refused_round_changes_nothing);
 	tcase_add_test(tc, test_double_forfeit_one_meaning);
 	tcase_add_test(tc, test_place_and_export_round_refused);
+	tcase_add_test(tc, test_pairings_say_phase);
 	suite_add_tcase(s, tc);
 	return s;
 }

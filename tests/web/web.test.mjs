@@ -322,6 +322,9 @@ test('a tournament page shows standings and updates as results are entered', asy
 	for (const n of names) await page.waitForSelector(`#standings [data-player="${n}"]`, {timeout: WAIT});
 	assert.match(await page.textContent('#rounds'), /Round 1/);
 	const game = round.pairings[0];
+	// a game without a result says what it is doing (it read "no result yet" for a game not
+	// begun and one in play alike)
+	assert.equal(await page.textContent(`#rounds [data-game="${game.game}"] .result`), 'in play');
 	// a player who opens the page of their scheduled game reports present (join): the web
 	// page never did, and the first move then cost twice the time since the start (Art. 22.2)
 	await td.ok('observe', {game: game.game});
@@ -385,6 +388,9 @@ test('a tournament page shows standings and updates as results are entered', asy
 	// a scheduled game's page says when it starts (it said "scheduled" and showed full clocks)
 	await page.goto(`${base}/game/${fr.pairings[0].game}`);
 	await page.waitForFunction(() => /scheduled: starts at \d\d:\d\d/.test(document.querySelector('#phase').textContent), null, {timeout: WAIT});
+	await page.goto(`${base}/tournament/${final}`);
+	await page.waitForSelector(`#rounds [data-game="${fr.pairings[0].game}"] .result`, {timeout: WAIT});
+	assert.equal(await page.textContent(`#rounds [data-game="${fr.pairings[0].game}"] .result`), 'not begun');
 	await td.ok('tournament.result', {game: fr.pairings[0].game, result: 'W+R'});
 	// a phone (390 px wide): no page is wider than the screen (the lobby was 414 px, this
 	// tournament page 558, a player's rating chart a fixed 600), and the colour dots show

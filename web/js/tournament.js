@@ -18,8 +18,13 @@ function outcome(result, col) {
 	return (won ? '+' : '-') + (result.endsWith('F') ? '!' : '');
 }
 
+// A pairing's result, or while it has none what its game is doing (the pairing's `phase` and
+// `paused`: it read "no result yet" for a game not begun and one in play alike).
 function resultText(p) {
-	if (!p.result) return 'no result yet'; // scheduled or in play: the pairing does not say which
+	if (!p.result) {
+		if (p.paused) return 'paused';
+		return {scheduled: 'not begun', playing: 'in play', counting: 'counting'}[p.phase] || 'no result yet';
+	}
 	return {double_loss: 'double loss', '0': 'draw'}[p.result] || p.result;
 }
 
@@ -58,7 +63,7 @@ function pairings(rounds) {
 	const row = (p) => el('tr', {'data-game': p.game},
 		el('td', {}, link('/game/' + p.game, '#' + p.game)), el('td', {}, playerLink(p.black)), el('td', {}, '–'),
 		el('td', {}, playerLink(p.white)), el('td', {}, p.handicap > 1 ? `H${p.handicap}` : ''),
-		el('td', {class: 'result'}, resultText(p)));
+		el('td', {class: 'result', 'data-phase': p.result ? 'ended' : p.phase || ''}, resultText(p)));
 	const bye = (b) => el('tr', {}, el('td', {}), el('td', {}, playerLink(b)), el('td', {}, 'bye'));
 	$('#rounds').replaceChildren(...rounds.slice().reverse().map((r) => el('div', {class: 'round', 'data-round': r.round},
 		el('h4', {}, 'Round ' + r.round),
