@@ -123,6 +123,8 @@ json_t *game_json(struct server *srv, const struct game *g)
 			to_move = game_color_name(b->to_move);
 	}
 	json_object_set_new(o, "to_move", to_move ? json_string(to_move) : json_null());
+	if (to_move) /* the passes in a row since play (re)started (Art. 8, 21.4) */
+		json_object_set_new(o, "passes", json_integer(g->ref.passes));
 	json_object_set_new(o, "moves", moves);
 	json_object_set_new(o, "board", board);
 	json_object_set_new(o, "clocks", g->started ? game_clocks_json(g, true) : json_null());

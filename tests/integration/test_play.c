@@ -180,9 +180,20 @@ START_TEST(test_dead_disagree)
 	OK(r);
 	json_decref(r);
 	st_expect_resume(a, b, g, "B");
+	/* the game object's passes in a row start again at the resumption (Art. 21.4): move 5's
+	 * pass does not pair with the next */
+	r = st_game_get(a, g);
+	ck_assert_int_eq(hj_int(r, "game.passes"), 0);
+	json_decref(r);
 	/* Black passes first; White alone holds a stone dead: White moves first. */
 	st_move_ok(a, b, g, "pass", 6);
+	r = st_game_get(b, g);
+	ck_assert_int_eq(hj_int(r, "game.passes"), 1);
+	json_decref(r);
 	st_move_ok(b, a, g, "pass", 7);
+	r = st_game_get(b, g);
+	ck_assert_ptr_null(json_object_get(hj_get(r, "game"), "passes")); /* counting: no turn */
+	json_decref(r);
 	st_expect_counting(a, b, g);
 	r = st_dead(b, g, json_pack("[s]", "E5"));
 	OK(r);

@@ -208,6 +208,10 @@ test('two players play a game to the end by clicking; a spectator watches', asyn
 	await spec.waitForFunction(() => document.querySelectorAll('#moves li').length === 8, null, {timeout: WAIT});
 	// the opponent's pass is said, with what a second pass does (it was only a list entry)
 	await alice.waitForFunction(() => /White passes: a pass from you too ends play/.test(document.querySelector('#notes').textContent), null, {timeout: WAIT});
+	// ... and still after a reload (the notes came from the events only)
+	await alice.reload();
+	await alice.waitForFunction(() => /White passes: a pass from you too ends play/.test(document.querySelector('#notes').textContent), null, {timeout: WAIT});
+	await alice.waitForSelector('#pass:not([disabled])', {timeout: WAIT});
 	await alice.click('#pass');
 	for (const p of all) await p.waitForSelector('#phase[data-phase="counting"]', {timeout: WAIT});
 	// the second pass is said as such (it told Black "a pass from you too ends play" after it)
@@ -229,6 +233,10 @@ test('two players play a game to the end by clicking; a spectator watches', asyn
 	await alice.screenshot({path: join(SHOTS, 'game-counting.png')});
 	await alice.click('#submit-dead');
 	await bob.waitForFunction(() => document.querySelector('#their-claim').textContent.includes('A1'), null, {timeout: WAIT});
+	// a reload in the count keeps what the notes said: counting, and Black's claim
+	await bob.reload();
+	await bob.waitForFunction(() => /Two passes: counting/.test(document.querySelector('#notes').textContent)
+		&& /Black marks these stones dead: A1 B1|Black marks these stones dead: B1 A1/.test(document.querySelector('#notes').textContent), null, {timeout: WAIT});
 	// the spectator sees Black's claim on the board (it was only named in the notes)
 	await spec.waitForSelector('[data-vertex="A1"].dead', {timeout: WAIT});
 	assert.equal(await spec.locator('.stone.dead').count(), 2);

@@ -179,6 +179,19 @@ async function load() {
 		for (const c of ['B', 'W'])
 			if (game.warnings[c]) explain(`${c === 'B' ? 'Black' : 'White'} ${game.phase === 'ended' ? 'had' : 'has'} ${game.warnings[c]} warning${game.warnings[c] > 1 ? 's' : ''}`
 				+ (game.warnings[c] >= 2 ? ': the second lost the game (Art. 24.2)' : game.phase === 'ended' ? ' (Art. 24.1)' : ': each moves one point at the count (Art. 24.1)'));
+	// ... and a pass just played, or the count under way with the claims so far (the notes
+	// the events wrote are gone); a pass before play last resumed does not pair (Art. 21.4)
+	if (first && game.phase === 'playing') {
+		resumedAt = game.moves.length - (game.passes || 0);
+		const last = game.moves[game.moves.length - 1];
+		if (game.passes && last) explain(`${last.color === 'B' ? 'Black' : 'White'} passes`
+			+ (myColor() && last.color !== myColor() ? ': a pass from you too ends play and starts the count (Art. 8).' : '.'));
+	}
+	if (first && game.phase === 'counting') {
+		explain('Two passes: counting. Mark the dead stones and agree (Art. 8, 21.4).');
+		for (const c of ['B', 'W'])
+			if (game.claims && game.claims[c]) explain(`${c === 'B' ? 'Black' : 'White'} marks these stones dead: ${game.claims[c].join(' ') || 'none'}`);
+	}
 	if (sgfText === null || !start) {
 		const s = await request('sgf', {game: id});
 		sgfText = s.ok ? s.sgf : '';
