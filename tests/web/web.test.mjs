@@ -288,6 +288,8 @@ test('two players play a game to the end by clicking; a spectator watches', asyn
 	// the player page: the rating moved after the rated game
 	await alice.goto(base + '/player/alice');
 	await alice.waitForSelector('#chart svg circle:nth-of-type(2)', {timeout: WAIT});
+	// the x axis says when: the game's day (it had no labels)
+	assert.match(await alice.textContent('#chart .xlabel'), /^\d{4}-\d\d-\d\d$/);
 	assert.match(await alice.textContent('#games tbody'), /bob/);
 	assert.match(await alice.textContent('#games .outcome'), /^won: B\+/); // it said B+ beside the colour
 	assert.match(await alice.textContent('#profile'), /declared 3k/); // the rank given at registration

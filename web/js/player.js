@@ -25,7 +25,14 @@ function chart(history) {
 	s.append(svg('line', {x1: pad, y1: h - pad, x2: w - pad, y2: h - pad, class: 'axis'}));
 	s.append(svg('line', {x1: pad, y1: pad, x2: pad, y2: h - pad, class: 'axis'}));
 	s.append(svg('text', {x: 2, y: Y(hi) + 4}, Math.round(hi)), svg('text', {x: 2, y: Y(lo) + 4}, Math.round(lo)));
-	s.append(svg('text', {x: w / 2, y: h - 8}, 'rated games'));
+	s.append(svg('text', {x: w / 2, y: h - 8, 'text-anchor': 'middle'}, 'rated games'));
+	// the x axis by date: the first game's day at the left, the last's at the right (the axis
+	// had no labels); the start point is the rating before the first game
+	const day = (i) => fmtTime(history[i].at).slice(0, 10);
+	s.append(svg('text', {x: X(0), y: h - pad + 14, class: 'xlabel', 'text-anchor': 'start'}, day(0)));
+	if (history.length > 1)
+		s.append(svg('text', {x: X(pts.length - 1), y: h - pad + 14, class: 'xlabel', 'text-anchor': 'end'},
+			day(history.length - 1)));
 	s.append(svg('polyline', {points: pts.map((r, i) => `${X(i)},${Y(r)}`).join(' '), class: 'line'}));
 	pts.forEach((r, i) => {
 		const c = svg('circle', {cx: X(i), cy: Y(r), r: 3, 'data-rating': Math.round(r)});
