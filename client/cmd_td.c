@@ -945,7 +945,7 @@ static const struct {
 	{"set", td_set},
 	{"enter", td_entrant}, {"import", td_import}, {"players", td_players},
 	{"absent", td_absent}, {"pair", td_pair}, {"unpair", td_unpair}, {"profile", td_profile},
-	{"crosstable", td_crosstable},
+	{"crosstable", td_crosstable}, {"delete", td_delete},
 	{"team", td_team},
 };
 

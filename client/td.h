@@ -47,6 +47,7 @@ int td_players(int argc, char **argv, struct cli_opts *o, struct td_ctx *x);
 int td_absent(int argc, char **argv, struct cli_opts *o, struct td_ctx *x);
 int td_pair(int argc, char **argv, struct cli_opts *o, struct td_ctx *x);
 int td_unpair(int argc, char **argv, struct cli_opts *o, struct td_ctx *x);
+int td_delete(int argc, char **argv, struct cli_opts *o, struct td_ctx *x);
 int td_profile(int argc, char **argv, struct cli_opts *o, struct td_ctx *x);
 /* "registered P in tournament T (N players)" with a late entry's absent rounds, or "P is
  * back in tournament T" for a withdrawal undone (reply's reinstated_after). */

@@ -35,7 +35,10 @@ const char td_field_usage[] =
 	"                                        change the current round's pairing before its\n"
 	"                                        games begin\n"
 	"  td profile PLAYER [--name \"Surname Firstname\"] [--rank R] [--country CC] [--club CLUB]\n"
-	"            [--pin PIN]                 set an account's profile\n";
+	"            [--pin PIN]                 set an account's profile\n"
+	"  td delete T                           delete a tournament made by mistake, while it has\n"
+	"                                        no games (before round 1 is paired): its name is\n"
+	"                                        free again\n";
 
 /* ---- tournaments by name ---- */
 
@@ -646,6 +649,36 @@ int td_unpair(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 		return -1;
 	return td_one(x, json_pack("{s:s, s:o}", "cmd", "tournament.unpair", "tournament", t),
 		      print_unpaired);
+}
+
+static void print_deleted(struct cli_batch *b, const json_t *req, const json_t *reply)
+{
+	(void)b;
+	(void)req;
+	long long n = (long long)json_integer_value(json_object_get(reply, "entrants"));
+	printf("tournament %lld deleted: %s", (long long)json_integer_value(json_object_get(reply,
+	       "tournament")), cli_str_or(reply, "name", "?"));
+	if (n > 0)
+		printf(" (and its %lld entrant%s without an account)", n, n == 1 ? "" : "s");
+	putchar('\n');
+}
+
+int td_delete(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
+{
+	const char *pos[1];
+	int npos;
+	int r = cli_parse_args(argc, argv, o, td_field_usage, NULL, 0, NULL, pos, 1, &npos);
+	if (r != 0)
+		return r;
+	json_t *t;
+	if (npos != 1) {
+		cli_errorf("td delete: give the TOURNAMENT");
+		return -1;
+	}
+	if (td_tournament_arg(pos[0], &t) != 0)
+		return -1;
+	return td_one(x, json_pack("{s:s, s:o}", "cmd", "tournament.delete", "tournament", t),
+		      print_deleted);
 }
 
 int td_profile(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)

@@ -172,6 +172,7 @@ static const struct proto_command commands[PROTO_CMD_COUNT] = {
 	CMD("handicap", PROTO_CMD_HANDICAP, true, PROTO_ROLE_PLAYER),
 	CMD("tournament.unpair", PROTO_CMD_TOURNAMENT_UNPAIR, true, PROTO_ROLE_TD),
 	CMD("tournament.update", PROTO_CMD_TOURNAMENT_UPDATE, true, PROTO_ROLE_TD),
+	CMD("tournament.delete", PROTO_CMD_TOURNAMENT_DELETE, true, PROTO_ROLE_TD),
 };
 #undef CMD
 

@@ -105,6 +105,7 @@ enum proto_cmd {
 	PROTO_CMD_HANDICAP,        /* free handicap placement (issue 19) */
 	PROTO_CMD_TOURNAMENT_UNPAIR, /* take the current round's pairing back */
 	PROTO_CMD_TOURNAMENT_UPDATE, /* new settings before round 1 */
+	PROTO_CMD_TOURNAMENT_DELETE, /* an event with no games */
 	PROTO_CMD_COUNT
 };
 

@@ -148,6 +148,7 @@ static const handler_fn handlers[PROTO_CMD_COUNT] = {
 	[PROTO_CMD_TOURNAMENT_PAIR_EDIT] = tournament_cmds_pair_edit,
 	[PROTO_CMD_TOURNAMENT_UNPAIR] = tournament_cmds_unpair,
 	[PROTO_CMD_TOURNAMENT_UPDATE] = tournament_cmds_update,
+	[PROTO_CMD_TOURNAMENT_DELETE] = tournament_cmds_delete,
 	[PROTO_CMD_PLAYER_UPDATE] = account_cmds_player_update,
 	[PROTO_CMD_TEAM_CREATE] = team_cmds_create,
 	[PROTO_CMD_TEAM_LINEUP] = team_cmds_lineup,

@@ -316,6 +316,24 @@ void tournament_cmds_update(struct conn *c, const struct proto_request *req)
 	tour_clear(&t);
 }
 
+void tournament_cmds_delete(struct conn *c, const struct proto_request *req)
+{
+	struct proto_error err;
+	int64_t id;
+	char name[STORE_TOURNAMENT_NAME_MAX + 1];
+	int entrants = 0;
+	if (proto_get_id(req->root, "tournament", true, &id, &err) < 0 ||
+	    tournaments_delete(c->srv, id, c->name, name, &entrants, &err) < 0) {
+		field_refused(c, req, &err);
+		return;
+	}
+	json_t *r = proto_reply_ok(req->id);
+	json_object_set_new(r, "tournament", json_integer(id));
+	json_object_set_new(r, "name", json_string(name));
+	json_object_set_new(r, "entrants", json_integer(entrants));
+	server_reply(c, r);
+}
+
 /* Register `name` in the request's tournament and reply. */
 static void register_reply(struct conn *c, const struct proto_request *req, const char *name)
 {

@@ -11,6 +11,9 @@ void tournament_cmds_create(struct conn *c, const struct proto_request *req);
 /* tournament.update {tournament, <settings of tournament.create>} (td): new settings before
  * round 1 is paired (docs/protocol.md). */
 void tournament_cmds_update(struct conn *c, const struct proto_request *req);
+/* tournament.delete {tournament} (td): an event with no games, and its entrants' records
+ * (tournaments_delete) -> {tournament, name, entrants}. */
+void tournament_cmds_delete(struct conn *c, const struct proto_request *req);
 void tournament_cmds_register(struct conn *c, const struct proto_request *req);
 void tournament_cmds_join(struct conn *c, const struct proto_request *req);
 void tournament_cmds_withdraw(struct conn *c, const struct proto_request *req);

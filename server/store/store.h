@@ -571,6 +571,14 @@ enum store_rc store_tournament_get(struct store *s, int64_t id, struct store_tou
 /* The same by name, in any case. */
 enum store_rc store_tournament_by_name(struct store *s, const char *name,
 		struct store_tournament *out);
+/* Delete tournament `id`, which must have no games (not even called-off ones): STORE_OK,
+ * STORE_CONFLICT when it has games (*ngames, unless NULL, gets how many), STORE_NOT_FOUND
+ * for an unknown id. In the caller's transaction. */
+enum store_rc store_tournament_delete(struct store *s, int64_t id, int *ngames);
+/* Delete the records of entrant `player_id` (a players row without an account and its
+ * profile, store_profile.entrant), if it has no games and no rating history: STORE_OK, or
+ * STORE_NOT_FOUND (not an entrant, or it has games). In the caller's transaction. */
+enum store_rc store_entrant_delete(struct store *s, int64_t player_id);
 /* --- Player profiles (migration 0006) --- */
 
 /* Read player `player_id`'s profile into *out (zeroed first: "" for what is not known).

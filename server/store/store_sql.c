@@ -166,6 +166,16 @@ const char *const store_stmt_sql[ST_COUNT] = {
 	[ST_TOURNAMENT_GET] = "SELECT " TOURNAMENT_COLS " FROM tournaments WHERE id = :id",
 	[ST_TOURNAMENT_BY_NAME] = "SELECT " TOURNAMENT_COLS " FROM tournaments WHERE name = :name",
 	[ST_TOURNAMENTS_LIST] = "SELECT " TOURNAMENT_COLS " FROM tournaments ORDER BY id",
+	[ST_TOURNAMENT_DELETE] = "DELETE FROM tournaments WHERE id = :id AND NOT EXISTS "
+		"(SELECT 1 FROM games WHERE tournament_id = :id)",
+	[ST_TOURNAMENT_HAS_GAMES] = "SELECT count(*) FROM games WHERE tournament_id = :id",
+	/* an entrant's records (no account, one entry of one event), while it has no games */
+	[ST_ENTRANT_PROFILE_DELETE] = "DELETE FROM player_profiles WHERE player_id = :player_id "
+		"AND entrant = 1 AND NOT EXISTS (SELECT 1 FROM games WHERE black_id = :player_id "
+		"OR white_id = :player_id)",
+	[ST_ENTRANT_DELETE] = "DELETE FROM players WHERE id = :player_id AND NOT EXISTS "
+		"(SELECT 1 FROM player_profiles WHERE player_id = :player_id) AND NOT EXISTS "
+		"(SELECT 1 FROM rating_history WHERE player_id = :player_id)",
 	[ST_PROFILE_GET] = "SELECT " PROFILE_COLS " FROM player_profiles WHERE player_id = :player_id",
 	[ST_PROFILE_SET] = "INSERT INTO player_profiles (player_id, " PROFILE_COLS ") VALUES "
 		"(:player_id, :full_name, :country, :club, :egd_pin, :entrant) "

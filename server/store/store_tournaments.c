@@ -39,6 +39,43 @@ enum store_rc store_tournament_update(struct store *s, int64_t id, const char *s
 	return store_run_one(s, &b, "tournament");
 }
 
+enum store_rc store_tournament_delete(struct store *s, int64_t id, int *ngames)
+{
+	struct binder b = store_binder(s, ST_TOURNAMENT_DELETE);
+	b_int(&b, P_ID, id);
+	enum store_rc r = store_run(s, &b);
+	if (r != STORE_OK || sqlite3_changes(s->db) == 1)
+		return r;
+	/* nothing deleted: it has games, or there is no such tournament */
+	b = store_binder(s, ST_TOURNAMENT_HAS_GAMES);
+	b_int(&b, P_ID, id);
+	if (b.rc != SQLITE_OK)
+		return store_bind_fail(s, &b);
+	int n = 0, rc = sqlite3_step(b.st);
+	if (rc == SQLITE_ROW)
+		n = sqlite3_column_int(b.st, 0);
+	store_done(b.st);
+	if (rc != SQLITE_ROW)
+		return store_sql_fail(s, rc);
+	if (ngames)
+		*ngames = n;
+	if (n > 0)
+		return store_fail(s, STORE_CONFLICT, "tournament %lld has %d games", (long long)id, n);
+	return store_fail(s, STORE_NOT_FOUND, "no tournament %lld", (long long)id);
+}
+
+enum store_rc store_entrant_delete(struct store *s, int64_t player_id)
+{
+	struct binder b = store_binder(s, ST_ENTRANT_PROFILE_DELETE);
+	b_int(&b, P_PLAYER_ID, player_id);
+	enum store_rc r = store_run_one(s, &b, "entrant without games");
+	if (r != STORE_OK)
+		return r;
+	b = store_binder(s, ST_ENTRANT_DELETE);
+	b_int(&b, P_PLAYER_ID, player_id);
+	return store_run_one(s, &b, "entrant");
+}
+
 void store_tournament_clear(struct store_tournament *t)
 {
 	if (!t)

@@ -150,6 +150,45 @@ int tournaments_update(struct server *srv, int64_t id, const struct tournament_s
 	return 0;
 }
 
+int tournaments_delete(struct server *srv, int64_t id, const char *by,
+		       char name[STORE_TOURNAMENT_NAME_MAX + 1], int *entrants, struct proto_error *e)
+{
+	struct tour t;
+	if (tour_get(srv, id, &t, e) < 0)
+		return -1;
+	snprintf(name, STORE_TOURNAMENT_NAME_MAX + 1, "%s", t.row.name);
+	int ngames = 0, round = tour_round(&t);
+	server_txn(srv);
+	enum store_rc rc = store_tournament_delete(srv->store, id, &ngames);
+	if (rc == STORE_CONFLICT) {
+		tour_clear(&t);
+		return svc_fail(e, PROTO_ERR_CONFLICT, "tournament %lld has %d game%s (%s): its "
+				"results stay on record; an event is deleted only before its first "
+				"round is paired", (long long)id, ngames, ngames == 1 ? "" : "s",
+				round ? "a round is paired" : "called off when a round was unpaired");
+	}
+	if (rc != STORE_OK) /* the iteration's other changes may be gone with it (panic.h) */
+		CORE_PANIC(srv->store, "what=tournament_delete tournament=%lld", (long long)id);
+	/* its entrants' records (people without accounts, one entry of this event each, no
+	 * games): nobody else names them, and a new event of the same id makes new ones */
+	*entrants = 0;
+	size_t i;
+	json_t *p;
+	json_array_foreach(json_object_get(t.state, "players"), i, p) {
+		if (!json_is_true(json_object_get(p, "entrant")))
+			continue;
+		rc = store_entrant_delete(srv->store, json_integer_value(json_object_get(p, "id")));
+		if (rc == STORE_OK)
+			(*entrants)++;
+		else if (rc != STORE_NOT_FOUND)
+			CORE_PANIC(srv->store, "what=entrant_delete tournament=%lld", (long long)id);
+	}
+	log_msg(LOGL_INFO, "tournament_delete", "tournament=%lld name=\"%s\" entrants=%d by=%s",
+		(long long)id, name, *entrants, by);
+	tour_clear(&t);
+	return 0;
+}
+
 bool tournaments_entry_id(struct server *srv, int64_t tournament, const char *name,
 			  int64_t *id)
 {

@@ -79,6 +79,12 @@ int tournaments_create(struct server *srv, const struct tournament_settings *set
 int tournaments_update(struct server *srv, int64_t id, const struct tournament_settings *set,
 		       const char *const *changed, size_t nchanged, const char *by,
 		       int *handicap_max, json_t **settings, struct proto_error *e);
+/* Delete tournament `id` as director `by`, while it has no games at all (before round 1 is
+ * paired; a round paired and unpaired leaves called-off games, which keep it): its row, and
+ * the records of its entrants without accounts (*entrants: how many). name: the event's name.
+ * Errors: not_found, conflict (it has games). */
+int tournaments_delete(struct server *srv, int64_t id, const char *by,
+		       char name[STORE_TOURNAMENT_NAME_MAX + 1], int *entrants, struct proto_error *e);
 /* The field (svc/tour_field.c). Add account `name` to tournament `tournament`'s field (again,
  * if withdrawn before the start), with its profile's country, club and EGD PIN. After round 1
  * has been paired only a Swiss or McMahon event takes a late entry: the rounds paired

@@ -192,6 +192,19 @@ static long long tour_create(const char *td)
 	ck_assert_int_eq(hj_int(g, "tournament.settings.mcmahon_bar"), -2);
 	json_decref(g);
 	hc_close(c);
+
+	/* an event made by mistake, deleted by its name */
+	run(&r, td, NULL, "--user", "carol", "td", "create", "Sprnig Cup", "--system", "swiss", NULL);
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	run(&r, td, NULL, "--user", "carol", "td", "delete", "Sprnig Cup", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "deleted: Sprnig Cup");
+	run_free(&r);
+	run(&r, td, NULL, "--user", "carol", "td", "list", NULL);
+	EXPECT_STATUS(r, 0);
+	ck_assert_msg(!strstr(r.out, "Sprnig"), "listed after its deletion: %s", r.out);
+	run_free(&r);
 	return t;
 }
 

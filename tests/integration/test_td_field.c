@@ -812,6 +812,63 @@ START_TEST(test_unpair)
 }
 END_TEST
 
+/* tournament.delete: an event made by mistake goes, with its entrants' records, while it has
+ * no games; its name is free again (names are unique, so a typo in one blocked it for good). */
+START_TEST(test_delete)
+{
+	struct hc *td = tt_director("dl_td");
+	struct hc *pl = tt_login("dl_p");
+	long long t = board_event(td, "DL Cup", "swiss", NULL);
+	json_t *r = enter(td, t, json_pack("{s:s}", "name", "Doe John"));
+	OK(r);
+	json_decref(r);
+	register_ok(td, t, "dl_p");
+	refused(pl, json_pack("{s:s, s:I}", "cmd", "tournament.delete", "tournament", (json_int_t)t),
+		"forbidden", "td");
+	refused(td, json_pack("{s:s, s:I}", "cmd", "tournament.delete", "tournament",
+			      (json_int_t)99999), "not_found", "99999");
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.delete", "tournament", (json_int_t)t);
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "tournament"), t);
+	ck_assert_pstr_eq(hj_str(r, "name"), "DL Cup");
+	ck_assert_int_eq(hj_int(r, "entrants"), 1);
+	json_decref(r);
+	refused(td, json_pack("{s:s, s:I}", "cmd", "tournament.get", "tournament", (json_int_t)t),
+		"not_found", "tournament");
+	r = hc_req(td, "{s:s}", "cmd", "tournament.list");
+	OK(r);
+	ck_assert_int_eq(json_array_size(hj_get(r, "tournaments")), 0);
+	json_decref(r);
+	/* the player's profile no longer lists it */
+	r = hc_req(td, "{s:s, s:s}", "cmd", "player", "name", "dl_p");
+	OK(r);
+	ck_assert_int_eq(json_array_size(hj_get(r, "tournaments")), 0);
+	json_decref(r);
+	/* the name again; the same entrant again (the new event may have the deleted one's id:
+	 * its entrant's record, named after the event's id, is gone with it) */
+	long long t2 = board_event(td, "DL Cup", "swiss", json_pack("{s:i}", "rounds", 2));
+	r = enter(td, t2, json_pack("{s:s}", "name", "Doe John"));
+	OK(r);
+	json_decref(r);
+	register_ok(td, t2, "dl_p");
+	/* an event with games stays: a round paired, or unpaired (its games called off) */
+	struct round_view v;
+	start(td, t2, 1, &v);
+	refused(td, json_pack("{s:s, s:I}", "cmd", "tournament.delete", "tournament", (json_int_t)t2),
+		"conflict", "a round is paired");
+	tt_req_ok(td, json_pack("{s:s, s:I}", "cmd", "tournament.unpair", "tournament",
+				(json_int_t)t2));
+	refused(td, json_pack("{s:s, s:I}", "cmd", "tournament.delete", "tournament", (json_int_t)t2),
+		"conflict", "called off");
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.get", "tournament", (json_int_t)t2);
+	OK(r);
+	ck_assert_int_eq(json_array_size(hj_get(r, "tournament.field")), 2);
+	json_decref(r);
+	hc_close(pl);
+	hc_close(td);
+}
+END_TEST
+
 /* A McMahon handicap event by MMS difference (handicap_by "mms", OpenGotha's way): the top
  * group, all on the bar's score, plays even; by rank difference (the default) the 5d gives
  * the 2d two stones (three ranks less the correction of one). */
@@ -1135,6 +1192,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_pair_edit);
 	tcase_add_test(tc, test_pair_edit_online);
 	tcase_add_test(tc, test_unpair);
+	tcase_add_test(tc, test_delete);
 	suite_add_tcase(s, tc);
 	return s;
 }

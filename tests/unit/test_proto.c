@@ -189,7 +189,7 @@ static const char *const contract_commands[] = {
 	"tournament.pairings", "tournament.standings", "tournament.list", "tournament.get",
 	"tournament.export", "players", "player", "challenges", "tournament.absent",
 	"tournament.pair_edit", "player.update", "predict", "team.create",
-	"team.lineup", "handicap", "tournament.unpair", "tournament.update",
+	"team.lineup", "handicap", "tournament.unpair", "tournament.update", "tournament.delete",
 };
 static const char *const no_login[] = {
 	"hello", "ping", "register", "login", "game", "games", "sgf", "observe", "unobserve",
@@ -200,7 +200,7 @@ static const char *const td_only[] = {
 	"tournament.create", "tournament.register", "tournament.withdraw",
 	"tournament.start_round", "tournament.result", "tournament.warn", "tournament.export",
 	"game.pause", "game.resume", "tournament.absent", "tournament.pair_edit", "team.create",
-	"tournament.unpair", "tournament.update",
+	"tournament.unpair", "tournament.update", "tournament.delete",
 };
 
 static bool in(const char *const *list, size_t n, const char *s)
