@@ -633,7 +633,10 @@ static void print_unpaired(struct cli_batch *b, const json_t *req, const json_t 
 	       json_array_size(json_object_get(reply, "games")) == 1 ? "" : "s");
 }
 
-int td_unpair(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
+/* A td command whose one argument is the TOURNAMENT (`what`: its name in messages): the
+ * request {cmd, tournament} in x, printed by `print`. */
+static int tournament_only(int argc, char **argv, struct cli_opts *o, struct td_ctx *x,
+			   const char *what, const char *cmd, cli_print_fn print)
 {
 	const char *pos[1];
 	int npos;
@@ -642,13 +645,17 @@ int td_unpair(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 		return r;
 	json_t *t;
 	if (npos != 1) {
-		cli_errorf("td unpair: give the TOURNAMENT");
+		cli_errorf("%s: give the TOURNAMENT", what);
 		return -1;
 	}
 	if (td_tournament_arg(pos[0], &t) != 0)
 		return -1;
-	return td_one(x, json_pack("{s:s, s:o}", "cmd", "tournament.unpair", "tournament", t),
-		      print_unpaired);
+	return td_one(x, json_pack("{s:s, s:o}", "cmd", cmd, "tournament", t), print);
+}
+
+int td_unpair(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
+{
+	return tournament_only(argc, argv, o, x, "td unpair", "tournament.unpair", print_unpaired);
 }
 
 static void print_deleted(struct cli_batch *b, const json_t *req, const json_t *reply)
@@ -665,20 +672,7 @@ static void print_deleted(struct cli_batch *b, const json_t *req, const json_t *
 
 int td_delete(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
 {
-	const char *pos[1];
-	int npos;
-	int r = cli_parse_args(argc, argv, o, td_field_usage, NULL, 0, NULL, pos, 1, &npos);
-	if (r != 0)
-		return r;
-	json_t *t;
-	if (npos != 1) {
-		cli_errorf("td delete: give the TOURNAMENT");
-		return -1;
-	}
-	if (td_tournament_arg(pos[0], &t) != 0)
-		return -1;
-	return td_one(x, json_pack("{s:s, s:o}", "cmd", "tournament.delete", "tournament", t),
-		      print_deleted);
+	return tournament_only(argc, argv, o, x, "td delete", "tournament.delete", print_deleted);
 }
 
 int td_profile(int argc, char **argv, struct cli_opts *o, struct td_ctx *x)
