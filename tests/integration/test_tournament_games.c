@@ -605,20 +605,11 @@ START_TEST(test_pairings_say_phase)
 {
 	struct hc *td = tt_director("ph_td");
 	struct hc *a = tt_login("ph_a"), *b = tt_login("ph_b");
-	json_t *r = hc_req(td, "{s:s, s:s, s:s, s:i, s:b, s:i}", "cmd", "tournament.create",
-			   "name", "PH Swiss", "system", "swiss", "size", TT_BOARD, "rated", 0,
-			   "rounds", 2);
-	OK(r);
-	json_int_t id = hj_int(r, "tournament");
-	json_decref(r);
-	const char *names[] = {"ph_a", "ph_b"};
-	for (int i = 0; i < 2; i++) {
-		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament", id,
-			   "player", names[i]);
-		OK(r);
-		json_decref(r);
-	}
-	r = hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament", id,
+	json_int_t id = tt_create(td, "PH Swiss", "swiss", json_pack("{s:i}", "rounds", 2));
+	for (int i = 0; i < 2; i++)
+		tt_req_ok(td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
+					id, "player", i ? "ph_b" : "ph_a"));
+	json_t *r = hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament", id,
 		   "start_at", tt_wall_s() + 1.5);
 	OK(r);
 	json_int_t g = hj_int(r, "pairings.0.game");
