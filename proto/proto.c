@@ -363,6 +363,23 @@ int proto_get_string(const json_t *obj, const char *field, bool required, size_t
 	return get_string(obj, field, field, required, max_len, out, err);
 }
 
+int proto_get_text(const json_t *obj, const char *field, bool required, size_t max_len,
+		   const char **out, struct proto_error *err)
+{
+	const char *s = NULL;
+	int r = get_string(obj, field, field, required, max_len, &s, err);
+	if (r <= 0)
+		return r;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		/* C0 and DEL; C1 is U+0080-U+009F, 0xC2 0x80-0x9F in UTF-8 (jansson's strings are
+		 * valid UTF-8) */
+		if (*p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+			return proto_error_set(err, PROTO_ERR_BAD_REQUEST, "field '%s': must not "
+					       "contain control characters (tabs, line breaks)", field);
+	*out = s;
+	return 1;
+}
+
 /* Bounds beyond which a double does not convert to int64_t. */
 #define INT64_AS_DOUBLE_MAX 9.2e18
 

@@ -166,6 +166,11 @@ const char *proto_role_name(enum proto_role role);
 /* A string without NUL bytes of at most max_len bytes. *out points into obj. */
 int proto_get_string(const json_t *obj, const char *field, bool required, size_t max_len,
 		     const char **out, struct proto_error *err);
+/* A line of text shown to people and written to exports (a tournament's or a team's name, a
+ * director's warning): proto_get_string's, and no control characters (U+0000-U+001F, U+007F,
+ * U+0080-U+009F: a tab, a line break, an escape), which the h9, html and SGF cannot carry. */
+int proto_get_text(const json_t *obj, const char *field, bool required, size_t max_len,
+		   const char **out, struct proto_error *err);
 /* An integer in [min, max]; a JSON real is accepted only if it has no fraction. */
 int proto_get_int(const json_t *obj, const char *field, bool required, int64_t min, int64_t max,
 		  int64_t *out, struct proto_error *err);

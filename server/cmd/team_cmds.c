@@ -14,7 +14,7 @@ void team_cmds_create(struct conn *c, const struct proto_request *req)
 	const json_t *players = NULL, *reserves = NULL;
 	int team;
 	if (proto_get_id(req->root, "tournament", true, &id, &err) < 0 ||
-	    proto_get_string(req->root, "name", true, TEAM_NAME_MAX, &name, &err) < 0 ||
+	    proto_get_text(req->root, "name", true, TEAM_NAME_MAX, &name, &err) < 0 ||
 	    proto_get_array(req->root, "players", true, TEAM_MAX_BOARDS, &players, &err) < 0 ||
 	    proto_get_array(req->root, "reserves", false, TEAM_MAX_RESERVES, &reserves, &err) < 0) {
 		server_reply(c, proto_reply_error_from(req->id, &err));

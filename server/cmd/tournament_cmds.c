@@ -133,7 +133,7 @@ static int create_parse(struct conn *c, const struct proto_request *req,
 	memset(s, 0, sizeof *s);
 	s->rated = true;
 	rules_default(&s->rules);
-	if (proto_get_string(req->root, "name", true, STORE_TOURNAMENT_NAME_MAX, &s->name, &err) < 0 ||
+	if (proto_get_text(req->root, "name", true, STORE_TOURNAMENT_NAME_MAX, &s->name, &err) < 0 ||
 	    proto_get_choice(req->root, "system", true, create_systems, EVENT_SYSTEMS + TEAM_SYSTEMS,
 			     &system, &err) < 0 ||
 	    proto_get_int(req->root, "rounds", false, 1, EVENT_MAX_ROUNDS, &rounds, &err) < 0 ||
@@ -476,7 +476,7 @@ void tournament_cmds_warn(struct conn *c, const struct proto_request *req)
 	const char *reason;
 	if (proto_get_id(req->root, "game", true, &game, &err) < 0 ||
 	    proto_get_color(req->root, "color", true, &color, &err) < 0 ||
-	    proto_get_string(req->root, "reason", true, STORE_WARNING_REASON_SIZE - 1, &reason, &err) < 0 ||
+	    proto_get_text(req->root, "reason", true, STORE_WARNING_REASON_SIZE - 1, &reason, &err) < 0 ||
 	    tournaments_warn(c->srv, game, color, reason, &err) < 0) {
 		reply_refused(c, req, &err);
 		return;

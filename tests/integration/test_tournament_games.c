@@ -643,6 +643,15 @@ START_TEST(test_pairings_say_phase)
 	ck_assert_pstr_eq(hj_str(p, "phase"), "counting");
 	ck_assert_ptr_null(json_object_get(p, "paused"));
 	json_decref(p);
+	/* a warning's reason with control characters (copied raw into the SGF's comment) is
+	 * refused, and no warning is given */
+	r = hc_req(td, "{s:s, s:I, s:s, s:s}", "cmd", "tournament.warn", "game", g, "color", "B",
+		   "reason", "bad\nthing \x1b[2J");
+	ERR(r, "bad_request");
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "game", "game", g);
+	ck_assert_int_eq(hj_int(r, "game.warnings.B"), 0);
+	json_decref(r);
 	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.result", "game", g, "result", "B+R");
 	OK(r);
 	json_decref(r);

@@ -436,6 +436,32 @@ START_TEST(get_name_password)
 }
 END_TEST
 
+/* A line of text for people and exports: no control characters (a tab in a tournament's name
+ * was stored, then every h9, html and json export of the event failed). */
+START_TEST(get_text_field)
+{
+	struct proto_error err;
+	const char *s = NULL;
+	json_t *o = obj("{\"ok\":\"Coupe de Lyon \u00e9t\u00e9 \u56f2\u7881\",\"tab\":\"Tab\\ty\","
+			"\"nl\":\"a\\nb\",\"esc\":\"\\u001b[2J\",\"del\":\"a\\u007f\",\"c1\":\"a\\u0085b\","
+			"\"n\":3,\"long\":\"abcdef\"}");
+	ck_assert_int_eq(proto_get_text(o, "ok", true, 64, &s, &err), 1);
+	ck_assert_str_eq(s, "Coupe de Lyon \u00e9t\u00e9 \u56f2\u7881");
+	const char *bad[] = {"tab", "nl", "esc", "del", "c1"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		s = NULL;
+		ck_assert_int_eq(proto_get_text(o, bad[i], true, 64, &s, &err), -1);
+		ck_assert_ptr_null(s);
+		ck_assert_msg(strstr(err.message, "control characters"), "%s: %s", bad[i], err.message);
+		ck_assert_int_eq(err.code, PROTO_ERR_BAD_REQUEST);
+	}
+	ck_assert_int_eq(proto_get_text(o, "n", true, 64, &s, &err), -1);
+	ck_assert_int_eq(proto_get_text(o, "long", true, 5, &s, &err), -1);
+	ck_assert_int_eq(proto_get_text(o, "absent", false, 5, &s, &err), 0);
+	json_decref(o);
+}
+END_TEST
+
 START_TEST(get_color_choice)
 {
 	struct proto_error err;
@@ -899,6 +925,7 @@ static Suite *proto_suite(void)
 	tcase_add_test(v, get_id_field);
 	tcase_add_test(v, get_name_password);
 	tcase_add_test(v, get_color_choice);
+	tcase_add_test(v, get_text_field);
 	tcase_add_test(v, vertex_fields);
 	tcase_add_test(v, vertex_lists);
 	tcase_add_test(v, time_valid);
