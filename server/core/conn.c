@@ -65,6 +65,7 @@ void conn_init(struct conn *c, struct server *srv, const struct conn_ops *ops, c
 	snprintf(c->addr, sizeof c->addr, "%s", addr);
 	framing_init(&c->fr);
 	c->last_line_ms = uv_now(srv->loop);
+	c->heavy = true; /* light once a request of it was (a flood of new connections is not) */
 }
 
 /* Put c (its host set) on srv's list of connections. */
@@ -135,6 +136,16 @@ void conn_acct(struct conn *c)
 	size_t now = c->outlen + c->laterlen + c->inflight;
 	c->host->queued = c->host->queued - c->acct + now;
 	c->acct = now;
+	/* Backpressure: past SERVER_CONN_BACKPRESSURE unsent, the connection's lines wait (a
+	 * client asking for big replies and not reading them used the loop's turns and memory
+	 * until --max-queued cut it off); below half of it they are handled again. */
+	if (!c->out_full && now > SERVER_CONN_BACKPRESSURE) {
+		c->out_full = true;
+	} else if (c->out_full && now <= SERVER_CONN_BACKPRESSURE / 2) {
+		c->out_full = false;
+		if (!c->closing)
+			conn_backlog_add(c);
+	}
 }
 
 void conn_ref(struct conn *c)
@@ -502,6 +513,7 @@ static void charge(struct conn *c, uint64_t ns, size_t bytes)
 	c->used += units;
 	c->host->used += units;
 	c->srv->turn_used += units;
+	c->heavy = units > SERVER_LIGHT_UNITS;
 }
 
 /* Handle c's lines while the budgets last (budget_left). Returns true if lines remain. */
@@ -509,7 +521,8 @@ static bool handle_lines(struct conn *c)
 {
 	struct server *srv = c->srv;
 	for (;;) {
-		if (c->closing || c->busy || srv->stopping)
+		/* out_full: its lines wait for its replies to drain (conn_acct puts it back) */
+		if (c->closing || c->busy || c->out_full || srv->stopping)
 			return false;
 		if (!budget_left(c))
 			break;
@@ -543,16 +556,27 @@ static bool handle_lines(struct conn *c)
 
 void conn_lines(struct conn *c)
 {
+	/* While others wait in the backlog, c joins them (light ones are served first there):
+	 * handled at once, the connections read first in each turn spent its budget before the
+	 * backlog's turn came, and a ping queued behind a flood waited half a second. */
+	if (c->in_backlog)
+		return; /* its lines are handled in its place there */
+	if (c->srv->backlog && !c->closing) {
+		conn_backlog_add(c);
+		return;
+	}
 	if (handle_lines(c))
 		conn_backlog_add(c);
 	else
 		conn_eof_check(c);
 }
 
-void conn_run_backlog(struct server *srv)
+/* One pass over the backlog `list` (its order kept): each connection of the class asked for
+ * (heavy or not) is served while the budgets last, and one it could not serve goes to *wait;
+ * those of the other class go to *skip. Served ones with lines left join srv->backlog. */
+static void backlog_pass(struct server *srv, struct conn *list, bool heavy, struct conn ***wait_end,
+			 struct conn ***skip_end)
 {
-	struct conn *list = srv->backlog, *wait = NULL, **wait_end = &wait;
-	srv->backlog = srv->backlog_tail = NULL;
 	while (list) {
 		struct conn *c = list;
 		list = c->bl_next;
@@ -560,10 +584,15 @@ void conn_run_backlog(struct server *srv)
 			c->in_backlog = false;
 			continue;
 		}
+		if (c->heavy != heavy) {
+			**skip_end = c;
+			*skip_end = &c->bl_next;
+			continue;
+		}
 		if (!budget_left(c)) {
 			/* Its budget, its address's or the turn's is spent: it keeps its place. */
-			*wait_end = c;
-			wait_end = &c->bl_next;
+			**wait_end = c;
+			*wait_end = &c->bl_next;
 			continue;
 		}
 		c->in_backlog = false;
@@ -572,10 +601,27 @@ void conn_run_backlog(struct server *srv)
 		else
 			conn_eof_check(c);
 	}
-	*wait_end = NULL;
-	/* Those that waited go first next time; any closed meanwhile leave the list. */
+	**wait_end = NULL;
+	**skip_end = NULL;
+}
+
+void conn_run_backlog(struct server *srv)
+{
+	/* The connections whose last request was light (a move, a ping) first, then the heavy
+	 * ones (a big listing, a record): one heavy client's queued requests delayed another
+	 * client's ping by a turn per ~20 of them ahead of it (hundreds of ms). */
+	struct conn *list = srv->backlog;
+	srv->backlog = srv->backlog_tail = NULL;
+	struct conn *wait_light = NULL, **wl = &wait_light, *heavy = NULL, **he = &heavy;
+	backlog_pass(srv, list, false, &wl, &he);
+	struct conn *wait_heavy = NULL, **wh = &wait_heavy, *none = NULL, **ne = &none;
+	backlog_pass(srv, heavy, true, &wh, &ne);
+	/* Those that waited go first next time, the light ones before the heavy ones (none is
+	 * light in the second pass: kept all the same); any closed meanwhile leave the list. */
+	*wh = none;
+	*wl = wait_heavy;
 	struct conn *front = NULL, **fe = &front, *last = NULL;
-	for (struct conn *c = wait, *n; c; c = n) {
+	for (struct conn *c = wait_light, *n; c; c = n) {
 		n = c->bl_next;
 		if (c->closing) {
 			c->in_backlog = false;

@@ -49,6 +49,11 @@
 #define SERVER_MAX_QUEUED_PER_ADDRESS (32u << 20) /* --max-queued-per-address: unsent bytes of
                                              all connections from one address; past it the
                                              connection adding more is cut off */
+#define SERVER_CONN_BACKPRESSURE (256u << 10) /* unsent bytes of a connection past which its
+                                             further requests wait (unread, not answered)
+                                             until they are down to half of it: a client that
+                                             does not read costs neither the loop's time nor
+                                             memory beyond this and one reply */
 /* The work of one loop turn (from one commit and flush to the next) is counted in units: a
  * request costs one unit per SERVER_UNIT_US of the loop's time it took (measured) plus one per
  * SERVER_UNIT_BYTES of reply it queued, at least one. A connection, an address and the turn
@@ -59,7 +64,15 @@
 #define SERVER_UNIT_BYTES 4096            /* ... and per this much reply */
 #define SERVER_CONN_UNITS 16              /* per connection per turn */
 #define SERVER_ADDR_UNITS 256             /* --address-units: per address per turn */
-#define SERVER_TURN_UNITS 2048            /* --turn-units: per turn, all connections */
+#define SERVER_TURN_UNITS 512             /* --turn-units: per turn, all connections (2048
+                                             made turns of 60-100 ms under a flood of big
+                                             requests, and every other client waited that long;
+                                             512 costs no throughput: docs/deploy.md) */
+#define SERVER_LIGHT_UNITS 2              /* a request of at most this many units (a move, a
+                                             ping, a clock query) is light: connections whose
+                                             last request was light are served first from
+                                             the backlog, so a heavy client's queued listings
+                                             do not delay another's move by whole turns */
 #define SERVER_UNITS_MAX 1000000          /* ... at most (a setting) */
 #define SERVER_LOGIN_FAILS 5              /* failed logins per name and address per window */
 #define SERVER_LOGIN_ADDR_FAILS 100       /* --login-fails-per-address: per address per window */
@@ -184,6 +197,8 @@ struct conn {
 	size_t acct;              /* outlen + inflight as last added to host->queued */
 	uint64_t turn;            /* the turn `used` counts */
 	unsigned used;            /* units used in that turn */
+	bool heavy;               /* its last request cost more than SERVER_LIGHT_UNITS: its
+	                             waiting lines come after the light ones' (conn.c) */
 	struct framing fr;
 	char *out;                /* queued bytes, written at the end of the iteration */
 	size_t outlen, outcap;
@@ -198,6 +213,7 @@ struct conn {
 	bool closing;
 	bool busy;                /* an async job (password hashing) holds this connection's turn */
 	bool paused;              /* reading stopped: too much buffered input */
+	bool out_full;            /* over SERVER_CONN_BACKPRESSURE unsent: its lines wait */
 	bool peer_eof;            /* the client closed its side (half-close): answer the lines it
 	                             sent, write the replies, then close (conn_eof_check) */
 	bool in_backlog;

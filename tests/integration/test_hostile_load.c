@@ -49,6 +49,9 @@
 #define FLOOD_SECS 12                /* the flood child stops by itself after this */
 #define PING_BOUND_MS 1500           /* an honest ping under the flood */
 #define PINGS 15
+#define BP_MAX_QUEUED "1048576"     /* --max-queued of the backpressure test */
+#define BP_REQUESTS 24               /* big listings asked for at once, unread (~200 KB each) */
+#define BP_SETTLE_MS 1500            /* ... time the server has to answer them meanwhile */
 #define SILENT_ADDR "127.0.0.21"     /* connections that never read */
 #define SILENT_N 64
 #define SILENT_LINES 64
@@ -382,6 +385,45 @@ START_TEST(t_never_reads)
 	}
 	ck_assert_msg(hd_log_has(&hw_d, "slow reader"), "the never-reading client was not cut off");
 	ck_assert(hc_wait_closed(s, 10 * T));
+	hc_close(s);
+	hw_world_end();
+}
+END_TEST
+
+/* Backpressure: a client asks for BP_REQUESTS big listings (about 5 MB of replies) at once and
+ * reads none for a while. Its further requests wait once its unsent replies pass 256 KiB
+ * (SERVER_CONN_BACKPRESSURE), so --max-queued (1 MiB here) is never reached: it is not cut off,
+ * and when it reads at last every reply comes, in order. (Before, the server answered them all
+ * at once, its turns spent on a client that was not reading, until --max-queued cut it off;
+ * many such clients from many addresses held 1.5 GB and made turns of 70-400 ms.) */
+START_TEST(t_backpressure)
+{
+	const char *const extra[] = {"--max-queued", BP_MAX_QUEUED, NULL};
+	hw_world_start(extra);
+	insert_games(LISTING_GAMES);
+	struct hc *s = hc_open_ex(hw_d.port, "127.0.0.27", 2048, 536);
+	ck_assert(s != NULL);
+	char lines[BP_REQUESTS * 64];
+	size_t n = 0;
+	for (int k = 1; k <= BP_REQUESTS; k++)
+		n += (size_t)snprintf(lines + n, sizeof lines - n,
+				      "{\"cmd\":\"games\",\"limit\":1000,\"id\":%d}\n", k);
+	ck_assert_int_eq(hc_send(s, lines, n), 0);
+	struct hc *h = hw_raw_client();
+	for (int i = 0; i < BP_SETTLE_MS / 100; i++) {
+		hw_expect_ping(h); /* the others are answered meanwhile */
+		usleep(100 * 1000);
+	}
+	ck_assert_msg(!hd_log_has(&hw_d, "slow reader"), "the client was cut off as a slow reader");
+	for (int k = 1; k <= BP_REQUESTS; k++) {
+		json_t *r = hc_reply(s, 10 * T);
+		ck_assert_msg(r != NULL, "reply %d of %d did not come", k, BP_REQUESTS);
+		OK(r);
+		ck_assert_int_eq(hj_int(r, "id"), k);
+		ck_assert_int_eq(json_array_size(hj_get(r, "games")), LISTING_GAMES);
+		json_decref(r);
+	}
+	hc_close(h);
 	hc_close(s);
 	hw_world_end();
 }
@@ -905,6 +947,7 @@ static Suite *hostile_load_suite(void)
 	tcase_add_test(tc, t_conn_flood);
 	tcase_add_test(tc, t_login_guess);
 	tcase_add_test(tc, t_never_reads);
+	tcase_add_test(tc, t_backpressure);
 	tcase_add_test(tc, t_listing_flood);
 	tcase_add_test(tc, t_never_read_flood);
 	tcase_add_test(tc, t_register_flood);

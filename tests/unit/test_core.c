@@ -74,13 +74,21 @@ static const struct conn_ops fake_ops = {
 	.close = fake_close, .reading = fake_reading, .rtt_ms = fake_rtt, .free = fake_free,
 };
 
+/* Bytes of reply the sink queues for each line of a connection from this address (0: none). */
+static const char *reply_addr;
+static size_t reply_bytes;
+
 static void sink(void *ctx, struct conn *c, const char *line, size_t len)
 {
 	(void)ctx;
-	(void)c;
 	if (lines < LINES_MAX)
 		snprintf(seen[lines], sizeof seen[lines], "%.*s", (int)len, line);
 	lines++;
+	if (reply_addr && strcmp(c->addr, reply_addr) == 0) {
+		static char big[256 << 10];
+		memset(big, 'r', sizeof big);
+		server_send_raw(c, big, reply_bytes < sizeof big ? reply_bytes : sizeof big);
+	}
 }
 
 static void on_gone(struct server *s, struct conn *c)
@@ -108,6 +116,8 @@ static void setup(void)
 	server_set_conn_gone(&srv, on_gone);
 	closes = frees = gone = lines = 0;
 	reading_on = false;
+	reply_addr = NULL;
+	reply_bytes = 0;
 }
 
 static void teardown(void)
@@ -170,6 +180,87 @@ START_TEST(test_budget_backlog)
 	conn_run_backlog(&srv);
 	ck_assert_int_eq(lines, SERVER_CONN_UNITS + 3);
 	ck_assert(!c->in_backlog);
+	conn_close(c, "test");
+	conn_unref(c);
+}
+END_TEST
+
+/* The next turn's budgets, as on_prepare gives them after the commit. */
+static void next_turn(void)
+{
+	srv.turn++;
+	srv.turn_used = 0;
+}
+
+/* The backlog serves light connections first: a connection whose requests are big replies
+ * (heavy) and has lines waiting does not make a light one (a ping, a move) wait for whole
+ * turns; and new lines of a connection in the backlog wait there, in its place (handled on
+ * arrival, they took each turn's budget before the backlog's turn: a ping waited 0.5 s). */
+START_TEST(test_backlog_light_first)
+{
+	srv.set.turn_units = 2 * SERVER_CONN_UNITS;
+	reply_addr = "10.0.0.9";
+	reply_bytes = 3 * SERVER_UNIT_BYTES; /* 4 units a line: heavy (18 of them stay under
+						  * SERVER_CONN_BACKPRESSURE) */
+	struct conn *p = fake_conn("10.0.0.8"), *h = fake_conn("10.0.0.9");
+	feed(p, "p0\n"); /* light from now on */
+	ck_assert(!p->heavy);
+	char buf[256] = "";
+	for (int i = 0; i < 16; i++)
+		strcat(buf, "h\n");
+	feed(h, buf); /* a few lines, then its budget is spent: in the backlog */
+	ck_assert(h->in_backlog);
+	ck_assert(h->heavy);
+	int before = lines;
+	next_turn();
+	feed(h, "h\nh\n"); /* more of it, in a new turn: waits in its place, not handled now */
+	ck_assert_int_eq(lines, before);
+	feed(p, "p1\n"); /* others wait in the backlog: p joins them */
+	ck_assert_int_eq(lines, before);
+	ck_assert(p->in_backlog);
+	conn_run_backlog(&srv);
+	ck_assert_int_gt(lines, before);
+	ck_assert_str_eq(seen[before], "p1"); /* first, though it came after h's lines */
+	while (h->in_backlog) { /* h's lines all come, a turn's budget at a time */
+		next_turn();
+		conn_run_backlog(&srv);
+	}
+	ck_assert_int_eq(lines, 1 + 18 + 1);
+	conn_close(p, "test");
+	conn_unref(p);
+	conn_close(h, "test");
+	conn_unref(h);
+}
+END_TEST
+
+/* Backpressure: past SERVER_CONN_BACKPRESSURE unsent bytes a connection's further lines wait
+ * (not handled, whatever its budgets), and are handled once its unsent bytes are down to half
+ * (the transport wrote them); it is not cut off. */
+START_TEST(test_backpressure)
+{
+	reply_addr = "10.0.0.11";
+	reply_bytes = SERVER_CONN_BACKPRESSURE / 3 + 1;
+	struct conn *c = fake_conn("10.0.0.11");
+	feed(c, "a\nb\nc\nd\ne\n");
+	for (int t = 0; t < 10; t++) { /* a line a turn (its units): then the third reply passes
+					* the mark, and d and e wait however many turns go by */
+		next_turn();
+		conn_run_backlog(&srv);
+	}
+	ck_assert_int_eq(lines, 3);
+	ck_assert(c->out_full);
+	ck_assert(!c->closing);
+	ck_assert(!c->in_backlog);
+	/* the transport wrote all but a little: the lines go on */
+	c->outlen = SERVER_CONN_BACKPRESSURE / 2;
+	conn_acct(c);
+	ck_assert(!c->out_full);
+	ck_assert(c->in_backlog);
+	for (int t = 0; t < 3; t++) {
+		next_turn();
+		conn_run_backlog(&srv);
+	}
+	ck_assert_int_eq(lines, 5);
 	conn_close(c, "test");
 	conn_unref(c);
 }
@@ -395,6 +486,8 @@ static Suite *core_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_lines_to_sink);
 	tcase_add_test(tc, test_budget_backlog);
+	tcase_add_test(tc, test_backlog_light_first);
+	tcase_add_test(tc, test_backpressure);
 	tcase_add_test(tc, test_send_and_sessions);
 	tcase_add_test(tc, test_slow_reader_cut_off);
 	tcase_add_test(tc, test_proxy_pending);
