@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <sodium.h>
@@ -21,6 +22,8 @@
 
 #define MAIN_MALLOC_TRIM_BYTES (64 << 20) /* free heap kept before trimming */
 #define MAIN_MALLOC_MMAP_BYTES (4 << 20)  /* allocations above this get their own mapping */
+#define MAIN_FD_RESERVE 64 /* descriptors beside the clients': the database, its WAL, shared
+			    * memory and lock, the listening sockets, the loop's and the threads' */
 #ifndef TENGEN_WEB_DIR
 #define TENGEN_WEB_DIR "/usr/local/share/tengen/web"
 #endif
@@ -482,6 +485,35 @@ static int run_start(struct server *srv, uv_loop_t *loop, const struct server_se
 	return 0;
 }
 
+/* Descriptors for --max-connections clients: raise the soft RLIMIT_NOFILE up to the hard one
+ * if it is lower than max_connections + MAIN_FD_RESERVE; if even the hard one is, lower
+ * max_connections to fit and say so (a warning on stderr and in the log). Past the
+ * descriptors, the kernel's accept fails and libuv drops the connection without a word; past
+ * max_connections a client is told "too many connections". */
+static void fd_limit(struct server_settings *set)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return;
+	rlim_t want = (rlim_t)set->max_connections + MAIN_FD_RESERVE;
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
+		struct rlimit up = rl;
+		up.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want ? want : rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+			rl.rlim_cur = up.rlim_cur;
+	}
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want)
+		return;
+	unsigned fit = rl.rlim_cur > 2 * MAIN_FD_RESERVE ? (unsigned)(rl.rlim_cur - MAIN_FD_RESERVE)
+						     : (unsigned)(rl.rlim_cur / 2);
+	log_msg(LOGL_WARN, "fd_limit", "nofile=%llu max_connections=%u lowered_to=%u",
+		(unsigned long long)rl.rlim_cur, set->max_connections, fit);
+	fprintf(stderr, "tengend: warning: the open-file limit is %llu: --max-connections %u "
+		"lowered to %u (raise it: ulimit -n, or LimitNOFILE= in a systemd unit)\n",
+		(unsigned long long)rl.rlim_cur, set->max_connections, fit);
+	set->max_connections = fit;
+}
+
 int main(int argc, char **argv)
 {
 	struct server_settings set = {
@@ -505,6 +537,7 @@ int main(int argc, char **argv)
 	if (pc >= 0)
 		return pc;
 	signal(SIGPIPE, SIG_IGN);
+	fd_limit(&set);
 	/* Keep freed heap instead of giving it back each iteration: the per-move buffers otherwise
 	 * make glibc grow and trim the heap (brk, munmap, page faults) all the time. */
 	mallopt(M_TRIM_THRESHOLD, MAIN_MALLOC_TRIM_BYTES);

@@ -19,6 +19,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,9 @@
 #define BP_MAX_QUEUED "1048576"     /* --max-queued of the backpressure test */
 #define BP_REQUESTS 24               /* big listings asked for at once, unread (~200 KB each) */
 #define BP_SETTLE_MS 1500            /* ... time the server has to answer them meanwhile */
+#define FDL_NOFILE 200               /* the open-file limit the daemon inherits in t_fd_limit */
+#define FDL_FIT "lowered_to=136"     /* ... leaves 200 - MAIN_FD_RESERVE (64) connections */
+#define FDL_CONNS 150                /* connections tried, 50 from each of three addresses */
 #define SILENT_ADDR "127.0.0.21"     /* connections that never read */
 #define SILENT_N 64
 #define SILENT_LINES 64
@@ -425,6 +429,48 @@ START_TEST(t_backpressure)
 	}
 	hc_close(h);
 	hc_close(s);
+	hw_world_end();
+}
+END_TEST
+
+/* An open-file limit below --max-connections (20,000 by default): the daemon lowers
+ * --max-connections to fit, says so, and tells the clients past it "too many connections"
+ * (before, the kernel's accept failed at the limit and the connections were dropped without
+ * a word). The daemon inherits this test process's limit. */
+START_TEST(t_fd_limit)
+{
+	struct rlimit rl = {FDL_NOFILE, FDL_NOFILE};
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	hw_world_start(NULL);
+	ck_assert_msg(hd_log_has(&hw_d, "fd_limit") && hd_log_has(&hw_d, FDL_FIT),
+		      "no fd_limit warning with %s", FDL_FIT);
+	static struct hc *cs[FDL_CONNS];
+	static const char *const addrs[] = {"127.0.0.28", "127.0.0.29", "127.0.0.30"};
+	for (int i = 0; i < FDL_CONNS; i++) {
+		cs[i] = hc_open_ex(hw_d.port, addrs[i % 3], 0, 0);
+		ck_assert_msg(cs[i] != NULL, "connect %d failed", i);
+	}
+	usleep(300 * 1000); /* every refusal is written at once: let them arrive */
+	int served = 0, refused = 0;
+	for (int i = 0; i < FDL_CONNS; i++) {
+		json_t *r = hc_next(cs[i], 1);
+		if (r) {
+			ck_assert_msg(hj_err(r) && strcmp(hj_err(r), "rate_limited") == 0 &&
+				      strstr(hj_str(r, "error.message"), "too many connections"),
+				      "connection %d: unexpected %s", i, hj_text(r));
+			refused++;
+		} else {
+			r = hc_req(cs[i], "{ss}", "cmd", "ping");
+			ck_assert_msg(r && hj_ok(r), "connection %d: neither served nor refused: %s", i,
+				      hj_text(r));
+			served++;
+		}
+		json_decref(r);
+	}
+	ck_assert_int_gt(refused, 0);
+	ck_assert_int_gt(served, 100);
+	for (int i = 0; i < FDL_CONNS; i++)
+		hc_close(cs[i]);
 	hw_world_end();
 }
 END_TEST
@@ -948,6 +994,7 @@ static Suite *hostile_load_suite(void)
 	tcase_add_test(tc, t_login_guess);
 	tcase_add_test(tc, t_never_reads);
 	tcase_add_test(tc, t_backpressure);
+	tcase_add_test(tc, t_fd_limit);
 	tcase_add_test(tc, t_listing_flood);
 	tcase_add_test(tc, t_never_read_flood);
 	tcase_add_test(tc, t_register_flood);
