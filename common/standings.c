@@ -221,11 +221,13 @@ static bool game_counts(const struct ctx *c, const struct event_game *g)
 		c->ps[g->white].active;
 }
 
-/* Played over the board with a final result (the only games tie-breaks look at). */
+/* Played over the board with a final result (the only games tie-breaks look at). A double
+ * loss is not: like a forfeit, the round is unplayed for the tie-breaks of both (the virtual
+ * opponent in SOS), as the h9 writes it (`0-` for both, EGF's unplayed round) and as OpenGotha
+ * reads that file; counted as played, an h9's SOS column could not be had from its own rows. */
 static bool over_the_board(enum event_result r)
 {
-	return r == RESULT_BLACK_WIN || r == RESULT_WHITE_WIN || r == RESULT_DRAW ||
-		r == RESULT_DOUBLE_LOSS;
+	return r == RESULT_BLACK_WIN || r == RESULT_WHITE_WIN || r == RESULT_DRAW;
 }
 
 /* Outcome for `player` in game g: 2 win, 1 draw, 0 loss, -1 unfinished. */

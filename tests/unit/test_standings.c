@@ -139,31 +139,31 @@ START_TEST(test_swiss_tiebreaks)
 
 	ck_assert_int_eq(n, 5);
 	/* Points: Ann 3, Bob 2, Cid 5, Dan 2, Eve 4. Only games played over the board count
-	 * for SOS (a forfeit, a bye: the virtual opponent at the start score 0); the double
-	 * loss was played.
-	 * SOS   Ann: Bob 2 + Cid 5 + Eve 4 = 11     Bob: Ann 3 + Eve 4 + Dan 2 = 9
+	 * for SOS (a forfeit, a bye, a double loss: the virtual opponent at the start score 0,
+	 * as the h9 writes a double loss, `0-`, and OpenGotha reads it).
+	 * SOS   Ann: Bob 2 + Cid 5 + (double loss 0) = 7     Bob: Ann 3 + Eve 4 + Dan 2 = 9
 	 *       Cid: (forfeit 0) + Ann 3 + (bye 0) = 3
-	 *       Dan: (forfeit 0) + (bye 0) + Bob 2 = 2     Eve: (bye 0) + Bob 2 + Ann 3 = 5
-	 * SOSOS Ann: 9 + 3 + 5 = 17   Bob: 11 + 5 + 2 = 18   Cid: 11   Dan: 9   Eve: 9 + 11 = 20
+	 *       Dan: (forfeit 0) + (bye 0) + Bob 2 = 2     Eve: (bye 0) + Bob 2 + (0) = 2
+	 * SOSOS Ann: 9 + 3 = 12   Bob: 7 + 2 + 2 = 11   Cid: 7   Dan: 9   Eve: 9
 	 * SODOS Ann: beat Bob 2 + drew Cid 5/2 = 4.5 (double loss: nothing)
 	 *       Bob: beat Dan 2   Cid: drew Ann 3/2 = 1.5 (forfeit win: nothing)
 	 *       Dan: 0            Eve: beat Bob 2
 	 * WARN  Ann 1, Bob 1, Cid 0, Dan 2, Eve 0. */
 	s = row_of(rows, n, ANN);
 	ck_assert_int_eq(s->ntiebreaks, 5);
-	ck_assert_double_eq_tol(s->tiebreak[0], 11, TOL);
-	ck_assert_double_eq_tol(s->tiebreak[1], 17, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[0], 7, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[1], 12, TOL);
 	ck_assert_double_eq_tol(s->tiebreak[2], 4.5, TOL);
 	ck_assert_double_eq_tol(s->tiebreak[3], 1, TOL);
 	ck_assert_double_eq_tol(s->tiebreak[4], 1, TOL);
 	s = row_of(rows, n, BOB);
 	ck_assert_double_eq_tol(s->tiebreak[0], 9, TOL);
-	ck_assert_double_eq_tol(s->tiebreak[1], 18, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[1], 11, TOL);
 	ck_assert_double_eq_tol(s->tiebreak[2], 2, TOL);
 	ck_assert_double_eq_tol(s->tiebreak[3], 1, TOL);
 	s = row_of(rows, n, CID);
 	ck_assert_double_eq_tol(s->tiebreak[0], 3, TOL);
-	ck_assert_double_eq_tol(s->tiebreak[1], 11, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[1], 7, TOL);
 	ck_assert_double_eq_tol(s->tiebreak[2], 1.5, TOL);
 	ck_assert_double_eq_tol(s->tiebreak[3], 0, TOL);
 	s = row_of(rows, n, DAN);
@@ -173,8 +173,8 @@ START_TEST(test_swiss_tiebreaks)
 	ck_assert_double_eq_tol(s->tiebreak[3], 2, TOL);
 	ck_assert_double_eq_tol(s->tiebreak[4], 4, TOL);
 	s = row_of(rows, n, EVE);
-	ck_assert_double_eq_tol(s->tiebreak[0], 5, TOL);
-	ck_assert_double_eq_tol(s->tiebreak[1], 20, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[0], 2, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[1], 9, TOL);
 	ck_assert_double_eq_tol(s->tiebreak[2], 2, TOL);
 	ck_assert_double_eq_tol(s->tiebreak[3], 0, TOL);
 	/* Order: Cid 5, Eve 4, Ann 3, Bob 2 (SOS 9), Dan 2 (SOS 2). */
@@ -213,21 +213,21 @@ END_TEST
  * (the virtual opponent for an unplayed round), sorted; the cuts drop the lowest (SOS-1), the
  * two lowest (SOS-2), the lowest and the highest (MOS).
  *   Swiss       per round          SOS  SOS-1 SOS-2 MOS   score after R1, R2, R3   CUSS
- *   Ann   Bob 2, Cid 5, Eve 4       11    9     5    4    2, 3, 3                  8
+ *   Ann   Bob 2, Cid 5, (0)          7    7     5    2    2, 3, 3                  8
  *   Bob   Ann 3, Eve 4, Dan 2        9    7     4    3    0, 0, 2                  2
  *   Cid   (0), Ann 3, (0)            3    3     3    0    2, 3, 5                 10
  *   Dan   (0), (0), Bob 2            2    2     2    0    0, 2, 2                  4
- *   Eve   (0), Bob 2, Ann 3          5    5     3    2    2, 4, 4                 10
+ *   Eve   (0), Bob 2, (0)            2    2     2    0    2, 4, 4                 10
  *   McMahon (start MMS Ann 30, Cid 29, Dan 28; MMS as in test_mcmahon):
- *   Ann   Bob 31, Cid 31.5, Eve 30   92.5 62.5 31.5 31    31, 31.5, 31.5           94
+ *   Ann   Bob 31, Cid 31.5, (30)     92.5 62.5 31.5 31    31, 31.5, 31.5           94
  *   Cid   (29), Ann 31.5, (29)       89.5 60.5 31.5 29    30, 30.5, 31.5           92
  *   Dan   (28), (28), Bob 31         87   59   31   28    28, 29, 29               86 */
 START_TEST(test_sos_cuts_and_cuss)
 {
 	static const char *const tbs[] = { "SOS-1", "sos-2", "MOS", "CUSS" };
 	static const double swiss[5][4] = {
-		[ANN] = { 9, 5, 4, 8 }, [BOB] = { 7, 4, 3, 2 }, [CID] = { 3, 3, 0, 10 },
-		[DAN] = { 2, 2, 0, 4 }, [EVE] = { 5, 3, 2, 10 },
+		[ANN] = { 7, 5, 2, 8 }, [BOB] = { 7, 4, 3, 2 }, [CID] = { 3, 3, 0, 10 },
+		[DAN] = { 2, 2, 0, 4 }, [EVE] = { 2, 2, 0, 10 },
 	};
 	struct event ev = swiss_event();
 	struct standing rows[5];
@@ -364,13 +364,14 @@ START_TEST(test_mcmahon)
 	 * MMS: Ann 30 + 1 + 0.5 = 31.5     Bob 30 + 1 = 31
 	 *      Cid 29 + 1 (forfeit win) + 0.5 + 1 (bye) = 31.5
 	 *      Dan 28 + 1 (bye) = 29       Eve 28 + 1 (bye) + 1 = 30
-	 * SOS (opponents' MMS; an unplayed round adds the player's own start MMS):
-	 *      Ann: 31 + 31.5 + 30 = 92.5  Bob: 31.5 + 30 + 29 = 90.5
-	 *      Cid: 29 + 31.5 + 29 = 89.5  Dan: 28 + 28 + 31 = 87  Eve: 28 + 31 + 31.5 = 90.5
+	 * SOS (opponents' MMS; an unplayed round, the double loss too, adds the player's own
+	 * start MMS):
+	 *      Ann: 31 + 31.5 + (30) = 92.5  Bob: 31.5 + 30 + 29 = 90.5
+	 *      Cid: 29 + 31.5 + 29 = 89.5  Dan: 28 + 28 + 31 = 87  Eve: 28 + 31 + (28) = 87
 	 * SOSOS (an unplayed round adds 3 rounds x own start MMS):
-	 *      Ann: 90.5 + 89.5 + 90.5 = 270.5   Bob: 92.5 + 90.5 + 87 = 270
+	 *      Ann: 90.5 + 89.5 + 90 = 270   Bob: 92.5 + 87 + 87 = 266.5
 	 *      Cid: 87 + 92.5 + 87 = 266.5       Dan: 84 + 84 + 90.5 = 258.5
-	 *      Eve: 84 + 90.5 + 92.5 = 267
+	 *      Eve: 84 + 90.5 + 84 = 258.5
 	 * Order (MMS, SOS, SOSOS): Ann 31.5/92.5, Cid 31.5/89.5, Bob 31, Eve 30, Dan 29. */
 	ck_assert_int_eq(standings_mms_start(&ev, ANN), 30);
 	ck_assert_int_eq(standings_mms_start(&ev, EVE), 28);
@@ -384,11 +385,11 @@ START_TEST(test_mcmahon)
 	s = row_of(rows, n, ANN);
 	ck_assert_double_eq_tol(s->score, 31.5, TOL);
 	ck_assert_double_eq_tol(s->tiebreak[0], 92.5, TOL);
-	ck_assert_double_eq_tol(s->tiebreak[1], 270.5, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[1], 270, TOL);
 	s = row_of(rows, n, BOB);
 	ck_assert_double_eq_tol(s->score, 31, TOL);
 	ck_assert_double_eq_tol(s->tiebreak[0], 90.5, TOL);
-	ck_assert_double_eq_tol(s->tiebreak[1], 270, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[1], 266.5, TOL);
 	s = row_of(rows, n, CID);
 	ck_assert_double_eq_tol(s->score, 31.5, TOL);
 	ck_assert_double_eq_tol(s->tiebreak[0], 89.5, TOL);
@@ -399,8 +400,8 @@ START_TEST(test_mcmahon)
 	ck_assert_double_eq_tol(s->tiebreak[1], 258.5, TOL);
 	s = row_of(rows, n, EVE);
 	ck_assert_double_eq_tol(s->score, 30, TOL);
-	ck_assert_double_eq_tol(s->tiebreak[0], 90.5, TOL);
-	ck_assert_double_eq_tol(s->tiebreak[1], 267, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[0], 87, TOL);
+	ck_assert_double_eq_tol(s->tiebreak[1], 258.5, TOL);
 
 	/* Without Eve's R1 bye she was absent in R1: 28 + 0.5 (absent) + 1 = 29.5. */
 	ev.nbyes = 0;
