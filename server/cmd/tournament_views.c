@@ -347,12 +347,30 @@ void tournaments_export(struct conn *c, const struct proto_request *req)
 		if (!(round = last_complete_round(&t, &b))) {
 			server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "round 1 of tournament "
 					   "%lld has games without a result: no round to export yet "
-					   "(field 'round': 1 exports it as it stands)",
+					   "(field 'round': 1 exports it as it stands, but for h9)",
 					   (long long)t.row.id);
 			tour_ev_free(&b);
 			tour_clear(&t);
 			return;
 		}
+	}
+	/* An h9 goes to the EGD, which would read a game without a result as not played ("0-"):
+	 * only rounds whose games all have one (the other formats show the rest as pending) */
+	int pending = 0, first = 0;
+	for (int k = 0; format == 2 && k < b.ev.ngames; k++)
+		if (b.ev.games[k].round <= round && b.ev.games[k].result == RESULT_NONE) {
+			pending++;
+			if (!first || b.ev.games[k].round < first)
+				first = b.ev.games[k].round;
+		}
+	if (pending) {
+		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "field 'round': round %d has "
+				   "games without a result (%d up to round %lld): an h9 reports results "
+				   "to the EGD, which would read them as not played (csv, json and html "
+				   "show them as pending)", first, pending, (long long)round);
+		tour_ev_free(&b);
+		tour_clear(&t);
+		return;
 	}
 	const char *names[STANDINGS_MAX_TIEBREAKS];
 	int ntb = tour_tiebreak_names(&t, names);
