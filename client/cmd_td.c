@@ -212,8 +212,13 @@ static void print_result_set(struct cli_batch *b, const json_t *req, const json_
 {
 	(void)b;
 	const char *was = json_string_value(json_object_get(reply, "previous"));
-	printf("game %lld: result %s", (long long)json_integer_value(json_object_get(req, "game")),
-	       cli_str_or(reply, "result", cli_str_or(req, "result", "?")));
+	const char *res = cli_str_or(reply, "result", cli_str_or(req, "result", "?"));
+	printf("game %lld: result %s", (long long)json_integer_value(json_object_get(req, "game")), res);
+	/* Void alone read as "as if never paired" (docs/tiebreaks.md): say which it is */
+	if (strcmp(res, "Void") == 0)
+		fputs(strcasecmp(cli_str_or(req, "result", ""), "double_loss") == 0 ||
+		      strcmp(cli_str_or(req, "reason", ""), "double_forfeit") == 0 ?
+		      " (a double loss: both lose)" : " (void: as if never paired)", stdout);
 	if (was) /* an override says what it replaced */
 		printf(" (was %s)", was);
 	const char *event = json_string_value(json_object_get(reply, "tournament_name"));

@@ -276,7 +276,8 @@ static void tour_results_file(const char *td, const char *gs)
 	run_free(&r);
 	run(&r, td, NULL, "--user", "carol", "td", "result", gs, "--double-loss", NULL);
 	EXPECT_STATUS(r, 0);
-	EXPECT_OUT(r, "result Void (was W+3.5)"); /* an override says what it replaced */
+	/* an override says what it replaced; Void says it is a double loss (it read as void) */
+	EXPECT_OUT(r, "result Void (a double loss: both lose) (was W+3.5)");
 	run_free(&r);
 	run(&r, td, NULL, "--user", "carol", "td", "result", gs, "B+R", "--double-loss", NULL);
 	EXPECT_STATUS(r, 2);
@@ -324,7 +325,7 @@ static void tour_results_file(const char *td, const char *gs)
 	run(&r, td, NULL, "--user", "carol", "td", "results", file, NULL);
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "line 1: game");
-	EXPECT_OUT(r, "result Void");
+	EXPECT_OUT(r, "result Void (a double loss: both lose)");
 	EXPECT_OUT(r, "line 2: game");
 	EXPECT_OUT(r, "result B+R");
 	run_free(&r);
