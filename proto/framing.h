@@ -19,6 +19,10 @@
 #include <stddef.h>
 
 #define FRAMING_MAX_LINE 65536 /* bytes in a line, without its "\n" or "\r\n" (docs/protocol.md) */
+/* The most bytes of an unfinished line kept (the line and its "\r" before the "\n" comes):
+ * a reader pausing while more than this is pending must not pause on an unfinished line of
+ * exactly this length, or its "\n" is never read (a 65,537-byte line hung its connection). */
+#define FRAMING_MAX_PARTIAL (FRAMING_MAX_LINE + 1)
 #define FRAMING_INITIAL_CAP 4096 /* first buffer allocation, bytes */
 /* The longest line tengend sends (a reply or an event), bytes without its "\n": a reply that
  * would be longer is replaced by an `internal` error reply (docs/protocol.md "Limits"). The

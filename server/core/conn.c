@@ -546,7 +546,7 @@ static bool handle_lines(struct conn *c)
 	if (c->closing)
 		return false;
 	size_t pending = framing_pending(&c->fr);
-	if (c->paused && pending <= FRAMING_MAX_LINE) {
+	if (c->paused && pending <= FRAMING_MAX_PARTIAL) {
 		c->paused = false;
 		if (c->ops && c->ops->reading && !c->peer_eof)
 			c->ops->reading(c, true);

@@ -489,7 +489,7 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 	}
 	conn_lines(c);
 	/* Bound what one client can make us buffer: stop reading until its lines are handled. */
-	if (!c->closing && !c->paused && framing_pending(&c->fr) > FRAMING_MAX_LINE) {
+	if (!c->closing && !c->paused && framing_pending(&c->fr) > FRAMING_MAX_PARTIAL) {
 		c->paused = true;
 		uv_read_stop(s);
 	}

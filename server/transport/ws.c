@@ -478,7 +478,7 @@ static int ws_receive(struct ws_conn *wc, char *in, size_t len, bool end)
 	}
 	if (end)
 		conn_lines(c);
-	if (!c->closing && !c->paused && framing_pending(&c->fr) > FRAMING_MAX_LINE) {
+	if (!c->closing && !c->paused && framing_pending(&c->fr) > FRAMING_MAX_PARTIAL) {
 		c->paused = true;
 		lws_rx_flow_control(wc->wsi, 0);
 	}

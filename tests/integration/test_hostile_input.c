@@ -56,6 +56,44 @@ START_TEST(t_huge_line)
 }
 END_TEST
 
+/* The edge of the line limit: an unfinished line of exactly 65,537 bytes (the limit and one
+ * more: a "\r" may end a line of 65,536) was the most input kept, reading paused above the
+ * limit and never resumed, and the connection hung until the idle timeout. Now a 65,537-byte
+ * line gets its line_too_long, and a 65,536-byte ping whose "\r" and "\n" come apart its
+ * reply. */
+START_TEST(t_line_limit_edge)
+{
+	hw_world_start(NULL);
+	struct hc *c = hw_raw_client();
+	static char line[65537 + 64];
+	memset(line, 'x', 65537);
+	ck_assert_int_eq(hc_send(c, line, 65537), 0);
+	usleep(300 * 1000); /* all of it read, no newline yet */
+	ck_assert_int_eq(hc_send(c, "\n", 1), 0);
+	json_t *r = hc_reply(c, T);
+	ck_assert_msg(r != NULL, "no reply to a line of 65,537 bytes");
+	ERR(r, "line_too_long");
+	json_decref(r);
+	hw_expect_ping(c);
+	/* a ping padded with spaces to 65,536 bytes, then "\r", then (apart) "\n" */
+	static const char head[] = "{\"cmd\":\"ping\",\"id\":8";
+	memcpy(line, head, sizeof head - 1);
+	memset(line + sizeof head - 1, ' ', 65536 - sizeof head);
+	line[65535] = '}';
+	line[65536] = '\r';
+	ck_assert_int_eq(hc_send(c, line, 65537), 0);
+	usleep(300 * 1000);
+	ck_assert_int_eq(hc_send(c, "\n", 1), 0);
+	r = hc_reply(c, T);
+	ck_assert_msg(r != NULL, "no reply to a ping of 65,536 bytes whose \\r\\n came apart");
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "id"), 8);
+	json_decref(r);
+	hc_close(c);
+	hw_world_end();
+}
+END_TEST
+
 /* Slowloris: a partial line held open. With --idle-timeout S (proposed; see the report of
  * issue 9) the holder is cut off after about S seconds while an idle connection with no
  * partial line stays; without it, the holder is kept and must still be able to finish its
@@ -338,6 +376,7 @@ static Suite *hostile_input_suite(void)
 	TCase *tc = tcase_create("hostile");
 	tcase_set_timeout(tc, TEST_TIMEOUT_S);
 	tcase_add_test(tc, t_huge_line);
+	tcase_add_test(tc, t_line_limit_edge);
 	tcase_add_test(tc, t_slowloris);
 	tcase_add_test(tc, t_nested_json);
 	tcase_add_test(tc, t_bad_bytes);
