@@ -155,6 +155,17 @@ static const handler_fn handlers[PROTO_CMD_COUNT] = {
 	[PROTO_CMD_HANDICAP] = games_handicap,
 };
 
+/* The commands a game waits on (a move, a resignation, a count, being present; a ping):
+ * their connections stay light whatever the request cost (core/conn.c serves light
+ * connections first from the backlog). Measured by its time alone, a move under load cost
+ * more than SERVER_LIGHT_UNITS and its player's next move queued behind a flood's requests. */
+static bool urgent(enum proto_cmd id)
+{
+	return id == PROTO_CMD_PLAY || id == PROTO_CMD_RESIGN || id == PROTO_CMD_DEAD ||
+	       id == PROTO_CMD_JOIN || id == PROTO_CMD_HANDICAP || id == PROTO_CMD_PREDICT ||
+	       id == PROTO_CMD_PING;
+}
+
 void dispatch_line(void *ctx, struct conn *c, const char *line, size_t len)
 {
 	struct dispatch *d = ctx;
@@ -165,6 +176,7 @@ void dispatch_line(void *ctx, struct conn *c, const char *line, size_t len)
 		proto_request_free(&req);
 		return;
 	}
+	c->urgent = urgent(req.cmd->id);
 	if (proto_command_allowed(req.cmd, c->player_id != 0, c->role, &err) < 0) {
 		server_reply(c, proto_reply_error_from(req.id, &err));
 	} else if (!handlers[req.cmd->id]) {

@@ -513,7 +513,8 @@ static void charge(struct conn *c, uint64_t ns, size_t bytes)
 	c->used += units;
 	c->host->used += units;
 	c->srv->turn_used += units;
-	c->heavy = units > SERVER_LIGHT_UNITS;
+	c->heavy = units > SERVER_LIGHT_UNITS && !c->urgent;
+	c->urgent = false;
 }
 
 /* Handle c's lines while the budgets last (budget_left). Returns true if lines remain. */

@@ -197,8 +197,11 @@ struct conn {
 	size_t acct;              /* outlen + inflight as last added to host->queued */
 	uint64_t turn;            /* the turn `used` counts */
 	unsigned used;            /* units used in that turn */
-	bool heavy;               /* its last request cost more than SERVER_LIGHT_UNITS: its
-	                             waiting lines come after the light ones' (conn.c) */
+	bool heavy;               /* its last request cost more than SERVER_LIGHT_UNITS and was
+	                             not urgent: its waiting lines come after the light ones'
+	                             (conn.c) */
+	bool urgent;              /* the request being handled is one a game waits on (a move,
+	                             a ping: set by the line sink, cmd/dispatch.c) */
 	struct framing fr;
 	char *out;                /* queued bytes, written at the end of the iteration */
 	size_t outlen, outcap;

@@ -84,6 +84,7 @@ static void sink(void *ctx, struct conn *c, const char *line, size_t len)
 	if (lines < LINES_MAX)
 		snprintf(seen[lines], sizeof seen[lines], "%.*s", (int)len, line);
 	lines++;
+	c->urgent = len > 0 && line[0] == 'u'; /* as the dispatcher marks a move */
 	if (reply_addr && strcmp(c->addr, reply_addr) == 0) {
 		static char big[256 << 10];
 		memset(big, 'r', sizeof big);
@@ -226,6 +227,13 @@ START_TEST(test_backlog_light_first)
 		conn_run_backlog(&srv);
 	}
 	ck_assert_int_eq(lines, 1 + 18 + 1);
+	/* a request a game waits on (a move) keeps its connection light however much it cost */
+	next_turn();
+	feed(h, "u\n");
+	ck_assert(!h->heavy);
+	next_turn();
+	feed(h, "h\n");
+	ck_assert(h->heavy);
 	conn_close(p, "test");
 	conn_unref(p);
 	conn_close(h, "test");
