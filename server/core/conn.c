@@ -135,13 +135,17 @@ void conn_acct(struct conn *c)
 {
 	size_t now = c->outlen + c->laterlen + c->inflight;
 	c->host->queued = c->host->queued - c->acct + now;
+	c->srv->queued_total = c->srv->queued_total - c->acct + now;
 	c->acct = now;
-	/* Backpressure: past SERVER_CONN_BACKPRESSURE unsent, the connection's lines wait (a
+	/* Backpressure: past SERVER_CONN_BACKPRESSURE unsent (SERVER_CONN_BACKPRESSURE_LOW while
+	 * all connections hold more than SERVER_QUEUED_SOFT), the connection's lines wait (a
 	 * client asking for big replies and not reading them used the loop's turns and memory
 	 * until --max-queued cut it off); below half of it they are handled again. */
-	if (!c->out_full && now > SERVER_CONN_BACKPRESSURE) {
+	size_t limit = c->srv->queued_total > SERVER_QUEUED_SOFT ? SERVER_CONN_BACKPRESSURE_LOW :
+		       SERVER_CONN_BACKPRESSURE;
+	if (!c->out_full && now > limit) {
 		c->out_full = true;
-	} else if (c->out_full && now <= SERVER_CONN_BACKPRESSURE / 2) {
+	} else if (c->out_full && now <= limit / 2) {
 		c->out_full = false;
 		if (!c->closing)
 			conn_backlog_add(c);
@@ -159,6 +163,7 @@ void conn_unref(struct conn *c)
 		return;
 	if (c->host) {
 		c->host->queued -= c->acct;
+		c->srv->queued_total -= c->acct;
 		host_put(c->srv, c->host);
 	}
 	framing_free(&c->fr);

@@ -49,6 +49,10 @@
 #define SERVER_MAX_QUEUED_PER_ADDRESS (32u << 20) /* --max-queued-per-address: unsent bytes of
                                              all connections from one address; past it the
                                              connection adding more is cut off */
+#define SERVER_QUEUED_SOFT (256u << 20) /* unsent bytes of all connections past which ... */
+#define SERVER_CONN_BACKPRESSURE_LOW (16u << 10) /* ... a connection's requests wait past this
+                                             instead of SERVER_CONN_BACKPRESSURE (6,000
+                                             connections that did not read held 2 GB) */
 #define SERVER_CONN_BACKPRESSURE (256u << 10) /* unsent bytes of a connection past which its
                                              further requests wait (unread, not answered)
                                              until they are down to half of it: a client that
@@ -337,6 +341,7 @@ struct server {
 	struct host **hosts;      /* per-address counters, SERVER_HOST_BUCKETS chains (conn.c) */
 	uint64_t turn;            /* loop turns so far: one per commit and flush (on_prepare) */
 	unsigned turn_used;       /* units used in this turn, all connections */
+	size_t queued_total;      /* unsent bytes of all connections (conn_acct) */
 	uint64_t data_gen;        /* bumped by server_txn: a change may follow, cached replies go */
 	struct upkeep upkeep;     /* checkpoints and journal folds (upkeep.c) */
 	struct loopstat loopstat; /* the loop's stall figures (loopstat.c) */

@@ -271,6 +271,24 @@ START_TEST(test_backpressure)
 	ck_assert_int_eq(lines, 5);
 	conn_close(c, "test");
 	conn_unref(c);
+	/* all connections together past SERVER_QUEUED_SOFT (the others' bytes stood in for):
+	 * a connection's lines wait past SERVER_CONN_BACKPRESSURE_LOW already */
+	srv.queued_total += SERVER_QUEUED_SOFT;
+	reply_addr = "10.0.0.12";
+	reply_bytes = SERVER_CONN_BACKPRESSURE_LOW + 1;
+	struct conn *d = fake_conn("10.0.0.12");
+	feed(d, "a\nb\n");
+	next_turn();
+	conn_run_backlog(&srv);
+	ck_assert_int_eq(lines, 6);
+	ck_assert(d->out_full);
+	d->outlen = 0; /* written */
+	conn_acct(d);
+	ck_assert(!d->out_full);
+	srv.queued_total -= SERVER_QUEUED_SOFT;
+	conn_close(d, "test");
+	conn_unref(d);
+	ck_assert_uint_eq(srv.queued_total, 0);
 }
 END_TEST
 
