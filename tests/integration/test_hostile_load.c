@@ -265,6 +265,29 @@ static long long timed_ping(struct hc *c)
 
 /* ---- tests ---- */
 
+/* Each of n connections either refused (told why: rate_limited, a message holding `why`, id
+ * null, then closed) or served (a ping answered); counts them. */
+static void served_or_refused(struct hc **cs, int n, const char *why, int *served, int *refused)
+{
+	for (int i = 0; i < n; i++) {
+		json_t *r = hc_next(cs[i], 1);
+		if (r) {
+			ck_assert_msg(hj_err(r) && strcmp(hj_err(r), "rate_limited") == 0 &&
+				      strstr(hj_str(r, "error.message"), why),
+				      "connection %d: unexpected %s", i, hj_text(r));
+			ck_assert(json_is_null(json_object_get(r, "id")));
+			ck_assert(hc_wait_closed(cs[i], T));
+			(*refused)++;
+		} else {
+			r = hc_req(cs[i], "{ss}", "cmd", "ping");
+			ck_assert_msg(r && hj_ok(r), "connection %d: neither served nor refused: %s", i,
+				      hj_text(r));
+			(*served)++;
+		}
+		json_decref(r);
+	}
+}
+
 /* 100 connections at once from one address: PER_ADDRESS are served, the rest get
  * rate_limited and are closed; another address is not affected. */
 START_TEST(t_conn_flood)
@@ -278,23 +301,7 @@ START_TEST(t_conn_flood)
 	hw_bystander_step();
 	usleep(300 * 1000); /* every refusal is written at once: let them arrive */
 	int served = 0, refused = 0;
-	for (int i = 0; i < FLOOD_CONNS; i++) {
-		json_t *r = hc_next(cs[i], 1);
-		if (r) {
-			/* refused: told why (id null), then closed */
-			ck_assert_msg(hj_err(r) && strcmp(hj_err(r), "rate_limited") == 0,
-				      "connection %d: unexpected %s", i, hj_text(r));
-			ck_assert(json_is_null(json_object_get(r, "id")));
-			ck_assert(hc_wait_closed(cs[i], T));
-			refused++;
-		} else {
-			r = hc_req(cs[i], "{ss}", "cmd", "ping");
-			ck_assert_msg(r && hj_ok(r), "connection %d: neither served nor refused: %s", i,
-				      hj_text(r));
-			served++;
-		}
-		json_decref(r);
-	}
+	served_or_refused(cs, FLOOD_CONNS, "", &served, &refused);
 	ck_assert_int_eq(served, PER_ADDRESS);
 	ck_assert_int_eq(refused, FLOOD_CONNS - PER_ADDRESS);
 	hw_bystander_step();
@@ -452,21 +459,7 @@ START_TEST(t_fd_limit)
 	}
 	usleep(300 * 1000); /* every refusal is written at once: let them arrive */
 	int served = 0, refused = 0;
-	for (int i = 0; i < FDL_CONNS; i++) {
-		json_t *r = hc_next(cs[i], 1);
-		if (r) {
-			ck_assert_msg(hj_err(r) && strcmp(hj_err(r), "rate_limited") == 0 &&
-				      strstr(hj_str(r, "error.message"), "too many connections"),
-				      "connection %d: unexpected %s", i, hj_text(r));
-			refused++;
-		} else {
-			r = hc_req(cs[i], "{ss}", "cmd", "ping");
-			ck_assert_msg(r && hj_ok(r), "connection %d: neither served nor refused: %s", i,
-				      hj_text(r));
-			served++;
-		}
-		json_decref(r);
-	}
+	served_or_refused(cs, FDL_CONNS, "too many connections", &served, &refused);
 	ck_assert_int_gt(refused, 0);
 	ck_assert_int_gt(served, 100);
 	for (int i = 0; i < FDL_CONNS; i++)
