@@ -567,7 +567,7 @@ void conn_lines(struct conn *c)
 	 * backlog's turn came, and a ping queued behind a flood waited half a second. */
 	if (c->in_backlog)
 		return; /* its lines are handled in its place there */
-	if (c->srv->backlog && !c->closing) {
+	if (c->srv->backlog) {
 		conn_backlog_add(c);
 		return;
 	}
@@ -577,10 +577,11 @@ void conn_lines(struct conn *c)
 		conn_eof_check(c);
 }
 
-/* One pass over the backlog `list` (its order kept): each connection of the class asked for
- * (heavy or not) is served while the budgets last, and one it could not serve goes to *wait;
- * those of the other class go to *skip. Served ones with lines left join srv->backlog. */
-static void backlog_pass(struct server *srv, struct conn *list, bool heavy, struct conn ***wait_end,
+/* One pass over the backlog `list` (its order kept): each connection is served while the
+ * budgets last, and one it could not serve goes to *wait. With skip_end, only the light
+ * ones are served and the heavy ones go to *skip. Served ones with lines left join
+ * srv->backlog. */
+static void backlog_pass(struct server *srv, struct conn *list, struct conn ***wait_end,
 			 struct conn ***skip_end)
 {
 	while (list) {
@@ -590,7 +591,7 @@ static void backlog_pass(struct server *srv, struct conn *list, bool heavy, stru
 			c->in_backlog = false;
 			continue;
 		}
-		if (c->heavy != heavy) {
+		if (skip_end && c->heavy) {
 			**skip_end = c;
 			*skip_end = &c->bl_next;
 			continue;
@@ -608,7 +609,8 @@ static void backlog_pass(struct server *srv, struct conn *list, bool heavy, stru
 			conn_eof_check(c);
 	}
 	**wait_end = NULL;
-	**skip_end = NULL;
+	if (skip_end)
+		**skip_end = NULL;
 }
 
 void conn_run_backlog(struct server *srv)
@@ -619,12 +621,11 @@ void conn_run_backlog(struct server *srv)
 	struct conn *list = srv->backlog;
 	srv->backlog = srv->backlog_tail = NULL;
 	struct conn *wait_light = NULL, **wl = &wait_light, *heavy = NULL, **he = &heavy;
-	backlog_pass(srv, list, false, &wl, &he);
-	struct conn *wait_heavy = NULL, **wh = &wait_heavy, *none = NULL, **ne = &none;
-	backlog_pass(srv, heavy, true, &wh, &ne);
-	/* Those that waited go first next time, the light ones before the heavy ones (none is
-	 * light in the second pass: kept all the same); any closed meanwhile leave the list. */
-	*wh = none;
+	backlog_pass(srv, list, &wl, &he);
+	struct conn *wait_heavy = NULL, **wh = &wait_heavy;
+	backlog_pass(srv, heavy, &wh, NULL);
+	/* Those that waited go first next time, the light ones before the heavy ones; any
+	 * closed meanwhile leave the list. */
 	*wl = wait_heavy;
 	struct conn *front = NULL, **fe = &front, *last = NULL;
 	for (struct conn *c = wait_light, *n; c; c = n) {
