@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "framing.h"
 #include "harness.h"
 #include "hostworld.h"
 
@@ -65,9 +66,9 @@ START_TEST(t_line_limit_edge)
 {
 	hw_world_start(NULL);
 	struct hc *c = hw_raw_client();
-	static char line[65537 + 64];
-	memset(line, 'x', 65537);
-	ck_assert_int_eq(hc_send(c, line, 65537), 0);
+	static char line[FRAMING_MAX_PARTIAL + 64];
+	memset(line, 'x', FRAMING_MAX_PARTIAL);
+	ck_assert_int_eq(hc_send(c, line, FRAMING_MAX_PARTIAL), 0);
 	usleep(300 * 1000); /* all of it read, no newline yet */
 	ck_assert_int_eq(hc_send(c, "\n", 1), 0);
 	json_t *r = hc_reply(c, T);
@@ -78,10 +79,10 @@ START_TEST(t_line_limit_edge)
 	/* a ping padded with spaces to 65,536 bytes, then "\r", then (apart) "\n" */
 	static const char head[] = "{\"cmd\":\"ping\",\"id\":8";
 	memcpy(line, head, sizeof head - 1);
-	memset(line + sizeof head - 1, ' ', 65536 - sizeof head);
-	line[65535] = '}';
-	line[65536] = '\r';
-	ck_assert_int_eq(hc_send(c, line, 65537), 0);
+	memset(line + sizeof head - 1, ' ', FRAMING_MAX_LINE - sizeof head);
+	line[FRAMING_MAX_LINE - 1] = '}';
+	line[FRAMING_MAX_LINE] = '\r';
+	ck_assert_int_eq(hc_send(c, line, FRAMING_MAX_PARTIAL), 0);
 	usleep(300 * 1000);
 	ck_assert_int_eq(hc_send(c, "\n", 1), 0);
 	r = hc_reply(c, T);
