@@ -111,8 +111,13 @@ static void usage(FILE *f)
 		"  --http-origin LIST     origins allowed to open /ws, comma-separated (default: the\n"
 		"                         page's own origin only)\n"
 		"  --http-port-file PATH  write the HTTP port actually bound to PATH\n"
-		"  --http-proxy-from ADDR[,ADDR...]  proxies whose X-Forwarded-For names the client\n",
-		TENGEN_WEB_DIR);
+		"  --http-proxy-from ADDR[,ADDR...]  proxies whose X-Forwarded-For names the client\n"
+		"  --max-http-per-address N  HTTP connections from one address before their WebSocket\n"
+		"                         upgrade, or without one (default %d; not for --http-proxy-from);\n"
+		"                         all of them count in --max-connections\n"
+		"  --max-http-connections N  all those HTTP connections (default: 1/%d of\n"
+		"                         --max-connections)\n",
+		TENGEN_WEB_DIR, SERVER_MAX_HTTP_PER_ADDRESS, SERVER_HTTP_SHARE);
 }
 
 static int parse_listen(const char *s, struct server_settings *set, char *host, size_t n);
@@ -327,6 +332,8 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 		{"http-origin", required_argument, NULL, 'o'},
 		{"http-port-file", required_argument, NULL, 'y'},
 		{"http-proxy-from", required_argument, NULL, 'x'},
+		{"max-http-per-address", required_argument, NULL, 'A'},
+		{"max-http-connections", required_argument, NULL, 'N'},
 		{"version", no_argument, NULL, 'V'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	int o;
 	enum log_level level;
@@ -350,6 +357,10 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 		case 'p': set->port_file = optarg; break;
 		case 'c': set->max_connections = (unsigned)parse_count(optarg, "--max-connections"); break;
 		case 'a': set->max_per_address = (unsigned)parse_count(optarg, "--max-per-address"); break;
+		case 'A':
+			set->max_http_per_address = (unsigned)parse_count(optarg, "--max-http-per-address");
+			break;
+		case 'N': set->max_http = (unsigned)parse_count(optarg, "--max-http-connections"); break;
 		case 'q': set->max_queued = (size_t)parse_count(optarg, "--max-queued"); break;
 		case 'w':
 			if (strcmp(optarg, "fast") != 0 && strcmp(optarg, "interactive") != 0) {

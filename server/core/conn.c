@@ -16,15 +16,23 @@ static unsigned host_hash(const char *addr)
 	return h % SERVER_HOST_BUCKETS;
 }
 
+/* The counters of `addr`, or NULL if none are kept (no connection from it). */
+static struct host *host_find(struct server *srv, const char *addr)
+{
+	if (!srv->hosts)
+		return NULL;
+	struct host *h = srv->hosts[host_hash(addr)];
+	while (h && strcmp(h->addr, addr) != 0)
+		h = h->hnext;
+	return h;
+}
+
 /* The counters of `addr`, made if new, with one more reference. NULL when out of memory. */
 static struct host *host_get(struct server *srv, const char *addr)
 {
 	if (!srv->hosts && !(srv->hosts = calloc(SERVER_HOST_BUCKETS, sizeof *srv->hosts)))
 		return NULL;
-	struct host **b = &srv->hosts[host_hash(addr)], *h;
-	for (h = *b; h; h = h->hnext)
-		if (strcmp(h->addr, addr) == 0)
-			break;
+	struct host **b = &srv->hosts[host_hash(addr)], *h = host_find(srv, addr);
 	if (!h) {
 		if (!(h = calloc(1, sizeof *h)))
 			return NULL;
@@ -85,7 +93,7 @@ const char *conn_add(struct conn *c)
 	if (!(c->host = host_get(srv, c->addr)))
 		return "out of memory";
 	const char *refuse = NULL;
-	if (srv->nconns >= srv->set.max_connections)
+	if (srv->nconns + srv->nhttp >= srv->set.max_connections)
 		refuse = "too many connections";
 	else if (c->host->nconns >= srv->set.max_per_address)
 		refuse = "too many connections from this address";
@@ -100,7 +108,7 @@ const char *conn_add_pending(struct conn *c, unsigned max_pending)
 	if (!(c->host = host_get(srv, c->addr)))
 		return "out of memory";
 	const char *refuse = NULL;
-	if (srv->nconns >= srv->set.max_connections)
+	if (srv->nconns + srv->nhttp >= srv->set.max_connections)
 		refuse = "too many connections";
 	else if (c->host->pending >= max_pending)
 		refuse = "too many connections waiting for a PROXY header";
@@ -108,6 +116,41 @@ const char *conn_add_pending(struct conn *c, unsigned max_pending)
 	c->host->pending++;
 	c->pending = true;
 	return refuse;
+}
+
+const char *conn_http_refusal(struct server *srv, const char *addr, bool per_address)
+{
+	if (srv->nconns + srv->nhttp >= srv->set.max_connections)
+		return "too many connections";
+	if (srv->nhttp >= srv->set.max_http)
+		return "too many HTTP connections";
+	struct host *h = per_address ? host_find(srv, addr) : NULL;
+	if (h && h->http >= srv->set.max_http_per_address)
+		return "too many HTTP connections from this address";
+	return NULL;
+}
+
+const char *conn_http_add(struct server *srv, const char *addr, bool per_address,
+			  struct host **hp)
+{
+	*hp = NULL;
+	const char *refuse = conn_http_refusal(srv, addr, per_address);
+	if (refuse)
+		return refuse;
+	struct host *h = host_get(srv, addr);
+	if (!h)
+		return "out of memory";
+	h->http++;
+	srv->nhttp++;
+	*hp = h;
+	return NULL;
+}
+
+void conn_http_done(struct server *srv, struct host *h)
+{
+	h->http--;
+	srv->nhttp--;
+	host_put(srv, h);
 }
 
 const char *conn_set_addr(struct conn *c, const char *addr)

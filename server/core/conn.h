@@ -24,6 +24,21 @@ const char *conn_add(struct conn *c);
  * connections", or max_pending of that proxy's connections wait already; counted all the
  * same), or "out of memory" (not counted), as conn_add. */
 const char *conn_add_pending(struct conn *c, unsigned max_pending);
+/* An HTTP connection from `addr` (transport/ws.c) that is not a WebSocket one yet, or will
+ * never be: count it in its address's `http` and srv->nhttp, which with srv->nconns stays
+ * within --max-connections (they share the descriptors), alone within --max-http-connections
+ * (so HTTP connections from many addresses cannot shut the protocol's out), and, when
+ * per_address (not a listed proxy's connection), within --max-http-per-address. Returns NULL
+ * with *hp set (hand it to conn_http_done when the connection closes or becomes a WebSocket
+ * one, counted then by conn_add), or why it is refused ("too many connections", "too many
+ * HTTP connections", "too many HTTP connections from this address", "out of memory"), with
+ * *hp NULL and nothing counted. */
+const char *conn_http_add(struct server *srv, const char *addr, bool per_address,
+			  struct host **hp);
+/* Why conn_http_add would refuse that connection now (counting nothing), or NULL. */
+const char *conn_http_refusal(struct server *srv, const char *addr, bool per_address);
+/* Uncount an HTTP connection counted by conn_http_add (h: its *hp). */
+void conn_http_done(struct server *srv, struct host *h);
 /* The header of pending c named its client `addr` (or the proxy itself, c->addr): c now
  * counts on that address's counters (its connections, unsent bytes; the login and
  * registration limits go by c->addr) and no longer as pending. Returns NULL, or why it must

@@ -175,6 +175,10 @@ void server_settings_defaults(struct server_settings *set)
 		set->login_fails_per_address = SERVER_LOGIN_ADDR_FAILS;
 	if (!set->login_hashing_per_address)
 		set->login_hashing_per_address = SERVER_LOGIN_HASHING_PER_ADDRESS;
+	if (!set->max_http_per_address)
+		set->max_http_per_address = SERVER_MAX_HTTP_PER_ADDRESS;
+	if (!set->max_http)
+		set->max_http = set->max_connections / SERVER_HTTP_SHARE;
 }
 
 int server_open(struct server *srv, uv_loop_t *loop, const struct server_settings *set)

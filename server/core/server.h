@@ -38,6 +38,13 @@
 /* Settings (defaults; each is a command-line option of tengend). */
 #define SERVER_MAX_CONNECTIONS 20000      /* --max-connections */
 #define SERVER_MAX_PER_ADDRESS 64         /* --max-per-address: connections from one address */
+#define SERVER_MAX_HTTP_PER_ADDRESS 64    /* --max-http-per-address: HTTP connections on --http
+                                             from one address before (or without) a WebSocket
+                                             upgrade (a browser opens up to 6 for a page) */
+#define SERVER_HTTP_SHARE 4               /* --max-http-connections: all those together, by
+                                             default 1/SHARE of --max-connections (the rest
+                                             stays the protocol's; libwebsockets' work per
+                                             event grows with them: docs/deploy.md) */
 #define SERVER_PROXY_TIMEOUT_MS 5000      /* --proxy-timeout-ms: a listed proxy's connection
                                              without its PROXY header after this is closed */
 #define SERVER_PROXY_TIMEOUT_MAX_MS 600000 /* ... at most */
@@ -183,6 +190,8 @@ struct host {
 	unsigned nconns;          /* open connections (the --max-per-address limit) */
 	unsigned pending;         /* a proxy's connections still waiting for their PROXY header
 	                             (not in nconns; conn_add_pending) */
+	unsigned http;            /* HTTP connections on --http not (yet) WebSocket ones (not in
+	                             nconns; --max-http-per-address; conn_http_add) */
 	unsigned refs;            /* connection structures alive (open or closing) */
 	size_t queued;            /* unsent bytes of its connections */
 	unsigned hashing;         /* its logins on the hashing pool (accounts.c) */
@@ -249,6 +258,9 @@ struct server_settings {
 	const char *db_path;
 	const char *port_file;    /* write the bound port here (tests bind port 0) */
 	unsigned max_connections, max_per_address;
+	unsigned max_http_per_address;    /* SERVER_MAX_HTTP_PER_ADDRESS */
+	unsigned max_http;                /* --max-http-connections (0: max_connections /
+	                                     SERVER_HTTP_SHARE) */
 	size_t max_queued;
 	bool pwhash_fast;         /* libsodium's minimum hashing cost: tests and benchmarks only */
 	int64_t lag_allowance_ms; /* most lag credited to a move (issue 4; default 300) */
@@ -308,6 +320,8 @@ struct server {
 	bool started;             /* server_start set up the handles above */
 	struct conn *conns;       /* all connections */
 	unsigned nconns;
+	unsigned nhttp;           /* HTTP connections not (yet) WebSocket ones (conn_http_add):
+	                             with nconns, at most set.max_connections */
 	uint64_t serial;
 	struct conn *backlog, *backlog_tail;
 	struct conn *dirty;       /* connections with queued bytes to write */

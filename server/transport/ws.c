@@ -266,19 +266,24 @@ void ws_flush(void *ctx)
 
 /* ---- addresses and origins ---- */
 
+/* Is the peer of socket fd one of ws_settings.proxy_from (whose X-Forwarded-For is read)? */
+static bool from_proxy(struct ws_server *w, int fd)
+{
+	if (!w->trust_xff)
+		return false;
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof ss;
+	return fd >= 0 && getpeername(fd, (struct sockaddr *)&ss, &sl) == 0 &&
+	       proxy_from_has(&w->from, (struct sockaddr *)&ss);
+}
+
 /* The client's address of wsi into addr (n bytes): the peer's, or a trusted proxy's
  * X-Forwarded-For's last entry. */
 static void client_addr(struct ws_server *w, struct lws *wsi, char *addr, size_t n)
 {
 	snprintf(addr, n, "?");
 	lws_get_peer_simple(wsi, addr, n);
-	if (!w->trust_xff)
-		return;
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof ss;
-	int fd = lws_get_socket_fd(wsi);
-	if (fd < 0 || getpeername(fd, (struct sockaddr *)&ss, &sl) != 0 ||
-	    !proxy_from_has(&w->from, (struct sockaddr *)&ss))
+	if (!from_proxy(w, lws_get_socket_fd(wsi)))
 		return;
 	char xff[512];
 	if (lws_hdr_copy(wsi, xff, sizeof xff, WSI_TOKEN_X_FORWARDED_FOR) <= 0)
@@ -425,6 +430,53 @@ static int http_request(struct ws_server *w, struct lws *wsi, const char *uri)
 	return 0;
 }
 
+/* ---- counting HTTP connections ---- */
+
+/* A connection just accepted on the HTTP port, socket fd: refused at once (a non-zero return:
+ * lws closes it before it allocates anything for it) if conn_http_add would refuse it; a
+ * flood of refused connections costs an accept and a close each. Returns 0 or 1. */
+static int http_filter(struct ws_server *w, int fd)
+{
+	char addr[sizeof ((struct host *)0)->addr] = "?";
+	lws_get_peer_simple_fd(fd, addr, sizeof addr);
+	const char *refuse = conn_http_refusal(w->srv, addr, !from_proxy(w, fd));
+	if (refuse) {
+		log_msg(LOGL_DEBUG, "http_refused", "addr=%s reason=\"%s\"", addr, refuse);
+		return 1;
+	}
+	return 0;
+}
+
+/* A new connection on the HTTP port (before any byte of it is read; http_filter let it in):
+ * counted by conn_http_add, its counters kept as the wsi's opaque user data, or refused (lws
+ * closes it). A listed proxy's is not held to --max-http-per-address (it carries many
+ * clients). Returns 0 or -1. */
+static int http_open(struct ws_server *w, struct lws *wsi)
+{
+	char addr[sizeof ((struct host *)0)->addr] = "?";
+	lws_get_peer_simple(wsi, addr, sizeof addr);
+	struct host *h;
+	int fd = lws_get_socket_fd(wsi);
+	const char *refuse = conn_http_add(w->srv, addr, !from_proxy(w, fd), &h);
+	if (refuse) {
+		log_msg(LOGL_DEBUG, "http_refused", "addr=%s reason=\"%s\"", addr, refuse);
+		return -1;
+	}
+	lws_set_opaque_user_data(wsi, h);
+	return 0;
+}
+
+/* The HTTP connection wsi is closed or became a WebSocket one (counted by conn_add then):
+ * uncount it, once. */
+static void http_done(struct ws_server *w, struct lws *wsi)
+{
+	struct host *h = lws_get_opaque_user_data(wsi);
+	if (!h)
+		return;
+	lws_set_opaque_user_data(wsi, NULL);
+	conn_http_done(w->srv, h);
+}
+
 /* ---- WebSocket connections ---- */
 
 /* A new WebSocket connection: a struct conn, counted (or refused with an error message).
@@ -489,9 +541,16 @@ static int ws_cb(struct lws *wsi, enum lws_callback_reasons reason, void *user, 
 		 size_t len)
 {
 	struct ws_server *w = lws_context_user(lws_get_context(wsi));
+	if (reason == LWS_CALLBACK_FILTER_NETWORK_CONNECTION) /* user: not a ws_pss */
+		return http_filter(w, ((struct lws_filter_network_conn_args *)user)->accept_fd);
 	struct ws_pss *pss = user;
 	struct ws_conn *wc = pss ? pss->wc : NULL;
 	switch (reason) {
+	case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
+		return http_open(w, wsi);
+	case LWS_CALLBACK_WSI_DESTROY:
+		http_done(w, wsi);
+		return 0;
 	case LWS_CALLBACK_HTTP:
 		return http_request(w, wsi, in ? in : "/");
 	case LWS_CALLBACK_HTTP_FILE_COMPLETION:
@@ -503,6 +562,7 @@ static int ws_cb(struct lws *wsi, enum lws_callback_reasons reason, void *user, 
 		}
 		return 0;
 	case LWS_CALLBACK_ESTABLISHED:
+		http_done(w, wsi); /* a WebSocket connection now: conn_add counts it */
 		return ws_open(w, wsi, pss);
 	case LWS_CALLBACK_RECEIVE:
 		if (!wc)

@@ -24,9 +24,9 @@ static int http_port;
 static char web_root[HARNESS_PATH_MAX];
 static char port_file[HARNESS_PATH_MAX]; /* --http-port-file, in a directory of the test's */
 
-/* Start D with --http on a free port and the repository's web/ (more: extra arguments, at
- * most 2), and read that port. */
-static void start_http(const char *more1, const char *more2)
+/* Start D with --http on a free port and the repository's web/ (more: extra arguments,
+ * NULL-terminated, at most 8; may be NULL), and read that port. */
+static void start_http(const char *const *more)
 {
 	static char dir[] = "/tmp/tengen-web-XXXXXX";
 	if (!port_file[0]) {
@@ -34,9 +34,14 @@ static void start_http(const char *more1, const char *more2)
 		snprintf(port_file, sizeof port_file, "%s/http.port", dir);
 	}
 	unlink(port_file);
-	ck_assert_int_eq(hd_start(&D, (const char *const[]){"--http", "127.0.0.1:0", "--web-root",
-							     web_root, "--http-port-file", port_file,
-							     more1, more2, NULL}), 0);
+	const char *args[16] = {"--http", "127.0.0.1:0", "--web-root", web_root,
+				"--http-port-file", port_file};
+	size_t n = 6;
+	for (; more && *more; more++) {
+		ck_assert_uint_lt(n, sizeof args / sizeof *args - 1);
+		args[n++] = *more;
+	}
+	ck_assert_int_eq(hd_start(&D, args), 0);
 	FILE *f = fopen(port_file, "r"); /* written before the TCP port file */
 	ck_assert_msg(f != NULL, "no HTTP port file");
 	ck_assert_int_eq(fscanf(f, "%d", &http_port), 1);
@@ -47,15 +52,26 @@ static void start_http(const char *more1, const char *more2)
 
 /* ---- raw sockets ---- */
 
-static int tcp_connect(int port)
+/* A connection to 127.0.0.1:port from src (a loopback address; NULL: the kernel's choice). */
+static int tcp_connect_from(int port, const char *src)
 {
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 	ck_assert_int_ge(fd, 0);
+	if (src) {
+		struct sockaddr_in s = {.sin_family = AF_INET};
+		ck_assert_int_eq(inet_pton(AF_INET, src, &s.sin_addr), 1);
+		ck_assert_int_eq(bind(fd, (struct sockaddr *)&s, sizeof s), 0);
+	}
 	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	ck_assert_msg(connect(fd, (struct sockaddr *)&a, sizeof a) == 0, "connect: %s",
 		      strerror(errno));
 	return fd;
+}
+
+static int tcp_connect(int port)
+{
+	return tcp_connect_from(port, NULL);
 }
 
 static void send_all(int fd, const void *p, size_t n)
@@ -271,7 +287,7 @@ static void setup(void)
 {
 	const char *data = getenv("TENGEN_TESTDATA");
 	snprintf(web_root, sizeof web_root, "%s/../../web", data ? data : "tests/data");
-	start_http(NULL, NULL);
+	start_http(NULL);
 }
 
 static void teardown(void)
@@ -446,7 +462,8 @@ START_TEST(ws_allowed_origins_setting)
 {
 	/* a second daemon with --http-origin: only the listed origins */
 	st_finish(&D);
-	start_http("--http-origin", "https://go.example.org,http://x.test:8080");
+	start_http((const char *const[]){"--http-origin", "https://go.example.org,http://x.test:8080",
+					 NULL});
 	char st[128], same[64];
 	snprintf(same, sizeof same, "http://127.0.0.1:%d", http_port);
 	int ws = ws_open("/ws", same, st);
@@ -481,10 +498,127 @@ START_TEST(ws_forwarded_for_only_from_a_listed_proxy)
 	ck_assert(hd_log_has(&D, "addr=127.0.0.1 transport=ws"));
 	ck_assert(!hd_log_has(&D, "addr=203.0.113.9"));
 	st_finish(&D);
-	start_http("--http-proxy-from", "127.0.0.1");
+	start_http((const char *const[]){"--http-proxy-from", "127.0.0.1", NULL});
 	ws_connect_ping();
 	ck_assert_msg(hd_log_has(&D, "addr=203.0.113.9 transport=ws"), "the proxy's client address");
 	ws_extra_header = "";
+}
+END_TEST
+
+/* ---- limits on HTTP connections ---- */
+
+/* Did the server close fd (a connection to the HTTP port) without a byte of reply? */
+static bool closed_unanswered(int fd)
+{
+	struct pollfd pf = {.fd = fd, .events = POLLIN};
+	char b;
+	return poll(&pf, 1, T) == 1 && recv(fd, &b, 1, 0) <= 0;
+}
+
+/* GET / until it is served (the server sees a client's close a little later), within T ms. */
+static int http_get_soon(char *buf)
+{
+	int code = 0;
+	for (long long end = st_now_ms() + T; (code = http("GET", "/", buf)) != 200 &&
+					      st_now_ms() < end;)
+		usleep(20 * 1000);
+	return code;
+}
+
+/* HTTP connections before a WebSocket upgrade (or without one) count: --max-http-per-address
+ * from one address, and with the protocol's connections in --max-connections (the unit test
+ * test_core's test_http_counted has --max-http-connections). They counted
+ * against nothing: 15,000-20,000 of them held open by one client used up the descriptors
+ * (docs/deploy.md). */
+START_TEST(http_connections_are_limited)
+{
+	static char buf[WEB_BUF];
+	st_finish(&D);
+	start_http((const char *const[]){"--max-http-per-address", "3", "--max-http-connections",
+					 "4", "--max-connections", "8", NULL});
+	int idle[3]; /* connections that send nothing (a page's, or a slow client's) */
+	for (int i = 0; i < 3; i++)
+		idle[i] = tcp_connect(http_port);
+	int fd = tcp_connect(http_port);
+	ck_assert_msg(closed_unanswered(fd), "a fourth HTTP connection from one address was kept");
+	close(fd);
+	fd = tcp_connect_from(http_port, "127.0.0.2"); /* another address is not affected */
+	const char *get = "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+	send_all(fd, get, strlen(get));
+	recv_all(fd, buf);
+	close(fd);
+	ck_assert_msg(strncmp(buf, "HTTP/1.1 200", 12) == 0, "from 127.0.0.2: %.100s", buf);
+	close(idle[0]); /* room for one again */
+	ck_assert_int_eq(http_get_soon(buf), 200);
+	/* WebSocket connections are the protocol's, not HTTP ones: three of them and the two
+	 * idle ones leave the address room for one more HTTP connection. */
+	int ws[3];
+	char st[128];
+	for (int i = 0; i < 3; i++) {
+		ws[i] = ws_open("/ws", NULL, st);
+		ck_assert_msg(ws[i] >= 0, "upgrade %d: %s", i, st);
+	}
+	ws_send(ws[2], "{\"cmd\":\"ping\",\"id\":1}");
+	json_t *r = ws_reply(ws[2], 1, NULL);
+	OK(r);
+	json_decref(r);
+	fd = tcp_connect(http_port);
+	/* 2 + 1 HTTP, 3 WebSocket and 2 TCP connections: --max-connections (8) is reached, for
+	 * a TCP client and another address's HTTP connection too. */
+	struct hc *tcp[2];
+	for (int i = 0; i < 2; i++) {
+		tcp[i] = hc_open(D.port);
+		ck_assert_ptr_nonnull(tcp[i]);
+		st_ping_ok(tcp[i]);
+	}
+	struct hc *c = hc_open(D.port);
+	ck_assert_ptr_nonnull(c);
+	r = hc_next(c, T);
+	ck_assert_msg(r && hj_err(r) && strcmp(hj_err(r), "rate_limited") == 0 &&
+			      strstr(hj_str(r, "error.message"), "too many connections"),
+		      "a TCP client past --max-connections: %s", hj_text(r));
+	json_decref(r);
+	hc_close(c);
+	int other = tcp_connect_from(http_port, "127.0.0.3");
+	ck_assert_msg(closed_unanswered(other), "an HTTP connection past --max-connections was kept");
+	close(other);
+	/* A WebSocket closes: a TCP client is served again. */
+	close(ws[0]);
+	long long end = st_now_ms() + T;
+	for (;;) {
+		c = hc_open(D.port);
+		ck_assert_ptr_nonnull(c);
+		r = hc_req(c, "{ss}", "cmd", "ping");
+		if ((r && hj_ok(r)) || st_now_ms() > end)
+			break;
+		json_decref(r);
+		hc_close(c);
+		usleep(20 * 1000);
+	}
+	OK(r);
+	json_decref(r);
+	hc_close(c);
+	close(fd);
+	hc_close(tcp[0]);
+	hc_close(tcp[1]);
+	close(ws[1]);
+	close(ws[2]);
+	close(idle[1]);
+	close(idle[2]);
+	/* A listed proxy carries many clients: not held to --max-http-per-address. */
+	st_finish(&D);
+	start_http((const char *const[]){"--max-http-per-address", "1", "--http-proxy-from",
+					 "127.0.0.1", NULL});
+	for (int i = 0; i < 3; i++)
+		idle[i] = tcp_connect(http_port);
+	ck_assert_int_eq(http("GET", "/", buf), 200);
+	other = tcp_connect_from(http_port, "127.0.0.2"); /* not the proxy: held to one */
+	fd = tcp_connect_from(http_port, "127.0.0.2");
+	ck_assert_msg(closed_unanswered(fd), "a second HTTP connection from 127.0.0.2 was kept");
+	close(fd);
+	close(other);
+	for (int i = 0; i < 3; i++)
+		close(idle[i]);
 }
 END_TEST
 
@@ -503,6 +637,7 @@ int main(void)
 	tcase_add_test(tc, ws_origin_and_path);
 	tcase_add_test(tc, ws_allowed_origins_setting);
 	tcase_add_test(tc, ws_forwarded_for_only_from_a_listed_proxy);
+	tcase_add_test(tc, http_connections_are_limited);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

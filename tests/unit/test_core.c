@@ -398,6 +398,64 @@ START_TEST(test_proxy_pending)
 }
 END_TEST
 
+/* HTTP connections before a WebSocket upgrade (transport/ws.c): their own limit per address,
+ * none for a listed proxy, --max-http-connections in all, and one total with the protocol's
+ * connections (--max-connections: the descriptors they share). */
+START_TEST(test_http_counted)
+{
+	srv.set.max_connections = 8;
+	srv.set.max_per_address = 8;
+	srv.set.max_http_per_address = 2;
+	srv.set.max_http = 4;
+	struct host *h1, *h2, *h3, *hp, *hx;
+	ck_assert_ptr_null(conn_http_add(&srv, "10.0.0.1", true, &h1));
+	ck_assert_ptr_null(conn_http_add(&srv, "10.0.0.1", true, &h2));
+	ck_assert_ptr_eq(h1, h2);
+	ck_assert_uint_eq(h1->http, 2);
+	ck_assert_uint_eq(h1->nconns, 0); /* not the protocol's connections */
+	ck_assert_str_eq(conn_http_add(&srv, "10.0.0.1", true, &h3),
+			 "too many HTTP connections from this address");
+	ck_assert_ptr_null(h3);
+	ck_assert_uint_eq(h1->http, 2); /* refused: nothing counted */
+	ck_assert_ptr_null(conn_http_add(&srv, "10.0.0.2", true, &h3));
+	/* A listed proxy's: not held to the address's limit. */
+	ck_assert_ptr_null(conn_http_add(&srv, "10.0.0.1", false, &hp));
+	ck_assert_uint_eq(h1->http, 3);
+	ck_assert_uint_eq(srv.nhttp, 4);
+	/* --max-http-connections: all of them. */
+	ck_assert_str_eq(conn_http_add(&srv, "10.0.0.4", true, &hx), "too many HTTP connections");
+	conn_http_done(&srv, h2);
+	ck_assert_uint_eq(h1->http, 2);
+	ck_assert_uint_eq(srv.nhttp, 3);
+	/* Three HTTP and five protocol connections fill --max-connections, for both kinds. */
+	struct conn *cs[5];
+	for (int i = 0; i < 5; i++)
+		cs[i] = fake_conn("10.0.0.3");
+	struct conn *d = calloc(1, sizeof *d);
+	ck_assert_ptr_nonnull(d);
+	conn_init(d, &srv, &fake_ops, "10.0.0.5");
+	const char *refuse = conn_add(d);
+	ck_assert_str_eq(refuse, "too many connections");
+	conn_close(d, refuse);
+	conn_unref(d);
+	ck_assert_str_eq(conn_http_add(&srv, "10.0.0.4", true, &hx), "too many connections");
+	/* One closes: room again. */
+	conn_close(cs[4], "test");
+	conn_unref(cs[4]);
+	ck_assert_ptr_null(conn_http_add(&srv, "10.0.0.4", true, &hx));
+	conn_http_done(&srv, hx);
+	conn_http_done(&srv, hp);
+	conn_http_done(&srv, h1);
+	conn_http_done(&srv, h3);
+	ck_assert_uint_eq(srv.nhttp, 0);
+	for (int i = 0; i < 4; i++) {
+		conn_close(cs[i], "test");
+		conn_unref(cs[i]);
+	}
+	ck_assert_uint_eq(srv.nconns, 0);
+}
+END_TEST
+
 START_TEST(test_dispatch_ping)
 {
 	struct dispatch d = {0};
@@ -517,6 +575,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, test_send_and_sessions);
 	tcase_add_test(tc, test_slow_reader_cut_off);
 	tcase_add_test(tc, test_proxy_pending);
+	tcase_add_test(tc, test_http_counted);
 	tcase_add_test(tc, test_dispatch_ping);
 	tcase_add_exit_test(tc, test_panic_exits, 1);
 	suite_add_tcase(s, tc);
