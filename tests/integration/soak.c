@@ -58,7 +58,7 @@ static long long games[SOAK_MAX_GAMES];
 static char resigned[SOAK_MAX_GAMES]; /* 'B'/'W': that colour resigned (reply received) */
 static size_t ngames;
 static long stats_moves, stats_illegal, stats_kills, stats_inflight, stats_garbage,
-	stats_midline, stats_resigns, stats_games;
+	stats_midline, stats_resigns, stats_games, stats_rate_limited;
 
 static long long mono_ms(void)
 {
@@ -105,6 +105,13 @@ static void new_game(int k)
 	json_t *r = hc_req(b, "{ss ss si sf sb ss s{ss si}}", "cmd", "challenge", "opponent",
 			   names[2 * k + 1], "size", SOAK_SIZE, "komi", 6.5, "rated", 0, "color", "black",
 			   "time", "system", "absolute", "main_s", SOAK_MAIN_S);
+	if (r && hj_err(r) && strcmp(hj_err(r), "rate_limited") == 0) {
+		/* the challenges its player declined-to (below) used up the minute's: later */
+		json_decref(r);
+		pair_game[k] = 0;
+		stats_rate_limited++;
+		return;
+	}
 	ck_assert_msg(r && hj_ok(r), "challenge: %s", hj_text(r));
 	long long id = hj_int(r, "game.id");
 	if (id <= 0)
@@ -416,9 +423,10 @@ START_TEST(t_soak)
 	ck_assert_msg(rep == NULL, "sanitizer report after the stop: %s", rep);
 	fprintf(stderr,
 		"soak: %ld games, %ld moves acknowledged, %ld illegal, %ld resignations, %ld invalid "
-		"requests, %ld mid-line disconnects, %ld kills (%ld with a move in flight), all checks passed\n",
+		"requests, %ld mid-line disconnects, %ld kills (%ld with a move in flight), %ld "
+		"challenges rate-limited, all checks passed\n",
 		stats_games, stats_moves, stats_illegal, stats_resigns, stats_garbage, stats_midline,
-		stats_kills, stats_inflight);
+		stats_kills, stats_inflight, stats_rate_limited);
 	hd_cleanup(&D);
 	free(acked);
 }
