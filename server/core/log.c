@@ -1,6 +1,7 @@
 /* log: see log.h. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
@@ -27,14 +28,34 @@ void log_msg(enum log_level l, const char *event, const char *fmt, ...)
 		return;
 	struct timeval tv;
 	struct tm tm;
-	char ts[32];
+	char ts[32], small[LOG_LINE_BUF], *line = small;
 	gettimeofday(&tv, NULL);
 	gmtime_r(&tv.tv_sec, &tm);
 	strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%S", &tm);
-	fprintf(stderr, "%s.%03ldZ %s %s ", ts, (long)(tv.tv_usec / 1000), names[l], event);
-	va_list ap;
+	int head = snprintf(small, sizeof small, "%s.%03ldZ %s %s ", ts, (long)(tv.tv_usec / 1000),
+			    names[l], event);
+	if (head < 0 || (size_t)head >= sizeof small)
+		return;
+	va_list ap, again;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	va_copy(again, ap);
+	int body = vsnprintf(small + head, sizeof small - (size_t)head, fmt, ap);
+	size_t len = (size_t)head + (size_t)(body > 0 ? body : 0);
+	if (body >= 0 && len + 1 >= sizeof small) { /* a long line: on the heap, else cut */
+		char *big = malloc(len + 2);
+		if (big) {
+			memcpy(big, small, (size_t)head);
+			vsnprintf(big + head, (size_t)body + 1, fmt, again);
+			line = big;
+		} else {
+			len = sizeof small - 2;
+		}
+	}
+	va_end(again);
 	va_end(ap);
-	fputc('\n', stderr);
+	line[len++] = '\n';
+	fwrite(line, 1, len, stderr); /* one write (stderr is unbuffered): whole lines, whatever
+	                                 thread logs beside */
+	if (line != small)
+		free(line);
 }

@@ -4,6 +4,8 @@
  * store, and CORE_PANIC's exit. Each test has its own loop and server. Also (no server):
  * idmap_ref and heap_reserve. */
 #include <check.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -506,6 +508,77 @@ START_TEST(test_idmap_ref)
 }
 END_TEST
 
+/* ---- log ---- */
+
+#define LOG_THREADS 4
+#define LOG_LINES 2000
+#define LOG_PAD 200
+
+static void *log_lines(void *arg)
+{
+	int t = (int)(intptr_t)arg;
+	char pad[LOG_PAD + 1];
+	memset(pad, 'a' + t, LOG_PAD);
+	pad[LOG_PAD] = '\0';
+	for (int i = 0; i < LOG_LINES; i++)
+		log_msg(LOGL_INFO, "test_line", "t=%d n=%d pad=%s", t, i, pad);
+	return NULL;
+}
+
+/* Each log line is written whole: lines logged by several threads at once (the loop, the
+ * upkeep thread, the syncer) never interleave, and a line longer than LOG_LINE_BUF is kept
+ * whole too. (A line was three writes to the unbuffered stderr.) */
+START_TEST(test_log_lines_whole)
+{
+	char path[] = "/tmp/tengen-log-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	int saved = dup(2);
+	ck_assert_int_ge(saved, 0);
+	ck_assert_int_ge(dup2(fd, 2), 0);
+	log_set_level(LOGL_INFO);
+	pthread_t th[LOG_THREADS];
+	for (int t = 0; t < LOG_THREADS; t++)
+		ck_assert_int_eq(pthread_create(&th[t], NULL, log_lines, (void *)(intptr_t)t), 0);
+	static char big[3 * LOG_LINE_BUF];
+	memset(big, 'z', sizeof big - 1);
+	log_msg(LOGL_INFO, "test_long", "pad=%s", big);
+	for (int t = 0; t < LOG_THREADS; t++)
+		pthread_join(th[t], NULL);
+	log_set_level(LOGL_ERROR);
+	fflush(stderr);
+	ck_assert_int_ge(dup2(saved, 2), 0);
+	close(saved);
+	FILE *f = fdopen(fd, "r");
+	ck_assert_ptr_nonnull(f);
+	rewind(f);
+	static char line[4 * LOG_LINE_BUF];
+	int seen[LOG_THREADS] = {0}, longs = 0, lines = 0;
+	while (fgets(line, sizeof line, f)) {
+		lines++;
+		int t, n, at = -1;
+		char *ev = strstr(line, " info ");
+		ck_assert_msg(ev && line[23] == 'Z', "not a log line: %.80s", line);
+		if (strncmp(ev, " info test_long pad=", 20) == 0) {
+			ck_assert_uint_eq(strspn(ev + 20, "z"), sizeof big - 1);
+			ck_assert_str_eq(ev + 20 + sizeof big - 1, "\n");
+			longs++;
+			continue;
+		}
+		ck_assert_msg(sscanf(ev, " info test_line t=%d n=%d pad=%n", &t, &n, &at) == 2 &&
+				      at > 0 && t >= 0 && t < LOG_THREADS && n == seen[t],
+			      "a line cut or mixed: %.120s", line);
+		ck_assert_uint_eq(strspn(ev + at, (char[]){(char)('a' + t), 0}), LOG_PAD);
+		ck_assert_str_eq(ev + at + LOG_PAD, "\n");
+		seen[t]++;
+	}
+	fclose(f);
+	unlink(path);
+	ck_assert_int_eq(longs, 1);
+	ck_assert_int_eq(lines, LOG_THREADS * LOG_LINES + 1);
+}
+END_TEST
+
 /* Can this kernel populate memory in one call (MADV_POPULATE_WRITE, Linux 5.14)? */
 static bool kernel_populates(void)
 {
@@ -576,6 +649,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, test_slow_reader_cut_off);
 	tcase_add_test(tc, test_proxy_pending);
 	tcase_add_test(tc, test_http_counted);
+	tcase_add_test(tc, test_log_lines_whole);
 	tcase_add_test(tc, test_dispatch_ping);
 	tcase_add_exit_test(tc, test_panic_exits, 1);
 	suite_add_tcase(s, tc);
