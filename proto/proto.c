@@ -274,7 +274,9 @@ int proto_parse(const char *line, size_t len, struct proto_request *req, struct 
 	const char *nul = memchr(line, '\0', len);
 	if (nul)
 		return proto_error_set(err, PROTO_ERR_BAD_REQUEST,
-				       "not valid JSON: NUL byte at offset %zu", (size_t)(nul - line));
+				       "not valid JSON: NUL byte at offset %zu (over WebSocket also a raw "
+				       "line break inside a string: escape it as \\n)",
+				       (size_t)(nul - line));
 	json_error_t jerr;
 	json_t *root = json_loadb(line, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {

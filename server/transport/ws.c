@@ -23,6 +23,8 @@ struct ws_conn {
 	char *pend;               /* lines handed over by the flush, not yet sent */
 	size_t plen, pcap, poff;  /* ... their length, capacity, and what is sent of them */
 	bool send_then_close;     /* closed with a reply still to send (a refusal) */
+	bool in_string, escaped;  /* where the message so far ends: inside a JSON string, just
+	                             after its backslash (ws_receive) */
 };
 
 /* What lws keeps per connection for us. */
@@ -513,17 +515,29 @@ static int ws_open(struct ws_server *w, struct lws *wsi, struct ws_pss *pss)
 	return 0;
 }
 
-/* Bytes of a text message from wc: into its framing ("\r", "\n" as spaces), a "\n" at the
- * message's end. Returns 0 or -1 (close). */
+/* Bytes of a text message from wc: into its framing, a "\n" at the message's end. A "\r" or
+ * "\n" of the message is a space between JSON tokens (white space there), and a NUL inside a
+ * string (which JSON forbids raw there, as proto_parse does a NUL: the request stays
+ * invalid, as it was; read as a space it was taken, a different string). Returns 0 or -1
+ * (close). */
 static int ws_receive(struct ws_conn *wc, char *in, size_t len, bool end)
 {
 	struct conn *c = &wc->c;
 	if (c->closing)
 		return 0;
 	c->read_ms = fairclock_fair_ms(c->srv); /* the time a move arrived, stalls not counted */
-	for (size_t i = 0; i < len; i++)
+	for (size_t i = 0; i < len; i++) {
+		if (wc->escaped)
+			wc->escaped = false;
+		else if (in[i] == '"')
+			wc->in_string = !wc->in_string;
+		else if (in[i] == '\\' && wc->in_string)
+			wc->escaped = true;
 		if (in[i] == '\n' || in[i] == '\r')
-			in[i] = ' ';
+			in[i] = wc->in_string ? '\0' : ' ';
+	}
+	if (end)
+		wc->in_string = wc->escaped = false;
 	if (framing_feed(&c->fr, in, len) < 0 || (end && framing_feed(&c->fr, "\n", 1) < 0)) {
 		conn_close(c, "out of memory");
 		return 0;

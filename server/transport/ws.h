@@ -3,11 +3,11 @@
  *
  * `GET /ws` with an Upgrade becomes a WebSocket connection: a struct conn (conn.h) behind its
  * own conn_ops, like a TCP one. One text message is one request line (its bytes fed to the
- * connection's framing, then a "\n"; a "\r" or "\n" inside a message is read as a space, which
- * JSON allows between tokens and forbids in strings), so the limits, sessions, budgets and
- * the line limit are the TCP transport's; each queued reply or event line goes out as one text
- * message without its "\n", after the commit (ws_flush, the flush hook). Binary messages close
- * the connection (1003).
+ * connection's framing, then a "\n"; a "\r" or "\n" inside a message is read as a space
+ * between JSON tokens and as a NUL, which proto refuses, inside a string), so the limits,
+ * sessions, budgets and the line limit are the TCP transport's; each queued reply or event
+ * line goes out as one text message without its "\n", after the commit (ws_flush, the flush
+ * hook). Binary messages close the connection (1003).
  *
  * Other requests: GET or HEAD of a static file from the web root (a web root that is not there
  * is logged and every page is then a 404) (`/` is index.html;
