@@ -161,7 +161,7 @@ static void standings_table(struct export_buf *b, const struct export_ctx *x)
 			export_buf_add(b, "<td class=\"n\">%s</td>", f);
 		}
 		export_buf_add(b, "<td>");
-		if (p->withdrawn_after > 0)
+		if (wd) /* as of round R: one who withdrew later was still in */
 			export_buf_add(b, "withdrawn after round %d", p->withdrawn_after);
 		export_buf_add(b, "</td></tr>\n");
 	}

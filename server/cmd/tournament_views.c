@@ -121,6 +121,7 @@ void tournaments_standings(struct conn *c, const struct proto_request *req)
 		round = standings_default_round(&t, &b);
 	const char *names[STANDINGS_MAX_TIEBREAKS];
 	int ntb = tour_tiebreak_names(&t, names);
+	int as_of = round ? (int)round : tour_round(&t);
 	struct standing *rows = calloc(b.ev.nplayers ? (size_t)b.ev.nplayers : 1, sizeof *rows);
 	int n = !rows ? STANDINGS_ENOMEM : matches_reduce(&t, &b) < 0 ? STANDINGS_EINVAL :
 		standings_apply_withdrawals(&b.ev);
@@ -140,15 +141,16 @@ void tournaments_standings(struct conn *c, const struct proto_request *req)
 				rows[i].points, "score", rows[i].score, "wins", rows[i].wins, "draws", rows[i].draws,
 				"losses", rows[i].losses, "byes", rows[i].byes, "warnings", rows[i].warnings,
 				"tiebreaks", tbj);
-			/* Withdrawn (Art. 28): the last round the player took part in. */
+			/* Withdrawn (Art. 28): the last round the player took part in; not for
+			 * standings as of that round or before (still in the event then). */
 			int wd = b.ev.players[rows[i].player].withdrawn_after;
-			if (row && wd > 0)
+			if (row && wd > 0 && wd < as_of)
 				json_object_set_new(row, "withdrawn_after", json_integer(wd));
 			json_array_append_new(arr, row);
 		}
 		json_t *r = proto_reply_ok(req->id);
 		json_object_set_new(r, "tournament", json_integer(t.row.id));
-		json_object_set_new(r, "round", json_integer(round ? round : tour_round(&t)));
+		json_object_set_new(r, "round", json_integer(as_of));
 		json_object_set_new(r, "score", json_string(standings_score_name(t.system)));
 		json_object_set_new(r, "standings", arr);
 		server_reply(c, r);

@@ -440,6 +440,18 @@ START_TEST(test_export_html)
 		"<th>Byes</th><th>SOS</th><th>SOSOS</th><th>SODOS</th><th>DE</th><th>Note</th>"));
 	ck_assert_ptr_nonnull(strstr(s, "withdrawn after round 1</td>"));
 	ck_assert_ptr_nonnull(strstr(s, "<h2>Cross-table</h2>"));
+	free(s);
+	s = NULL;
+	/* As of round 1, Cid was still in the event: no note (it said "withdrawn after round 1"
+	 * in the standings after round 1 already) */
+	info.after_round = 1;
+	ck_assert_int_eq(export_html(&ev, &info, &s), EXPORT_OK);
+	ck_assert_ptr_null(strstr(s, "withdrawn after"));
+	ck_assert_ptr_null(strstr(s, "class=\"wd\""));
+	info.after_round = 0;
+	free(s);
+	s = NULL;
+	ck_assert_int_eq(export_html(&ev, &info, &s), EXPORT_OK);
 	ck_assert_ptr_nonnull(strstr(s, "<td>bye+</td><td>2+!b</td>"));
 	ck_assert_ptr_nonnull(strstr(s, "FR,Lyon, 2024-05-01 to 2024-05-02."));
 	free(s);
