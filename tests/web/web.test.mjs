@@ -413,6 +413,12 @@ test('a tournament page shows standings and updates as results are entered', asy
 		const wide = await phone.evaluate(() => document.documentElement.scrollWidth);
 		assert.ok(wide <= 390, `${path} is ${wide} px wide on a 390 px phone`);
 		if (path !== '/') continue;
+		// the header logged out: three lines at most (it took four and a half, 145 px, a
+		// fifth of the screen), a new account's rank and button on one line
+		const head = await phone.evaluate(() => document.querySelector('header').getBoundingClientRect().height);
+		assert.ok(head <= 110, `the header is ${head} px high on a phone`);
+		const [rk, rg] = await Promise.all(['#login-rank', '#register'].map((q) => phone.locator(q).boundingBox()));
+		assert.ok(Math.abs(rk.y - rg.y) < rk.height, `rank ${JSON.stringify(rk)} and Register ${JSON.stringify(rg)} on one line`);
 		// the leaderboard: the players of the rated game, not the director who never played
 		await phone.waitForSelector(`#leaderboard [data-player="${game.black}"]`, {timeout: WAIT});
 		assert.equal(await phone.locator('#leaderboard [data-player="tess"]').count(), 0);

@@ -119,9 +119,11 @@ export async function header() {
 		const form = el('form', {id: 'login-form', onsubmit: (ev) => {
 			ev.preventDefault();
 			login(name.value, pw.value).then(() => say('')).catch((e) => say(e.message, 'error'));
-		}}, name, pw, el('button', {type: 'submit', id: 'login'}, 'Log in'), rank,
-		el('button', {type: 'button', id: 'register', onclick: () =>
-			register(name.value, pw.value, rank.value.trim()).then(() => say('')).catch((e) => say(e.message, 'error'))}, 'Register'));
+		}}, name, pw, el('button', {type: 'submit', id: 'login'}, 'Log in'),
+		// a new account's two: they wrap together on a narrow screen
+		el('span', {class: 'new-account'}, rank,
+			el('button', {type: 'button', id: 'register', onclick: () =>
+				register(name.value, pw.value, rank.value.trim()).then(() => say('')).catch((e) => say(e.message, 'error'))}, 'Register')));
 		box.append(form);
 	};
 	on('login', draw);
