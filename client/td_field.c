@@ -206,7 +206,8 @@ void td_print_entry(const char *player, long long tournament, const json_t *repl
 	long long back = (long long)json_integer_value(json_object_get(reply, "reinstated_after"));
 	if (back > 0) {
 		printf("%s is back in tournament %lld (withdrawn after round %lld; paired again from "
-		       "the next round, the rounds missed count as absent)\n", player, tournament, back);
+		       "the next round; the rounds missed count as absent, or in a round robin "
+		       "their forfeits stand)\n", player, tournament, back);
 		return;
 	}
 	printf("registered %s in tournament %lld (%lld players)", player, tournament,

@@ -60,21 +60,26 @@ static int append_entry(struct server *srv, struct tour *t, const struct store_p
 }
 
 /* Entry v withdrawn during the event (withdrawn_after > 0), registered again: back in the
- * field from the next round paired; the rounds paired since the withdrawal, which they were
- * not in, count as absent (as a late entry's). Swiss and McMahon only (as late entry). */
+ * field from the next round paired. In a Swiss or McMahon the rounds paired since the
+ * withdrawal, which they were not in, count as absent (as a late entry's); in a round robin
+ * the player keeps their place in the schedule, and the games of the rounds paired since,
+ * created as forfeits, stand as such until the director enters results (the standings' voiding
+ * of a player who played fewer than half their games goes with the withdrawal: Art. 28). A
+ * knockout's withdrawal stands: the bracket went on without them. */
 static int reinstate(struct server *srv, struct tour *t, json_t *v, struct tournament_entry *out,
 		     struct proto_error *e)
 {
 	int after = (int)json_integer_value(json_object_get(v, "withdrawn_after"));
 	int cur = tour_round(t);
-	if (t->system != SYSTEM_SWISS && t->system != SYSTEM_MCMAHON)
-		return svc_fail(e, PROTO_ERR_CONFLICT, "%s withdrew after round %d: a withdrawal is "
-				"undone in Swiss and McMahon events only",
+	bool rr = t->system == SYSTEM_ROUND_ROBIN || t->system == SYSTEM_DOUBLE_ROUND_ROBIN;
+	if (!rr && t->system != SYSTEM_SWISS && t->system != SYSTEM_MCMAHON)
+		return svc_fail(e, PROTO_ERR_CONFLICT, "%s withdrew after round %d: a knockout's "
+				"withdrawal is not undone (the bracket went on without them)",
 				json_string_value(json_object_get(v, "name")), after);
 	json_t *absent = json_object_get(v, "absent");
-	if (!absent)
+	if (!absent && !rr)
 		json_object_set_new(v, "absent", absent = json_array());
-	for (int r = after + 1; r <= cur; r++) {
+	for (int r = after + 1; !rr && r <= cur; r++) {
 		bool has = false;
 		size_t i;
 		json_t *x;

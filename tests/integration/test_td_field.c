@@ -1039,8 +1039,9 @@ START_TEST(test_update_rounds_late)
 }
 END_TEST
 
-/* A withdrawal undone (Swiss, McMahon): the player entered again is back from the next round
- * paired, the rounds missed count as absent. Before: "registered already", for good. */
+/* A withdrawal undone (Swiss, McMahon, round robin): the player entered again is back from the
+ * next round paired, the rounds missed count as absent (a round robin's forfeits stand).
+ * Before: "registered already", for good. */
 START_TEST(test_reinstate)
 {
 	struct hc *td = tt_director("ri_td");
@@ -1077,7 +1078,8 @@ START_TEST(test_reinstate)
 	ck_assert_msg(in_round(&v, "Ri Ann"), "the reinstated player was not paired");
 	/* round 2, missed, counts as absent (0 points, as a late entry's) */
 	ck_assert_double_eq(standing(td, t, "Ri Ann", "points"), 0);
-	/* a round robin's withdrawal stands */
+	/* a round robin's too: the player keeps their place in the schedule (it was a
+	 * conflict, "Swiss and McMahon events only"); the forfeit stands */
 	long long rr = board_event(td, "RI RR", "round_robin", NULL);
 	for (int i = 0; i < 4; i++) {
 		r = enter(td, rr, json_pack("{s:s, s:s}", "name", nm[i], "rank", "5k"));
@@ -1087,9 +1089,35 @@ START_TEST(test_reinstate)
 	start(td, rr, 1, &v);
 	tt_req_ok(td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament",
 				(json_int_t)rr, "player", "Ri Bob"));
+	for (int i = 0; i < v.n; i++)
+		if (strcmp(v.black[i], "Ri Bob") != 0 && strcmp(v.white[i], "Ri Bob") != 0)
+			result(td, v.game[i], "b+r");
+	r = enter(td, rr, json_pack("{s:s, s:s}", "name", "Ri Bob", "rank", "5k"));
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "reinstated_after"), 1);
+	json_decref(r);
+	ck_assert_double_eq(standing(td, rr, "Ri Bob", "losses"), 1); /* round 1's forfeit */
+	start(td, rr, 2, &v);
+	int gb = game_of_player(&v, "Ri Bob");
+	ck_assert_msg(gb >= 0, "the reinstated player is not in round 2");
+	r = hc_req(td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)v.game[gb]);
+	OK(r);
+	ck_assert_msg(!json_is_string(hj_get(r, "game.result")) && strcmp(hj_str(r, "game.phase"), "ended"),
+		      "round 2's game is not to be played: %s", hj_text(r));
+	json_decref(r);
+	/* a knockout's withdrawal stands */
+	long long ko = board_event(td, "RI KO", "knockout", NULL);
+	for (int i = 0; i < 4; i++) {
+		r = enter(td, ko, json_pack("{s:s, s:s}", "name", nm[i], "rank", "5k"));
+		OK(r);
+		json_decref(r);
+	}
+	start(td, ko, 1, &v);
+	tt_req_ok(td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament",
+				(json_int_t)ko, "player", "Ri Cid"));
 	refused(td, json_pack("{s:s, s:I, s:{s:s}}", "cmd", "tournament.register", "tournament",
-			      (json_int_t)rr, "entrant", "name", "Ri Bob"), "conflict",
-		"Swiss and McMahon events only");
+			      (json_int_t)ko, "entrant", "name", "Ri Cid"), "conflict",
+		"a knockout's withdrawal is not undone");
 	hc_close(td);
 }
 END_TEST
