@@ -1039,6 +1039,23 @@ START_TEST(test_update_rounds_late)
 }
 END_TEST
 
+/* A board event of `system` with the four entrants `nm`, round 1 paired (into *v), and `gone`
+ * withdrawn. Returns its id. */
+static long long withdrawn_in_round_1(struct hc *td, const char *name, const char *system,
+				      const char *const nm[4], const char *gone, struct round_view *v)
+{
+	long long t = board_event(td, name, system, NULL);
+	for (int i = 0; i < 4; i++) {
+		json_t *r = enter(td, t, json_pack("{s:s, s:s}", "name", nm[i], "rank", "5k"));
+		OK(r);
+		json_decref(r);
+	}
+	start(td, t, 1, v);
+	tt_req_ok(td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament",
+				(json_int_t)t, "player", gone));
+	return t;
+}
+
 /* A withdrawal undone (Swiss, McMahon, round robin): the player entered again is back from the
  * next round paired, the rounds missed count as absent (a round robin's forfeits stand).
  * Before: "registered already", for good. */
@@ -1080,15 +1097,7 @@ START_TEST(test_reinstate)
 	ck_assert_double_eq(standing(td, t, "Ri Ann", "points"), 0);
 	/* a round robin's too: the player keeps their place in the schedule (it was a
 	 * conflict, "Swiss and McMahon events only"); the forfeit stands */
-	long long rr = board_event(td, "RI RR", "round_robin", NULL);
-	for (int i = 0; i < 4; i++) {
-		r = enter(td, rr, json_pack("{s:s, s:s}", "name", nm[i], "rank", "5k"));
-		OK(r);
-		json_decref(r);
-	}
-	start(td, rr, 1, &v);
-	tt_req_ok(td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament",
-				(json_int_t)rr, "player", "Ri Bob"));
+	long long rr = withdrawn_in_round_1(td, "RI RR", "round_robin", nm, "Ri Bob", &v);
 	for (int i = 0; i < v.n; i++)
 		if (strcmp(v.black[i], "Ri Bob") != 0 && strcmp(v.white[i], "Ri Bob") != 0)
 			result(td, v.game[i], "b+r");
@@ -1106,15 +1115,7 @@ START_TEST(test_reinstate)
 		      "round 2's game is not to be played: %s", hj_text(r));
 	json_decref(r);
 	/* a knockout's withdrawal stands */
-	long long ko = board_event(td, "RI KO", "knockout", NULL);
-	for (int i = 0; i < 4; i++) {
-		r = enter(td, ko, json_pack("{s:s, s:s}", "name", nm[i], "rank", "5k"));
-		OK(r);
-		json_decref(r);
-	}
-	start(td, ko, 1, &v);
-	tt_req_ok(td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament",
-				(json_int_t)ko, "player", "Ri Cid"));
+	long long ko = withdrawn_in_round_1(td, "RI KO", "knockout", nm, "Ri Cid", &v);
 	refused(td, json_pack("{s:s, s:I, s:{s:s}}", "cmd", "tournament.register", "tournament",
 			      (json_int_t)ko, "entrant", "name", "Ri Cid"), "conflict",
 		"a knockout's withdrawal is not undone");
