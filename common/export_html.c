@@ -142,7 +142,7 @@ static void standings_table(struct export_buf *b, const struct export_ctx *x)
 	for (i = 0; i < x->n; i++) {
 		const struct standing *s = &x->rows[i];
 		const struct event_player *p = &ev->players[s->player];
-		bool wd = p->withdrawn_after > 0 && p->withdrawn_after < x->R;
+		bool wd = p->withdrawn_after > 0 && p->withdrawn_after <= x->R;
 
 		export_rank_str(rank, p->rank);
 		export_fmt_num(f, s->score);
@@ -161,7 +161,7 @@ static void standings_table(struct export_buf *b, const struct export_ctx *x)
 			export_buf_add(b, "<td class=\"n\">%s</td>", f);
 		}
 		export_buf_add(b, "<td>");
-		if (wd) /* as of round R: one who withdrew later was still in */
+		if (wd) /* as of round R: one who withdrew in a later round was still in */
 			export_buf_add(b, "withdrawn after round %d", p->withdrawn_after);
 		export_buf_add(b, "</td></tr>\n");
 	}

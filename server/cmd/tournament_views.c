@@ -142,9 +142,9 @@ void tournaments_standings(struct conn *c, const struct proto_request *req)
 				"losses", rows[i].losses, "byes", rows[i].byes, "warnings", rows[i].warnings,
 				"tiebreaks", tbj);
 			/* Withdrawn (Art. 28): the last round the player took part in; not for
-			 * standings as of that round or before (still in the event then). */
+			 * standings as of an earlier round (still in the event then). */
 			int wd = b.ev.players[rows[i].player].withdrawn_after;
-			if (row && wd > 0 && wd < as_of)
+			if (row && wd > 0 && wd <= as_of)
 				json_object_set_new(row, "withdrawn_after", json_integer(wd));
 			json_array_append_new(arr, row);
 		}

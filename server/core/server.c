@@ -177,8 +177,9 @@ void server_settings_defaults(struct server_settings *set)
 		set->login_hashing_per_address = SERVER_LOGIN_HASHING_PER_ADDRESS;
 	if (!set->max_http_per_address)
 		set->max_http_per_address = SERVER_MAX_HTTP_PER_ADDRESS;
-	if (!set->max_http)
-		set->max_http = set->max_connections / SERVER_HTTP_SHARE;
+	if (!set->max_http) /* at least one, whatever --max-connections is */
+		set->max_http = set->max_connections >= SERVER_HTTP_SHARE ?
+				set->max_connections / SERVER_HTTP_SHARE : 1;
 }
 
 int server_open(struct server *srv, uv_loop_t *loop, const struct server_settings *set)

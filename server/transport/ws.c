@@ -434,6 +434,19 @@ static int http_request(struct ws_server *w, struct lws *wsi, const char *uri)
 
 /* ---- counting HTTP connections ---- */
 
+/* A connection from addr refused (why): logged as a warning, at most one line every
+ * WS_REFUSED_LOG_MS with the count since the last (a flood is thousands a second). */
+static void http_refused(struct ws_server *w, const char *addr, const char *why)
+{
+	w->refused++;
+	uint64_t now = uv_now(w->srv->loop);
+	if (w->refused_log_ms && now - w->refused_log_ms < WS_REFUSED_LOG_MS)
+		return;
+	log_msg(LOGL_WARN, "http_refused", "count=%llu addr=%s reason=\"%s\"", w->refused, addr, why);
+	w->refused = 0;
+	w->refused_log_ms = now ? now : 1;
+}
+
 /* A connection just accepted on the HTTP port, socket fd: refused at once (a non-zero return:
  * lws closes it before it allocates anything for it) if conn_http_add would refuse it; a
  * flood of refused connections costs an accept and a close each. Returns 0 or 1. */
@@ -443,7 +456,7 @@ static int http_filter(struct ws_server *w, int fd)
 	lws_get_peer_simple_fd(fd, addr, sizeof addr);
 	const char *refuse = conn_http_refusal(w->srv, addr, !from_proxy(w, fd));
 	if (refuse) {
-		log_msg(LOGL_DEBUG, "http_refused", "addr=%s reason=\"%s\"", addr, refuse);
+		http_refused(w, addr, refuse);
 		return 1;
 	}
 	return 0;
@@ -461,7 +474,7 @@ static int http_open(struct ws_server *w, struct lws *wsi)
 	int fd = lws_get_socket_fd(wsi);
 	const char *refuse = conn_http_add(w->srv, addr, !from_proxy(w, fd), &h);
 	if (refuse) {
-		log_msg(LOGL_DEBUG, "http_refused", "addr=%s reason=\"%s\"", addr, refuse);
+		http_refused(w, addr, refuse);
 		return -1;
 	}
 	lws_set_opaque_user_data(wsi, h);

@@ -34,6 +34,7 @@
 #define WS_CLOSE_GRACE_S 2        /* a connection closed with a last reply: time to send it */
 #define WS_RX_CHUNK 16384         /* bytes of a message handed over at a time */
 #define WS_SEND_CHUNK 262144      /* bytes of framed messages written at a time */
+#define WS_REFUSED_LOG_MS 10000   /* refused HTTP connections: a warn line at most this often */
 /* The body of a 404 (lws wraps it in a page; under its 1 KiB) */
 #define WS_NOT_FOUND_HTML "<p>There is no page at this address.</p><p><a href=\"/\">The lobby</a>, " \
 	"<code>/game/N</code>, <code>/tournament/N</code>, <code>/player/NAME</code>.</p>"
@@ -59,6 +60,8 @@ struct ws_server {
 	struct proxy_from from;
 	bool trust_xff;
 	char root[WS_PATH_MAX];   /* the web root, realpath'd */
+	unsigned long long refused; /* HTTP connections refused since the last http_refused line */
+	uint64_t refused_log_ms;  /* uv_now of that line (0: none yet) */
 	char *scratch;            /* one outgoing message with LWS_PRE bytes before it */
 	size_t scratch_cap;
 };

@@ -1111,7 +1111,8 @@ START_TEST(test_reinstate)
 	ck_assert_msg(gb >= 0, "the reinstated player is not in round 2");
 	r = hc_req(td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)v.game[gb]);
 	OK(r);
-	ck_assert_msg(!json_is_string(hj_get(r, "game.result")) && strcmp(hj_str(r, "game.phase"), "ended"),
+	const char *phase = hj_str(r, "game.phase");
+	ck_assert_msg(!json_is_string(hj_get(r, "game.result")) && phase && strcmp(phase, "ended"),
 		      "round 2's game is not to be played: %s", hj_text(r));
 	json_decref(r);
 	/* a knockout's withdrawal stands */
@@ -1119,6 +1120,46 @@ START_TEST(test_reinstate)
 	refused(td, json_pack("{s:s, s:I, s:{s:s}}", "cmd", "tournament.register", "tournament",
 			      (json_int_t)ko, "entrant", "name", "Ri Cid"), "conflict",
 		"a knockout's withdrawal is not undone");
+	hc_close(td);
+}
+END_TEST
+
+/* A player withdrawn during round 2: standings as of round 1 do not mark them (they were in
+ * the event then; it said withdrawn_after 2 there), as of round 2 they do. */
+START_TEST(test_withdrawn_mark_as_of)
+{
+	struct hc *td = tt_director("wm_td");
+	long long t = board_event(td, "WM Swiss", "swiss", json_pack("{s:i}", "rounds", 3));
+	const char *nm[4] = {"Wm Ann", "Wm Bob", "Wm Cid", "Wm Dan"};
+	for (int i = 0; i < 4; i++) {
+		json_t *r = enter(td, t, json_pack("{s:s, s:s}", "name", nm[i], "rank", "5k"));
+		OK(r);
+		json_decref(r);
+	}
+	struct round_view v;
+	start(td, t, 1, &v);
+	for (int i = 0; i < v.n; i++)
+		result(td, v.game[i], "b+r");
+	start(td, t, 2, &v);
+	tt_req_ok(td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament",
+				(json_int_t)t, "player", "Wm Cid"));
+	for (int round = 1; round <= 2; round++) {
+		json_t *r = hc_req(td, "{s:s, s:I, s:i}", "cmd", "tournament.standings", "tournament",
+				   (json_int_t)t, "round", round);
+		OK(r);
+		size_t k;
+		json_t *row;
+		bool seen = false;
+		json_array_foreach(hj_get(r, "standings"), k, row)
+			if (strcmp(hj_str(row, "player"), "Wm Cid") == 0) {
+				seen = true;
+				json_t *wd = json_object_get(row, "withdrawn_after");
+				ck_assert_msg(round == 1 ? !wd : json_integer_value(wd) == 2,
+					      "as of round %d: %s", round, hj_text(row));
+			}
+		ck_assert(seen);
+		json_decref(r);
+	}
 	hc_close(td);
 }
 END_TEST
@@ -1214,6 +1255,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_update_settings);
 	tcase_add_test(tc, test_update_rounds_late);
 	tcase_add_test(tc, test_reinstate);
+	tcase_add_test(tc, test_withdrawn_mark_as_of);
 	tcase_add_test(tc, test_h9_dates_local);
 	tcase_add_test(tc, test_exports_full_names);
 	tcase_add_test(tc, test_absent_late);

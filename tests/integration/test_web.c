@@ -554,6 +554,9 @@ START_TEST(http_connections_are_limited)
 	int fd = tcp_connect(http_port);
 	ck_assert_msg(closed_unanswered(fd), "a fourth HTTP connection from one address was kept");
 	close(fd);
+	/* said to the operator (a warning, at most one line in WS_REFUSED_LOG_MS with a count) */
+	ck_assert(hd_log_has(&D, "warn http_refused count=1 addr=127.0.0.1 reason=\"too many HTTP "
+			     "connections from this address\""));
 	fd = tcp_connect_from(http_port, "127.0.0.2"); /* another address is not affected */
 	const char *get = "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
 	send_all(fd, get, strlen(get));

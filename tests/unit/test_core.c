@@ -455,6 +455,13 @@ START_TEST(test_http_counted)
 		conn_unref(cs[i]);
 	}
 	ck_assert_uint_eq(srv.nconns, 0);
+	/* the default share: a quarter, and at least one whatever --max-connections is */
+	struct server_settings set = {.max_connections = 3};
+	server_settings_defaults(&set);
+	ck_assert_uint_eq(set.max_http, 1);
+	set = (struct server_settings){.max_connections = 19936};
+	server_settings_defaults(&set);
+	ck_assert_uint_eq(set.max_http, 4984);
 }
 END_TEST
 

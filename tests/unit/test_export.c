@@ -442,13 +442,20 @@ START_TEST(test_export_html)
 	ck_assert_ptr_nonnull(strstr(s, "<h2>Cross-table</h2>"));
 	free(s);
 	s = NULL;
-	/* As of round 1, Cid was still in the event: no note (it said "withdrawn after round 1"
-	 * in the standings after round 1 already) */
+	/* Cid withdrawn after round 2: as of round 1 still in the event, no note (it said
+	 * "withdrawn after round 2" there already); as of round 2 the note */
+	x_players[2].withdrawn_after = 2;
 	info.after_round = 1;
 	ck_assert_int_eq(export_html(&ev, &info, &s), EXPORT_OK);
 	ck_assert_ptr_null(strstr(s, "withdrawn after"));
 	ck_assert_ptr_null(strstr(s, "class=\"wd\""));
+	free(s);
+	s = NULL;
+	info.after_round = 2;
+	ck_assert_int_eq(export_html(&ev, &info, &s), EXPORT_OK);
+	ck_assert_ptr_nonnull(strstr(s, "withdrawn after round 2</td>"));
 	info.after_round = 0;
+	x_players[2].withdrawn_after = 1;
 	free(s);
 	s = NULL;
 	ck_assert_int_eq(export_html(&ev, &info, &s), EXPORT_OK);
