@@ -412,6 +412,39 @@ int referee_dead(struct referee *r, enum color c, const int *pts, int n, bool *e
 	return 0;
 }
 
+int referee_count_lapse(struct referee *r)
+{
+	if (r->phase != PHASE_COUNTING)
+		return -1;
+	const bool *claim = r->claimed[BLACK] ? r->dead[BLACK] : r->claimed[WHITE] ? r->dead[WHITE]
+									      : NULL;
+	r->unclaimed = (r->claimed[BLACK] ? 0 : REFEREE_UNCLAIMED_B) |
+		       (r->claimed[WHITE] ? 0 : REFEREE_UNCLAIMED_W);
+	for (int p = 0; p < BOARD_POINTS_MAX; p++)
+		r->counted_dead[p] = claim && claim[p];
+	r->settled = true;
+	finish_counted(r, r->counted_dead);
+	return 0;
+}
+
+const char *referee_unclaimed_name(int unclaimed)
+{
+	switch (unclaimed) {
+	case REFEREE_UNCLAIMED_B: return "B";
+	case REFEREE_UNCLAIMED_W: return "W";
+	case REFEREE_UNCLAIMED_B | REFEREE_UNCLAIMED_W: return "both";
+	default: return "";
+	}
+}
+
+int referee_unclaimed_parse(const char *s)
+{
+	for (int u = 1; u <= 3; u++)
+		if (s && strcmp(s, referee_unclaimed_name(u)) == 0)
+			return u;
+	return 0;
+}
+
 int referee_resign(struct referee *r, enum color c)
 {
 	if ((r->phase != PHASE_PLAYING && r->phase != PHASE_COUNTING) || (c != BLACK && c != WHITE))

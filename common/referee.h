@@ -69,7 +69,10 @@ struct referee {
 	int disputes;            /* counting phases in a row ended by the same two different
 				  * claims (REFEREE_DISPUTES_MAX) */
 	uint64_t dispute_key;    /* a hash of those claims */
-	bool settled;            /* ended at REFEREE_DISPUTES_MAX: counted with counted_dead */
+	bool settled;            /* ended at REFEREE_DISPUTES_MAX, or by a lapsed count: counted
+				  * with counted_dead */
+	int unclaimed;           /* a lapsed count (referee_count_lapse): REFEREE_UNCLAIMED_B | _W,
+				  * who had not claimed; 0 otherwise */
 	bool counted_dead[BOARD_POINTS_MAX]; /* then: the stones both claims held dead */
 	bool free_handicap;      /* Black places the `handicap` stones (referee_init_free) */
 	bool placing;            /* free handicap: the stones are not placed yet (Black's turn,
@@ -194,6 +197,20 @@ double referee_bar(const struct referee *r);
  * counting phase in a row to end with the same two different claims ends the game counted
  * with only the stones both hold dead removed (*ended, r->settled). */
 int referee_dead(struct referee *r, enum color c, const int *pts, int n, bool *ended, bool *resumed);
+/* The counting phase's time ran out (the server's deadline, docs/rules.md §1 "Art. 8 and
+ * 21.4"): a player who has not claimed is taken to accept the other's claim, and the game ends
+ * counted with it (as OGS ends its stone-removal phase with the stones marked); neither has
+ * claimed: counted with every stone alive (nothing both confirmed dead, Art. 8). Sets
+ * r->unclaimed and r->settled (counted_dead holds the claim used). Returns 0, or -1 if not in
+ * COUNTING. */
+#define REFEREE_UNCLAIMED_B 1
+#define REFEREE_UNCLAIMED_W 2
+int referee_count_lapse(struct referee *r);
+/* "B", "W" or "both" for r->unclaimed, "" for 0. */
+const char *referee_unclaimed_name(int unclaimed);
+/* The inverse; 0 for anything else. */
+int referee_unclaimed_parse(const char *s);
+
 /* The dead stones the count of an ended, counted game used (every stone of each chain): the
  * agreed claims, or counted_dead for a dispute settled at REFEREE_DISPUTES_MAX; NULL for a game
  * not counted by claims (all alive, or not counted). */

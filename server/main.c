@@ -62,6 +62,9 @@ static void usage(FILE *f)
 		"  --lag-allowance-ms N   most network lag credited to a move, measured by the server (default %d)\n"
 		"  --restart-grace-s S    after a restart, the clock of the player to move waits up to S\n"
 		"                         seconds for them to log in again (default %d; 0: it runs at once)\n"
+		"  --counting-timeout-s S the counting phase's time for the dead-stone claims: then a\n"
+		"                         player who has not claimed accepts the other's claim, or, neither\n"
+		"                         having claimed, every stone counts alive (default %d; 0: no limit)\n"
 		"  --idle-timeout S       close a connection holding a partial line and no complete line for S\n"
 		"                         seconds (default %d; 0: never)\n"
 		"  --writer-min N         from N connections with output in one loop iteration, an output\n"
@@ -77,7 +80,7 @@ static void usage(FILE *f)
 		SERVER_DEFAULT_HOST, SERVER_DEFAULT_PORT, SERVER_DEFAULT_DB, SERVER_MIN_FREE_MB,
 		SERVER_MAX_CONNECTIONS,
 		SERVER_MAX_PER_ADDRESS, SERVER_MAX_QUEUED_BYTES, SERVER_LAG_ALLOWANCE_MS,
-		SERVER_RESTART_GRACE_S,
+		SERVER_RESTART_GRACE_S, SERVER_COUNTING_TIMEOUT_S,
 		SERVER_IDLE_TIMEOUT_S, SERVER_WRITER_MIN, SERVER_FOLD_ROWS, SERVER_FOLD_MS);
 	fprintf(f,
 		"fairness under hostile load (docs/deploy.md):\n"
@@ -312,6 +315,7 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 		{"pwhash-cost", required_argument, NULL, 'w'},
 		{"lag-allowance-ms", required_argument, NULL, 'g'},
 		{"restart-grace-s", required_argument, NULL, 'G'},
+		{"counting-timeout-s", required_argument, NULL, 'k'},
 		{"idle-timeout", required_argument, NULL, 'i'},
 		{"writer-min", required_argument, NULL, 'W'},
 		{"fold-rows", required_argument, NULL, 'F'},
@@ -373,6 +377,11 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 		case 'G':
 			set->restart_grace_s = (unsigned)parse_range(optarg, "--restart-grace-s", "seconds",
 								    0, SERVER_RESTART_GRACE_MAX_S);
+			break;
+		case 'k':
+			set->counting_timeout_s = (unsigned)parse_range(optarg, "--counting-timeout-s",
+									"seconds", 0,
+									SERVER_COUNTING_TIMEOUT_MAX_S);
 			break;
 		case 'i':
 			set->idle_timeout_s = (unsigned)parse_range(optarg, "--idle-timeout", "seconds", 0,
@@ -531,7 +540,7 @@ int main(int argc, char **argv)
 		.host = SERVER_DEFAULT_HOST, .port = SERVER_DEFAULT_PORT, .db_path = SERVER_DEFAULT_DB,
 		.max_connections = SERVER_MAX_CONNECTIONS, .max_per_address = SERVER_MAX_PER_ADDRESS,
 		.max_queued = SERVER_MAX_QUEUED_BYTES, .lag_allowance_ms = SERVER_LAG_ALLOWANCE_MS,
-		.restart_grace_s = SERVER_RESTART_GRACE_S,
+		.restart_grace_s = SERVER_RESTART_GRACE_S, .counting_timeout_s = SERVER_COUNTING_TIMEOUT_S,
 		.idle_timeout_s = SERVER_IDLE_TIMEOUT_S, .writer_min = SERVER_WRITER_MIN,
 		.fold_rows = SERVER_FOLD_ROWS, .proxy_timeout_ms = SERVER_PROXY_TIMEOUT_MS,
 		.store = {.min_free_bytes = (uint64_t)SERVER_MIN_FREE_MB << 20}};

@@ -107,6 +107,10 @@
 #define SERVER_RESTART_GRACE_S 30         /* --restart-grace-s: after a restart, the clock of the
                                              player to move waits this long for them to log in */
 #define SERVER_RESTART_GRACE_MAX_S 3600   /* ... at most an hour */
+#define SERVER_COUNTING_TIMEOUT_S 300     /* --counting-timeout-s: the counting phase's time for
+                                             the dead-stone claims; then a missing claim accepts
+                                             the other's (referee_count_lapse; 0: no limit) */
+#define SERVER_COUNTING_TIMEOUT_MAX_S 86400 /* ... at most a day */
 #define SERVER_IDLE_TIMEOUT_S 300         /* --idle-timeout: a partial line with no complete line */
 #define SERVER_IDLE_TIMEOUT_MAX_S 86400   /* ... at most a day */
 #define SERVER_IDLE_SWEEP_MS 1000         /* how often connections are checked for it */
@@ -266,6 +270,7 @@ struct server_settings {
 	int64_t lag_allowance_ms; /* most lag credited to a move (issue 4; default 300) */
 	unsigned restart_grace_s; /* after a restart, a clock waits this long for its player to
 	                             log in (0: it runs at once; games_load, docs/rules.md Art. 14) */
+	unsigned counting_timeout_s; /* SERVER_COUNTING_TIMEOUT_S (0: the count waits for ever) */
 	unsigned idle_timeout_s;  /* close a connection holding a partial line this long (0: never) */
 	unsigned writer_min;      /* connections with output in one iteration from which the writer
 	                             thread writes them (0: never; default SERVER_WRITER_MIN) */

@@ -61,6 +61,9 @@ struct game {
 	                            player not yet back waits for them (game_turn_hold; 0: none) */
 	bool back[3];            /* ... the player has logged in since the restart */
 	bool paused;             /* Art. 14: a director's pause */
+	uint64_t count_since;    /* counting: when its time (set.counting_timeout_s) started
+	                            (fairclock_fair_ms: counting opened, the game came back after a
+	                            restart, plus the restart grace, or a pause ended) */
 	/* The last turn the timer forfeited (byo-yomi, last_period "pass", Art. 22.5): its move
 	 * number (0: none) and when (fairclock_fair_ms). A move of that player arriving within
 	 * GAME_FLAG_RACE_MS, before the opponent moved, was sent before they could know: too
@@ -231,6 +234,9 @@ void game_send(struct server *srv, struct game *g, const json_t *msg);
 /* game.end to both players and observers (with the ratings of a rated game: the `ended`
  * hook). */
 void game_send_end(struct server *srv, struct game *g);
+/* ms until g's counting phase lapses (referee_count_lapse: set.counting_timeout_s from
+ * count_since), 0 if due; -1 when none is due: not counting, paused, or no limit set. */
+int64_t game_count_left_ms(const struct game *g);
 /* The `challenge` event of pending g, from player `from` to player to_id. */
 void game_send_challenge(struct server *srv, const struct game *g, const char *from, int64_t to_id);
 /* game.start to each player (with the `player_brief` hook's players). */

@@ -56,7 +56,10 @@ void game_send_end(struct server *srv, struct game *g)
 		json_object_set_new(e, "score", game_is_prediction(g)
 					? game_predict_score_json(&g->ref.score)
 					: game_score_json(&g->ref.score));
-	if (g->ref.settled) /* the dispute the count settled (REFEREE_DISPUTES_MAX, Art. 21.4) */
+	if (g->ref.unclaimed) /* the count lapsed: who had not claimed (referee_count_lapse) */
+		json_object_set_new(e, "unclaimed",
+				    json_string(referee_unclaimed_name(g->ref.unclaimed)));
+	else if (g->ref.settled) /* the dispute the count settled (REFEREE_DISPUTES_MAX, Art. 21.4) */
 		json_object_set_new(e, "disputes", json_integer(g->ref.disputes));
 	if (g->row.rated && hooks.ended && hooks.ended(srv, g->id, e) < 0)
 		game_persist_failed(srv, "ratings");

@@ -85,6 +85,10 @@ char *game_extra_text(const struct game *g, int at_move, const char *to_move)
 		jsonout_int(&o, (long long)r->dispute_key);
 	}
 	put_owned(&o, "counted_dead", r->settled ? game_points_json(g, r->counted_dead) : NULL);
+	if (r->unclaimed) { /* a lapsed count (referee_count_lapse) */
+		jsonout_lit(&o, ",\"unclaimed\":");
+		jsonout_str(&o, referee_unclaimed_name(r->unclaimed));
+	}
 	jsonout_lit(&o, ",\"paused\":");
 	jsonout_bool(&o, g->paused);
 	if (g->turn_used > 0) { /* the part of the turn used before a pause or a clean stop
@@ -227,6 +231,7 @@ static void restore_disputes(struct game *g, json_t *x)
 {
 	struct referee *r = &g->ref;
 	r->disputes = (int)json_integer_value(json_object_get(x, "disputes"));
+	r->unclaimed = referee_unclaimed_parse(json_string_value(json_object_get(x, "unclaimed")));
 	r->dispute_key = (uint64_t)json_integer_value(json_object_get(x, "dispute_key"));
 	json_t *a = json_object_get(x, "counted_dead");
 	size_t i;

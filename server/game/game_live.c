@@ -91,6 +91,27 @@ static void expire_challenge(struct server *srv, struct game *g)
 	game_retire(srv, g);
 }
 
+int64_t game_count_left_ms(const struct game *g)
+{
+	unsigned limit = g->srv->set.counting_timeout_s;
+	if (g->ref.phase != PHASE_COUNTING || g->paused || !limit)
+		return -1;
+	uint64_t now = fairclock_fair_ms(g->srv), end = g->count_since + (uint64_t)limit * 1000;
+	return end > now ? (int64_t)(end - now) : 0;
+}
+
+/* The counting phase's time ran out: the claim in, if any, is counted (referee_count_lapse). */
+static void count_lapse(struct server *srv, struct game *g)
+{
+	server_txn(srv);
+	referee_count_lapse(&g->ref);
+	game_save(srv, g);
+	log_msg(LOGL_INFO, "count_lapsed", "game=%lld unclaimed=%s result=%s", (long long)g->id,
+		referee_unclaimed_name(g->ref.unclaimed), g->ref.result);
+	game_send_end(srv, g);
+	game_retire(srv, g);
+}
+
 static void on_timer(uv_timer_t *t)
 {
 	struct game *g = t->data;
@@ -115,6 +136,10 @@ static void on_timer(uv_timer_t *t)
 	}
 	if (game_predict_timer(srv, g))
 		return; /* the opening's or the prediction stage's time ran out (seed 000) */
+	if (game_count_left_ms(g) == 0) {
+		count_lapse(srv, g);
+		return;
+	}
 	if (game_clock_running(g)) {
 		enum color c = g->ref.board.to_move;
 		struct clock_state st;
@@ -156,6 +181,9 @@ void game_arm(struct game *g)
 	int64_t pd = game_predict_due(g); /* seed 000: the opening and the allowances */
 	if (pd >= 0 && (due < 0 || pd < due))
 		due = pd;
+	int64_t cd = game_count_left_ms(g);
+	if (cd >= 0 && (due < 0 || cd < due))
+		due = cd;
 	if (due < 0) { /* nothing due (a bad clock never spins the loop) */
 		g->due = false;
 		uv_timer_stop(&g->timer);
@@ -204,6 +232,8 @@ void game_go_live(struct server *srv, struct game *g)
 		g->has_timer = true;
 	}
 	g->turn_start = fairclock_fair_ms(srv); /* turn_used: 0, or what a paused turn had used */
+	/* a game that comes back counting (a restart): the claims' time anew, after the grace */
+	g->count_since = g->turn_start + (uint64_t)srv->set.restart_grace_s * 1000;
 	game_predict_go_live(g, g->turn_start);
 	idmap_put(&srv->games, g->id, g);
 	if (game_index_add(srv, g) < 0) /* its players' logins would not list it */
@@ -490,8 +520,12 @@ bool game_announce_move(struct server *srv, struct game *g, enum color me,
 		json_decref(e);
 	}
 	if (m->counting) {
+		g->count_since = fairclock_fair_ms(srv);
 		json_t *e = proto_event("game.counting");
 		json_object_set_new(e, "game", json_integer(g->id));
+		if (srv->set.counting_timeout_s) /* the claims' time, then the count lapses */
+			json_object_set_new(e, "claim_ms",
+					    json_integer((json_int_t)srv->set.counting_timeout_s * 1000));
 		game_send(srv, g, e);
 		json_decref(e);
 	}

@@ -184,6 +184,7 @@ void game_pause(struct server *srv, struct game *g, bool pause, const char *by)
 	} else {
 		g->paused = false;
 		g->turn_start = fairclock_fair_ms(srv);
+		g->count_since = g->turn_start; /* counting: its time anew */
 	}
 	server_txn(srv);
 	game_save(srv, g);

@@ -145,10 +145,16 @@ json_t *game_json(struct server *srv, const struct game *g)
 		json_object_set_new(o, "score", game_score_json(&g->ref.score));
 	json_t *dead = agreed_dead_json(g);
 	json_object_set_new(o, "dead", dead ? dead : json_null());
-	if (g->started && g->ref.phase == PHASE_COUNTING) /* the claims so far, as game.dead told */
+	if (g->started && g->ref.phase == PHASE_COUNTING) { /* the claims so far, as game.dead told */
 		json_object_set_new(o, "claims", json_pack("{s:o, s:o}",
 			"B", g->ref.claimed[BLACK] ? game_claims_json(g, BLACK) : json_null(),
 			"W", g->ref.claimed[WHITE] ? game_claims_json(g, WHITE) : json_null()));
+		int64_t left = g->srv ? game_count_left_ms(g) : -1;
+		if (left >= 0) /* the claims' time left, then the count lapses */
+			json_object_set_new(o, "claim_ms", json_integer(left));
+	}
+	if (g->ref.unclaimed) /* ended by a lapsed count: who had not claimed */
+		json_object_set_new(o, "unclaimed", json_string(referee_unclaimed_name(g->ref.unclaimed)));
 	json_object_set_new(o, "tournament", g->row.tournament_id ? json_integer(g->row.tournament_id) : json_null());
 	json_object_set_new(o, "round", g->row.round ? json_integer(g->row.round) : json_null());
 	game_predict_view(g, o);

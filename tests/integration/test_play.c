@@ -231,6 +231,85 @@ START_TEST(test_dead_disagree)
 }
 END_TEST
 
+/* The counting phase's time (--counting-timeout-s) runs out: a player who has not claimed
+ * accepts the other's claim; neither claimed: every stone alive. Before, a game whose player
+ * (a bot's bridge) went away while counting stayed counting for good, and its round could not
+ * end. */
+START_TEST(test_count_lapse)
+{
+	st_finish(&D);
+	st_start(&D, (const char *const[]){"--counting-timeout-s", "1", NULL});
+	struct hc *a = st_login(&D, "alice"), *b = st_login(&D, "bob");
+	long long g = st_new_game(a, b);
+	static const char *const m1[] = {"E5", "C3", "G7", "pass", "pass"};
+	st_moves_ok(a, b, g, m1, 5, 1);
+	json_t *e = hc_event(b, "game.counting", g, T);
+	ck_assert_msg(e && hj_int(e, "claim_ms") == 1000, "game.counting: %s", hj_text(e));
+	json_decref(e);
+	json_t *r = st_game_get(b, g);
+	ck_assert_msg(hj_int(r, "game.claim_ms") > 0 && hj_int(r, "game.claim_ms") <= 1000, "%s",
+		      hj_text(r));
+	json_decref(r);
+	r = st_dead(a, g, json_pack("[s]", "C3"));
+	OK(r);
+	json_decref(r);
+	long long t0 = st_now_ms();
+	/* bob says nothing: Black's claim stands, Black has the whole board (81, komi 7.5) */
+	e = hc_event(b, "game.end", g, T);
+	ck_assert_msg(e != NULL, "the count did not lapse");
+	ck_assert_int_ge(st_now_ms() - t0, 500); /* not at once: when the second ran out */
+	ck_assert_pstr_eq(hj_str(e, "result"), "B+73.5");
+	ck_assert_pstr_eq(hj_str(e, "reason"), "score");
+	ck_assert_pstr_eq(hj_str(e, "unclaimed"), "W");
+	ck_assert_ptr_null(json_object_get(e, "disputes"));
+	json_decref(e);
+	r = st_game_get(a, g);
+	ck_assert_pstr_eq(hj_str(r, "game.unclaimed"), "W");
+	ck_assert_pstr_eq(hj_str(r, "game.dead.0"), "C3");
+	json_decref(r);
+	r = hc_req(a, "{s:s, s:I}", "cmd", "sgf", "game", (json_int_t)g);
+	OK(r);
+	ck_assert_msg(strstr(hj_str(r, "sgf"), "before White claimed dead stones: counted with "
+				"Black's claim") && strstr(hj_str(r, "sgf"), "RE[B+73.5]"),
+		      "%s", hj_str(r, "sgf"));
+	json_decref(r);
+	/* nobody claims: all alive (Black 2 + 39, White 1 + 39) */
+	g = st_new_game(a, b);
+	st_moves_ok(a, b, g, m1, 5, 1);
+	e = hc_event(a, "game.end", g, T);
+	ck_assert_msg(e != NULL, "the count did not lapse");
+	ck_assert_pstr_eq(hj_str(e, "result"), "W+6.5");
+	ck_assert_pstr_eq(hj_str(e, "unclaimed"), "both");
+	json_decref(e);
+	/* a director's pause stops the claims' time; it starts anew at the resumption */
+	hc_close(st_login(&D, "tina")); /* registered, then granted: the role applies at login */
+	ck_assert_int_eq(hd_grant(&D, "tina", "td"), 0);
+	struct hc *td = st_login(&D, "tina");
+	g = st_new_game(a, b);
+	st_moves_ok(a, b, g, m1, 5, 1);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "game.pause", "game", (json_int_t)g);
+	OK(r);
+	json_decref(r);
+	ck_assert_msg(!hc_event(a, "game.end", g, 1500), "the count lapsed while paused");
+	r = st_game_get(a, g);
+	ck_assert_pstr_eq(hj_str(r, "game.phase"), "counting");
+	ck_assert_ptr_null(json_object_get(hj_get(r, "game"), "claim_ms"));
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "game.resume", "game", (json_int_t)g);
+	OK(r);
+	json_decref(r);
+	t0 = st_now_ms();
+	e = hc_event(a, "game.end", g, T);
+	ck_assert_msg(e != NULL, "the count did not lapse after the resumption");
+	ck_assert_int_ge(st_now_ms() - t0, 500);
+	ck_assert_pstr_eq(hj_str(e, "unclaimed"), "both");
+	json_decref(e);
+	hc_close(td);
+	hc_close(a);
+	hc_close(b);
+}
+END_TEST
+
 /* ---- referee penalties ---- */
 
 START_TEST(test_penalty_occupied_suicide)
@@ -784,6 +863,7 @@ static Suite *play_suite(void)
 	tcase_set_timeout(tc, TEST_TIMEOUT_S);
 	tcase_add_test(tc, test_full_game);
 	tcase_add_test(tc, test_dead_disagree);
+	tcase_add_test(tc, test_count_lapse);
 	tcase_add_test(tc, test_penalty_occupied_suicide);
 	tcase_add_test(tc, test_penalty_ko_and_two_warnings);
 	tcase_add_test(tc, test_penalty_out_of_turn);

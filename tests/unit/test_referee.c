@@ -310,6 +310,53 @@ START_TEST(test_dispute_bound)
 }
 END_TEST
 
+/* The counting time runs out (referee_count_lapse): one claim in, the game is counted with it
+ * (the silent player is taken to accept it); none in, with every stone alive; outside counting,
+ * nothing happens. */
+START_TEST(test_count_lapse)
+{
+	struct referee r;
+	bool ended, resumed;
+	open_counting(&r, "B4");
+	ck_assert_int_eq(referee_count_lapse(&r), 0); /* nobody claimed: all alive */
+	ck_assert_int_eq(r.phase, PHASE_ENDED);
+	ck_assert_int_eq(r.unclaimed, REFEREE_UNCLAIMED_B | REFEREE_UNCLAIMED_W);
+	ck_assert_str_eq(referee_unclaimed_name(r.unclaimed), "both");
+	struct score all_alive;
+	referee_count(&r, NULL, &all_alive);
+	ck_assert(r.score.black == all_alive.black && r.score.white == all_alive.white);
+	ck_assert_int_eq(r.reason, END_SCORE);
+	ck_assert_int_eq(referee_count_lapse(&r), -1); /* ended: nothing */
+	referee_free(&r);
+
+	/* Black holds White's B2-B3 dead; White never answers: counted so */
+	open_counting(&r, "B4");
+	int dead_w[] = {V(&r, "B3")};
+	ck_assert_int_eq(referee_dead(&r, BLACK, dead_w, 1, &ended, &resumed), 0);
+	ck_assert(!ended && !resumed);
+	ck_assert_int_eq(referee_count_lapse(&r), 0);
+	ck_assert_int_eq(r.unclaimed, REFEREE_UNCLAIMED_W);
+	ck_assert_str_eq(referee_unclaimed_name(r.unclaimed), "W");
+	ck_assert_int_eq(referee_unclaimed_parse("W"), REFEREE_UNCLAIMED_W);
+	ck_assert_int_eq(referee_unclaimed_parse("x"), 0);
+	const bool *dead = referee_counted_dead(&r);
+	ck_assert_ptr_nonnull(dead);
+	ck_assert(dead[V(&r, "B3")] && dead[V(&r, "B2")] && !dead[V(&r, "A5")]);
+	struct score with_claim;
+	referee_count(&r, dead, &with_claim);
+	ck_assert(r.score.black == with_claim.black && r.score.white == with_claim.white);
+	ck_assert(with_claim.black > all_alive.black); /* the claim made a difference */
+	referee_free(&r);
+
+	/* not counting: -1, nothing changes */
+	ck_assert_int_eq(referee_init(&r, 5, 0.5, 0, NULL), 0);
+	ck_assert_int_eq(referee_count_lapse(&r), -1);
+	ck_assert_int_eq(r.phase, PHASE_PLAYING);
+	ck_assert_int_eq(r.unclaimed, 0);
+	referee_free(&r);
+}
+END_TEST
+
 START_TEST(test_claims_differ_white_first)
 {
 	struct referee r;
@@ -1050,6 +1097,7 @@ static Suite *referee_suite(void)
 	tcase_add_test(tc, test_handicap_one);
 	tcase_add_test(tc, test_handicap_free);
 	tcase_add_test(tc, test_dispute_bound);
+	tcase_add_test(tc, test_count_lapse);
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_rules_names);
 	suite_add_tcase(s, tc);
