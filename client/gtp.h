@@ -64,6 +64,8 @@
 #define GTP_DEAD_MAX (BOARD_MAX_SIZE * BOARD_MAX_SIZE)
 #define GTP_HANDICAP_MAX 9  /* handicap stones the server places at most */
 #define GTP_ENDED_RING 256  /* ended games remembered, so that a late reply cannot revive one */
+#define GTP_ENGINE_RESTARTS_MAX 2 /* an engine that exits mid-game is started again from the
+                                    record this many times per game; once more, it resigns */
 #define GTP_REFUSALS_MAX 3  /* our moves refused in a row before waiting for the server's next
 			     * event: never a hot loop against a server that disagrees with itself */
 
@@ -129,6 +131,7 @@ struct game {
 	/* the engine */
 	struct engine *eng;
 	bool eng_failed;             /* died: resigned, no new engine */
+	int eng_restarts;            /* started again after it exited (GTP_ENGINE_RESTARTS_MAX) */
 	struct move *eng_moves;      /* what it was told / played */
 	int eng_known, eng_cap;
 	bool genmove_out;

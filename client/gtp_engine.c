@@ -35,8 +35,18 @@ static void engine_exited(struct engine *e, int64_t status, int term_signal, voi
 			(long long)status);
 	engine_close(g->eng);
 	g->eng = NULL;
-	g->eng_failed = true;
 	g->genmove_out = false;
+	/* A crash (a signal, an OOM kill) need not cost the game: a new engine is set up from the
+	 * record and asked again, the time it takes on the clock; an engine that keeps exiting
+	 * resigns. */
+	if (g->eng_restarts < GTP_ENGINE_RESTARTS_MAX && !g->resign_sent && !g->br->stopping) {
+		g->eng_restarts++;
+		gtp_say(g->br, "game %lld: starting the engine again from the record (%d of %d)",
+			(long long)g->id, g->eng_restarts, GTP_ENGINE_RESTARTS_MAX);
+		gtp_pump(g);
+		return;
+	}
+	g->eng_failed = true;
 	gtp_resign(g, "the engine is gone");
 }
 

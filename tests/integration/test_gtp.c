@@ -43,6 +43,7 @@
 #define GAME_WAIT_MS 40000       /* longest wait for one game (or round) to end */
 #define POLL_MS 100
 #define FAKE_DELAY_MS "150"      /* the scripted engines' thinking time per move */
+#define ENGINE_RESTARTS 2        /* GTP_ENGINE_RESTARTS_MAX (client/gtp.h) */
 #define E2E_BOTS 3
 #define E2E_SIZE 7
 
@@ -669,9 +670,15 @@ START_TEST(engine_dies)
 		fail_with_logs(&d, "the game did not end");
 	ck_assert_str_eq(hj_str(g, "result"), "W+R");
 	ck_assert_str_eq(hj_str(g, "reason"), "resignation");
-	ck_assert_int_eq(json_array_size(hj_get(g, "moves")), 4); /* B, W, B, W; then the 3rd genmove */
+	/* Each engine dies at its own 3rd genmove. The first after B, W, B, W; started again
+	 * from the record (ENGINE_RESTARTS times), each new one plays two more of
+	 * Black's moves before it dies too; then the bridge resigns. (The first death resigned
+	 * at once.) */
+	ck_assert_int_eq(json_array_size(hj_get(g, "moves")), 4 + 4 * ENGINE_RESTARTS);
 	json_decref(g);
 	ck_assert_msg(log_has(bridges[alice].log, "engine exited"), "no report of the engine's death");
+	ck_assert_msg(log_has(bridges[alice].log, "starting the engine again from the record (2 of 2)"),
+		      "no restart reported");
 	ck_assert_msg(log_has(bridges[alice].log, "resigning"), "no report of the resignation");
 	ck_assert(bridge_alive(alice)); /* the bridge itself goes on */
 	ck_assert_int_eq(stop_bridge(alice), 0);
