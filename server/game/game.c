@@ -273,6 +273,15 @@ int64_t game_turn_elapsed(const struct game *g)
 	return game_turn_elapsed_at(g, fairclock_fair_ms(g->srv));
 }
 
+int64_t game_count_left_ms(const struct game *g)
+{
+	unsigned limit = g->srv->set.counting_timeout_s;
+	if (g->ref.phase != PHASE_COUNTING || g->paused || !limit)
+		return -1;
+	uint64_t now = fairclock_fair_ms(g->srv), end = g->count_since + (uint64_t)limit * 1000;
+	return end > now ? (int64_t)(end - now) : 0;
+}
+
 /* The player to move's clock starts (again) now. */
 void game_turn_restart(struct game *g)
 {

@@ -140,6 +140,9 @@ bool game_clock_running(const struct game *g);
 int64_t game_turn_elapsed_at(const struct game *g, uint64_t at);
 /* ms the player to move has used this turn. */
 int64_t game_turn_elapsed(const struct game *g);
+/* ms until g's counting phase lapses (referee_count_lapse: set.counting_timeout_s from
+ * count_since), 0 if due; -1 when none is due: not counting, paused, or no limit set. */
+int64_t game_count_left_ms(const struct game *g);
 /* The player to move's clock starts (again) now. */
 void game_turn_restart(struct game *g);
 /* After a restart the players may still be reconnecting: for the next `ms`, the clock of a
@@ -234,9 +237,6 @@ void game_send(struct server *srv, struct game *g, const json_t *msg);
 /* game.end to both players and observers (with the ratings of a rated game: the `ended`
  * hook). */
 void game_send_end(struct server *srv, struct game *g);
-/* ms until g's counting phase lapses (referee_count_lapse: set.counting_timeout_s from
- * count_since), 0 if due; -1 when none is due: not counting, paused, or no limit set. */
-int64_t game_count_left_ms(const struct game *g);
 /* The `challenge` event of pending g, from player `from` to player to_id. */
 void game_send_challenge(struct server *srv, const struct game *g, const char *from, int64_t to_id);
 /* game.start to each player (with the `player_brief` hook's players). */

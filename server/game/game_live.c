@@ -91,15 +91,6 @@ static void expire_challenge(struct server *srv, struct game *g)
 	game_retire(srv, g);
 }
 
-int64_t game_count_left_ms(const struct game *g)
-{
-	unsigned limit = g->srv->set.counting_timeout_s;
-	if (g->ref.phase != PHASE_COUNTING || g->paused || !limit)
-		return -1;
-	uint64_t now = fairclock_fair_ms(g->srv), end = g->count_since + (uint64_t)limit * 1000;
-	return end > now ? (int64_t)(end - now) : 0;
-}
-
 /* The counting phase's time ran out: the claim in, if any, is counted (referee_count_lapse). */
 static void count_lapse(struct server *srv, struct game *g)
 {
