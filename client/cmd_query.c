@@ -259,6 +259,9 @@ static void games_print(struct cli_batch *b, const json_t *req, const json_t *re
 		const char *res = cli_str_or(g, "result", NULL), *why = cli_str_or(g, "reason", NULL);
 		if (!res && why)
 			res = json_is_integer(t) && strcmp(why, "declined") == 0 ? "called off" : why;
+		/* Void is a double loss or a void game (as if never paired): their reasons differ */
+		if (res && why && strcmp(res, "Void") == 0 && strcmp(why, "double_forfeit") == 0)
+			res = "dbl loss";
 		/* widths in characters: "Dvořák Tomáš" is 12 wide in 14 bytes */
 		printf("%6lld  %-*s %-*s %5lld %5g  %-9s %-10s %s\n",
 		       (long long)json_integer_value(json_object_get(g, "id")), cli_width(bn, 16), bn,

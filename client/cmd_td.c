@@ -221,7 +221,9 @@ static void print_result_set(struct cli_batch *b, const json_t *req, const json_
 		fputs(strcasecmp(cli_str_or(req, "result", ""), "double_loss") == 0 ||
 		      strcmp(cli_str_or(req, "reason", ""), "double_forfeit") == 0 ?
 		      " (a double loss: both lose)" : " (void: as if never paired)", stdout);
-	if (was) /* an override says what it replaced */
+	if (json_is_true(json_object_get(reply, "unchanged")))
+		fputs(" (unchanged: it had that result already)", stdout);
+	else if (was) /* an override says what it replaced */
 		printf(" (was %s)", was);
 	const char *event = json_string_value(json_object_get(reply, "tournament_name"));
 	if (event) /* where it went: game numbers are the server's, a typo lands elsewhere */

@@ -448,6 +448,8 @@ void tournament_cmds_result(struct conn *c, const struct proto_request *req)
 	json_object_set_new(r, "result", json_string(result));
 	/* the result it replaced (an override), null for a game that had none */
 	json_object_set_new(r, "previous", previous[0] ? json_string(previous) : json_null());
+	if (w.unchanged) /* it had that result already: nothing written */
+		json_object_set_new(r, "unchanged", json_true());
 	/* where it went, and what a director should know: a game numbers are the server's, so a
 	 * typo lands in another round or event without a word otherwise */
 	json_t *warnings = json_array();

@@ -638,12 +638,14 @@ int tournaments_result(struct server *srv, const char *by, bool admin, int64_t g
 				"was taken back, td unpair) and is in no round: enter the result of "
 				"the game that replaced it (tengen pairings)" : "game %lld was called off "
 				"(a challenge declined or lapsed): it has no result", (long long)game);
-	int rc = games_set_result(srv, game, result, reason, false);
+	bool unchanged = !reason && previous[0] && strcmp(previous, result) == 0 &&
+			 strcmp(result, ruleset_default()->result_void) != 0;
+	int rc = unchanged ? 0 : games_set_result(srv, game, result, reason, false);
 	if (rc == -1)
 		return svc_fail(e, PROTO_ERR_NOT_FOUND, "no game %lld", (long long)game);
 	if (rc < 0)
 		return result_refused(e, rc, given, result, reason);
-	if (tid == 0)
+	if (tid == 0 && !unchanged)
 		log_msg(LOGL_INFO, "result_admin", "by=%s game=%lld result=%s reason=%s casual=1",
 			by, (long long)game, result, reason ? reason : "adjudicated");
 	if (where) {
@@ -657,6 +659,7 @@ int tournaments_result(struct server *srv, const char *by, bool admin, int64_t g
 			where->current = tour_round(&t);
 			tour_clear(&t);
 		}
+		where->unchanged = unchanged;
 	}
 	return 0;
 }

@@ -129,10 +129,14 @@ struct result_where {
 	int64_t tournament;
 	char name[STORE_TOURNAMENT_NAME_MAX + 1];
 	int round, current;
+	bool unchanged;           /* the game had that result already: nothing was written */
 };
 /* Set game `game`'s result as typed (`given`: ruleset_result_normalise; `reason` or NULL) by
  * director or admin `by`; a casual game's only if `admin`. result: the result stored;
- * previous: the one it replaced ("" for none); *where (unless NULL) filled. Errors: bad
+ * previous: the one it replaced ("" for none); *where (unless NULL) filled. The result a game
+ * has already, given again without a reason (a `td results` file entered twice), changes
+ * nothing (where->unchanged): it kept its reason and record (it became `adjudicated`, "set by
+ * the tournament director"); Void is always written (a double loss or a void game). Errors: bad
  * request (result, reason), not found, forbidden, conflict (a knockout's winner once the next
  * round is paired). */
 int tournaments_result(struct server *srv, const char *by, bool admin, int64_t game,

@@ -279,6 +279,11 @@ static void tour_results_file(const char *td, const char *gs)
 	/* an override says what it replaced; Void says it is a double loss (it read as void) */
 	EXPECT_OUT(r, "result Void (a double loss: both lose) (was W+3.5)");
 	run_free(&r);
+	/* the listing tells it from a void game (both read "Void") */
+	run(&r, NULL, NULL, "games", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "dbl loss");
+	run_free(&r);
 	run(&r, td, NULL, "--user", "carol", "td", "result", gs, "B+R", "--double-loss", NULL);
 	EXPECT_STATUS(r, 2);
 	run_free(&r);
@@ -317,6 +322,11 @@ static void tour_results_file(const char *td, const char *gs)
 	json_t *lines = json_lines(r.out);
 	ck_assert_pstr_eq(hj_str(json_array_get(lines, 0), "game.result"), "B+R");
 	json_decref(lines);
+	run_free(&r);
+	/* the same result again (a results file entered twice): nothing written */
+	run(&r, td, NULL, "--user", "carol", "td", "result", gs, "b+r", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "result B+R (unchanged: it had that result already)");
 	run_free(&r);
 	f = fopen(file, "w");
 	ck_assert_ptr_nonnull(f);

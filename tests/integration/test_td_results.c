@@ -151,6 +151,54 @@ START_TEST(test_result_where)
 }
 END_TEST
 
+/* The result a game has already, entered again without a reason (a results file entered
+ * twice): nothing changes. It was written again: its reason became adjudicated and the SGF
+ * said the director set it. With a reason it is written; Void always is. */
+START_TEST(test_result_unchanged)
+{
+	static char names[TT_MAXP][32];
+	struct tt_event e = {0};
+	tt_players(&e, "ru", 2, names);
+	e.td = tt_director("ru_td");
+	e.id = tt_create(e.td, "RU Cup", "swiss", json_pack("{s:i}", "rounds", 1));
+	for (int i = 0; i < e.n; i++)
+		tt_register(&e, i);
+	ck_assert_int_eq(tt_start_round(&e, 1), 1);
+	long long g = e.g[0].id;
+	tt_play_out(&e, &e.g[0], TT_BLACK_RESIGNS); /* W+R, reason resignation */
+	json_t *r = set_result(e.td, g, "w+r", NULL);
+	OK(r);
+	ck_assert_msg(json_is_true(hj_get(r, "unchanged")) && !strcmp(hj_str(r, "previous"), "W+R"),
+		      "%s", hj_text(r));
+	json_decref(r);
+	r = hc_req(e.td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+	ck_assert_pstr_eq(hj_str(r, "game.reason"), "resignation");
+	json_decref(r);
+	r = hc_req(e.td, "{s:s, s:I}", "cmd", "sgf", "game", (json_int_t)g);
+	ck_assert_msg(!strstr(hj_str(r, "sgf"), "set by the tournament director"), "%s",
+		      hj_str(r, "sgf"));
+	json_decref(r);
+	/* with a reason: written */
+	r = set_result(e.td, g, "W+R", "adjudicated");
+	OK(r);
+	ck_assert_ptr_null(hj_get(r, "unchanged"));
+	json_decref(r);
+	r = hc_req(e.td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+	ck_assert_pstr_eq(hj_str(r, "game.reason"), "adjudicated");
+	json_decref(r);
+	/* Void: a double loss turned into a void game is a change */
+	expect_stored(e.td, g, "double_loss", NULL, "Void", "double_forfeit");
+	r = set_result(e.td, g, "void", NULL);
+	OK(r);
+	ck_assert_ptr_null(hj_get(r, "unchanged"));
+	json_decref(r);
+	r = hc_req(e.td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+	ck_assert_pstr_eq(hj_str(r, "game.reason"), "adjudicated");
+	json_decref(r);
+	tt_close_all(&e);
+}
+END_TEST
+
 /* A casual game: forbidden to a td (the game goes on), allowed to an admin and logged. */
 START_TEST(test_casual_game)
 {
@@ -250,6 +298,7 @@ static Suite *results_suite(void)
 	tcase_add_test(tc, test_result_forms);
 	tcase_add_test(tc, test_casual_game);
 	tcase_add_test(tc, test_result_where);
+	tcase_add_test(tc, test_result_unchanged);
 	tcase_add_test(tc, test_warning_log);
 	suite_add_tcase(s, tc);
 	return s;
