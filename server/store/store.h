@@ -560,7 +560,8 @@ enum store_rc store_leaderboard(struct store *s, enum store_leaderboard_sort sor
 
 /* Create a tournament: name 1..STORE_TOURNAMENT_NAME_MAX bytes, unique case-insensitively
  * (STORE_CONFLICT if taken); system 1..STORE_SYSTEM_SIZE-1 bytes (not interpreted);
- * state_json valid JSON (STORE_ERROR otherwise). *id (may be NULL) gets its id. */
+ * state_json valid JSON (STORE_ERROR otherwise). *id (may be NULL) gets its id: one more than
+ * any tournament's, a deleted one's included (store_tournament_delete). */
 enum store_rc store_tournament_create(struct store *s, const char *name, const char *system,
 		const char *state_json, int64_t *id);
 /* Replace tournament `id`'s state (valid JSON). STORE_NOT_FOUND for an unknown id. */
@@ -573,7 +574,8 @@ enum store_rc store_tournament_by_name(struct store *s, const char *name,
 		struct store_tournament *out);
 /* Delete tournament `id`, which must have no games (not even called-off ones): STORE_OK,
  * STORE_CONFLICT when it has games (*ngames, unless NULL, gets how many), STORE_NOT_FOUND
- * for an unknown id. In the caller's transaction. */
+ * for an unknown id. Its id and name go to tournaments_deleted (migration 0010): a new
+ * tournament never gets its number. In the caller's transaction. */
 enum store_rc store_tournament_delete(struct store *s, int64_t id, int *ngames);
 /* Delete the records of entrant `player_id` (a players row without an account and its
  * profile, store_profile.entrant), if it has no games and no rating history: STORE_OK, or

@@ -160,8 +160,13 @@ const char *const store_stmt_sql[ST_COUNT] = {
 		"rated_games DESC, rating DESC, name" LEADERBOARD_LIMIT,
 	[ST_LEADERBOARD_LAST_PLAYED] = LEADERBOARD_SELECT
 		"last_played IS NULL, last_played DESC, name" LEADERBOARD_LIMIT,
-	[ST_TOURNAMENT_CREATE] = "INSERT INTO tournaments (name, system, state) "
-		"VALUES (:name, :system, :state)",
+	/* a number never given before, a deleted event's included (migration 0010) */
+	[ST_TOURNAMENT_CREATE] = "INSERT INTO tournaments (id, name, system, state) "
+		"VALUES (max((SELECT coalesce(max(id), 0) FROM tournaments), "
+		"(SELECT coalesce(max(id), 0) FROM tournaments_deleted)) + 1, :name, :system, :state)",
+	[ST_TOURNAMENT_TOMBSTONE] = "INSERT INTO tournaments_deleted (id, name) SELECT id, name "
+		"FROM tournaments WHERE id = :id AND NOT EXISTS "
+		"(SELECT 1 FROM games WHERE tournament_id = :id)",
 	[ST_TOURNAMENT_UPDATE] = "UPDATE tournaments SET state = :state WHERE id = :id",
 	[ST_TOURNAMENT_GET] = "SELECT " TOURNAMENT_COLS " FROM tournaments WHERE id = :id",
 	[ST_TOURNAMENT_BY_NAME] = "SELECT " TOURNAMENT_COLS " FROM tournaments WHERE name = :name",

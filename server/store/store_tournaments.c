@@ -41,9 +41,15 @@ enum store_rc store_tournament_update(struct store *s, int64_t id, const char *s
 
 enum store_rc store_tournament_delete(struct store *s, int64_t id, int *ngames)
 {
-	struct binder b = store_binder(s, ST_TOURNAMENT_DELETE);
+	/* its number is kept, never given again (migration 0010); under the delete's condition */
+	struct binder b = store_binder(s, ST_TOURNAMENT_TOMBSTONE);
 	b_int(&b, P_ID, id);
 	enum store_rc r = store_run(s, &b);
+	if (r != STORE_OK)
+		return r;
+	b = store_binder(s, ST_TOURNAMENT_DELETE);
+	b_int(&b, P_ID, id);
+	r = store_run(s, &b);
 	if (r != STORE_OK || sqlite3_changes(s->db) == 1)
 		return r;
 	/* nothing deleted: it has games, or there is no such tournament */

@@ -591,6 +591,16 @@ START_TEST(test_tournaments)
 	ck_assert_str_eq(t.state, "{\"seen\":true}");
 	store_tournament_clear(&t);
 
+	/* The newest deleted: its number is not given again (it went to the next event made, and
+	 * an old link showed another event), also after a reopen; its name is free. */
+	ck_assert_int_eq(store_tournament_delete(s, id2, NULL), STORE_OK);
+	ck_assert_int_eq(store_tournament_get(s, id2, &t), STORE_NOT_FOUND);
+	ck_assert_int_eq(store_tournament_delete(s, id2, NULL), STORE_NOT_FOUND);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM tournaments_deleted"), 1);
+	int64_t id3 = 0;
+	ck_assert_int_eq(store_tournament_create(s, "Autumn", "swiss", "{}", &id3), STORE_OK);
+	ck_assert_int_eq(id3, id2 + 1);
+
 	/* Survives a reopen. */
 	store_close(s);
 	s = NULL;
@@ -598,6 +608,10 @@ START_TEST(test_tournaments)
 	ck_assert_int_eq(store_tournament_get(s, id, &t), STORE_OK);
 	ck_assert_str_eq(t.name, "Spring Cup");
 	store_tournament_clear(&t);
+	ck_assert_int_eq(store_tournament_delete(s, id3, NULL), STORE_OK);
+	int64_t id4 = 0;
+	ck_assert_int_eq(store_tournament_create(s, "Winter", "swiss", "{}", &id4), STORE_OK);
+	ck_assert_int_eq(id4, id3 + 1);
 }
 END_TEST
 
