@@ -135,6 +135,10 @@ static void print_created(struct cli_batch *b, const json_t *req, const json_t *
 	if (!json_object_get(req, "rounds") && !from_field)
 		cli_errorf("note: tournament %lld has %lld rounds (the default; --rounds N to choose)",
 			   id, (long long)json_integer_value(json_object_get(reply, "rounds")));
+	if (json_object_get(req, "rounds") && strstr(sys, "round_robin"))
+		cli_errorf("note: --rounds is not used: a round robin's rounds come from its field "
+			   "(n - 1 for n players, n for an odd n%s)",
+			   strstr(sys, "double") ? "; twice that for a double round robin" : "");
 	if (!json_object_get(req, "venue"))
 		cli_errorf("note: tournament %lld is played %s (--venue board for games at real "
 			   "boards)", id, cli_str_or(reply, "venue", "online"));

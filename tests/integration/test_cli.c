@@ -193,9 +193,12 @@ static long long tour_create(const char *td)
 	json_decref(g);
 	hc_close(c);
 
-	/* an event made by mistake, deleted by its name */
-	run(&r, td, NULL, "--user", "carol", "td", "create", "Sprnig Cup", "--system", "swiss", NULL);
+	/* an event made by mistake, deleted by its name; a round robin's --rounds is said to be
+	 * unused (it was dropped without a word) */
+	run(&r, td, NULL, "--user", "carol", "td", "create", "Sprnig Cup", "--system", "round_robin",
+	    "--rounds", "2", NULL);
 	EXPECT_STATUS(r, 0);
+	EXPECT_ERR(r, "note: --rounds is not used: a round robin's rounds come from its field");
 	run_free(&r);
 	run(&r, td, NULL, "--user", "carol", "td", "delete", "Sprnig Cup", NULL);
 	EXPECT_STATUS(r, 0);
