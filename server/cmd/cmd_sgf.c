@@ -118,6 +118,18 @@ static int sgf_count(const struct game *g, struct sgf_game *s)
 		if (text_add(&s->comment, buf) < 0)
 			return -1;
 	}
+	/* A game lost by an illegal move: the move is not in the record (it was not played) */
+	if (r->phase == PHASE_ENDED && strcmp(g->row.reason, "illegal") == 0 &&
+	    (g->illegal_color == BLACK || g->illegal_color == WHITE)) {
+		char buf[192], v[VERTEX_MAX_LEN];
+		snprintf(buf, sizeof buf, "%s's move at %s was illegal (%s): the game is lost by it "
+			 "(rules: illegal lose; Chinese Rules 2002, Art. 18-19).",
+			 g->illegal_color == BLACK ? "Black" : "White",
+			 vertex_format(&r->board, g->illegal_pt, v), game_offence_text(g->illegal_offence));
+		char **target = s->nmoves ? &s->moves[s->nmoves - 1].comment : &s->comment;
+		if (text_add(target, buf) < 0)
+			return -1;
+	}
 	/* A director's result: said so; the count's territory (TB/TW) only under a counted
 	 * result, not under one that replaced it */
 	if (r->phase == PHASE_ENDED && strcmp(g->row.reason, "adjudicated") == 0 &&

@@ -61,6 +61,11 @@ struct game {
 	                            player not yet back waits for them (game_turn_hold; 0: none) */
 	bool back[3];            /* ... the player has logged in since the restart */
 	bool paused;             /* Art. 14: a director's pause */
+	/* A game lost by an illegal move (rules `illegal: lose`, or the seed's repetition): who
+	 * played it, where and why (not recorded as a move; the SGF says so) */
+	enum color illegal_color; /* EMPTY: none */
+	int illegal_pt;
+	enum offence illegal_offence;
 	uint64_t count_since;    /* counting: when its time (set.counting_timeout_s) started
 	                            (fairclock_fair_ms: counting opened, the game came back after a
 	                            restart, plus the restart grace, or a pause ended) */

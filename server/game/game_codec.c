@@ -111,6 +111,16 @@ char *game_extra_text(const struct game *g, int at_move, const char *to_move)
 		jsonout_lit(&o, ",\"handicap_placement\":\"free\"");
 		put_owned(&o, "handicap_stones", game_handicap_stones_json(g));
 	}
+	if (g->illegal_color == BLACK || g->illegal_color == WHITE) { /* the move that lost */
+		char v[VERTEX_MAX_LEN];
+		jsonout_lit(&o, ",\"illegal\":{\"color\":");
+		jsonout_str(&o, game_color_name(g->illegal_color));
+		jsonout_lit(&o, ",\"vertex\":");
+		jsonout_str(&o, vertex_format(&r->board, g->illegal_pt, v));
+		jsonout_lit(&o, ",\"offence\":");
+		jsonout_str(&o, referee_offence_name(g->illegal_offence));
+		jsonout_lit(&o, "}");
+	}
 	if (r->phase == PHASE_PENDING && g->expires_at > 0) {
 		jsonout_lit(&o, ",\"expires_at\":");
 		jsonout_int(&o, g->expires_at);
@@ -291,6 +301,14 @@ static void restore_state(struct game *g, const struct replay_ctx *rx)
 		json_int_t credit = json_integer_value(json_object_get(x, "late_credit_ms"));
 		g->late_credit_s = credit > 0 ? (double)credit / 1000 : 0;
 		g->expires_at = json_integer_value(json_object_get(x, "expires_at"));
+		json_t *il = json_object_get(x, "illegal");
+		const char *ic = json_string_value(json_object_get(il, "color"));
+		if (ic && referee_offence_parse(json_string_value(json_object_get(il, "offence")),
+						&g->illegal_offence) == 0) {
+			g->illegal_color = strcmp(ic, "W") == 0 ? WHITE : BLACK;
+			g->illegal_pt = vertex_parse(&r->board,
+						     json_string_value(json_object_get(il, "vertex")));
+		}
 		const char *tm = json_string_value(json_object_get(x, "to_move"));
 		if (tm && !later)
 			board_set_to_move(&r->board, strcmp(tm, "W") == 0 ? WHITE : BLACK);

@@ -116,6 +116,11 @@ enum game_move_rc game_move(struct server *srv, struct game *g, enum color me, i
 	}
 	referee_play_choice(&g->ref, me, pt, g->choice, m);
 	game_predict_note_move(g, m);
+	if (m->lost && g->ref.reason == END_ILLEGAL) { /* kept for the record (cmd_sgf.c) */
+		g->illegal_color = me;
+		g->illegal_pt = pt;
+		g->illegal_offence = m->offence;
+	}
 	if (m->number && my_turn) {
 		g->clk[me] = charged;
 		game_turn_restart(g); /* the opponent's clock starts as the move commits */

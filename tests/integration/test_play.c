@@ -455,6 +455,13 @@ START_TEST(test_penalty_illegal_lose)
 	ck_assert_pstr_eq(hj_str(r, "game.result"), "B+F");
 	ck_assert_pstr_eq(hj_str(r, "game.reason"), "illegal");
 	json_decref(r);
+	/* the record says why (the move was not played, so it is not in it): it ended RE[B+F]
+	 * without a word */
+	r = hc_req(a, "{s:s, s:I}", "cmd", "sgf", "game", (json_int_t)g);
+	OK(r);
+	ck_assert_msg(strstr(hj_str(r, "sgf"), "White's move at D4 was illegal (the point is "
+				"occupied): the game is lost by it"), "%s", hj_str(r, "sgf"));
+	json_decref(r);
 	hc_close(a);
 	hc_close(b);
 }
