@@ -323,8 +323,11 @@ void gtp_apply_game(struct bridge *br, const json_t *o)
 		g->dead_sent = false;
 		g->dead_out = false;
 	}
-	if (g->start_at > 0 || json_is_integer(json_object_get(o, "tournament")))
-		gtp_join(g); /* a scheduled game, or a board event's */
+	/* a scheduled game, or a board event's; not one counting (nothing to join: the server
+	 * refused it, and the bridge logged "join refused" on every reconnect then) */
+	if ((g->start_at > 0 || json_is_integer(json_object_get(o, "tournament"))) &&
+	    strcmp(phase, "counting") != 0)
+		gtp_join(g);
 	gtp_pump(g);
 }
 
