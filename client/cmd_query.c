@@ -231,6 +231,8 @@ static const char games_usage[] =
 	"List games, newest first: a page of N (default 100) with ids below ID (default all);\n"
 	"--mine: the games of the --user (challenges waiting: --mine --phase pending);\n"
 	"--tournament T: a tournament's games, T its number or its name;\n"
+	"Komi is the komi counted with: with n >= 2 handicap stones, the komi plus n (docs/rules.md,\n"
+	"Art. 11), as the SGF's KM;\n"
 	"when more are left, the last line gives the --before of the next page.\n";
 
 static void games_print(struct cli_batch *b, const json_t *req, const json_t *reply)
@@ -263,10 +265,16 @@ static void games_print(struct cli_batch *b, const json_t *req, const json_t *re
 		if (res && why && strcmp(res, "Void") == 0 && strcmp(why, "double_forfeit") == 0)
 			res = "dbl loss";
 		/* widths in characters: "Dvořák Tomáš" is 12 wide in 14 bytes */
+		/* the effective komi, the one the count, the SGF's KM and the engines use: with n >= 2
+		 * handicap stones Black gives back n points (docs/rules.md, Art. 11) */
+		double komi = json_number_value(json_object_get(g, "komi"));
+		json_int_t hcp = json_integer_value(json_object_get(g, "handicap"));
+		if (hcp >= 2)
+			komi += (double)hcp;
 		printf("%6lld  %-*s %-*s %5lld %5g  %-9s %-10s %s\n",
 		       (long long)json_integer_value(json_object_get(g, "id")), cli_width(bn, 16), bn,
 		       cli_width(wn, 16), wn, (long long)json_integer_value(json_object_get(g, "size")),
-		       json_number_value(json_object_get(g, "komi")), phase, res ? res : "-", tour);
+		       komi, phase, res ? res : "-", tour);
 	}
 	if (nigiri)
 		puts("* colours by nigiri at accept: Black and White are challenger and challenged");

@@ -892,6 +892,15 @@ START_TEST(test_games_pages)
 	EXPECT_STATUS(r, 2);
 	EXPECT_ERR(r, "--before");
 	run_free(&r);
+	/* a 3-stone game at komi 0.5: the komi counted with, 3.5, as the SGF's KM (it showed 0.5) */
+	json_t *rep = hc_req(a, "{s:s, s:s, s:i, s:i, s:f}", "cmd", "challenge", "opponent", "bob",
+			     "size", 19, "handicap", 3, "komi", 0.5);
+	ck_assert_msg(hj_ok(rep), "%s", hj_text(rep));
+	json_decref(rep);
+	run(&r, NULL, NULL, "games", "--limit", "1", NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "   19   3.5  ");
+	run_free(&r);
 	hc_close(a);
 	hc_close(b);
 }
