@@ -164,6 +164,43 @@ START_TEST(test_restart_after_resume)
 END_TEST
 
 /* A pending challenge and a game in progress survive kill -9 of an idle server. */
+/* A game counting when the daemon is killed comes back counting, the claim made kept, and the
+ * claims' time (--counting-timeout-s) starts anew after the restart's grace
+ * (--restart-grace-s): the players reconnecting are not cut short by the time the server was
+ * down. Then the count lapses with the claim made. */
+START_TEST(test_restart_counting)
+{
+	st_finish(&D);
+	st_start(&D, (const char *const[]){"--counting-timeout-s", "2", "--restart-grace-s", "1",
+					   NULL});
+	struct hc *a = st_login(&D, "alice"), *b = st_login(&D, "bob");
+	long long g = st_new_game(a, b);
+	static const char *const m1[] = {"E5", "C3", "G7", "pass", "pass"};
+	st_moves_ok(a, b, g, m1, 5, 1);
+	json_t *r = st_dead(a, g, json_pack("[s]", "C3"));
+	OK(r);
+	json_decref(r);
+	ck_assert_int_eq(hd_kill(&D), 0);
+	hc_close(a);
+	hc_close(b);
+	sleep(2); /* down longer than the claims' time left */
+	ck_assert_msg(hd_restart(&D) == 0, "tengend did not restart after kill -9");
+	long long t0 = st_now_ms();
+	a = st_login(&D, "alice");
+	r = st_game_get(a, g);
+	ck_assert_pstr_eq(hj_str(r, "game.phase"), "counting");
+	ck_assert_msg(json_is_array(hj_get(r, "game.claims.B")), "the claim was lost: %s", hj_text(r));
+	json_decref(r);
+	json_t *e = hc_event(a, "game.end", g, 3 * T);
+	ck_assert_msg(e != NULL, "the count did not lapse after the restart");
+	ck_assert_int_ge(st_now_ms() - t0, 2500); /* the grace (1 s) and the claims' time (2 s) */
+	ck_assert_pstr_eq(hj_str(e, "result"), "B+73.5");
+	ck_assert_pstr_eq(hj_str(e, "unclaimed"), "W");
+	json_decref(e);
+	hc_close(a);
+}
+END_TEST
+
 START_TEST(test_restart_pending)
 {
 	struct hc *a = st_login(&D, "alice"), *b = st_login(&D, "bob");
@@ -562,6 +599,7 @@ static Suite *persist_suite(void)
 	tcase_add_test(tc, test_fold_failure);
 	tcase_add_test(tc, test_restart);
 	tcase_add_test(tc, test_restart_after_resume);
+	tcase_add_test(tc, test_restart_counting);
 	tcase_add_test(tc, test_restart_pending);
 	tcase_add_test(tc, test_count_kept);
 	tcase_add_test(tc, test_restart_many_games);
