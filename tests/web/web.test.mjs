@@ -237,6 +237,8 @@ test('two players play a game to the end by clicking; a spectator watches', asyn
 	await bob.reload();
 	await bob.waitForFunction(() => /Two passes: counting/.test(document.querySelector('#notes').textContent)
 		&& /Black marks these stones dead: A1 B1|Black marks these stones dead: B1 A1/.test(document.querySelector('#notes').textContent), null, {timeout: WAIT});
+	// and the claims' time (--counting-timeout-s, 300 s by default: what is left of it)
+	assert.match(await bob.textContent('#notes'), /Claims within (\d+ s|5 min): then a player who has not claimed accepts the other's claim/);
 	// the spectator sees Black's claim on the board (it was only named in the notes)
 	await spec.waitForSelector('[data-vertex="A1"].dead', {timeout: WAIT});
 	assert.equal(await spec.locator('.stone.dead').count(), 2);

@@ -146,6 +146,14 @@ function warningText(color, reason, byDirector) {
 	return byDirector ? `${who}: director's warning (Art. 23): ${reason}` : `${who}: ${WARNING[reason] || reason}`;
 }
 
+// The claims' time (the server's --counting-timeout-s), said once with the count: after it a
+// player who has not claimed accepts the other's claim (docs/rules.md, Art. 8 and 21.4).
+function claimTime(ms) {
+	if (typeof ms !== 'number') return '';
+	const s = Math.round(ms / 1000);
+	return ` Claims within ${s >= 120 ? `${Math.round(s / 60)} min` : `${s} s`}: then a player who has not claimed accepts the other's claim.`;
+}
+
 function explain(text) {
 	$('#notes').prepend(el('li', {class: 'warning'}, text));
 }
@@ -188,7 +196,7 @@ async function load() {
 			+ (myColor() && last.color !== myColor() ? ': a pass from you too ends play and starts the count (Art. 8).' : '.'));
 	}
 	if (first && game.phase === 'counting') {
-		explain('Two passes: counting. Mark the dead stones and agree (Art. 8, 21.4).');
+		explain('Two passes: counting. Mark the dead stones and agree (Art. 8, 21.4).' + claimTime(game.claim_ms));
 		for (const c of ['B', 'W'])
 			if (game.claims && game.claims[c]) explain(`${c === 'B' ? 'Black' : 'White'} marks these stones dead: ${game.claims[c].join(' ') || 'none'}`);
 	}
@@ -333,7 +341,7 @@ async function main() {
 		else explain(`${who}: each warning moves one point at the count (Art. 24.1)`);
 		refresh(e);
 	});
-	on('game.counting', (e) => { if (e.game === id) { dead = new Set(); theirClaim = null; explain('Two passes: counting. Mark the dead stones and agree (Art. 8, 21.4).'); refresh(e); } });
+	on('game.counting', (e) => { if (e.game === id) { dead = new Set(); theirClaim = null; explain('Two passes: counting. Mark the dead stones and agree (Art. 8, 21.4).' + claimTime(e.claim_ms)); refresh(e); } });
 	on('game.dead', (e) => {
 		if (e.game !== id) return;
 		if (e.color !== myColor()) theirClaim = e.stones;
