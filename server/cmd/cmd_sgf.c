@@ -138,13 +138,17 @@ static int sgf_count(const struct game *g, struct sgf_game *s)
 	if (!r->scored || r->phase != PHASE_ENDED || strcmp(g->row.reason, "score") != 0)
 		return 0;
 	/* A lapsed count (referee_count_lapse): whose claim it used, or none */
-	static const char *const lapsed[] = {"",
-		"The counting time ran out before Black claimed dead stones: counted with White's claim.",
-		"The counting time ran out before White claimed dead stones: counted with Black's claim.",
-		"The counting time ran out before either player claimed dead stones: every stone "
-		"counted alive."};
-	if (r->unclaimed > 0 && r->unclaimed < 4 && text_add(&s->comment, lapsed[r->unclaimed]) < 0)
-		return -1;
+	if (r->unclaimed) {
+		char buf[160];
+		snprintf(buf, sizeof buf, "The counting time ran out before %s claimed dead stones: %s.",
+			 r->unclaimed == REFEREE_UNCLAIMED_B ? "Black" :
+			 r->unclaimed == REFEREE_UNCLAIMED_W ? "White" : "either player",
+			 r->unclaimed == REFEREE_UNCLAIMED_B ? "counted with White's claim" :
+			 r->unclaimed == REFEREE_UNCLAIMED_W ? "counted with Black's claim" :
+			 "every stone counted alive");
+		if (text_add(&s->comment, buf) < 0)
+			return -1;
+	}
 	const struct board *b = &r->board;
 	const bool *dead = referee_counted_dead(r);
 	unsigned char owner[BOARD_POINTS_MAX];
