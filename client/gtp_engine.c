@@ -36,10 +36,16 @@ static void engine_exited(struct engine *e, int64_t status, int term_signal, voi
 	engine_close(g->eng);
 	g->eng = NULL;
 	g->genmove_out = false;
+	/* The bridge stopping (a signal, session.replaced): the engine went with it; the game is
+	 * left as it is, neither restarted nor resigned (another bridge may be playing it). */
+	if (g->br->stopping) {
+		g->eng_failed = true;
+		return;
+	}
 	/* A crash (a signal, an OOM kill) need not cost the game: a new engine is set up from the
 	 * record and asked again, the time it takes on the clock; an engine that keeps exiting
 	 * resigns. */
-	if (g->eng_restarts < GTP_ENGINE_RESTARTS_MAX && !g->resign_sent && !g->br->stopping) {
+	if (g->eng_restarts < GTP_ENGINE_RESTARTS_MAX && !g->resign_sent) {
 		g->eng_restarts++;
 		gtp_say(g->br, "game %lld: starting the engine again from the record (%d of %d)",
 			(long long)g->id, g->eng_restarts, GTP_ENGINE_RESTARTS_MAX);
@@ -343,8 +349,12 @@ int gtp_engine_send(struct game *g, engine_reply_cb cb, const char *fmt, ...)
 static void place_reply(struct engine *e, bool ok, const char *text, void *arg)
 {
 	struct game *g = arg;
-	if (e != g->eng || !text)
+	if (e != g->eng)
 		return;
+	if (!text) { /* the engine died before answering: a new one is asked (engine_exited) */
+		g->place_out = false;
+		return;
+	}
 	if (!ok) {
 		g->place_out = false;
 		gtp_say(g->br, "game %lld: the engine cannot place %d handicap stones: %s",

@@ -170,7 +170,8 @@ int tournaments_delete(struct server *srv, int64_t id, const char *by,
 	if (rc != STORE_OK) /* the iteration's other changes may be gone with it (panic.h) */
 		CORE_PANIC(srv->store, "what=tournament_delete tournament=%lld", (long long)id);
 	/* its entrants' records (people without accounts, one entry of this event each, no
-	 * games): nobody else names them, and a new event of the same id makes new ones */
+	 * games): nobody else names them (their handles hold this event's id, never given
+	 * again: migration 0010) */
 	*entrants = 0;
 	size_t i;
 	json_t *p;

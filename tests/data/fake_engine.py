@@ -2,7 +2,8 @@
 """fake_engine.py: a scripted GTP engine for tests/integration/test_gtp.c.
 
   fake_engine.py [--moves D4,E5,...] [--delay-ms N] [--die-at-genmove K] [--log FILE]
-                 [--max-size N] [--extra-commands CMD,...] [--refuse-play]
+                 [--max-size N] [--extra-commands CMD,...] [--refuse-play] [--die-at-place K]
+                 [--die-once FILE]
 
 Answers the GTP commands the bridge uses. `genmove` plays the next entry of --moves that is
 empty on its board (stones are never captured: scripts avoid captures), then "pass" once the
@@ -11,8 +12,12 @@ list is exhausted; "resign" in the list resigns. --delay-ms sleeps before each g
 command received, one per line. final_status_list dead answers an empty list.
 --max-size N answers `boardsize` above N with "? unacceptable size" (as GNU Go does above 19).
 --extra-commands lists more commands (kata-time_settings, kgs-genmove_cleanup, ...): answered
-"=" (kgs-genmove_cleanup as genmove). --refuse-play answers every `play` "? illegal move".
+"=" (kgs-genmove_cleanup as genmove; place_free_handicap N with the first N of C3 E5 C5 E3).
+--refuse-play answers every `play` "? illegal move". --die-at-place K exits (status 3) on the
+K-th place_free_handicap, without answering. --die-once FILE: the dying options apply only
+while FILE does not exist; the engine that dies creates it (the next process lives).
 """
+import os
 import sys
 import time
 
@@ -20,7 +25,7 @@ import time
 def main():
     args = sys.argv[1:]
     moves, delay, die_at, log = [], 0.0, 0, None
-    max_size, extra, refuse_play = 25, [], False
+    max_size, extra, refuse_play, die_at_place, die_once = 25, [], False, 0, None
     i = 0
     while i < len(args):
         a = args[i]
@@ -44,12 +49,25 @@ def main():
             i += 1
         elif a == "--refuse-play":
             refuse_play = True
+        elif a == "--die-at-place":
+            die_at_place = int(args[i + 1])
+            i += 1
+        elif a == "--die-once":
+            die_once = args[i + 1]
+            i += 1
         i += 1
     known = ["protocol_version", "name", "version", "known_command", "list_commands", "quit",
              "boardsize", "clear_board", "komi", "play", "genmove", "set_free_handicap",
              "time_settings", "time_left", "final_status_list"] + extra
+    if die_once and os.path.exists(die_once):
+        die_at, die_at_place = 0, 0
     stones = set()
-    genmoves = 0
+    genmoves = places = 0
+
+    def die():
+        if die_once:
+            open(die_once, "w").close()
+        return 3
     for line in sys.stdin:
         line = line.strip()
         if log:
@@ -97,7 +115,7 @@ def main():
         elif cmd == "genmove" or (cmd == "kgs-genmove_cleanup" and cmd in known):
             genmoves += 1
             if die_at and genmoves >= die_at:
-                return 3
+                return die()
             if delay:
                 time.sleep(delay)
             move = "pass"
@@ -109,6 +127,13 @@ def main():
             if move.lower() not in ("pass", "resign"):
                 stones.add(move.upper())
             ok(move)
+        elif cmd == "place_free_handicap" and cmd in known:
+            places += 1
+            if die_at_place and places >= die_at_place:
+                return die()
+            pts = ["C3", "E5", "C5", "E3"][:int(rest[0]) if rest else 0]
+            stones.update(pts)
+            ok(" ".join(pts))
         elif cmd == "final_status_list":
             ok("")
         elif cmd in known:

@@ -425,6 +425,8 @@ END_TEST
 
 /* alice (Black) challenges bob, both played by bridges with fake engines; returns the game.
  * `handicap` stones; `timed`: byo-yomi 60 s + 3 x 5 s, else no clocks. */
+static bool fake_free_placement; /* fake_game_ex: a free handicap placement (Black places) */
+
 static long long fake_game_ex(struct hd *d, const char *const *black_extra, int handicap,
 			      bool timed, int *alice, int *bob)
 {
@@ -450,6 +452,8 @@ static long long fake_game_ex(struct hd *d, const char *const *black_extra, int 
 	if (timed)
 		json_object_set_new(req, "time", json_pack("{s:s, s:i, s:i, s:i}", "system", "byoyomi",
 							   "main_s", 60, "periods", 3, "period_s", 5));
+	if (fake_free_placement)
+		json_object_set_new(req, "handicap_placement", json_string("free"));
 	json_t *r = hc_reqj(a, req);
 	ck_assert_msg(hj_ok(r), "challenge: %s", hj_text(r));
 	long long gid = hj_int(r, "game");
@@ -681,6 +685,36 @@ START_TEST(engine_dies)
 		      "no restart reported");
 	ck_assert_msg(log_has(bridges[alice].log, "resigning"), "no report of the resignation");
 	ck_assert(bridge_alive(alice)); /* the bridge itself goes on */
+	ck_assert_int_eq(stop_bridge(alice), 0);
+	ck_assert_int_eq(stop_bridge(bob), 0);
+	ck_assert_int_eq(hd_stop(&d), 0);
+	forget_bridges();
+	hd_cleanup(&d);
+}
+END_TEST
+
+/* An engine that dies while placing a free handicap: a new one is asked to place (the bridge
+ * waited for the dead one's answer for good, the placement never came). */
+START_TEST(engine_dies_placing)
+{
+	struct hd d;
+	ck_assert_int_eq(hd_start(&d, NULL), 0);
+	int alice, bob;
+	char once[HARNESS_PATH_MAX];
+	snprintf(once, sizeof once, "%s/died-once", d.dir);
+	const char *die[] = {"--extra-commands", "place_free_handicap", "--die-at-place", "1",
+			     "--die-once", once, NULL};
+	fake_free_placement = true;
+	long long gid = fake_game_ex(&d, die, 2, false, &alice, &bob);
+	fake_free_placement = false;
+	if (!wait_moves(d.port, gid, 2, GAME_WAIT_MS))
+		fail_with_logs(&d, "no moves after the placement");
+	json_t *g = get_game(d.port, gid);
+	ck_assert_msg(g && json_array_size(hj_get(g, "handicap_stones")) == 2, "%s", hj_text(g));
+	json_decref(g);
+	ck_assert_msg(log_has(bridges[alice].log, "starting the engine again from the record (1 of 2)"),
+		      "no restart reported");
+	ck_assert(!log_has(bridges[alice].log, "(2 of 2)"));
 	ck_assert_int_eq(stop_bridge(alice), 0);
 	ck_assert_int_eq(stop_bridge(bob), 0);
 	ck_assert_int_eq(hd_stop(&d), 0);
@@ -1138,6 +1172,7 @@ int main(void)
 	if (python) {
 		tcase_add_test(tc, reconnect_mid_game);
 		tcase_add_test(tc, engine_dies);
+		tcase_add_test(tc, engine_dies_placing);
 		tcase_add_test(tc, second_bridge_replaces);
 		tcase_add_test(tc, round_unpaired);
 		tcase_add_test(tc, engine_setup);
