@@ -459,6 +459,7 @@ int referee_end(struct referee *r, const char *result, enum end_reason reason, b
 	if (r->phase == PHASE_ENDED && !override)
 		return -1;
 	r->scored = false;
+	r->unclaimed = 0; /* a result set from outside: no lapsed count stands (an override) */
 	finish(r, result, reason);
 	return 0;
 }

@@ -346,6 +346,9 @@ START_TEST(test_count_lapse)
 	referee_count(&r, dead, &with_claim);
 	ck_assert(r.score.black == with_claim.black && r.score.white == with_claim.white);
 	ck_assert(with_claim.black > all_alive.black); /* the claim made a difference */
+	/* a director's result over it: the lapse no longer stands */
+	ck_assert_int_eq(referee_end(&r, "W+R", END_ADJUDICATED, true), 0);
+	ck_assert_int_eq(r.unclaimed, 0);
 	referee_free(&r);
 
 	/* not counting: -1, nothing changes */
