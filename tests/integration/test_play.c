@@ -273,6 +273,7 @@ START_TEST(test_count_lapse)
 				"Black's claim") && strstr(hj_str(r, "sgf"), "RE[B+73.5]"),
 		      "%s", hj_str(r, "sgf"));
 	json_decref(r);
+	long long g1 = g;
 	/* nobody claims: all alive (Black 2 + 39, White 1 + 39) */
 	g = st_new_game(a, b);
 	st_moves_ok(a, b, g, m1, 5, 1);
@@ -304,6 +305,19 @@ START_TEST(test_count_lapse)
 	ck_assert_int_ge(st_now_ms() - t0, 500);
 	ck_assert_pstr_eq(hj_str(e, "unclaimed"), "both");
 	json_decref(e);
+	/* an admin's result over the lapsed count: the game no longer says unclaimed */
+	hc_close(st_login(&D, "ada"));
+	ck_assert_int_eq(hd_grant(&D, "ada", "admin"), 0);
+	struct hc *ada = st_login(&D, "ada");
+	r = hc_req(ada, "{s:s, s:I, s:s}", "cmd", "tournament.result", "game", (json_int_t)g1,
+		   "result", "W+R");
+	OK(r);
+	json_decref(r);
+	r = st_game_get(a, g1);
+	ck_assert_pstr_eq(hj_str(r, "game.result"), "W+R");
+	ck_assert_ptr_null(hj_get(r, "game.unclaimed"));
+	json_decref(r);
+	hc_close(ada);
 	hc_close(td);
 	hc_close(a);
 	hc_close(b);
