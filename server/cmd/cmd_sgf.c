@@ -123,9 +123,10 @@ static int sgf_count(const struct game *g, struct sgf_game *s)
 	    (g->illegal_color == BLACK || g->illegal_color == WHITE)) {
 		char buf[192], v[VERTEX_MAX_LEN];
 		snprintf(buf, sizeof buf, "%s's move at %s was illegal (%s): the game is lost by it "
-			 "(rules: illegal lose; Chinese Rules 2002, Art. 18-19).",
-			 g->illegal_color == BLACK ? "Black" : "White",
-			 vertex_format(&r->board, g->illegal_pt, v), game_offence_text(g->illegal_offence));
+			 "(%s).", g->illegal_color == BLACK ? "Black" : "White",
+			 vertex_format(&r->board, g->illegal_pt, v), game_offence_text(g->illegal_offence),
+			 game_is_prediction(g) ? "prediction rules, Art. 5.4" :
+			 "rules: illegal lose; Chinese Rules 2002, Art. 18-19");
 		char **target = s->nmoves ? &s->moves[s->nmoves - 1].comment : &s->comment;
 		if (text_add(target, buf) < 0)
 			return -1;

@@ -153,9 +153,8 @@ json_t *game_json(struct server *srv, const struct game *g)
 		if (left >= 0) /* the claims' time left, then the count lapses */
 			json_object_set_new(o, "claim_ms", json_integer(left));
 	}
-	if (g->ref.unclaimed && strcmp(g->row.reason, "score") == 0) /* ended by a lapsed count
-									   (not a director's result
-									   since): who had not claimed */
+	/* ended by a lapsed count (and no director's result since): who had not claimed */
+	if (g->ref.unclaimed && strcmp(g->row.reason, "score") == 0)
 		json_object_set_new(o, "unclaimed", json_string(referee_unclaimed_name(g->ref.unclaimed)));
 	json_object_set_new(o, "tournament", g->row.tournament_id ? json_integer(g->row.tournament_id) : json_null());
 	json_object_set_new(o, "round", g->row.round ? json_integer(g->row.round) : json_null());
