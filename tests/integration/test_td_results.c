@@ -60,18 +60,28 @@ static void expect_refused(struct hc *c, long long g, const char *given, const c
 	json_decref(r);
 }
 
+/* A one-round Swiss of two players named after `tag` ("rf": rf_td directs "RF Cup"), its
+ * round started: the id of its one game. */
+static long long one_game_event(struct tt_event *e, char names[][32], const char *tag)
+{
+	char td[16], cup[16];
+	snprintf(td, sizeof td, "%s_td", tag);
+	snprintf(cup, sizeof cup, "%c%c Cup", tag[0] - 'a' + 'A', tag[1] - 'a' + 'A');
+	tt_players(e, tag, 2, names);
+	e->td = tt_director(td);
+	e->id = tt_create(e->td, cup, "swiss", json_pack("{s:i}", "rounds", 1));
+	for (int i = 0; i < e->n; i++)
+		tt_register(e, i);
+	ck_assert_int_eq(tt_start_round(e, 1), 1);
+	return e->g[0].id;
+}
+
 /* Every accepted form, in any case, stored in its one form; a double loss. */
 START_TEST(test_result_forms)
 {
 	static char names[TT_MAXP][32];
 	struct tt_event e = {0};
-	tt_players(&e, "rf", 2, names);
-	e.td = tt_director("rf_td");
-	e.id = tt_create(e.td, "RF Cup", "swiss", json_pack("{s:i}", "rounds", 1));
-	for (int i = 0; i < e.n; i++)
-		tt_register(&e, i);
-	ck_assert_int_eq(tt_start_round(&e, 1), 1);
-	long long g = e.g[0].id;
+	long long g = one_game_event(&e, names, "rf");
 	expect_stored(e.td, g, "b+r", NULL, "B+R", "adjudicated"); /* a live game ends */
 	expect_stored(e.td, g, "w+3", NULL, "W+3", "adjudicated"); /* komi 0: whole margins */
 	expect_stored(e.td, g, "b+t", "time", "B+T", "time");
@@ -158,13 +168,7 @@ START_TEST(test_result_unchanged)
 {
 	static char names[TT_MAXP][32];
 	struct tt_event e = {0};
-	tt_players(&e, "ru", 2, names);
-	e.td = tt_director("ru_td");
-	e.id = tt_create(e.td, "RU Cup", "swiss", json_pack("{s:i}", "rounds", 1));
-	for (int i = 0; i < e.n; i++)
-		tt_register(&e, i);
-	ck_assert_int_eq(tt_start_round(&e, 1), 1);
-	long long g = e.g[0].id;
+	long long g = one_game_event(&e, names, "ru");
 	tt_play_out(&e, &e.g[0], TT_BLACK_RESIGNS); /* W+R, reason resignation */
 	json_t *r = set_result(e.td, g, "w+r", NULL);
 	OK(r);
