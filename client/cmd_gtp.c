@@ -79,7 +79,7 @@ static int probe_engine(struct bridge *br)
 	engine_send(e, probe_reply, &p, "list_commands");
 	for (int n = GTP_SIZE_MIN; n <= GTP_SIZE_MAX; n++)
 		engine_send(e, probe_reply, &p, "boardsize %d", n);
-	while (p.answers < PROBE_ANSWERS && !p.failed && !p.timed_out &&
+	while (p.answers < PROBE_ANSWERS && !p.failed && !p.timed_out && !br->stopping &&
 	       uv_run(br->loop, UV_RUN_ONCE))
 		;
 	engine_close(e);
@@ -89,6 +89,8 @@ static int probe_engine(struct bridge *br)
 		/* let the engine's process end and its handles close (engine_close kills it after
 		 * ENGINE_QUIT_MS), so that it is freed before the loop is torn down */
 		uv_run(br->loop, UV_RUN_DEFAULT);
+		if (br->stopping)
+			return -1; /* a signal while the engine started: a stop, not its failure */
 		cli_errorf("the engine '%s' does not answer GTP%s", br->engine_argv[0],
 			   p.timed_out ? " (no answer to 'name', 'version', 'list_commands' in "
 					 "time)" : "");
@@ -306,21 +308,33 @@ static int parse_args(int argc, char **argv, struct bridge *br, struct cli_opts 
 static void run(struct bridge *br, const char *server, const char *password)
 {
 	uv_loop_t *loop = br->loop;
-	if (probe_engine(br) < 0) {
-		br->status = CMD_EXIT_FAILURE;
-		return;
-	}
+	/* The signals first: a SIGTERM while the engine starts (a slow one, a loaded machine) is a
+	 * clean stop, not a death by the signal (exit 143). Unreferenced: they do not keep the
+	 * loop running by themselves. */
 	uv_signal_init(loop, &br->sigint);
 	uv_signal_init(loop, &br->sigterm);
 	br->sigint.data = br->sigterm.data = br;
 	uv_signal_start(&br->sigint, on_signal, SIGINT);
 	uv_signal_start(&br->sigterm, on_signal, SIGTERM);
+	uv_unref((uv_handle_t *)&br->sigint);
+	uv_unref((uv_handle_t *)&br->sigterm);
+	if (probe_engine(br) < 0 || br->stopping) {
+		if (!br->stopping)
+			br->status = CMD_EXIT_FAILURE;
+		uv_close((uv_handle_t *)&br->sigint, NULL);
+		uv_close((uv_handle_t *)&br->sigterm, NULL);
+		uv_run(loop, UV_RUN_DEFAULT);
+		return;
+	}
 	struct session_options so = {.server = server, .user = br->user, .password = password,
 				     .reconnect = true, .exclusive = true, .on_ready = gtp_on_ready,
 				     .on_event = gtp_on_event, .on_error = gtp_on_error, .ctx = br};
 	br->s = session_open(loop, &so);
 	if (!br->s) {
 		br->status = CMD_EXIT_FAILURE;
+		uv_close((uv_handle_t *)&br->sigint, NULL);
+		uv_close((uv_handle_t *)&br->sigterm, NULL);
+		uv_run(loop, UV_RUN_DEFAULT);
 		return;
 	}
 	uv_run(loop, UV_RUN_DEFAULT);

@@ -3,7 +3,7 @@
 
   fake_engine.py [--moves D4,E5,...] [--delay-ms N] [--die-at-genmove K] [--log FILE]
                  [--max-size N] [--extra-commands CMD,...] [--refuse-play] [--die-at-place K]
-                 [--die-once FILE]
+                 [--die-once FILE] [--start-delay-ms N]
 
 Answers the GTP commands the bridge uses. `genmove` plays the next entry of --moves that is
 empty on its board (stones are never captured: scripts avoid captures), then "pass" once the
@@ -16,6 +16,7 @@ command received, one per line. final_status_list dead answers an empty list.
 --refuse-play answers every `play` "? illegal move". --die-at-place K exits (status 3) on the
 K-th place_free_handicap, without answering. --die-once FILE: the dying options apply only
 while FILE does not exist; the engine that dies creates it (the next process lives).
+--start-delay-ms N sleeps before reading its first command (an engine loading a network).
 """
 import os
 import sys
@@ -54,6 +55,9 @@ def main():
             i += 1
         elif a == "--die-once":
             die_once = args[i + 1]
+            i += 1
+        elif a == "--start-delay-ms":
+            time.sleep(int(args[i + 1]) / 1000.0)
             i += 1
         i += 1
     known = ["protocol_version", "name", "version", "known_command", "list_commands", "quit",
