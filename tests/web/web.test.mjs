@@ -455,7 +455,8 @@ test('a simple ko retake is refused by the page, not sent (it would cost a warni
 	await otto.ok('register', {name: 'otto', password: 'otto-password'});
 	await otto.ok('login', {name: 'otto', password: 'otto-password'});
 	const game = (await otto.ok('challenge', {opponent: 'nora', size: 9, color: 'white', rated: false})).game;
-	await otto.ok('challenge', {opponent: 'nora', size: 9, color: 'white', rated: false}); // lobby noise
+	// lobby noise; a 3-stone challenge at komi 0.5, whose page gives the komi counted with
+	const hcp = (await otto.ok('challenge', {opponent: 'nora', size: 9, color: 'white', rated: false, handicap: 3, komi: 0.5})).game;
 	await nora.goto(`${base}/game/${game}`);
 	await nora.waitForSelector('svg.board', {timeout: WAIT});
 	const acc = tcpClient(tcpPort);
@@ -482,6 +483,9 @@ test('a simple ko retake is refused by the page, not sent (it would cost a warni
 	await nora.waitForSelector('[data-vertex="C7"][data-color="W"]', {timeout: WAIT});
 	await click(nora, 'G2', 'B', [nora]);
 	await nora.waitForFunction(() => !document.querySelector('[data-vertex="H2"]'), null, {timeout: WAIT});
+	// the handicap challenge: komi 3.5, as KM (it said komi 0.5)
+	await nora.goto(`${base}/game/${hcp}`);
+	await nora.waitForFunction(() => /komi 3\.5 \(0\.5 \+ 3 for the handicap stones\), handicap 3/.test(document.querySelector('#info').textContent), null, {timeout: WAIT});
 	otto.close();
 	await nora.context().close();
 });
