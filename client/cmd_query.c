@@ -265,12 +265,8 @@ static void games_print(struct cli_batch *b, const json_t *req, const json_t *re
 		if (res && why && strcmp(res, "Void") == 0 && strcmp(why, "double_forfeit") == 0)
 			res = "dbl loss";
 		/* widths in characters: "Dvořák Tomáš" is 12 wide in 14 bytes */
-		/* the effective komi, the one the count, the SGF's KM and the engines use: with n >= 2
-		 * handicap stones Black gives back n points (docs/rules.md, Art. 11) */
-		double komi = json_number_value(json_object_get(g, "komi"));
-		json_int_t hcp = json_integer_value(json_object_get(g, "handicap"));
-		if (hcp >= 2)
-			komi += (double)hcp;
+		/* the komi counted with, as the server gives it (handicap compensation included) */
+		double komi = json_number_value(json_object_get(g, "effective_komi"));
 		printf("%6lld  %-*s %-*s %5lld %5g  %-9s %-10s %s\n",
 		       (long long)json_integer_value(json_object_get(g, "id")), cli_width(bn, 16), bn,
 		       cli_width(wn, 16), wn, (long long)json_integer_value(json_object_get(g, "size")),

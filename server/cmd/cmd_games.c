@@ -684,6 +684,9 @@ static int list_cb(void *ctx, const struct store_game *row)
 		json_object_set_new(o, "white", json_null());
 		json_object_set_new(o, "komi", json_null());
 	}
+	/* a game with handicap stones is one of the Chinese ruleset (the prediction ruleset has
+	 * none, and its effective komi is its komi): the default ruleset's for every row */
+	game_json_effective_komi(o, g ? g->rs : ruleset_default(), row->handicap);
 	json_object_set_new(o, "result", row->result[0] ? json_string(row->result) : json_null());
 	json_object_set_new(o, "reason", row->reason[0] ? json_string(row->reason) : json_null());
 	json_object_set_new(o, "tournament", row->tournament_id ? json_integer(row->tournament_id) : json_null());

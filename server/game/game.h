@@ -233,6 +233,10 @@ json_t *game_player_name_json(struct server *srv, const struct game *g, int64_t 
 bool game_warning_by_director(const struct store_warning *w);
 /* The `game` query's object (docs/protocol.md); srv's store names an entrant as entered. */
 json_t *game_json(struct server *srv, const struct game *g);
+/* Set o's `effective_komi` from its `komi` as shown (null when that is null: a prediction game
+ * before its bar) and `handicap` stones: rs->effective_komi, the komi the count, KM and the
+ * engines use (docs/rules.md, Art. 11: komi + n for n >= 2 stones). */
+void game_json_effective_komi(json_t *o, const struct ruleset *rs, int handicap);
 
 /* ---- game_audience.c ---- */
 

@@ -159,5 +159,13 @@ json_t *game_json(struct server *srv, const struct game *g)
 	json_object_set_new(o, "tournament", g->row.tournament_id ? json_integer(g->row.tournament_id) : json_null());
 	json_object_set_new(o, "round", g->row.round ? json_integer(g->row.round) : json_null());
 	game_predict_view(g, o);
+	game_json_effective_komi(o, g->rs, g->row.handicap);
 	return o;
+}
+
+void game_json_effective_komi(json_t *o, const struct ruleset *rs, int handicap)
+{
+	const json_t *k = json_object_get(o, "komi");
+	json_object_set_new(o, "effective_komi", json_is_number(k) ?
+			    json_real(rs->effective_komi(json_number_value(k), handicap)) : json_null());
 }

@@ -210,10 +210,11 @@ async function load() {
 	const tname = game.tournament ? await tournamentName(game.tournament) : null; // before the info is rewritten
 	$('#black').replaceChildren(playerLink(game.black));
 	$('#white').replaceChildren(playerLink(game.white));
-	// the komi counted with: with n >= 2 handicap stones Black gives back n points (docs/rules.md,
-	// Art. 11), as the SGF's KM and the count say; the base komi alone read as the game's
-	const give = typeof game.komi === 'number' && game.handicap >= 2;
-	const komi = give ? `komi ${game.komi + game.handicap} (${game.komi} + ${game.handicap} for the handicap stones)` : `komi ${game.komi}`;
+	// the komi counted with (the server's effective_komi: with n >= 2 handicap stones Black gives
+	// back n points, docs/rules.md Art. 11), as the SGF's KM and the count say; the base komi
+	// alone read as the game's
+	const komi = game.effective_komi !== game.komi && typeof game.effective_komi === 'number'
+		? `komi ${game.effective_komi} (${game.komi} + ${game.effective_komi - game.komi} for the handicap stones)` : `komi ${game.komi}`;
 	$('#info').textContent = `${game.size}×${game.size}, ${komi}` + (game.handicap ? `, handicap ${game.handicap}` : '')
 		+ `, ${timeText(game.time)}`
 		+ `, ${game.rated ? 'rated' : 'free'}` + (game.nigiri ? ', colours by nigiri at accept (the challenger is listed first)'
