@@ -267,12 +267,8 @@ START_TEST(test_count_lapse)
 	ck_assert_pstr_eq(hj_str(r, "game.unclaimed"), "W");
 	ck_assert_pstr_eq(hj_str(r, "game.dead.0"), "C3");
 	json_decref(r);
-	r = hc_req(a, "{s:s, s:I}", "cmd", "sgf", "game", (json_int_t)g);
-	OK(r);
-	ck_assert_msg(strstr(hj_str(r, "sgf"), "before White claimed dead stones: counted with "
-				"Black's claim") && strstr(hj_str(r, "sgf"), "RE[B+73.5]"),
-		      "%s", hj_str(r, "sgf"));
-	json_decref(r);
+	st_expect_sgf_has(a, g, "before White claimed dead stones: counted with Black's claim");
+	st_expect_sgf_has(a, g, "RE[B+73.5]");
 	long long g1 = g;
 	/* nobody claims: all alive (Black 2 + 39, White 1 + 39) */
 	g = st_new_game(a, b);
@@ -283,9 +279,7 @@ START_TEST(test_count_lapse)
 	ck_assert_pstr_eq(hj_str(e, "unclaimed"), "both");
 	json_decref(e);
 	/* a director's pause stops the claims' time; it starts anew at the resumption */
-	hc_close(st_login(&D, "tina")); /* registered, then granted: the role applies at login */
-	ck_assert_int_eq(hd_grant(&D, "tina", "td"), 0);
-	struct hc *td = st_login(&D, "tina");
+	struct hc *td = st_login_role(&D, "tina", "td");
 	g = st_new_game(a, b);
 	st_moves_ok(a, b, g, m1, 5, 1);
 	r = hc_req(td, "{s:s, s:I}", "cmd", "game.pause", "game", (json_int_t)g);
@@ -306,9 +300,7 @@ START_TEST(test_count_lapse)
 	ck_assert_pstr_eq(hj_str(e, "unclaimed"), "both");
 	json_decref(e);
 	/* an admin's result over the lapsed count: the game no longer says unclaimed */
-	hc_close(st_login(&D, "ada"));
-	ck_assert_int_eq(hd_grant(&D, "ada", "admin"), 0);
-	struct hc *ada = st_login(&D, "ada");
+	struct hc *ada = st_login_role(&D, "ada", "admin");
 	r = hc_req(ada, "{s:s, s:I, s:s}", "cmd", "tournament.result", "game", (json_int_t)g1,
 		   "result", "W+R");
 	OK(r);
@@ -471,11 +463,8 @@ START_TEST(test_penalty_illegal_lose)
 	json_decref(r);
 	/* the record says why (the move was not played, so it is not in it): it ended RE[B+F]
 	 * without a word */
-	r = hc_req(a, "{s:s, s:I}", "cmd", "sgf", "game", (json_int_t)g);
-	OK(r);
-	ck_assert_msg(strstr(hj_str(r, "sgf"), "White's move at D4 was illegal (the point is "
-				"occupied): the game is lost by it"), "%s", hj_str(r, "sgf"));
-	json_decref(r);
+	st_expect_sgf_has(a, g, "White's move at D4 was illegal (the point is occupied): the game "
+			  "is lost by it");
 	hc_close(a);
 	hc_close(b);
 }

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,20 +31,23 @@ static json_t *set_result(struct hc *c, long long g, const char *given, const ch
 	return hc_reqj(c, req);
 }
 
-/* The result `given` is accepted, the reply and the stored game say `stored` with `reason`. */
-static void expect_stored(struct hc *c, long long g, const char *given, const char *reason,
+/* The result `given` is accepted, the reply and the stored game say `stored` with `reason`.
+ * Returns whether the reply said `unchanged` (nothing written: the game had it already). */
+static bool expect_stored(struct hc *c, long long g, const char *given, const char *reason,
 			  const char *stored, const char *stored_reason)
 {
 	json_t *r = set_result(c, g, given, reason);
 	OK(r);
 	ck_assert_msg(strcmp(hj_str(r, "result"), stored) == 0, "'%s' replied as %s", given,
 		      hj_text(r));
+	bool unchanged = json_is_true(hj_get(r, "unchanged"));
 	json_decref(r);
 	r = hc_req(c, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
 	OK(r);
 	ck_assert_pstr_eq(hj_str(r, "game.result"), stored);
 	ck_assert_pstr_eq(hj_str(r, "game.reason"), stored_reason);
 	json_decref(r);
+	return unchanged;
 }
 
 /* A refusal: bad_request whose message holds `has` and not `has_not` (NULL: unchecked). */
@@ -183,22 +187,10 @@ START_TEST(test_result_unchanged)
 		      hj_str(r, "sgf"));
 	json_decref(r);
 	/* with a reason: written */
-	r = set_result(e.td, g, "W+R", "adjudicated");
-	OK(r);
-	ck_assert_ptr_null(hj_get(r, "unchanged"));
-	json_decref(r);
-	r = hc_req(e.td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
-	ck_assert_pstr_eq(hj_str(r, "game.reason"), "adjudicated");
-	json_decref(r);
+	ck_assert(!expect_stored(e.td, g, "W+R", "adjudicated", "W+R", "adjudicated"));
 	/* Void: a double loss turned into a void game is a change */
 	expect_stored(e.td, g, "double_loss", NULL, "Void", "double_forfeit");
-	r = set_result(e.td, g, "void", NULL);
-	OK(r);
-	ck_assert_ptr_null(hj_get(r, "unchanged"));
-	json_decref(r);
-	r = hc_req(e.td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
-	ck_assert_pstr_eq(hj_str(r, "game.reason"), "adjudicated");
-	json_decref(r);
+	ck_assert(!expect_stored(e.td, g, "void", NULL, "Void", "adjudicated"));
 	tt_close_all(&e);
 }
 END_TEST

@@ -42,6 +42,22 @@ struct hc *st_login(struct hd *d, const char *name)
 	return c;
 }
 
+struct hc *st_login_role(struct hd *d, const char *name, const char *role)
+{
+	hc_close(st_login(d, name));
+	ck_assert_msg(hd_grant(d, name, role) == 0, "tengend grant %s %s failed", name, role);
+	return st_login(d, name);
+}
+
+void st_expect_sgf_has(struct hc *c, long long g, const char *text)
+{
+	json_t *r = hc_req(c, "{s:s, s:I}", "cmd", "sgf", "game", (json_int_t)g);
+	OK(r);
+	ck_assert_msg(hj_str(r, "sgf") && strstr(hj_str(r, "sgf"), text), "no '%s' in %s", text,
+		      hj_str(r, "sgf"));
+	json_decref(r);
+}
+
 struct hc *st_conn(struct hd *d)
 {
 	struct hc *c = hc_open(d->port);

@@ -50,6 +50,11 @@ void st_start(struct hd *d, const char *const *extra);
 void st_finish(struct hd *d);
 /* A new connection to d, registered (if need be) and logged in as `name`. */
 struct hc *st_login(struct hd *d, const char *name);
+/* st_login of a player granted `role` (td, admin): registered, granted, logged in again (the
+ * role applies from the login). */
+struct hc *st_login_role(struct hd *d, const char *name, const char *role);
+/* The SGF of game g (the `sgf` command, as c) holds `text`. */
+void st_expect_sgf_has(struct hc *c, long long g, const char *text);
 /* A new connection to d, not logged in. */
 struct hc *st_conn(struct hd *d);
 /* A ping that must be answered ok. */
