@@ -81,7 +81,8 @@ const char *export_egd_class(const struct export_time *t, bool online);
 
 /* What to export. Every field may be zero/NULL: NULL text omits the h9 header line (and the
  * JSON "event" member). Text must be valid UTF-8 without control characters, at most
- * EXPORT_TEXT_MAX bytes; h9 header text must not contain ']'. */
+ * EXPORT_TEXT_MAX bytes; in h9, the class and the handicap rule must not contain ']', and the
+ * name's and place's brackets are written as parentheses (the format has no escape). */
 struct export_info {
 	int after_round;               /* standings after this round (0 = all played) */
 	const char *const *tiebreaks;  /* criteria names (standings.h); NULL = the default */

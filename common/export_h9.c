@@ -239,10 +239,20 @@ static bool header_ok(const char *s)
 	return !s || (export_text_ok(s) && !strchr(s, ']'));
 }
 
+/* A name or place as a header's [...] holds it: ASCII (export_ascii), brackets as parentheses,
+ * since the EGD's format has no escape for ']' ("Spring [B] Cup" -> "Spring (B) Cup"). */
+static void header_text(char *out, size_t n, const char *s)
+{
+	export_ascii(out, n, s);
+	for (; *out; out++)
+		if (*out == '[' || *out == ']')
+			*out = *out == '[' ? '(' : ')';
+}
+
 static bool info_ok(const struct export_info *info)
 {
-	return header_ok(info->egd_class) && header_ok(info->name) && header_ok(info->place) &&
-		header_ok(info->handicap_rule) &&
+	return header_ok(info->egd_class) && (!info->name || export_text_ok(info->name)) &&
+		(!info->place || export_text_ok(info->place)) && header_ok(info->handicap_rule) &&
 		(!info->date_start || export_date_ok(info->date_start)) &&
 		(!info->date_end || (info->date_start && export_date_ok(info->date_end))) &&
 		(isnan(info->komi) || fabs(info->komi) <= EXPORT_KOMI_MAX) &&
@@ -269,11 +279,11 @@ static void header(struct export_buf *b, const struct export_ctx *x,
 	if (cl || info->name)
 		export_buf_add(b, "; CL[%s]\n", cl ? cl : "X");
 	if (info->name) {
-		export_ascii(text, sizeof text, info->name);
+		header_text(text, sizeof text, info->name);
 		export_buf_add(b, "; EV[%s]\n", text);
 	}
 	if (info->place) {
-		export_ascii(text, sizeof text, info->place);
+		header_text(text, sizeof text, info->place);
 		export_buf_add(b, "; PC[%s]\n", text);
 	}
 	if (info->date_start)

@@ -244,10 +244,18 @@ END_TEST
 START_TEST(test_export_invalid)
 {
 	struct event ev = export_event();
-	struct export_info info = { .name = "Cup [final]", .komi = NAN };
+	struct export_info info = { .name = "Cup [final] ]", .place = "X]", .komi = NAN };
 	char *s = NULL;
 
+	/* brackets in the name and place: parentheses (h9 has no escape for ']') */
+	ck_assert_int_eq(export_h9(&ev, &info, &s), EXPORT_OK);
+	ck_assert_ptr_nonnull(strstr(s, "; EV[Cup (final) )]\n; PC[X)]\n"));
+	free(s);
+	s = NULL;
+	info.place = NULL;
+	info.handicap_rule = "h]";
 	ck_assert_int_eq(export_h9(&ev, &info, &s), EXPORT_EINVAL);
+	info.handicap_rule = NULL;
 	info.name = "Cup";
 	info.date_start = "2024-13-01";
 	ck_assert_int_eq(export_h9(&ev, &info, &s), EXPORT_EINVAL);
