@@ -934,6 +934,27 @@ int proto_get_rules(const json_t *obj, const char *field, bool required, struct 
 		return proto_error_set(err, PROTO_ERR_BAD_REQUEST, "field '%s': must be one of %s",
 				       label, list);
 	}
+	/* Seed 000 itself says what a repetition and an occupied point cost (docs/rules.md §5):
+	 * any whole-board recurrence loses at once (Art. 5.4), an occupied point is refused without
+	 * penalty. The options that would say otherwise are refused, not ignored. */
+	if (nr.ruleset == RULESET_PREDICTION) {
+		static const struct { enum rules_key k; const char *want, *why; } fixed[] = {
+			{ RK_KO, "positional", "any whole-board recurrence loses, Art. 5.4" },
+			{ RK_ILLEGAL, "forfeit", "a repetition loses, an occupied point is refused "
+						 "without penalty" },
+			{ RK_CYCLE, "forbid", "a repetition loses at once, Art. 5.4" } };
+		for (size_t k = 0; k < sizeof fixed / sizeof *fixed; k++) {
+			json_t *v = json_object_get(o, rules_keys[fixed[k].k]);
+			if (v && strcmp(json_string_value(v), fixed[k].want) != 0)
+				return proto_error_set(err, PROTO_ERR_BAD_REQUEST,
+						       "field '%s.%s': the prediction ruleset has only "
+						       "\"%s\" (seed 000: %s)", field,
+						       rules_keys[fixed[k].k], fixed[k].want, fixed[k].why);
+		}
+		nr.ko = KO_POSITIONAL;
+		nr.illegal = ILLEGAL_FORFEIT;
+		nr.cycle = CYCLE_FORBID;
+	}
 	/* the prediction ruleset's own options (docs/protocol.md "Prediction ruleset") */
 	for (size_t k = 0; k < sizeof rules_extra_keys / sizeof *rules_extra_keys; k++)
 		if (nr.ruleset != RULESET_PREDICTION && json_object_get(o, rules_extra_keys[k]))
@@ -946,7 +967,9 @@ int proto_get_rules(const json_t *obj, const char *field, bool required, struct 
 
 json_t *proto_rules_to_json(const struct rules *r)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s}", "ko", rules_ko_name(r->ko), "illegal",
+	/* a prediction game's repetition is positional whatever an older tengend stored (Art. 5.4) */
+	enum ko_rule ko = r->ruleset == RULESET_PREDICTION ? KO_POSITIONAL : r->ko;
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s}", "ko", rules_ko_name(ko), "illegal",
 			      rules_illegal_name(r->illegal), "cycle", rules_cycle_name(r->cycle),
 			      "counting", rules_counting_name(r->counting), "last_period",
 			      rules_last_period_name(r->last_period));

@@ -564,7 +564,25 @@ START_TEST(test_refusals)
 	r = hc_req(a, "{s:s, s:s, s:s}", "cmd", "challenge", "opponent", "bob", "first", "me");
 	ERR(r, "bad_request"); /* `first` without the ruleset */
 	json_decref(r);
+	/* Art. 5.4 decides the repetition: an option saying otherwise is refused, not ignored */
+	r = hc_req(a, "{s:s, s:s, s:{s:s, s:s}}", "cmd", "challenge", "opponent", "bob", "rules",
+		   "ruleset", "prediction", "ko", "simple");
+	ERR(r, "bad_request");
+	ck_assert_ptr_nonnull(strstr(hj_str(r, "error.message"), "only \"positional\""));
+	json_decref(r);
+	r = hc_req(a, "{s:s, s:s, s:{s:s, s:s}}", "cmd", "challenge", "opponent", "bob", "rules",
+		   "ruleset", "prediction", "cycle", "void");
+	ERR(r, "bad_request");
+	json_decref(r);
+	r = hc_req(a, "{s:s}", "cmd", "challenges");
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "total"), 0); /* nothing was made */
+	json_decref(r);
 	long long g = pgame(a, b, NULL);
+	r = hc_req(a, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+	OK(r);
+	ck_assert_pstr_eq(hj_str(r, "game.rules.ko"), "positional"); /* as it is judged */
+	json_decref(r);
 	r = st_play(a, g, "pass");
 	st_expect_illegal(r, "no_pass", 0, 0, 0, 0);
 	json_decref(r);

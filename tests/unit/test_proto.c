@@ -732,10 +732,24 @@ START_TEST(rules_valid)
 	json_decref(o);
 	j = proto_rules_to_json(&r);
 	s = proto_serialize(j, NULL);
-	ck_assert_str_eq(s, "{\"ko\":\"situational\",\"illegal\":\"forfeit\",\"cycle\":\"forbid\","
+	/* Art. 5.4's repetition is positional, and the game says so */
+	ck_assert_int_eq(r.ko, KO_POSITIONAL);
+	ck_assert_str_eq(s, "{\"ko\":\"positional\",\"illegal\":\"forfeit\",\"cycle\":\"forbid\","
 			    "\"counting\":\"agreement\",\"last_period\":\"lose\",\"ruleset\":"
 			    "\"prediction\",\"decisive\":true,\"predict_s\":45}\n");
 	free(s);
+	json_decref(j);
+	/* as it is said when given; a game an older tengend stored as situational is sent as
+	 * played: positional */
+	o = obj("{\"rules\":{\"ko\":\"positional\",\"ruleset\":\"prediction\","
+		"\"illegal\":\"forfeit\",\"cycle\":\"forbid\"}}");
+	rules_default(&r);
+	ck_assert_int_eq(proto_get_rules(o, "rules", true, &r, &err), 1);
+	ck_assert_int_eq(r.ko, KO_POSITIONAL);
+	json_decref(o);
+	r.ko = KO_SITUATIONAL;
+	j = proto_rules_to_json(&r);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "ko")), "positional");
 	json_decref(j);
 }
 END_TEST
@@ -761,6 +775,19 @@ START_TEST(rules_invalid)
 		 "field 'rules.ruleset': must be one of \"chinese\", \"prediction\""},
 		{"{\"decisive\":1}", "field 'rules.decisive': must be true or false, not a number"},
 		{"{\"predict_s\":0}", "field 'rules.predict_s': must be an integer from 1 to 86400"},
+		/* seed 000 decides these: refused, not ignored */
+		{"{\"ruleset\":\"prediction\",\"ko\":\"simple\"}",
+		 "field 'rules.ko': the prediction ruleset has only \"positional\" (seed 000: any "
+		 "whole-board recurrence loses, Art. 5.4)"},
+		{"{\"ko\":\"situational\",\"ruleset\":\"prediction\"}",
+		 "field 'rules.ko': the prediction ruleset has only \"positional\" (seed 000: any "
+		 "whole-board recurrence loses, Art. 5.4)"},
+		{"{\"ruleset\":\"prediction\",\"cycle\":\"void\"}",
+		 "field 'rules.cycle': the prediction ruleset has only \"forbid\" (seed 000: a "
+		 "repetition loses at once, Art. 5.4)"},
+		{"{\"ruleset\":\"prediction\",\"illegal\":\"lose\"}",
+		 "field 'rules.illegal': the prediction ruleset has only \"forfeit\" (seed 000: a "
+		 "repetition loses, an occupied point is refused without penalty)"},
 		{"{\"ko\":\"simple\",\"komi\":6.5}",
 		 "field 'rules.komi' is not a rules option (ko, illegal, cycle, counting, last_period, "
 		 "ruleset, decisive, predict_s)"},
