@@ -242,8 +242,7 @@ void games_decline(struct conn *c, const struct proto_request *req)
 	json_t *e = proto_event("challenge.declined");
 	json_object_set_new(e, "game", json_integer(g->id));
 	json_object_set_new(e, "by", json_string(c->name));
-	server_send_player(srv, g->row.black_id, e);
-	server_send_player(srv, g->row.white_id, e);
+	game_send(srv, g, e); /* both players and the challenge's observers */
 	json_decref(e);
 	game_retire(srv, g);
 }
@@ -417,10 +416,11 @@ void games_handicap(struct conn *c, const struct proto_request *req)
 	if (prc != REFEREE_PLACE_OK) {
 		json_t *r = proto_reply_error(req->id, PROTO_ERR_ILLEGAL_MOVE, "");
 		json_t *e = json_object_get(r, "error");
-		char msg[160];
+		char msg[160], vtx[VERTEX_MAX_LEN] = "";
+		if (bad >= 0) /* as the server writes vertices: upper case (c3 -> C3) */
+			vertex_format(&g->ref.board, pts[bad], vtx);
 		snprintf(msg, sizeof msg, "%s%s%s: nothing is placed", place_refusal(prc),
-			 bad >= 0 ? " at " : "",
-			 bad >= 0 ? json_string_value(json_array_get(stones, (size_t)bad)) : "");
+			 bad >= 0 ? " at " : "", vtx);
 		json_object_set_new(e, "message", json_string(msg));
 		json_object_set_new(e, "reason", json_string(prc == REFEREE_PLACE_DUPLICATE ? "duplicate"
 							     : "occupied"));
@@ -714,6 +714,17 @@ void games_games(struct conn *c, const struct proto_request *req)
 	    proto_get_id(req->root, "before", false, &before, &err) < 0) {
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;
+	}
+	if (tournament) { /* an unknown one is an error, as an unknown player is */
+		struct store_tournament t = {0};
+		enum store_rc rc = store_tournament_get(c->srv->store, tournament, &t);
+		store_tournament_clear(&t);
+		if (rc != STORE_OK) {
+			server_reply_error(c, req->id, rc == STORE_NOT_FOUND ? PROTO_ERR_NOT_FOUND
+					   : PROTO_ERR_INTERNAL, "no tournament %lld",
+					   (long long)tournament);
+			return;
+		}
 	}
 	/* one game more than the page, to tell whether there is a next page */
 	struct store_games_filter f = {.phase = phase >= 0 ? phase_choices[phase] : NULL,

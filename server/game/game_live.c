@@ -75,8 +75,8 @@ void game_begin(struct server *srv, struct game *g)
 	json_decref(e);
 }
 
-/* A pending challenge lapsed: it ends with reason `expired` (no result), both players hear
- * challenge.expired. */
+/* A pending challenge lapsed: it ends with reason `expired` (no result), both players and its
+ * observers hear challenge.expired. */
 static void expire_challenge(struct server *srv, struct game *g)
 {
 	referee_end(&g->ref, "", END_EXPIRED, false);
@@ -85,8 +85,7 @@ static void expire_challenge(struct server *srv, struct game *g)
 	log_msg(LOGL_INFO, "challenge_expired", "game=%lld", (long long)g->id);
 	json_t *e = proto_event("challenge.expired");
 	json_object_set_new(e, "game", json_integer(g->id));
-	server_send_player(srv, g->row.black_id, e);
-	server_send_player(srv, g->row.white_id, e);
+	game_send(srv, g, e); /* both players and the challenge's observers */
 	json_decref(e);
 	game_retire(srv, g);
 }

@@ -116,6 +116,9 @@ START_TEST(test_refusals_restart_record)
 		   "3 stones");
 	expect_err(place(a, g, json_pack("[s,s,s]", "C3", "G7", "C3")), "illegal_move",
 		   "the same point twice at C3");
+	/* named as the server writes vertices, whatever the client's case */
+	expect_err(place(a, g, json_pack("[s,s,s]", "C3", "g7", "c3")), "illegal_move",
+		   "the same point twice at C3");
 	expect_err(place(a, g, json_pack("[s,s,s]", "C3", "G7", "K10")), "bad_request", "K10");
 	expect_err(place(a, g, json_pack("[s,s,s]", "C3", "pass", "E5")), "bad_request", "pass");
 	expect_err(place(a, g, json_pack("[s,s,i]", "C3", "G7", 5)), "bad_request", NULL);

@@ -561,10 +561,18 @@ START_TEST(t_challenge_spam)
 	long long first = hj_int(r, "challenges.0.game");
 	json_decref(r);
 
-	/* Withdrawing one makes room for one. */
+	/* Withdrawing one makes room for one; its observers hear of it too. */
+	struct hc *watcher = hc_open(hw_d.port);
+	ck_assert(watcher != NULL);
+	r = hc_req(watcher, "{ss sI}", "cmd", "observe", "game", (json_int_t)first);
+	OK(r);
+	json_decref(r);
 	r = hc_req(s[0], "{ss sI}", "cmd", "decline", "game", (json_int_t)first);
 	OK(r);
 	json_decref(r);
+	e = hc_event(watcher, "challenge.declined", first, T);
+	ck_assert_msg(e != NULL, "the challenge's observer heard no challenge.declined");
+	json_decref(e);
 	r = challenge(s[0], "victim");
 	OK(r);
 	json_decref(r);
@@ -580,9 +588,16 @@ START_TEST(t_challenge_spam)
 	OK(r);
 	long long g = hj_int(r, "game");
 	json_decref(r);
+	r = hc_req(watcher, "{ss sI}", "cmd", "observe", "game", (json_int_t)g);
+	OK(r);
+	json_decref(r);
 	e = hc_event(o, "challenge.expired", g, 1000 + T);
 	ck_assert_msg(e != NULL, "the challenged player heard no challenge.expired");
 	json_decref(e);
+	e = hc_event(watcher, "challenge.expired", g, T);
+	ck_assert_msg(e != NULL, "the challenge's observer heard no challenge.expired");
+	json_decref(e);
+	hc_close(watcher);
 	e = hc_event(s[SPAMMERS - 1], "challenge.expired", g, T);
 	ck_assert_msg(e != NULL, "the challenger heard no challenge.expired");
 	json_decref(e);

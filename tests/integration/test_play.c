@@ -803,6 +803,11 @@ START_TEST(test_games_pages)
 	}
 	expect_page(o, json_pack("{}"), all, 5, 0);
 	expect_page(o, json_pack("{s:n}", "before"), all, 5, 0); /* null counts as absent */
+	/* an unknown tournament is not an event without games */
+	json_t *r = hc_req(o, "{s:s, s:i}", "cmd", "games", "tournament", 999);
+	ERR(r, "not_found");
+	ck_assert_pstr_eq(hj_str(r, "error.message"), "no tournament 999");
+	json_decref(r);
 	hc_close(o);
 	hc_close(a);
 	hc_close(b);
