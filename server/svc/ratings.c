@@ -283,7 +283,9 @@ int ratings_declare_rank(struct server *srv, int64_t player_id, const char *rank
 	enum store_rc rc = store_player_set_start(srv->store, player_id, canon, r.rating, r.rd,
 						  r.volatility);
 	if (rc == STORE_CONFLICT || rc == STORE_NOT_FOUND) { /* rated already, or no such player */
-		store_failed(srv, "declared rank");
+		/* the client's refusal (conflict), not the server's fault: not an error line */
+		log_msg(LOGL_DEBUG, "ratings", "what=declared_rank player=%lld refused=\"%s\"",
+			(long long)player_id, store_errmsg(srv->store));
 		return -1;
 	}
 	if (rc != STORE_OK)

@@ -159,6 +159,12 @@ START_TEST(test_full_game)
 	ck_assert_int_eq(hj_int(r, "games.0.id"), g);
 	ck_assert_pstr_eq(hj_str(r, "games.0.result"), "W+8.5");
 	json_decref(r);
+	/* A rated game played: a declared rank is refused, and that refusal is the client's, not
+	 * a server error for the operator (it was logged `error ratings`). */
+	r = hc_req(a, "{s:s, s:s}", "cmd", "player.update", "rank", "2k");
+	ERR(r, "conflict");
+	json_decref(r);
+	ck_assert_msg(!hd_log_has(&D, "error ratings"), "a client's refusal logged as an error");
 	hc_close(a);
 	hc_close(b);
 }
