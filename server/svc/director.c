@@ -18,7 +18,7 @@ static bool result_valid(const struct ruleset *rs, const char *r)
 }
 
 int games_set_result(struct server *srv, int64_t id, const char *result, const char *reason,
-		     bool unrated)
+		     enum games_rating rating)
 {
 	enum end_reason why = END_ADJUDICATED;
 	/* The game's own ruleset judges the result (a prediction game's margins are quarters). */
@@ -52,8 +52,8 @@ int games_set_result(struct server *srv, int64_t id, const char *result, const c
 	if (strcmp(result, "Draw") == 0)
 		result = "0";
 	if (g) {
-		if (unrated) /* a forfeit without play moves no rating (issue 7) */
-			g->row.rated = false;
+		if (rating != GAMES_RATING_KEEP) /* a forfeit without play moves no rating (issue 7) */
+			g->row.rated = rating == GAMES_RATED;
 		game_end(srv, g, result, why);
 		return 0;
 	}
@@ -64,13 +64,13 @@ int games_set_result(struct server *srv, int64_t id, const char *result, const c
 	if (!row.ended_at)
 		row.ended_at = fairclock_wall_s();
 	bool was_rated = row.rated;
-	if (unrated)
-		row.rated = false;
+	if (rating != GAMES_RATING_KEEP)
+		row.rated = rating == GAMES_RATED;
 	if (store_game_update(srv->store, &row) != STORE_OK)
 		game_persist_failed(srv, "result");
 	log_msg(LOGL_INFO, "result_override", "game=%lld result=%s reason=%s", (long long)id, result,
 		referee_reason_name(why));
-	if (was_rated && ratings_recompute(srv, id) < 0)
+	if ((was_rated || row.rated) && ratings_recompute(srv, id) < 0)
 		game_persist_failed(srv, "ratings");
 	json_t *e = proto_event("game.end");
 	json_object_set_new(e, "game", json_integer(id));

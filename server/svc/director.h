@@ -6,16 +6,23 @@
 
 #include "games.h"
 
+/* Whether a result set by games_set_result moves ratings. */
+enum games_rating {
+	GAMES_RATING_KEEP = 0, /* as the game is */
+	GAMES_UNRATED,         /* a forfeit without play (withdrawal, absence, a director's B+F) */
+	GAMES_RATED            /* a played game of a rated event: rated again if a forfeit was not */
+};
+
 /* A director sets or overrides game `id`'s result (SGF form, e.g. "B+R", "0", "Void") with a
  * reason (default "adjudicated"): a live game ends now; an ended game's result is replaced and
- * ratings are recomputed. `unrated`: a forfeit without play (withdrawal, absence) that must not
- * move ratings. Returns 0, -1 (no such game), -2 (not a result of the game's ruleset in its
+ * ratings are recomputed (from it on, if it counted before or counts now). `rating`: see
+ * enum games_rating. Returns 0, -1 (no such game), -2 (not a result of the game's ruleset in its
  * stored form, ruleset_result_check: give ruleset_result_normalise's form) or -3 (not a reason a director may give: none of
  * referee_reason_name's but "declined", or "double_forfeit" with a result other than Void,
  * docs/rules.md §4) or -4 (a margin an area count cannot give with the game's komi:
  * ruleset_margin_fits). */
 int games_set_result(struct server *srv, int64_t id, const char *result, const char *reason,
-		     bool unrated);
+		     enum games_rating rating);
 /* The tournament game `id` belongs to: *tournament_id, 0 for a casual game (a director may set
  * only a tournament's results; an admin any, docs/protocol.md tournament.result), and its
  * *round (0 for a casual game); and, unless `result` is NULL, its result as it stands (""

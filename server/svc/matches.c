@@ -108,7 +108,7 @@ static int next_of_match(struct server *srv, const struct tour *t, const struct 
 		games_set_result(srv, gid, r == RESULT_DOUBLE_LOSS ? ruleset_default()->result_void :
 				 ruleset_default()->result_win(r == RESULT_BLACK_FORFEIT_WIN ? BLACK : WHITE,
 							       RULESET_WIN_FORFEIT),
-				 r == RESULT_DOUBLE_LOSS ? "double_forfeit" : "adjudicated", true);
+				 r == RESULT_DOUBLE_LOSS ? "double_forfeit" : "adjudicated", GAMES_UNRATED);
 		if (bestof_record(m, r) != BESTOF_OK)
 			break;
 	} while (m->winner < 0);

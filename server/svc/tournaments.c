@@ -238,7 +238,7 @@ int tournaments_withdraw(struct server *srv, int64_t tournament, const char *nam
 					continue;
 				const char *res = ruleset_default()->result_win(
 					g->black == pi ? WHITE : BLACK, RULESET_WIN_FORFEIT);
-				games_set_result(srv, b.game_ids[k], res, "adjudicated", true);
+				games_set_result(srv, b.game_ids[k], res, "adjudicated", GAMES_UNRATED);
 				json_array_append_new(done, json_pack("{s:I, s:i, s:s}", "game",
 					(json_int_t)b.game_ids[k], "round", g->round, "result", res));
 			}
@@ -427,7 +427,7 @@ static json_t *create_round_games(struct server *srv, const struct tour *t, cons
 					 ruleset_default()->result_win(absent_winner(pred, p->black_absent),
 								       RULESET_WIN_FORFEIT),
 					 p->black_absent && p->white_absent ? "double_forfeit" : "adjudicated",
-					 true);
+					 GAMES_UNRATED);
 		json_t *pj = json_pack("{s:I, s:s, s:s, s:i}", "game", (json_int_t)gid, "black",
 				       bp->name, "white", wp->name, "handicap", p->handicap);
 		if (pred) {
@@ -604,6 +604,29 @@ static int knockout_bracket_holds(struct server *srv, int64_t tid, int64_t game,
 	return rc;
 }
 
+/* How a director's result moves ratings (docs/td-guide.md §4): a forfeit (`B+F`, `W+F`) not
+ * lost on the board (reason `warnings` or `illegal`) was not played, so it is unrated, as the
+ * h9's `!` tells the EGD; another result of a rated event's game counts, again if a forfeit had
+ * made it unrated; a casual game (an admin's) stays as it is. */
+static enum games_rating result_rating(struct server *srv, int64_t tid, const char *result,
+				       const char *reason)
+{
+	struct ruleset_result res;
+	if (ruleset_default()->result_parse(result, &res) == 0 && res.decided_by &&
+	    res.how == RULESET_WIN_FORFEIT &&
+	    !(reason && (strcmp(reason, "warnings") == 0 || strcmp(reason, "illegal") == 0)))
+		return GAMES_UNRATED;
+	if (!tid)
+		return GAMES_RATING_KEEP;
+	struct tour t;
+	struct proto_error ignored;
+	if (tour_get(srv, tid, &t, &ignored) < 0)
+		return GAMES_RATING_KEEP;
+	bool rated = json_is_true(json_object_get(tour_settings(&t), "rated"));
+	tour_clear(&t);
+	return rated ? GAMES_RATED : GAMES_RATING_KEEP;
+}
+
 int tournaments_result(struct server *srv, const char *by, bool admin, int64_t game,
 		       const char *given, const char *reason, char result[STORE_RESULT_SIZE],
 		       char previous[STORE_RESULT_SIZE], struct result_where *where,
@@ -641,7 +664,8 @@ int tournaments_result(struct server *srv, const char *by, bool admin, int64_t g
 				"(a challenge declined or lapsed): it has no result", (long long)game);
 	bool unchanged = !reason && previous[0] && strcmp(previous, result) == 0 &&
 			 strcmp(result, ruleset_default()->result_void) != 0;
-	int rc = unchanged ? 0 : games_set_result(srv, game, result, reason, false);
+	int rc = unchanged ? 0 : games_set_result(srv, game, result, reason,
+						  result_rating(srv, tid, result, reason));
 	if (rc == -1)
 		return svc_fail(e, PROTO_ERR_NOT_FOUND, "no game %lld", (long long)game);
 	if (rc < 0)

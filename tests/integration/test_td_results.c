@@ -66,18 +66,24 @@ static void expect_refused(struct hc *c, long long g, const char *given, const c
 
 /* A one-round Swiss of two players named after `tag` ("rf": rf_td directs "RF Cup"), its
  * round started: the id of its one game. */
-static long long one_game_event(struct tt_event *e, char names[][32], const char *tag)
+static long long one_game_event_ex(struct tt_event *e, char names[][32], const char *tag,
+				   bool rated)
 {
 	char td[16], cup[16];
 	snprintf(td, sizeof td, "%s_td", tag);
 	snprintf(cup, sizeof cup, "%c%c Cup", tag[0] - 'a' + 'A', tag[1] - 'a' + 'A');
 	tt_players(e, tag, 2, names);
 	e->td = tt_director(td);
-	e->id = tt_create(e->td, cup, "swiss", json_pack("{s:i}", "rounds", 1));
+	e->id = tt_create(e->td, cup, "swiss", json_pack("{s:i, s:b}", "rounds", 1, "rated", rated));
 	for (int i = 0; i < e->n; i++)
 		tt_register(e, i);
 	ck_assert_int_eq(tt_start_round(e, 1), 1);
 	return e->g[0].id;
+}
+
+static long long one_game_event(struct tt_event *e, char names[][32], const char *tag)
+{
+	return one_game_event_ex(e, names, tag, false);
 }
 
 /* Every accepted form, in any case, stored in its one form; a double loss. */
@@ -195,6 +201,53 @@ START_TEST(test_result_unchanged)
 }
 END_TEST
 
+/* Player `name`'s rating as `player` gives it. */
+static double rating_of(struct hc *c, const char *name)
+{
+	json_t *r = hc_req(c, "{s:s, s:s}", "cmd", "player", "name", name);
+	OK(r);
+	double v = json_number_value(hj_get(r, "player.rating"));
+	json_decref(r);
+	return v;
+}
+
+/* Game g's `rated`, and both players' ratings are (or are not) those given. */
+static void expect_rating(struct tt_event *e, long long g, bool rated, double black, double white,
+			  bool same)
+{
+	json_t *r = hc_req(e->td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+	ck_assert_msg(json_is_true(hj_get(r, "game.rated")) == rated, "%s", hj_text(r));
+	double b = 0, w = 0;
+	b = rating_of(e->td, hj_str(r, "game.black"));
+	w = rating_of(e->td, hj_str(r, "game.white"));
+	json_decref(r);
+	ck_assert_msg((b == black && w == white) == same, "ratings %f %f, before %f %f", b, w, black,
+		      white);
+}
+
+/* A director's forfeit (B+F, W+F) was not played: it moves no rating (docs/td-guide.md §4; the
+ * h9 marks it `!`, unrated at the EGD); the real result entered later counts again; a forfeit
+ * lost on the board (reason warnings) counts. Before, every result a director gave was rated. */
+START_TEST(test_forfeit_unrated)
+{
+	static char names[TT_MAXP][32];
+	struct tt_event e = {0};
+	long long g = one_game_event_ex(&e, names, "fu", true);
+	json_t *r = hc_req(e.td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+	double b0 = rating_of(e.td, hj_str(r, "game.black")), w0 = rating_of(e.td, hj_str(r, "game.white"));
+	json_decref(r);
+	expect_stored(e.td, g, "b+f", NULL, "B+F", "adjudicated");
+	expect_rating(&e, g, false, b0, w0, true);
+	expect_stored(e.td, g, "B+R", NULL, "B+R", "adjudicated"); /* it was played after all */
+	expect_rating(&e, g, true, b0, w0, false);
+	expect_stored(e.td, g, "W+F", NULL, "W+F", "adjudicated"); /* the rating taken back */
+	expect_rating(&e, g, false, b0, w0, true);
+	expect_stored(e.td, g, "W+F", "warnings", "W+F", "warnings"); /* lost on the board */
+	expect_rating(&e, g, true, b0, w0, false);
+	tt_close_all(&e);
+}
+END_TEST
+
 /* A casual game: forbidden to a td (the game goes on), allowed to an admin and logged. */
 START_TEST(test_casual_game)
 {
@@ -296,6 +349,7 @@ static Suite *results_suite(void)
 	tcase_add_test(tc, test_result_where);
 	tcase_add_test(tc, test_result_unchanged);
 	tcase_add_test(tc, test_warning_log);
+	tcase_add_test(tc, test_forfeit_unrated);
 	suite_add_tcase(s, tc);
 	return s;
 }
