@@ -153,8 +153,15 @@ static bool pair_terms(const struct sw *c, int i, int j, struct terms *t)
 			t->c4 = split ? (int)(x % RANDOM_SEED_COST_MAX) : W4_MAX;
 		}
 	} else {
-		/* across groups: the bottom of the upper group v the top of the lower one */
-		t->c4 = cap_sq((gs + g - 1 - i) + (j - c->gstart[j]), SEED_DEV_CAP);
+		/* across groups: the bottom of the upper group v the top of the lower one. A place
+		 * off it costs one more than a place off the fold within a group, so that where
+		 * the two tie (an odd group: its middle player floating and the rest folded, or
+		 * its bottom floating and the rest a place off the fold) the bottom floats, as
+		 * EGF practice and OpenGotha's default have it (a director's trial: the 2d of a
+		 * 3d-2d-1d group floated down). */
+		int dev = (gs + g - 1 - i) + (j - c->gstart[j]);
+		int cost = cap_sq(dev, SEED_DEV_CAP) + (dev > 0);
+		t->c4 = cost < W4_MAX ? cost : W4_MAX;
 	}
 	/* 4. colour, soft and last: both due the same colour costs the weaker claim
 	 * (due_colour); handicap games have no colour to be due */

@@ -766,6 +766,47 @@ START_TEST(test_mcmahon_spread)
 }
 END_TEST
 
+/* An odd score group's floater is its bottom, who meets the top of the group below (EGF
+ * practice, OpenGotha's default "bottom of the upper group, top of the lower"; docs/pairing.md
+ * term 5). A director's trial (McMahon, bar 1d: 3d, 2d, 1d at MMS 30, 1k at 29) found the 2d
+ * floated instead: that and the bottom floating cost the same, one place of fold each. The
+ * same below: a group of three takes a floater from above with its top. */
+START_TEST(test_mcmahon_float_bottom)
+{
+	static struct sim s;
+	static struct pairing_out o;
+	sim_init(&s, SYSTEM_MCMAHON, 4);
+	s.ev.mcmahon_bar = 0;
+	s.ev.mcmahon_floor = -30;
+	static const int ranks[4] = { 2, 1, 0, -1 }; /* 3d, 2d, 1d: MMS 30; 1k: 29 */
+	for (int i = 0; i < 4; i++)
+		s.players[i].rank = ranks[i];
+	ck_assert_int_eq(pairing_round(&s.ev, 1, &o), 0);
+	ck_assert_int_eq(o.npairs, 2);
+	for (int p = 0; p < 2; p++) {
+		int a = o.pairs[p].black < o.pairs[p].white ? o.pairs[p].black : o.pairs[p].white;
+		int b = o.pairs[p].black ^ o.pairs[p].white ^ a;
+		ck_assert_msg((a == 0 && b == 1) || (a == 2 && b == 3),
+			      "pair %d-%d: want 3d v 2d and 1d (the bottom) v 1k", a, b);
+	}
+	/* a group of one (a 2d at the bar: MMS 31) over a group of three (1d: 30): its player
+	 * floats down to the top of the three */
+	sim_init(&s, SYSTEM_MCMAHON, 4);
+	s.ev.mcmahon_bar = 1;
+	s.ev.mcmahon_floor = -30;
+	static const int ranks2[4] = { 1, 0, 0, 0 }; /* 2d: MMS 31; three 1d: 30 */
+	for (int i = 0; i < 4; i++)
+		s.players[i].rank = ranks2[i];
+	ck_assert_int_eq(pairing_round(&s.ev, 1, &o), 0);
+	for (int p = 0; p < 2; p++) {
+		int a = o.pairs[p].black < o.pairs[p].white ? o.pairs[p].black : o.pairs[p].white;
+		int b = o.pairs[p].black ^ o.pairs[p].white ^ a;
+		ck_assert_msg((a == 0 && b == 1) || (a == 2 && b == 3),
+			      "pair %d-%d: want the floater v the top of the three", a, b);
+	}
+}
+END_TEST
+
 /* Issue 15, finding 2: handicap games do not count in colour balance. Two leaders who
  * each gave handicap as White twice meet in an even game; their colours are as if they
  * had no history (the better seed White), not "both due Black". */
@@ -967,6 +1008,7 @@ static Suite *pairing_suite(void)
 	tcase_add_test(ts, test_swiss_seeding);
 	tcase_add_test(ts, test_swiss_bye);
 	tcase_add_test(ts, test_swiss_bye_before_colour);
+	tcase_add_test(ts, test_mcmahon_float_bottom);
 	tcase_add_test(ts, test_swiss_leaders_meet);
 	tcase_add_test(ts, test_swiss_score_minimum);
 	tcase_add_test(ts, test_swiss_lookahead);
