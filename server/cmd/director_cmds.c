@@ -1,4 +1,5 @@
 /* director_cmds: see director_cmds.h. */
+#include <limits.h>
 #include <string.h>
 #include <strings.h>
 #include "pairing.h"
@@ -65,7 +66,8 @@ void tournament_cmds_absent(struct conn *c, const struct proto_request *req)
 	int64_t id, round;
 	if (proto_get_id(req->root, "tournament", true, &id, &err) < 0 ||
 	    proto_get_string(req->root, "player", true, STORE_FULL_NAME_MAX, &name, &err) < 0 ||
-	    proto_get_int(req->root, "round", true, 1, EVENT_MAX_ROUNDS, &round, &err) < 0 ||
+	    /* the event's own count bounds it (tournaments_absent: "the event has rounds 1 to 2") */
+	    proto_get_int(req->root, "round", true, 1, INT_MAX, &round, &err) < 0 ||
 	    tournaments_absent(c->srv, id, name, (int)round, &err) < 0) {
 		server_reply(c, proto_reply_error_from(req->id, &err));
 		return;

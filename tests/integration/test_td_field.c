@@ -501,6 +501,10 @@ START_TEST(test_absent_late)
 	refused(e.td, json_pack("{s:s, s:I, s:s, s:i}", "cmd", "tournament.absent", "tournament",
 				(json_int_t)t, "player", e.names[4], "round", 4), "bad_request",
 		"'round'");
+	/* past the most rounds any event has: the event's own count said, not that maximum */
+	refused(e.td, json_pack("{s:s, s:I, s:s, s:i}", "cmd", "tournament.absent", "tournament",
+				(json_int_t)t, "player", e.names[4], "round", 99), "bad_request",
+		"the event has rounds 1 to 3");
 	refused(e.td, json_pack("{s:s, s:I, s:s, s:i}", "cmd", "tournament.absent", "tournament",
 				(json_int_t)t, "player", "al_9", "round", 2), "not_found", "al_9");
 	struct round_view v;
