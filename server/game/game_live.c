@@ -12,9 +12,11 @@
 #include "log.h"
 #include "vertex.h"
 
-/* The flag of the player to move fell (Art. 12): the game is lost on time, or with
- * `last_period: pass` under byo-yomi the turn is forfeited as a pass and the last period
- * starts again (Art. 22.5), except while a free handicap placement is due (it loses). Returns true if the game ended (g is gone). */
+/* The flag of the player to move fell (Art. 12): the game is lost on time (by forfeit, reason
+ * lateness, for a player absent from a scheduled game: Art. 22.4), or with `last_period: pass`
+ * under byo-yomi the turn is forfeited as a pass and the last period starts again (Art. 22.5),
+ * except while a free handicap placement is due (it loses). Returns true if the game ended (g
+ * is gone). */
 bool game_flag_fall(struct server *srv, struct game *g)
 {
 	enum color c = g->ref.board.to_move;
@@ -33,6 +35,17 @@ bool game_flag_fall(struct server *srv, struct game *g)
 		return game_announce_move(srv, g, c, &m, "time");
 	}
 	clock_peek(&g->cc, &g->clk[c], game_turn_elapsed(g), &g->clk[c]);
+	/* Art. 22.4: an absent player's clock runs from the start, and when it runs out they
+	 * "lose the right to play the game": a player who never reported present loses by
+	 * forfeit (reason lateness, as at the limit: unrated, `!` in the h9), not a played game
+	 * lost on time. */
+	if (g->row.start_at > 0 && !g->present[c]) {
+		log_msg(LOGL_INFO, "absent_flag", "game=%lld color=%s", (long long)g->id,
+			game_color_name(c));
+		game_end(srv, g, g->rs->result_win(color_other(c), RULESET_WIN_FORFEIT),
+			 END_LATENESS);
+		return true;
+	}
 	game_end(srv, g, g->rs->result_win(color_other(c), RULESET_WIN_TIME), END_TIME);
 	return true;
 }

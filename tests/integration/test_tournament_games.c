@@ -596,6 +596,55 @@ START_TEST(test_double_forfeit_one_meaning)
 }
 END_TEST
 
+/* Art. 22.4: an absent player's clock runs from the start; when it runs out, the player
+ * "loses the right to play the game": a forfeit for absence (W+F, reason lateness), unrated and
+ * unplayed in the h9 (`!`), not a game lost on time (a trial found W+T, rated, for a Black who
+ * never came). White joined, Black never did; 1 s + one 1 s period, lateness limit 60 s. */
+START_TEST(test_absent_flag_is_forfeit)
+{
+	struct hc *td = tt_director("af_td");
+	struct hc *a = tt_login("af_a"), *b = tt_login("af_b");
+	json_t *r = hc_req(td, "{s:s, s:s, s:s, s:i, s:i, s:b, s:i, s:{s:s, s:i, s:i, s:i}}", "cmd",
+			   "tournament.create", "name", "AF Swiss", "system", "swiss", "size", TT_BOARD,
+			   "lateness_limit_s", 60, "rated", 1, "rounds", 1, "time", "system",
+			   "byoyomi", "main_s", 1, "periods", 1, "period_s", 1);
+	OK(r);
+	json_int_t id = hj_int(r, "tournament");
+	json_decref(r);
+	const char *names[] = {"af_a", "af_b"};
+	for (int i = 0; i < 2; i++) {
+		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament", id,
+			   "player", names[i]);
+		OK(r);
+		json_decref(r);
+	}
+	r = hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament", id,
+		   "start_at", tt_wall_s() + TT_START_DELAY_S);
+	OK(r);
+	long long g = hj_int(r, "pairings.0.game");
+	const char *white = hj_str(r, "pairings.0.white");
+	struct hc *w = strcmp(white, "af_a") == 0 ? a : b;
+	json_decref(r);
+	r = hc_req(w, "{s:s, s:I}", "cmd", "join", "game", (json_int_t)g);
+	OK(r);
+	json_decref(r);
+	json_t *e = hc_event(w, "game.end", g, T);
+	ck_assert_msg(e != NULL, "the absent Black's clock did not end the game");
+	ck_assert_pstr_eq(hj_str(e, "result"), "W+F");
+	ck_assert_pstr_eq(hj_str(e, "reason"), "lateness");
+	ck_assert_msg(!hj_get(e, "ratings"), "a forfeit moved ratings: %s", hj_text(e));
+	json_decref(e);
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament", id, "format", "h9");
+	OK(r);
+	ck_assert_msg(strstr(hj_str(r, "data"), "+!w") && strstr(hj_str(r, "data"), "-!b"),
+		      "not a forfeit in the h9: %s", hj_str(r, "data"));
+	json_decref(r);
+	hc_close(a);
+	hc_close(b);
+	hc_close(td);
+}
+END_TEST
+
 /* The pairings tell a game that has not begun from one in play, paused or being counted
  * (extension `phase`, `paused`): a pairing without a result said nothing of which (a
  * tournament page read "no result yet" for each). */
@@ -685,6 +734,7 @@ static Suite *games_suite(void)
 	tcase_add_test(tc, test_handicap_komi_counted_as_recorded);
 	tcase_add_test(tc, test_refused_round_changes_nothing);
 	tcase_add_test(tc, test_double_forfeit_one_meaning);
+	tcase_add_test(tc, test_absent_flag_is_forfeit);
 	tcase_add_test(tc, test_place_and_export_round_refused);
 	tcase_add_test(tc, test_pairings_say_phase);
 	suite_add_tcase(s, tc);
