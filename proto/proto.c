@@ -875,8 +875,8 @@ static int rules_set(struct rules *r, enum rules_key k, const char *s)
 	return -1;
 }
 
-int proto_get_rules(const json_t *obj, const char *field, bool required, struct rules *out,
-		    struct proto_error *err)
+static int get_rules(const json_t *obj, const char *field, bool required, struct rules *out,
+		     bool stored, struct proto_error *err)
 {
 	json_t *o = NULL;
 	int r = lookup(obj, field, field, required, &o, err);
@@ -945,7 +945,7 @@ int proto_get_rules(const json_t *obj, const char *field, bool required, struct 
 			{ RK_CYCLE, "forbid", "a repetition loses at once, Art. 5.4" } };
 		for (size_t k = 0; k < sizeof fixed / sizeof *fixed; k++) {
 			json_t *v = json_object_get(o, rules_keys[fixed[k].k]);
-			if (v && strcmp(json_string_value(v), fixed[k].want) != 0)
+			if (v && !stored && strcmp(json_string_value(v), fixed[k].want) != 0)
 				return proto_error_set(err, PROTO_ERR_BAD_REQUEST,
 						       "field '%s.%s': the prediction ruleset has only "
 						       "\"%s\" (seed 000: %s)", field,
@@ -963,6 +963,18 @@ int proto_get_rules(const json_t *obj, const char *field, bool required, struct 
 					       rules_extra_keys[k], field);
 	*out = nr;
 	return 1;
+}
+
+int proto_get_rules(const json_t *obj, const char *field, bool required, struct rules *out,
+		    struct proto_error *err)
+{
+	return get_rules(obj, field, required, out, false, err);
+}
+
+int proto_get_rules_stored(const json_t *obj, const char *field, bool required,
+			   struct rules *out, struct proto_error *err)
+{
+	return get_rules(obj, field, required, out, true, err);
 }
 
 json_t *proto_rules_to_json(const struct rules *r)

@@ -248,9 +248,16 @@ json_t *proto_time_to_json(const struct proto_time *t);
  * "prediction"), decisive (bool), predict_s (1..RULES_PREDICT_MAX_S) (docs/rules.md; names of
  * rules.h).
  * Keys absent keep the value *out holds on entry (start from rules_default or the event's).
- * *out changes only on success. Unknown keys are an error. */
+ * *out changes only on success. Unknown keys are an error. Under the prediction ruleset `ko`,
+ * `illegal` and `cycle` are seed 000's (positional, forfeit, forbid: Art. 5.4): other values
+ * given are a bad_request. */
 int proto_get_rules(const json_t *obj, const char *field, bool required, struct rules *out,
 		    struct proto_error *err);
+/* The same for rules the server stored itself (a game row's, an event's settings): under the
+ * prediction ruleset `ko`, `illegal` and `cycle` take seed 000's values whatever was stored
+ * (an older tengend stored `ko: "situational"` there) instead of being refused. */
+int proto_get_rules_stored(const json_t *obj, const char *field, bool required,
+			   struct rules *out, struct proto_error *err);
 /* The wire object with all five keys; NULL on OOM. */
 json_t *proto_rules_to_json(const struct rules *r);
 

@@ -336,7 +336,7 @@ static int game_parse_settings(struct game *g)
 		json_object_set_new(w, "rules", json_loads(g->row.rules, 0, NULL));
 	if (g->row.time_control)
 		json_object_set_new(w, "time", json_loads(g->row.time_control, 0, NULL));
-	int r = proto_get_rules(w, "rules", false, &g->rules, &err) < 0 ||
+	int r = proto_get_rules_stored(w, "rules", false, &g->rules, &err) < 0 ||
 		proto_get_time(w, "time", false, &g->time, &err) < 0 ? -1 : 0;
 	json_decref(w);
 	game_control_from_time(&g->time, &g->cc);

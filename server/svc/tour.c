@@ -139,7 +139,7 @@ int tour_game_settings(const struct tour *t, struct game_settings *gs)
 	gs->rated = json_is_true(json_object_get(s, "rated"));
 	gs->lateness_limit_s = tour_setting_int(t, "lateness_limit_s", GAMES_LATENESS_LIMIT_DEFAULT_S);
 	rules_default(&gs->rules);
-	if (proto_get_rules(s, "rules", false, &gs->rules, &err) < 0 ||
+	if (proto_get_rules_stored(s, "rules", false, &gs->rules, &err) < 0 ||
 	    proto_get_time(s, "time", false, &gs->time, &err) < 0)
 		return -1;
 	return 0;

@@ -751,6 +751,17 @@ START_TEST(rules_valid)
 	j = proto_rules_to_json(&r);
 	ck_assert_str_eq(json_string_value(json_object_get(j, "ko")), "positional");
 	json_decref(j);
+	/* what an older tengend stored for a prediction game or event is read, as judged: a
+	 * live game or an event's next round must not fail to load after an upgrade */
+	o = obj("{\"rules\":{\"ko\":\"situational\",\"illegal\":\"forfeit\",\"cycle\":\"forbid\","
+		"\"counting\":\"agreement\",\"last_period\":\"lose\",\"ruleset\":\"prediction\","
+		"\"decisive\":false}}");
+	rules_default(&r);
+	ck_assert_int_eq(proto_get_rules(o, "rules", true, &r, &err), -1);
+	ck_assert_int_eq(proto_get_rules_stored(o, "rules", true, &r, &err), 1);
+	ck_assert_int_eq(r.ko, KO_POSITIONAL);
+	ck_assert_int_eq(r.ruleset, RULESET_PREDICTION);
+	json_decref(o);
 }
 END_TEST
 
