@@ -184,7 +184,17 @@ test('two players play a game to the end by clicking; a spectator watches', asyn
 	await click(alice, 'D6', 'B', all);
 	await click(bob, 'A1', 'W', all);
 	await click(alice, 'F6', 'B', all);
-	await click(bob, 'B1', 'W', all);
+	// bob plays B1 from the keyboard: the board takes the focus, the cursor starts on the last
+	// move (F6), the arrow keys move it (not the move list's step), Enter plays (a keyboard-only
+	// player could pass and resign, not play a move)
+	await bob.focus('svg.board');
+	for (const k of ['ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown'])
+		await bob.keyboard.press(k);
+	assert.match(await bob.getAttribute('svg.board', 'aria-label'), /at B1: empty/);
+	assert.match(await bob.textContent('#step-label'), /move 5 of 5/);
+	await bob.keyboard.press('Enter');
+	for (const w of all) await w.waitForSelector('[data-vertex="B1"][data-color="W"]', {timeout: WAIT});
+	assert.ok(await bob.evaluate(() => document.activeElement && document.activeElement.matches('svg.board')), 'the redraw lost the focus');
 	await click(alice, 'E7', 'B', all);
 	for (const p of all) {
 		await p.waitForFunction(() => !document.querySelector('[data-vertex="E6"]'), null, {timeout: WAIT});
@@ -440,6 +450,12 @@ test('a tournament page shows standings and updates as results are entered', asy
 		await phone.goto(base + path);
 		await phone.waitForFunction((t) => document.querySelector('#name').textContent === t, title, {timeout: WAIT});
 	}
+	// an entrant's name (no account) has no page: said so, not the server's field error (the
+	// tournament page linked entrants there)
+	await phone.goto(base + '/player/Doe%20John');
+	await phone.waitForFunction(() => document.querySelector('#name').textContent === 'No player Doe John', null, {timeout: WAIT});
+	assert.match(await phone.textContent('#status'), /Only players with accounts have a page/);
+	assert.doesNotMatch(await phone.textContent('#status'), /field 'name'/);
 	await phone.goto(`${base}/game/${game.game}`);
 	await phone.waitForSelector('svg.board', {timeout: WAIT});
 	const dot = await phone.locator('.swatch').first().boundingBox();
@@ -496,7 +512,8 @@ test('pages reconnect by themselves after a server restart; a logout keeps the b
 		await c.ok('register', {name: n, password: n + '-password'});
 		await c.ok('login', {name: n, password: n + '-password'});
 	}
-	const game = (await ivy.ok('challenge', {opponent: 'jon', size: 9, color: 'black', rated: false})).game;
+	const game = (await ivy.ok('challenge', {opponent: 'jon', size: 9, color: 'black', rated: false,
+		time: {system: 'absolute', main_s: 600}})).game;
 	await jon.ok('accept', {game});
 	const kim = await newPlayer('kim'), lee = await newPlayer('lee'); // two spectators, logged in
 	for (const p of [kim, lee]) {
@@ -510,6 +527,11 @@ test('pages reconnect by themselves after a server restart; a logout keeps the b
 	await kim.waitForSelector('#login-form', {timeout: WAIT});
 	await jon.ok('play', {game, vertex: 'C3'});
 	await kim.waitForSelector('[data-vertex="C3"][data-color="W"]', {timeout: WAIT});
+	// Black's clock has counted down a second or two on lee's page when the server goes
+	const secs = (t) => t.split(':').reduce((a, x) => a * 60 + Number(x), 0);
+	const atMove = await lee.textContent('[data-clock="B"]');
+	await lee.waitForFunction((t) => document.querySelector('[data-clock="B"]').textContent !== t, atMove, {timeout: WAIT});
+	const beforeStop = secs(await lee.textContent('[data-clock="B"]'));
 	// the server restarts on the same ports: the pages say so, connect again, log in again
 	// (lee), observe again and show the moves made after (they stayed dead before)
 	ivy.close();
@@ -517,6 +539,11 @@ test('pages reconnect by themselves after a server restart; a logout keeps the b
 	await stopDaemon();
 	for (const p of [kim, lee])
 		await p.waitForFunction(() => /reconnecting/.test(document.querySelector('#status').textContent), null, {timeout: WAIT});
+	// while it is down the clock stands where it was: it jumped back up to its value at the
+	// last move, time the player no longer has (a clean stop charges the turn's used part)
+	const down = secs(await lee.textContent('[data-clock="B"]'));
+	assert.ok(down <= beforeStop, `Black's clock went from ${beforeStop} s up to ${down} s when the server went down`);
+	assert.equal(await lee.locator('[data-clock="B"].running').count(), 0);
 	// a page opened while the server is down (here its files come from the web root, as a
 	// cache or a proxy would give them): its first connection fails, and it keeps trying.
 	// Chromium takes a page the test fulfils for a public one and blocks its WebSocket to

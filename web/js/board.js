@@ -108,10 +108,53 @@ function territoryMark(cx, cy, owner, v) {
 		'data-territory': owner, 'data-at': v});
 }
 
+// What a point holds, in words (the keyboard cursor's label for a screen reader).
+function pointWords(pos, v, opts) {
+	const p = pointOf(pos.size, v), c = p ? pos.at(p[0], p[1]) : '.';
+	const what = c === 'B' ? 'black stone' : c === 'W' ? 'white stone' : 'empty';
+	return `${v}: ${what}` + (opts.dead && opts.dead.has(v) ? ', marked dead' : '') + (opts.last === v ? ', the last move' : '');
+}
+
+// The keyboard's way onto a board that takes clicks (opts.onclick): the board takes focus
+// (Tab), the arrow keys move a cursor over the points (Home/End: the row's ends), Enter or
+// Space does what a click there would. The cursor starts on the last move; once moved, it is
+// kept across redraws (host.dataset.cursor), as is the focus; its point is in the board's
+// aria-label. WCAG 2.1.1: without it a
+// keyboard-only player could pass and resign but not play a move or mark a dead stone.
+function keyboard(host, s, pos, opts, at, cell) {
+	const n = pos.size;
+	let cur = pointOf(n, host.dataset.cursor) || pointOf(n, opts.last) || [(n - 1) >> 1, (n - 1) >> 1];
+	const mark = svg('rect', {width: cell - 4, height: cell - 4, rx: 4, class: 'cursor', 'aria-hidden': 'true'});
+	const place = (moved) => {
+		const v = vertexOf(n, cur[0], cur[1]);
+		if (moved) host.dataset.cursor = v; // until the keys move it, it follows the last move
+		mark.setAttribute('x', at(cur[0]) - cell / 2 + 2);
+		mark.setAttribute('y', at(cur[1]) - cell / 2 + 2);
+		mark.dataset.cursor = v;
+		s.setAttribute('aria-label', `${n}x${n} board, at ${pointWords(pos, v, opts)}. Arrow keys move, Enter plays or marks.`);
+	};
+	s.setAttribute('tabindex', '0');
+	s.setAttribute('role', 'application');
+	s.append(mark);
+	place();
+	s.addEventListener('keydown', (ev) => {
+		const step = {ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1]}[ev.key];
+		if (step) cur = [Math.max(0, Math.min(n - 1, cur[0] + step[0])), Math.max(0, Math.min(n - 1, cur[1] + step[1]))];
+		else if (ev.key === 'Home') cur = [0, cur[1]];
+		else if (ev.key === 'End') cur = [n - 1, cur[1]];
+		else if (ev.key === 'Enter' || ev.key === ' ') opts.onclick(vertexOf(n, cur[0], cur[1]));
+		else return;
+		ev.preventDefault();
+		ev.stopPropagation(); // the page's own arrow keys step through the moves
+		place(true);
+	});
+}
+
 // Draw pos into the element `host` (replacing its content). opts: last (vertex of the last
 // move), dead (Set of vertices marked dead), theirs (Set of vertices the opponent marks dead:
 // a square, so that both claims show at once in the count), territory (Map of vertex to 'B'
-// or 'W': a small square of that colour, a counted game's final board), onclick(vertex).
+// or 'W': a small square of that colour, a counted game's final board), onclick(vertex): the
+// board then also works from the keyboard (keyboard above).
 export function drawBoard(host, pos, opts = {}) {
 	const n = pos.size, cell = 30, pad = 30, w = pad * 2 + cell * (n - 1);
 	const s = svg('svg', {viewBox: `0 0 ${w} ${w}`, class: 'board', role: 'img', 'aria-label': `${n}x${n} board`});
@@ -148,6 +191,9 @@ export function drawBoard(host, pos, opts = {}) {
 			if (opts.last === v) s.append(svg('circle', {cx: at(x), cy: at(y), r: cell / 5, class: 'last ' + (c === 'B' ? 'on-black' : 'on-white'), 'data-last': v}));
 		}
 	}
+	if (opts.onclick) keyboard(host, s, pos, opts, at, cell);
+	const focused = host.contains(document.activeElement); // a redraw keeps the focus
 	host.replaceChildren(s);
+	if (focused && opts.onclick) s.focus();
 	return s;
 }

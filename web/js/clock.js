@@ -45,6 +45,15 @@ export class Clocks {
 		this.running = clocks ? running : null; // no clocks: nothing runs
 		if (period) this.period = period;
 		this.since = performance.now();
+		this.frozenAt = 0;
+		this.show();
+	}
+	// Stop counting down where the clocks stand (the server gone: no clock runs while it is
+	// down, Art. 14), showing the time already counted as used until the next set(). Setting
+	// the server's last clocks again instead showed the running clock seconds higher than the
+	// time its player has left (a clean stop charges the part of the turn used).
+	freeze() {
+		if (this.running && !this.frozenAt) this.frozenAt = performance.now();
 		this.show();
 	}
 	show() {
@@ -52,9 +61,9 @@ export class Clocks {
 			const e = this.root.querySelector(`[data-clock="${col}"]`);
 			if (!e) continue;
 			const c = this.clocks ? this.clocks[col] : null;
-			const used = col === this.running ? performance.now() - this.since : 0;
+			const used = col === this.running ? (this.frozenAt || performance.now()) - this.since : 0;
 			e.textContent = this.clocks ? clockText(c, used, this.period) : 'no clock';
-			e.classList.toggle('running', col === this.running);
+			e.classList.toggle('running', col === this.running && !this.frozenAt);
 		}
 	}
 }

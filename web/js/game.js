@@ -369,7 +369,7 @@ async function main() {
 	on('game.end', (e) => { if (e.game === id) say(''); }); // "Claim sent: waiting…" is over
 	on('login', () => { if (game) { render(); joinIfMine(); } });
 	// no clock runs while the server is down (Art. 14): stop counting down until it is back
-	onState((st) => { if (st === 'closed' && clocks.clocks) clocks.set(clocks.clocks, null); });
+	onState((st) => { if (st === 'closed') clocks.freeze(); });
 	// A logout ends the connection's observations (docs/protocol.md): observe again, as anyone
 	// may. After a reconnect the page's state is read again, which observes anew.
 	on('logout', () => { if (game) { render(); load(); } });

@@ -1,6 +1,6 @@
 // player.js: the player page /player/NAME: profile, rating history as an SVG chart, games.
 import {request} from './conn.js';
-import {el, $, header, say, fmtTime, link, REASONS, notFound} from './ui.js';
+import {el, $, header, say, fmtTime, link, playerLink, isAccountName, REASONS, notFound} from './ui.js';
 
 const name = decodeURIComponent(location.pathname.split('/')[2] || '');
 const SVGNS = 'http://www.w3.org/2000/svg';
@@ -53,6 +53,11 @@ function won(g) {
 async function main() {
 	document.title = `tengen: ${name}`;
 	await header();
+	if (!isAccountName(name)) { // an entrant's name, or a typo: no such account (not the server's field error)
+		notFound($('#name'), `No player ${name}`, 'main > :not(#name)');
+		say('Only players with accounts have a page; a tournament\'s entrants without one are listed on its page.', 'error');
+		return;
+	}
 	const r = await request('player', {name});
 	if (!r.ok) { // no such player: say so, and no empty sections
 		notFound($('#name'), `No player ${name}`, 'main > :not(#name)');
@@ -68,7 +73,7 @@ async function main() {
 	const played = (r.recent_games || []).filter((g) => g.reason !== 'declined' && g.reason !== 'expired');
 	$('#games tbody').replaceChildren(...played.map((g) => el('tr', {},
 		el('td', {}, link('/game/' + g.id, '#' + g.id)), el('td', {}, g.color),
-		el('td', {}, link('/player/' + encodeURIComponent(g.opponent), g.opponent)),
+		el('td', {}, playerLink(g.opponent)),
 		el('td', {class: 'outcome'}, `${won(g)}${g.result || ''} ${g.reason ? REASONS[g.reason] || g.reason : ''}`), el('td', {}, g.rated ? 'yes' : 'no'),
 		el('td', {}, fmtTime(g.ended_at)))));
 	$('#tournaments').replaceChildren(...(r.tournaments || []).map((t) =>

@@ -1,7 +1,7 @@
 // tournament.js: the tournament page /tournament/ID: standings with every tie-break column
 // (Art. 27), the cross-table, pairings by round with results; read again every
 // TOURNAMENT_REFRESH_MS. "Projector view" (or ?view=projector) shows the standings alone, large.
-import {call, request} from './conn.js';
+import {call, request, on} from './conn.js';
 import {el, $, header, say, playerLink, link, idFromPath, notFound, eventOver} from './ui.js';
 
 const TOURNAMENT_REFRESH_MS = 5000;
@@ -117,6 +117,15 @@ async function main() {
 		say(id > 0 ? got.error.message : 'A tournament\'s address is /tournament/NUMBER.', 'error');
 		return;
 	}
+	// A round of this event paired with an online game of mine starting now: to it at once, as
+	// the lobby goes (a player waiting on this page lost twice their delay to the lateness
+	// rule, Art. 22.2, and the page showed the old round for up to TOURNAMENT_REFRESH_MS).
+	// A later start, or a board event's game (no start time): the new round shown at once.
+	on('game.start', (e) => {
+		if (e.tournament !== id) return;
+		if (e.start_at && e.start_at * 1000 <= Date.now() + TOURNAMENT_REFRESH_MS) location.href = '/game/' + e.game;
+		else load().catch((err) => say(err.message, 'error'));
+	});
 	await load();
 	setInterval(() => load().catch((e) => say(e.message, 'error')), TOURNAMENT_REFRESH_MS);
 }

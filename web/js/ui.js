@@ -35,7 +35,15 @@ export function notFound(heading, text, hide) {
 	for (const e of document.querySelectorAll(hide)) e.hidden = true;
 	heading.after(el('p', {}, link('/', 'Back to the lobby')));
 }
-export function playerLink(name) { return link('/player/' + encodeURIComponent(name), name); }
+// An account's name (docs/protocol.md, register): 1-32 of A-Z a-z 0-9 _ . -. Other names on
+// a page are a director's entrants without an account ("Doe John"), who have no player page.
+export function isAccountName(name) { return /^[A-Za-z0-9_.-]{1,32}$/.test(name || ''); }
+// A player's name, linked to their page when they have one (an entrant's link led to a page
+// saying "No player Doe John" with the server's field error).
+export function playerLink(name) {
+	if (!isAccountName(name)) return el('span', {class: 'entrant', title: 'entered by the director: no account, no player page'}, name || '–');
+	return link('/player/' + encodeURIComponent(name), name);
+}
 
 // How a game ended (the `reason` of a result), in words: the game and player pages.
 export const REASONS = {
