@@ -171,6 +171,58 @@ int matches_next_games(struct server *srv, const struct tour *t, const struct ev
 	return 1;
 }
 
+int matches_result_fits(struct server *srv, const struct tour *t, int64_t game,
+			const char *result, const char *reason, struct proto_error *e)
+{
+	int n = matches_games(t), rc = 0, k0 = -1;
+	if (n == 0)
+		return 0;
+	struct ev_build b;
+	struct event ev;
+	int64_t *ids;
+	if (tour_ev_build(srv, t, &b) < 0)
+		return svc_fail(e, PROTO_ERR_INTERNAL, "could not read the tournament");
+	if (chrono(&b, &ev, &ids) < 0) {
+		tour_ev_free(&b);
+		return svc_fail(e, PROTO_ERR_INTERNAL, "out of memory");
+	}
+	for (int k = 0; k < ev.ngames && k0 < 0; k++)
+		if (ids[k] == game)
+			k0 = k;
+	if (k0 >= 0) {
+		struct store_game as = {0}; /* the result as the standings would read it */
+		snprintf(as.phase, sizeof as.phase, "ended");
+		snprintf(as.result, sizeof as.result, "%s", result);
+		snprintf(as.reason, sizeof as.reason, "%s", reason ? reason : "adjudicated");
+		ev.games[k0].result = tour_result_of(&as);
+		const struct event_game *x = &ev.games[k0];
+		struct bestof m;
+		bool begun = false;
+		/* the match's games in the order they were made, as bestof_replay reads them */
+		for (int k = 0; k < ev.ngames && rc == 0; k++) {
+			const struct event_game *y = &ev.games[k];
+			if (y->round != x->round || !((y->black == x->black && y->white == x->white) ||
+						      (y->black == x->white && y->white == x->black)))
+				continue;
+			if (!begun)
+				begun = bestof_init(&m, n, BESTOF_DRAW_REPLAY, true) == BESTOF_OK;
+			if (m.winner >= 0)
+				rc = svc_fail(e, PROTO_ERR_CONFLICT, "with %s, game %lld would decide the "
+					      "best-of-%d match of %s and %s before game %lld, which was "
+					      "paired because it was still open: a match game's result can "
+					      "change only where the match goes on as it did", result,
+					      (long long)game, n, b.ev.players[x->black].name,
+					      b.ev.players[x->white].name, (long long)ids[k]);
+			else if (y->result == RESULT_NONE || bestof_record(&m, y->result) != BESTOF_OK)
+				break; /* unplayed yet, or past what a match can hold: not this check's */
+		}
+	}
+	free(ev.games);
+	free(ids);
+	tour_ev_free(&b);
+	return rc;
+}
+
 int matches_reduce(const struct tour *t, struct ev_build *b)
 {
 	int n = matches_games(t), nout = 0;

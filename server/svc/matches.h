@@ -24,6 +24,15 @@ int matches_games(const struct tour *t);
 int matches_next_games(struct server *srv, const struct tour *t, const struct ev_build *b,
 		       double start_at, struct tournament_round *out, struct proto_error *e);
 
+/* May game `game` of t take `result` (with `reason`, NULL: none) as far as its best-of-N match
+ * goes? Not when the match would then be decided before a later game of it that exists (it
+ * was played or paired because the match was open): the event's games would no longer be a
+ * match, and its standings, exports and next round would fail. Returns 0 (it may; also when t
+ * has no match_games or the game is not one of its), or -1 with *e (conflict, naming the
+ * games; internal). */
+int matches_result_fits(struct server *srv, const struct tour *t, int64_t game,
+			const char *result, const char *reason, struct proto_error *e);
+
 /* Replace b's games by one game per match (bestof_reduce; game_ids: each match's first game)
  * when t has match_games; nothing otherwise. Returns 0, or -1 (out of memory, or the stored
  * games are not a match's: b unchanged). */

@@ -604,6 +604,18 @@ static int knockout_bracket_holds(struct server *srv, int64_t tid, int64_t game,
 	return rc;
 }
 
+/* matches_result_fits for game `game` of tournament tid (docs/teams.md, best-of-N). */
+static int match_holds(struct server *srv, int64_t tid, int64_t game, const char *result,
+		       const char *reason, struct proto_error *e)
+{
+	struct tour t;
+	if (tour_get(srv, tid, &t, e) < 0)
+		return -1;
+	int rc = matches_result_fits(srv, &t, game, result, reason, e);
+	tour_clear(&t);
+	return rc;
+}
+
 /* How a director's result moves ratings (docs/td-guide.md §4): a forfeit (`B+F`, `W+F`) not
  * lost on the board (reason `warnings` or `illegal`) was not played, so it is unrated, as the
  * h9's `!` tells the EGD; another result of a rated event's game counts, again if a forfeit had
@@ -652,7 +664,8 @@ int tournaments_result(struct server *srv, const char *by, bool admin, int64_t g
 	if (tid == 0 && !admin)
 		return svc_fail(e, PROTO_ERR_FORBIDDEN, "game %lld is not a tournament game",
 				(long long)game);
-	if (tid != 0 && knockout_bracket_holds(srv, tid, game, result, e) < 0)
+	if (tid != 0 && (knockout_bracket_holds(srv, tid, game, result, e) < 0 ||
+			 match_holds(srv, tid, game, result, reason, e) < 0))
 		return -1;
 	/* A game called off (its round taken back by tournament.unpair, a challenge declined or
 	 * lapsed) was never played and is in no round: a result would put its players in two

@@ -588,6 +588,56 @@ START_TEST(test_best_of_three_knockout)
 }
 END_TEST
 
+/* A match game's new result that would decide its best-of-3 match before a later game of it
+ * (paired because the match was open) is refused; before, it was stored, and the event's
+ * standings, exports and next round all failed (internal) until the old result was put back
+ * (a director's trial). */
+START_TEST(test_best_of_three_result_change)
+{
+	static char names[2][32];
+	login_all("bc3", 2, names);
+	struct hc *td = tt_director("bc3_td");
+	long long t = tt_create(td, "BC3", "knockout", json_pack("{s:i}", "match_games", 3));
+	for (int i = 0; i < 2; i++) {
+		json_t *r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
+				   (json_int_t)t, "player", names[i]);
+		OK(r);
+		json_decref(r);
+	}
+	long long g[4], game[3];
+	char bl[4][32], wh[4][32];
+	for (int k = 0; k < 3; k++) {
+		json_t *r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament",
+				   (json_int_t)t);
+		OK(r);
+		ck_assert_int_eq(read_pairs(r, g, bl, wh), 1);
+		json_decref(r);
+		game[k] = g[0];
+		if (k < 2)
+			set_result(td, game[k], "B+R"); /* each Black wins: 1-1 after two */
+	}
+	/* game 2 to White, game 1's Black: 2-0 before game 3 */
+	json_t *r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.result", "game",
+			   (json_int_t)game[1], "result", "W+R");
+	ERR(r, "conflict");
+	char want[64];
+	snprintf(want, sizeof want, "before game %lld", game[2]);
+	ck_assert_msg(strstr(hj_str(r, "error.message"), want), "%s", hj_text(r));
+	json_decref(r);
+	set_result(td, game[1], "B+R"); /* the same winner: allowed (unchanged) */
+	set_result(td, game[2], "W+R"); /* the third game decides it */
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.standings", "tournament", (json_int_t)t);
+	OK(r);
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament", (json_int_t)t,
+		   "format", "h9");
+	OK(r);
+	json_decref(r);
+	set_result(td, game[0], "B+4"); /* a margin for a resignation: the match goes as it did */
+	hc_close(td);
+}
+END_TEST
+
 /* An arena match (擂台赛) of two teams of 3 to its end: the winner stays on, colours
  * alternate between the teams, a draw puts both out, the team whose players are all beaten
  * loses; then start_round is a conflict and the standings put the winner first. */
@@ -723,6 +773,7 @@ static Suite *teams_suite(void)
 	tcase_add_test(tc, test_team_swiss_lineup);
 	tcase_add_test(tc, test_knockout_two_losses);
 	tcase_add_test(tc, test_best_of_three_knockout);
+	tcase_add_test(tc, test_best_of_three_result_change);
 	tcase_add_test(tc, test_arena);
 	tcase_add_test(tc, test_board_matches_and_refusals);
 	suite_add_tcase(s, tc);
