@@ -237,7 +237,10 @@ int export_ctx_init(struct export_ctx *x, const struct event *ev, const struct e
 	for (i = 0; i < ev->nbyes; i++) {
 		const struct event_bye *b = &ev->byes[i];
 
-		if (b->round <= x->R && x->num[b->player])
+		int wd = ev->players[b->player].withdrawn_after;
+
+		/* after the withdrawal: unplayed (`0-`), as the standings count it */
+		if (b->round <= x->R && x->num[b->player] && !(wd > 0 && b->round > wd))
 			*export_ctx_slot(x, b->player, b->round) = SLOT_BYE;
 	}
 	return EXPORT_OK;

@@ -280,8 +280,11 @@ static void tally(struct ctx *c)
 	}
 	for (i = 0; i < ev->nbyes; i++) {
 		const struct event_bye *b = &ev->byes[i];
+		int wd = ev->players[b->player].withdrawn_after;
 
-		if (b->round <= c->R && c->ps[b->player].active)
+		/* a round after the player's withdrawal earns nothing, a bye the schedule still
+		 * gave them (a round robin's Berger table) included */
+		if (b->round <= c->R && c->ps[b->player].active && !(wd > 0 && b->round > wd))
 			*slot_at(c, b->player, b->round) = SLOT_BYE;
 	}
 	for (i = 0; i < ev->nplayers; i++) {

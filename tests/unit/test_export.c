@@ -421,6 +421,32 @@ START_TEST(test_export_h9_names)
 }
 END_TEST
 
+/* A round robin's bye in a round after the player's withdrawal is written unplayed (`0-`), as
+ * the standings count it (nothing); it was `0+`, a bye's points. As in test_standings: B
+ * withdrew after round 1; the schedule gives B the round-3 bye. */
+START_TEST(test_export_h9_bye_after_withdrawal)
+{
+	struct event_player p[3] = {
+		{ .id = 1, .name = "A x", .seed = 0 }, { .id = 2, .name = "B x", .seed = 1, .withdrawn_after = 1 },
+		{ .id = 3, .name = "C x", .seed = 2 } };
+	struct event_game g[3] = {
+		{ .round = 1, .black = 0, .white = 1, .result = RESULT_BLACK_WIN },
+		{ .round = 2, .black = 1, .white = 2, .result = RESULT_WHITE_FORFEIT_WIN },
+		{ .round = 3, .black = 2, .white = 0, .result = RESULT_WHITE_WIN } };
+	struct event_bye b[3] = { { .round = 1, .player = 2 }, { .round = 2, .player = 0 },
+		{ .round = 3, .player = 1 } };
+	struct event ev = mk(SYSTEM_ROUND_ROBIN, p, 3, g, 3, b, 3, 3);
+	char *s = NULL;
+
+	ck_assert_int_eq(export_h9(&ev, NULL, &s), EXPORT_OK);
+	const char *row = strstr(s, "B x");
+	ck_assert_ptr_nonnull(row);
+	const char *end = strchr(row, '\n');
+	ck_assert_msg(end - row > 3 && strncmp(end - 3, " 0-", 3) == 0, "B's round 3: %s", s);
+	free(s);
+}
+END_TEST
+
 /* The h9's score columns line up whatever the widths: a 5-letter criterion name (SOSOS,
  * SODOS) or a value wider than 4 ("485.5" in a trial) moved every later column of its row off
  * the others'. Each column's values end at one place in every row, one past the end of its
@@ -559,6 +585,7 @@ static Suite *export_suite(void)
 	tcase_add_test(x, test_export_csv_bye_forfeit);
 	tcase_add_test(x, test_export_h9);
 	tcase_add_test(x, test_export_h9_columns_aligned);
+	tcase_add_test(x, test_export_h9_bye_after_withdrawal);
 	tcase_add_test(x, test_export_egd_class);
 	tcase_add_test(x, test_export_h9_names);
 	tcase_add_test(x, test_export_html);

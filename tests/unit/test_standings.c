@@ -521,6 +521,35 @@ START_TEST(test_withdrawal_after_half)
 }
 END_TEST
 
+/* A round robin of 3 (a bye each round, by the Berger table): B withdraws after round 1,
+ * having played it (results stand). The schedule still gives B its round-3 bye: it earns
+ * nothing, as every round after a withdrawal (a director's trial: the bye's 2 points put a
+ * withdrawn player second). R1 A(B) beats B, C bye; R2 B v C unplayed (C wins by forfeit),
+ * A bye; R3 A(W) beats C, B bye. */
+START_TEST(test_withdrawal_later_bye_earns_nothing)
+{
+	struct event_player p[3] = {
+		{ .name = "A", .seed = 0 }, { .name = "B", .seed = 1, .withdrawn_after = 1 },
+		{ .name = "C", .seed = 2 } };
+	struct event_game g[3] = {
+		{ .round = 1, .black = 0, .white = 1, .result = RESULT_BLACK_WIN },
+		{ .round = 2, .black = 1, .white = 2, .result = RESULT_NONE },
+		{ .round = 3, .black = 2, .white = 0, .result = RESULT_WHITE_WIN } };
+	struct event_bye b[3] = { { .round = 1, .player = 2 }, { .round = 2, .player = 0 },
+		{ .round = 3, .player = 1 } };
+	struct event ev = mk(SYSTEM_ROUND_ROBIN, p, 3, g, 3, b, 3, 3);
+	struct standing rows[3];
+
+	ck_assert_int_eq(standings_apply_withdrawals(&ev), 1); /* R2: C's forfeit win */
+	ck_assert_int_eq(standings_compute(&ev, 0, NULL, 0, rows), 3);
+	ck_assert_int_eq(row_of(rows, 3, 1)->points, 0);
+	ck_assert_int_eq(row_of(rows, 3, 1)->byes, 0);
+	ck_assert_int_eq(row_of(rows, 3, 0)->points, 2 + 2 + 2); /* two wins and a bye */
+	ck_assert_int_eq(row_of(rows, 3, 2)->points, 2 + 2);     /* a bye, a forfeit win */
+	ck_assert_int_eq(rows[2].player, 1);
+}
+END_TEST
+
 START_TEST(test_withdrawal_double_rr_and_swiss)
 {
 	struct event ev = rr_event(1);
@@ -778,6 +807,7 @@ static Suite *standings_suite(void)
 
 	tcase_add_test(w, test_withdrawal_before_half);
 	tcase_add_test(w, test_withdrawal_after_half);
+	tcase_add_test(w, test_withdrawal_later_bye_earns_nothing);
 	tcase_add_test(w, test_withdrawal_double_rr_and_swiss);
 	tcase_add_test(w, test_withdrawal_exactly_half);
 	tcase_add_test(w, test_withdrawal_both_players_double_loss);
