@@ -314,8 +314,10 @@ static void add_match(struct team_standing *h, struct team_standing *a,
 
 /* Art. 27.2's comparison of two rows (negative: x first), seeds aside. */
 static int compare_rows(const struct team_standing *x, const struct team_standing *y,
-		int boards, bool swiss)
+		int boards, bool swiss, bool ko)
 {
+	if (ko && x->ko_rounds != y->ko_rounds)
+		return y->ko_rounds - x->ko_rounds;
 	if (x->match_points != y->match_points)
 		return y->match_points - x->match_points;
 	if (swiss && x->sos != y->sos)
@@ -332,7 +334,7 @@ static int compare_rows(const struct team_standing *x, const struct team_standin
 static int order_rows(const struct team_standing *x, const struct team_standing *y,
 		const struct team_event *te, bool swiss)
 {
-	int c = compare_rows(x, y, te->boards, swiss);
+	int c = compare_rows(x, y, te->boards, swiss, te->system == SYSTEM_KNOCKOUT);
 	if (c)
 		return c;
 	c = te->teams[x->team].seed - te->teams[y->team].seed;
@@ -381,6 +383,8 @@ int team_standings(const struct team_event *te, int after_round, struct team_sta
 		if (dup || team_match_score(te, x->round, x->home, x->away, &s))
 			continue;
 		add_match(&all[x->home], &all[x->away], &s, te->boards);
+		if (s.ko_winner >= 0 && s.ko_winner < nt)
+			all[s.ko_winner].ko_rounds++;
 		if (nopp[x->home] < EVENT_MAX_ROUNDS)
 			opp_n[x->home * EVENT_MAX_ROUNDS + nopp[x->home]++] = x->away;
 		if (nopp[x->away] < EVENT_MAX_ROUNDS)
@@ -391,6 +395,7 @@ int team_standings(const struct team_event *te, int after_round, struct team_sta
 		if (after_round && te->byes[i].round > after_round)
 			continue;
 		r->byes++;
+		r->ko_rounds++;
 		r->match_points += te->bye_match_points;
 		for (int b = 0; b < te->boards; b++) {
 			r->boards[b] += te->bye_board_points;
@@ -407,8 +412,8 @@ int team_standings(const struct team_event *te, int after_round, struct team_sta
 	bool swiss = te->system == SYSTEM_SWISS;
 	sort_rows(out, n, te, swiss);
 	for (int i = 0; i < n; i++)
-		out[i].place = i > 0 && !compare_rows(&out[i - 1], &out[i], te->boards, swiss) ?
-			out[i - 1].place : i + 1;
+		out[i].place = i > 0 && !compare_rows(&out[i - 1], &out[i], te->boards, swiss,
+						      te->system == SYSTEM_KNOCKOUT) ? out[i - 1].place : i + 1;
 	free(all);
 	free(opp_n);
 	free(nopp);

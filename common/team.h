@@ -119,6 +119,9 @@ struct team_standing {
 	int boards[TEAM_MAX_BOARDS]; /* board points on board 1, 2, ... */
 	int sos;              /* Swiss: the opponents' match points (byes add nothing) */
 	int won, drawn, lost, byes; /* matches */
+	int ko_rounds;        /* knockout: rounds survived (matches won by team_match_score's
+			       * ko_winner, and byes): its main score, as KO is an individual
+			       * knockout's */
 };
 
 /* The team systems' names as the protocol gives them ("team_round_robin", "team_swiss",
@@ -164,8 +167,10 @@ void team_event_free(struct event *ev);
  * negative enum pairing_err from pairing_round (PAIRING_EOVER, PAIRING_EPENDING, ...). */
 int team_pair_round(const struct team_event *te, int round, struct team_round *out);
 
-/* The standings after round `after_round` (0 = every round) by Art. 27.2: round robin and
- * knockout: match points, board points, board 1's points, board 2's, ...; Swiss (27.2 (2)):
+/* The standings after round `after_round` (0 = every round) by Art. 27.2: round robin:
+ * match points, board points, board 1's points, board 2's, ...; knockout: the rounds survived
+ * (ko_rounds: the bracket's winner first, a level match going to its ko_winner), then the
+ * round-robin order; Swiss (27.2 (2)):
  * match points, SOS (the opponents' match points), then the round-robin order. Teams equal
  * on all of them share the place. Rows are sorted (ties by seed); teams withdrawn before the
  * start have none; matches with a pending board are left out. out has room for te->nteams

@@ -656,6 +656,9 @@ json_t *teams_standings(const struct tour *t, const struct ev_build *b, int roun
 			rows[i].match_points, "board_points", rows[i].board_points, "boards", bp, "sos",
 			rows[i].sos, "won", rows[i].won, "drawn", rows[i].drawn, "lost", rows[i].lost,
 			"byes", rows[i].byes));
+		if (tb.te.system == SYSTEM_KNOCKOUT) /* its main score: rounds survived */
+			json_object_set_new(json_array_get(arr, json_array_size(arr) - 1), "ko_rounds",
+					    json_integer(rows[i].ko_rounds));
 	}
 out:
 	free(rows);

@@ -342,6 +342,20 @@ START_TEST(test_team_knockout)
 	ck_assert_int_eq(r.nmatches, 1);
 	int fin[2] = { r.matches[0].home, r.matches[0].away };
 	ck_assert((fin[0] == m0a && fin[1] == m1h) || (fin[0] == m1h && fin[1] == m0a));
+	/* the final: level 2-2, the away team wins board 1 and the event. The standings put the
+	 * bracket's winner first (rounds survived), not the team with more match points (a
+	 * director's trial: the runner-up, on 3 MP to the winner's 2, was listed first) */
+	add_board(&f, 2, fin[0], fin[1], 0, 0);
+	add_board(&f, 2, fin[0], fin[1], 1, 2);
+	struct team_standing rows[4];
+	ck_assert_int_eq(team_standings(&f.te, 0, rows), 4);
+	ck_assert_int_eq(rows[0].team, fin[1]);
+	ck_assert_int_eq(rows[0].ko_rounds, 2);
+	ck_assert_int_eq(rows[1].team, fin[0]);
+	ck_assert_int_eq(rows[1].ko_rounds, 1);
+	ck_assert_int_eq(rows[0].place, 1);
+	ck_assert_int_eq(rows[1].place, 2);
+	ck_assert_int_eq(rows[2].ko_rounds, 0);
 }
 END_TEST
 
