@@ -112,6 +112,21 @@ int bestof_replay(const struct event *ev, int round, int a, int b, int n,
 	return first ? bestof_init(m, n, draw, true) : BESTOF_OK;
 }
 
+/* Did player p win a game of x's match (x's round, x's two players) at the board? */
+static bool won_at_board(const struct event *ev, const struct event_game *x, int p)
+{
+	for (int g = 0; g < ev->ngames; g++) {
+		const struct event_game *y = &ev->games[g];
+		if (y->round != x->round || !((y->black == x->black && y->white == x->white) ||
+					      (y->black == x->white && y->white == x->black)))
+			continue;
+		if ((y->result == RESULT_BLACK_WIN && y->black == p) ||
+		    (y->result == RESULT_WHITE_WIN && y->white == p))
+			return true;
+	}
+	return false;
+}
+
 int bestof_reduce(const struct event *ev, int n, enum bestof_draw draw, struct event_game *out,
 		int *nout)
 {
@@ -136,6 +151,10 @@ int bestof_reduce(const struct event *ev, int n, enum bestof_draw draw, struct e
 		out[k].white = x->white;
 		out[k].result = m.winner < 0 ? RESULT_NONE :
 			m.winner == 0 ? RESULT_BLACK_WIN : RESULT_WHITE_WIN;
+		/* a match its winner won by forfeits only was not won at the board: a forfeit win
+		 * (unplayed in SOS and SODOS, `!` in the h9, which the EGD does not rate) */
+		if (m.winner >= 0 && !won_at_board(ev, x, m.winner == 0 ? x->black : x->white))
+			out[k].result = m.winner == 0 ? RESULT_BLACK_FORFEIT_WIN : RESULT_WHITE_FORFEIT_WIN;
 		k++;
 	}
 	*nout = k;

@@ -66,7 +66,8 @@ int bestof_replay(const struct event *ev, int round, int a, int b, int n,
 /* The event with each round's best-of-n matches reduced to one game each, for pairing and
  * standings: for each pair of players of a round (in order of their first game), one game
  * with that first game's colours and the match's result (RESULT_NONE while undecided; the
- * winner's side as a win). out has room for ev->ngames games; *nout is set.
+ * winner's side as a win, a forfeit win when the winner won no game at the board, e.g. the
+ * other withdrew after winning game 1). out has room for ev->ngames games; *nout is set.
  * BESTOF_EINVAL (bad event or n) or an error of bestof_replay. */
 int bestof_reduce(const struct event *ev, int n, enum bestof_draw draw, struct event_game *out,
 		int *nout);

@@ -229,6 +229,22 @@ START_TEST(test_best_of_knockout)
 	ck_assert_int_eq(bestof_reduce(&all, 3, BESTOF_DRAW_REPLAY, red, &nred), BESTOF_OK);
 	ck_assert_int_eq(nred, 3);
 	ck_assert_int_eq(red[2].result, RESULT_NONE);
+	/* a match won by forfeits only (w1 won game 1 at the board, then withdrew: games 2 and
+	 * 3 forfeited to w0): a forfeit win for w0, not a win at the board (the h9 wrote a
+	 * played, rated win the EGD would rate) */
+	struct event_game fg[3] = {
+		{ .round = 2, .black = w0, .white = w1, .result = RESULT_WHITE_WIN },
+		{ .round = 2, .black = w1, .white = w0, .result = RESULT_WHITE_FORFEIT_WIN },
+		{ .round = 2, .black = w0, .white = w1, .result = RESULT_BLACK_FORFEIT_WIN } };
+	struct event fe = all;
+	fe.games = fg;
+	fe.ngames = 3;
+	ck_assert_int_eq(bestof_reduce(&fe, 3, BESTOF_DRAW_REPLAY, red, &nred), BESTOF_OK);
+	ck_assert_int_eq(nred, 1);
+	ck_assert_int_eq(red[0].result, RESULT_BLACK_FORFEIT_WIN); /* w0, game 1's Black */
+	fg[2].result = RESULT_BLACK_WIN; /* game 3 at the board: a win */
+	ck_assert_int_eq(bestof_reduce(&fe, 3, BESTOF_DRAW_REPLAY, red, &nred), BESTOF_OK);
+	ck_assert_int_eq(red[0].result, RESULT_BLACK_WIN);
 	/* game 2 with the wrong colours (w0 Black again) is refused */
 	g[n++] = (struct event_game){ .round = 2, .black = w0, .white = w1,
 		.result = RESULT_BLACK_WIN };
