@@ -131,8 +131,11 @@ void account_cmds_login(struct conn *c, const struct proto_request *req)
 	struct proto_error err;
 	const char *name, *password;
 	bool exclusive = false;
+	/* Any password up to the longest is checked against the account: a short one is simply
+	 * wrong ("wrong name or password"), not the rule for choosing one (which a login page
+	 * showed, as if the user were registering). */
 	if (proto_get_name(req->root, "name", true, &name, &err) < 0 ||
-	    proto_get_password(req->root, "password", true, &password, &err) < 0 ||
+	    proto_get_string(req->root, "password", true, PROTO_PASSWORD_MAX, &password, &err) < 0 ||
 	    proto_get_bool(req->root, "exclusive", false, &exclusive, &err) < 0 ||
 	    accounts_login(c, req->id, name, password, exclusive, password_done, &err) < 0)
 		server_reply(c, proto_reply_error_from(req->id, &err));

@@ -123,6 +123,11 @@ START_TEST(test_accounts)
 	r = hc_req(c, "{s:s, s:s, s:s}", "cmd", "login", "name", "nobody", "password", "correct horse");
 	ERR(r, "unauthenticated");
 	json_decref(r);
+	/* a password shorter than register's rule is a wrong one, not the rule stated again */
+	r = hc_req(c, "{s:s, s:s, s:s}", "cmd", "login", "name", "alice", "password", "short");
+	ERR(r, "unauthenticated");
+	ck_assert_pstr_eq(hj_str(r, "error.message"), "wrong name or password");
+	json_decref(r);
 	r = hc_req(c, "{s:s, s:s}", "cmd", "challenge", "opponent", "A.b-c_9");
 	ERR(r, "unauthenticated");
 	json_decref(r);
