@@ -535,6 +535,23 @@ int teams_start_round(struct server *srv, struct tour *t, struct ev_build *b, do
 	if (team_round_ready(t, b, &tb.te, e) < 0)
 		goto out;
 	int prc = team_pair_round(&tb.te, round, r);
+	if (prc == PAIRING_EPENDING && tb.te.system == SYSTEM_KNOCKOUT) {
+		/* every game has a result (team_round_ready): a match level on every board */
+		for (int k = 0; k < tb.te.ngames; k++) {
+			const struct team_game *x = &tb.te.games[k];
+			struct team_match_score s;
+			if (x->round == round - 1 &&
+			    team_match_score(&tb.te, x->round, x->home, x->away, &s) == TEAM_OK &&
+			    s.ko_winner < 0) {
+				svc_fail(e, PROTO_ERR_CONFLICT, "cannot pair round %d: the match of %s "
+					 "and %s (round %d) is level on every board, and a knockout match "
+					 "needs a winner: change a board's result (the play-off of Art. "
+					 "27.2 (3) is the director's to arrange; docs/teams.md)", round,
+					 team_name(t, x->home), team_name(t, x->away), x->round);
+				goto out;
+			}
+		}
+	}
 	if (prc < 0) {
 		svc_fail(e, prc == PAIRING_EOVER || prc == PAIRING_EPENDING ? PROTO_ERR_CONFLICT :
 			 PROTO_ERR_INTERNAL, "cannot pair round %d: %s", round, pairing_strerror(prc));

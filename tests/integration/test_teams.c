@@ -638,6 +638,73 @@ START_TEST(test_best_of_three_result_change)
 }
 END_TEST
 
+/* A team knockout (a director's trial): a first-round match level on every board holds the
+ * next round, and the refusal says which match and why (it said "a game of an earlier round
+ * has no result", though every game had one); a board's result changed settles it. The final
+ * level on board points goes to the team ahead on board 1, and the standings put that team,
+ * the bracket's winner, first (ko_rounds), not the runner-up with more match points. */
+START_TEST(test_team_knockout_level_and_winner)
+{
+	static char names[8][32];
+	static const char *const teams[] = {"Ants", "Bats", "Cows", "Dogs"};
+	login_all("tko", 8, names);
+	struct hc *td = tt_director("tko_td");
+	long long t = tt_create(td, "Team KO", "team_knockout", json_pack("{s:i}", "boards", 2));
+	for (int k = 0; k < 4; k++) {
+		json_t *r = team_create(td, t, teams[k], names[2 * k], names[2 * k + 1], NULL);
+		OK(r);
+		json_decref(r);
+	}
+	json_t *r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)t);
+	OK(r);
+	json_t *pairs = hj_get(r, "pairings");
+	ck_assert_int_eq((int)json_array_size(pairs), 2);
+	long long level[2] = {0, 0};
+	char level_home[32] = "";
+	for (size_t m = 0; m < 2; m++) {
+		json_t *games = hj_get(json_array_get(pairs, m), "games");
+		for (int bd = 0; bd < 2; bd++) {
+			long long g = hj_int(json_array_get(games, (size_t)bd), "game");
+			if (m == 0) { /* both boards drawn: level everywhere */
+				level[bd] = g;
+				set_result(td, g, "0");
+			} else {
+				set_result(td, g, bd == 0 ? "W+R" : "B+R"); /* the home team 2-0 */
+			}
+		}
+		if (m == 0)
+			snprintf(level_home, sizeof level_home, "%s", hj_str(json_array_get(pairs, m), "home"));
+	}
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)t);
+	ERR(r, "conflict");
+	ck_assert_msg(strstr(hj_str(r, "error.message"), "level on every board") &&
+		      strstr(hj_str(r, "error.message"), level_home), "%s", hj_text(r));
+	json_decref(r);
+	set_result(td, level[0], "W+R"); /* board 1 to the home team (White there): it goes on */
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)t);
+	OK(r);
+	pairs = hj_get(r, "pairings");
+	ck_assert_int_eq((int)json_array_size(pairs), 1);
+	json_t *games = hj_get(json_array_get(pairs, 0), "games");
+	char fin_home[32], fin_away[32];
+	snprintf(fin_home, sizeof fin_home, "%s", hj_str(json_array_get(pairs, 0), "home"));
+	snprintf(fin_away, sizeof fin_away, "%s", hj_str(json_array_get(pairs, 0), "away"));
+	/* the final 2-2: board 1 to the away team (Black there), board 2 to the home team */
+	set_result(td, hj_int(json_array_get(games, 0), "game"), "B+R");
+	set_result(td, hj_int(json_array_get(games, 1), "game"), "B+R");
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.standings", "tournament", (json_int_t)t);
+	OK(r);
+	ck_assert_pstr_eq(hj_str(r, "standings.0.team"), fin_away);
+	ck_assert_int_eq(hj_int(r, "standings.0.ko_rounds"), 2);
+	ck_assert_pstr_eq(hj_str(r, "standings.1.team"), fin_home);
+	ck_assert_int_eq(hj_int(r, "standings.1.ko_rounds"), 1);
+	json_decref(r);
+	hc_close(td);
+}
+END_TEST
+
 /* An arena match (擂台赛) of two teams of 3 to its end: the winner stays on, colours
  * alternate between the teams, a draw puts both out, the team whose players are all beaten
  * loses; then start_round is a conflict and the standings put the winner first. */
@@ -774,6 +841,7 @@ static Suite *teams_suite(void)
 	tcase_add_test(tc, test_knockout_two_losses);
 	tcase_add_test(tc, test_best_of_three_knockout);
 	tcase_add_test(tc, test_best_of_three_result_change);
+	tcase_add_test(tc, test_team_knockout_level_and_winner);
 	tcase_add_test(tc, test_arena);
 	tcase_add_test(tc, test_board_matches_and_refusals);
 	suite_add_tcase(s, tc);
