@@ -9,6 +9,7 @@
 #include "standings.h"
 #include "team_cmds.h"
 #include "matches.h"
+#include "arenas.h"
 #include "teams.h"
 #include "tour.h"
 #include "tournament_cmds.h"
@@ -114,6 +115,11 @@ void tournaments_standings(struct conn *c, const struct proto_request *req)
 	if (tournament_cmds_event(c, req, &t, &b) < 0 || round_played(c, req, &t, &b, round, false) < 0)
 		return;
 	if (teams_is_team(&t)) {
+		/* as for individuals: a round just paired, none of its games with a result, is
+		 * not counted yet, and the reply names the round before (it said "after round
+		 * 2" with round 1's figures; an arena is one match, its rounds its games) */
+		if (!round && !arenas_is_arena(&t))
+			round = standings_default_round(&t, &b);
 		team_views_standings(c, req, &t, &b, (int)round);
 		return;
 	}

@@ -596,9 +596,9 @@ static int knockout_bracket_holds(struct server *srv, int64_t tid, int64_t game,
 	    row.round > 0 && row.round < tour_round(&t) &&
 	    result_winner(row.result) != result_winner(result))
 		rc = svc_fail(e, PROTO_ERR_CONFLICT, "game %lld (%s) decided who went on from round "
-			      "%d, and round %d is paired from it: a knockout result can change "
+			      "%d, and round %d was paired from it: a knockout result can change "
 			      "only where its winner stays", (long long)game,
-			      row.result[0] ? row.result : "no result", row.round, tour_round(&t));
+			      row.result[0] ? row.result : "no result", row.round, row.round + 1);
 	store_game_clear(&row);
 	tour_clear(&t);
 	return rc;

@@ -690,6 +690,11 @@ START_TEST(test_team_knockout_level_and_winner)
 	char fin_home[32], fin_away[32];
 	snprintf(fin_home, sizeof fin_home, "%s", hj_str(json_array_get(pairs, 0), "home"));
 	snprintf(fin_away, sizeof fin_away, "%s", hj_str(json_array_get(pairs, 0), "away"));
+	/* the final paired, none of its games with a result: standings as of round 1, said so */
+	json_t *q = hc_req(td, "{s:s, s:I}", "cmd", "tournament.standings", "tournament", (json_int_t)t);
+	OK(q);
+	ck_assert_int_eq(hj_int(q, "round"), 1);
+	json_decref(q);
 	/* the final 2-2: board 1 to the away team (Black there), board 2 to the home team */
 	set_result(td, hj_int(json_array_get(games, 0), "game"), "B+R");
 	set_result(td, hj_int(json_array_get(games, 1), "game"), "B+R");
