@@ -366,7 +366,8 @@ async function main() {
 	// a challenge accepted while this page watched it (observers get its state, not
 	// game.start): the colours, the phase and the clocks (it stayed "pending" to the end)
 	on('game.state', (e) => { if (e.game && e.game.id === id) load(); });
-	on('game.end', (e) => { if (e.game === id) say(''); }); // "Claim sent: waiting…" is over
+	// "Claim sent: waiting…" is over (not "Agreed: the game is counted.", which it cleared)
+	on('game.end', (e) => { if (e.game === id && /waiting for your opponent/.test($('#status').textContent)) say(''); });
 	on('login', () => { if (game) { render(); joinIfMine(); } });
 	// no clock runs while the server is down (Art. 14): stop counting down until it is back
 	onState((st) => { if (st === 'closed') clocks.freeze(); });

@@ -78,7 +78,7 @@ async function load() {
 	$('#name').textContent = t.name;
 	const s = t.settings || {};
 	$('#info').textContent = `${t.system.replace(/_/g, ' ')}, ${t.players ?? (t.field || []).length} players, `
-		+ (t.round ? `round ${t.round} of ${s.rounds ?? '?'}` : `not started (${s.rounds ?? '?'} rounds)`)
+		+ (t.round ? `round ${t.round} of ${s.rounds ?? '?'}` : `not started (${s.rounds ?? '?'} round${s.rounds === 1 ? '' : 's'})`)
 		+ `, ${s.size}×${s.size}, komi ${s.komi}` + (t.director ? `, director ${t.director}` : '');
 	const rounds = [];
 	for (let r = 1; r <= t.round; r++) rounds.push(await call('tournament.pairings', {tournament: id, round: r}));
