@@ -478,6 +478,17 @@ START_TEST(test_knockout_two_losses)
 }
 END_TEST
 
+/* td registers names[0..n) in tournament t. */
+static void register_all(struct hc *td, long long t, char names[][32], int n)
+{
+	for (int i = 0; i < n; i++) {
+		json_t *r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
+				   (json_int_t)t, "player", names[i]);
+		OK(r);
+		json_decref(r);
+	}
+}
+
 /* start_round's pairings: each one's game, black and white into g/bl/wh (at most 4). */
 static int read_pairs(json_t *r, long long *g, char bl[][32], char wh[][32])
 {
@@ -503,12 +514,7 @@ START_TEST(test_best_of_three_knockout)
 	login_all("bo3", 4, names);
 	struct hc *td = tt_director("bo3_td");
 	long long t = tt_create(td, "BO3", "knockout", json_pack("{s:i}", "match_games", 3));
-	for (int i = 0; i < 4; i++) {
-		json_t *r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
-				   (json_int_t)t, "player", names[i]);
-		OK(r);
-		json_decref(r);
-	}
+	register_all(td, t, names, 4);
 	long long g[4];
 	char bl[4][32], wh[4][32], first_b[2][32], first_w[2][32];
 	json_t *r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)t);
@@ -598,12 +604,7 @@ START_TEST(test_best_of_three_result_change)
 	login_all("bc3", 2, names);
 	struct hc *td = tt_director("bc3_td");
 	long long t = tt_create(td, "BC3", "knockout", json_pack("{s:i}", "match_games", 3));
-	for (int i = 0; i < 2; i++) {
-		json_t *r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
-				   (json_int_t)t, "player", names[i]);
-		OK(r);
-		json_decref(r);
-	}
+	register_all(td, t, names, 2);
 	long long g[4], game[3];
 	char bl[4][32], wh[4][32];
 	for (int k = 0; k < 3; k++) {

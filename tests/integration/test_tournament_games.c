@@ -533,26 +533,38 @@ END_TEST
  * tournament.pairings says double_loss; the h9 export writes it unplayed ("0-") for both,
  * as the EGD wants it (issue 16). A director cannot store double_forfeit with another
  * result. */
-START_TEST(test_double_forfeit_one_meaning)
+/* A one-round Swiss of players `pa` and `pb` (logged in already) created by td from `create`
+ * (tournament.create's fields, stolen), its round started TT_START_DELAY_S from now: the
+ * tournament's id in *id; the round's reply (a new reference: pairings.0 is the game). */
+static json_t *two_player_round(struct hc *td, json_t *create, const char *pa, const char *pb,
+				json_int_t *id)
 {
-	struct hc *td = tt_director("df_td");
-	struct hc *a = tt_login("df_a"), *b = tt_login("df_b");
-	json_t *r = hc_req(td, "{s:s, s:s, s:s, s:i, s:i, s:b, s:i}", "cmd", "tournament.create",
-			   "name", "DF Swiss", "system", "swiss", "size", TT_BOARD, "lateness_limit_s", 1,
-			   "rated", 0, "rounds", 1);
+	json_object_set_new(create, "cmd", json_string("tournament.create"));
+	json_t *r = hc_reqj(td, create);
 	OK(r);
-	json_int_t id = hj_int(r, "tournament");
+	*id = hj_int(r, "tournament");
 	json_decref(r);
-	const char *names[] = {"df_a", "df_b"};
+	const char *names[] = {pa, pb};
 	for (int i = 0; i < 2; i++) {
-		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament", id,
+		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament", *id,
 			   "player", names[i]);
 		OK(r);
 		json_decref(r);
 	}
-	r = hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament", id,
+	r = hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament", *id,
 		   "start_at", tt_wall_s() + TT_START_DELAY_S);
 	OK(r);
+	return r;
+}
+
+START_TEST(test_double_forfeit_one_meaning)
+{
+	struct hc *td = tt_director("df_td");
+	struct hc *a = tt_login("df_a"), *b = tt_login("df_b");
+	json_int_t id;
+	json_t *r = two_player_round(td, json_pack("{s:s, s:s, s:i, s:i, s:b, s:i}", "name",
+				     "DF Swiss", "system", "swiss", "size", TT_BOARD, "lateness_limit_s",
+				     1, "rated", 0, "rounds", 1), "df_a", "df_b", &id);
 	long long g = hj_int(r, "pairings.0.game");
 	json_decref(r);
 	json_t *e = hc_event(a, "game.end", g, T);
@@ -604,23 +616,12 @@ START_TEST(test_absent_flag_is_forfeit)
 {
 	struct hc *td = tt_director("af_td");
 	struct hc *a = tt_login("af_a"), *b = tt_login("af_b");
-	json_t *r = hc_req(td, "{s:s, s:s, s:s, s:i, s:i, s:b, s:i, s:{s:s, s:i, s:i, s:i}}", "cmd",
-			   "tournament.create", "name", "AF Swiss", "system", "swiss", "size", TT_BOARD,
-			   "lateness_limit_s", 60, "rated", 1, "rounds", 1, "time", "system",
-			   "byoyomi", "main_s", 1, "periods", 1, "period_s", 1);
-	OK(r);
-	json_int_t id = hj_int(r, "tournament");
-	json_decref(r);
-	const char *names[] = {"af_a", "af_b"};
-	for (int i = 0; i < 2; i++) {
-		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament", id,
-			   "player", names[i]);
-		OK(r);
-		json_decref(r);
-	}
-	r = hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament", id,
-		   "start_at", tt_wall_s() + TT_START_DELAY_S);
-	OK(r);
+	json_int_t id;
+	json_t *r = two_player_round(td, json_pack("{s:s, s:s, s:i, s:i, s:b, s:i, s:{s:s, s:i, s:i, "
+				     "s:i}}", "name", "AF Swiss", "system", "swiss", "size", TT_BOARD,
+				     "lateness_limit_s", 60, "rated", 1, "rounds", 1, "time", "system",
+				     "byoyomi", "main_s", 1, "periods", 1, "period_s", 1), "af_a", "af_b",
+				     &id);
 	long long g = hj_int(r, "pairings.0.game");
 	const char *white = hj_str(r, "pairings.0.white");
 	struct hc *w = strcmp(white, "af_a") == 0 ? a : b;

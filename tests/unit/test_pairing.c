@@ -741,6 +741,29 @@ START_TEST(test_swiss_large_properties)
 }
 END_TEST
 
+/* A McMahon sim of n players of the given ranks (rating.h's scale), bar `bar`, floor 30k. */
+static void mcmahon_sim(struct sim *s, int n, int bar, const int *ranks)
+{
+	sim_init(s, SYSTEM_MCMAHON, n);
+	s->ev.mcmahon_bar = bar;
+	s->ev.mcmahon_floor = -30;
+	for (int i = 0; i < n; i++)
+		s->players[i].rank = ranks[i];
+}
+
+/* Round 1 of the 4 players of s pairs 0 with 1 and 2 with 3. */
+static void expect_01_23(struct sim *s, const char *what)
+{
+	static struct pairing_out o;
+	ck_assert_int_eq(pairing_round(&s->ev, 1, &o), 0);
+	ck_assert_int_eq(o.npairs, 2);
+	for (int p = 0; p < 2; p++) {
+		int a = o.pairs[p].black < o.pairs[p].white ? o.pairs[p].black : o.pairs[p].white;
+		int b = o.pairs[p].black ^ o.pairs[p].white ^ a;
+		ck_assert_msg((a == 0 && b == 1) || (a == 2 && b == 3), "pair %d-%d: want %s", a, b, what);
+	}
+}
+
 /* McMahon score gaps are large: among pairings of the same total score difference, two gaps
  * of 8 MMS come before one of 12 and one of 4 (a new-user trial saw a 2d paired with a 10k at
  * nine stones where smaller gaps were possible: the spread term was capped at 7.5 MMS). */
@@ -748,12 +771,8 @@ START_TEST(test_mcmahon_spread)
 {
 	static struct sim s;
 	static struct pairing_out o;
-	sim_init(&s, SYSTEM_MCMAHON, 4);
-	s.ev.mcmahon_bar = 8;
-	s.ev.mcmahon_floor = -30;
 	static const int ranks[4] = { -6, -10, -14, -18 }; /* MMS 24, 20, 16, 12 */
-	for (int i = 0; i < 4; i++)
-		s.players[i].rank = ranks[i];
+	mcmahon_sim(&s, 4, 8, ranks);
 	sim_game(&s, 1, 1, 0, RESULT_VOID); /* met, no points */
 	sim_game(&s, 1, 3, 2, RESULT_VOID);
 	ck_assert_int_eq(pairing_round(&s.ev, 2, &o), 0);
@@ -774,36 +793,14 @@ END_TEST
 START_TEST(test_mcmahon_float_bottom)
 {
 	static struct sim s;
-	static struct pairing_out o;
-	sim_init(&s, SYSTEM_MCMAHON, 4);
-	s.ev.mcmahon_bar = 0;
-	s.ev.mcmahon_floor = -30;
 	static const int ranks[4] = { 2, 1, 0, -1 }; /* 3d, 2d, 1d: MMS 30; 1k: 29 */
-	for (int i = 0; i < 4; i++)
-		s.players[i].rank = ranks[i];
-	ck_assert_int_eq(pairing_round(&s.ev, 1, &o), 0);
-	ck_assert_int_eq(o.npairs, 2);
-	for (int p = 0; p < 2; p++) {
-		int a = o.pairs[p].black < o.pairs[p].white ? o.pairs[p].black : o.pairs[p].white;
-		int b = o.pairs[p].black ^ o.pairs[p].white ^ a;
-		ck_assert_msg((a == 0 && b == 1) || (a == 2 && b == 3),
-			      "pair %d-%d: want 3d v 2d and 1d (the bottom) v 1k", a, b);
-	}
+	mcmahon_sim(&s, 4, 0, ranks);
+	expect_01_23(&s, "3d v 2d and 1d (the bottom) v 1k");
 	/* a group of one (a 2d at the bar: MMS 31) over a group of three (1d: 30): its player
 	 * floats down to the top of the three */
-	sim_init(&s, SYSTEM_MCMAHON, 4);
-	s.ev.mcmahon_bar = 1;
-	s.ev.mcmahon_floor = -30;
-	static const int ranks2[4] = { 1, 0, 0, 0 }; /* 2d: MMS 31; three 1d: 30 */
-	for (int i = 0; i < 4; i++)
-		s.players[i].rank = ranks2[i];
-	ck_assert_int_eq(pairing_round(&s.ev, 1, &o), 0);
-	for (int p = 0; p < 2; p++) {
-		int a = o.pairs[p].black < o.pairs[p].white ? o.pairs[p].black : o.pairs[p].white;
-		int b = o.pairs[p].black ^ o.pairs[p].white ^ a;
-		ck_assert_msg((a == 0 && b == 1) || (a == 2 && b == 3),
-			      "pair %d-%d: want the floater v the top of the three", a, b);
-	}
+	static const int ranks2[4] = { 1, 0, 0, 0 };
+	mcmahon_sim(&s, 4, 1, ranks2);
+	expect_01_23(&s, "the floater v the top of the three");
 }
 END_TEST
 
