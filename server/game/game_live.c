@@ -21,6 +21,22 @@ bool game_flag_fall(struct server *srv, struct game *g)
 {
 	enum color c = g->ref.board.to_move;
 	log_msg(LOGL_INFO, "flag", "game=%lld color=%s", (long long)g->id, game_color_name(c));
+	/* Art. 22.4: an absent player's clock runs from the start, and when it runs out they
+	 * "lose the right to play the game": a player who never reported present loses by
+	 * forfeit (reason lateness, as at the limit: unrated, `!` in the h9), not a played game
+	 * lost on time, and not a turn passed under `last_period: pass`; the other absent too,
+	 * both lose, as at the limit (Art. 22.1). */
+	if (g->row.start_at > 0 && !g->present[c]) {
+		clock_peek(&g->cc, &g->clk[c], game_turn_elapsed(g), &g->clk[c]);
+		log_msg(LOGL_INFO, "absent_flag", "game=%lld color=%s other_absent=%d", (long long)g->id,
+			game_color_name(c), !g->present[color_other(c)]);
+		if (!g->present[color_other(c)])
+			game_end(srv, g, g->rs->result_void, END_DOUBLE_FORFEIT);
+		else
+			game_end(srv, g, g->rs->result_win(color_other(c), RULESET_WIN_FORFEIT),
+				 END_LATENESS);
+		return true;
+	}
 	/* A free handicap placement due (ref.placing) cannot be passed: the flag loses. */
 	if (g->cc.system == CLOCK_BYOYOMI && g->rules.last_period == LAST_PERIOD_PASS &&
 	    !g->ref.placing) {
@@ -35,17 +51,6 @@ bool game_flag_fall(struct server *srv, struct game *g)
 		return game_announce_move(srv, g, c, &m, "time");
 	}
 	clock_peek(&g->cc, &g->clk[c], game_turn_elapsed(g), &g->clk[c]);
-	/* Art. 22.4: an absent player's clock runs from the start, and when it runs out they
-	 * "lose the right to play the game": a player who never reported present loses by
-	 * forfeit (reason lateness, as at the limit: unrated, `!` in the h9), not a played game
-	 * lost on time. */
-	if (g->row.start_at > 0 && !g->present[c]) {
-		log_msg(LOGL_INFO, "absent_flag", "game=%lld color=%s", (long long)g->id,
-			game_color_name(c));
-		game_end(srv, g, g->rs->result_win(color_other(c), RULESET_WIN_FORFEIT),
-			 END_LATENESS);
-		return true;
-	}
 	game_end(srv, g, g->rs->result_win(color_other(c), RULESET_WIN_TIME), END_TIME);
 	return true;
 }
@@ -62,8 +67,12 @@ int64_t game_mark_present(struct game *g, enum color c)
 	if (g->row.start_at > 0) {
 		double late = fairclock_wall_s() - game_late_since(g);
 		late_ms = late > 0 ? (int64_t)(late * 1000) : 0;
-		int64_t ran = c == g->ref.board.to_move && g->ref.phase == PHASE_PLAYING &&
-			      g->cc.system != CLOCK_NONE ? game_turn_elapsed(g) : 0;
+		/* c's clock has run since the start if its turn is due: the mover's in play, the
+		 * placer's (its clock column) in a prediction game's opening */
+		bool runs = g->cc.system != CLOCK_NONE &&
+			    ((g->ref.phase == PHASE_PLAYING && c == g->ref.board.to_move) ||
+			     (g->ref.phase == PHASE_OPENING && c == game_role_col(g, game_predict_placer(g))));
+		int64_t ran = runs ? game_turn_elapsed(g) : 0;
 		int64_t extra = 2 * late_ms - (ran < late_ms ? ran : late_ms);
 		if (extra > 0 && g->cc.system != CLOCK_NONE)
 			clock_lateness(&g->cc, &g->clk[c], (extra + 1) / 2);

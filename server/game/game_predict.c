@@ -41,6 +41,10 @@ enum game_move_rc game_place(struct server *srv, struct game *g, enum predict_ro
 			     uint64_t read_ms, int64_t lag_ms, struct referee_move *m)
 {
 	enum color col = game_role_col(g, role), stone = g->ref.board.to_move;
+	/* a placement reports the placer present, as a move does (Art. 22.2; without it a
+	 * tournament game's placer who never sent `join` was absent: forfeited at the lateness
+	 * limit, or when their clock ran out, though they had played) */
+	game_mark_present(g, col);
 	struct clock_state charged = g->clk[col];
 	uint64_t now = fairclock_fair_ms(srv);
 	if (g->cc.system != CLOCK_NONE && !g->paused) {
@@ -75,6 +79,7 @@ int game_predict_seal(struct server *srv, struct game *g, enum predict_role role
 	int rc = referee_predict(&g->ref, role, white, revealed);
 	if (rc < 0)
 		return rc;
+	game_mark_present(g, game_role_col(g, role)); /* as a placement does */
 	game_predict_allowance_stop(g, role, now);
 	g->pred_gen++;
 	if (*revealed) {

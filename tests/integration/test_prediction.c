@@ -757,6 +757,46 @@ START_TEST(test_tournament)
 }
 END_TEST
 
+/* A tournament game's placements report their placers present, as moves do: players who
+ * place stones without sending `join` (tengen play does not) are not forfeited at the
+ * lateness limit (2 s here), nor when their clock runs out, as if they had never come. */
+START_TEST(test_placing_is_present)
+{
+	struct hc *td = st_login_role(&D, "director2", "td");
+	struct hc *p[2] = {st_login(&D, "q1"), st_login(&D, "q2")};
+	json_t *r = hc_req(td, "{s:s, s:s, s:s, s:i, s:i, s:b, s:i, s:{s:s}}", "cmd",
+			   "tournament.create", "name", "prediction lateness", "system", "swiss",
+			   "rounds", 1, "size", 5, "rated", 0, "lateness_limit_s", 2, "rules", "ruleset",
+			   "prediction");
+	OK(r);
+	long long tid = hj_int(r, "tournament");
+	json_decref(r);
+	for (int i = 0; i < 2; i++) {
+		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
+			   (json_int_t)tid, "player", p[i]->name);
+		OK(r);
+		json_decref(r);
+	}
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)tid);
+	OK(r);
+	long long g = hj_int(r, "pairings.0.game");
+	struct hc *first = strcmp(hj_str(r, "pairings.0.first"), "q1") == 0 ? p[0] : p[1];
+	struct hc *second = first == p[0] ? p[1] : p[0];
+	json_decref(r);
+	json_decref(wait_phase(td, g, "opening"));
+	static const char *const op[4] = {"A1", "E5", "E1", "A5"};
+	opening(first, second, g, op);
+	seal_both(first, second, g, "W", 2, "B", 2);
+	usleep(3000 * 1000); /* past the 2 s limit, in play */
+	r = st_game_get(td, g);
+	ck_assert_msg(strcmp(hj_str(r, "game.phase"), "playing") == 0, "%s", hj_text(r));
+	json_decref(r);
+	hc_close(td);
+	hc_close(p[0]);
+	hc_close(p[1]);
+}
+END_TEST
+
 /* A prediction-rules round robin where a player withdraws after round 2 (having played half
  * the games or more, so the results stand, Art. 28): their round-3 game is a forfeit won by the
  * opponent, whichever column of the game the opponent sits in (the game's Black column holds
@@ -854,6 +894,7 @@ static Suite *prediction_suite(void)
 	tcase_add_test(t, test_opening_clock);
 	tcase_add_test(t, test_refusals);
 	tcase_add_test(t, test_tournament);
+	tcase_add_test(t, test_placing_is_present);
 	tcase_add_test(t, test_withdrawn_forfeit);
 	suite_add_tcase(s, t);
 	return s;

@@ -640,6 +640,37 @@ START_TEST(test_absent_flag_is_forfeit)
 	ck_assert_msg(strstr(hj_str(r, "data"), "+!w") && strstr(hj_str(r, "data"), "-!b"),
 		      "not a forfeit in the h9: %s", hj_str(r, "data"));
 	json_decref(r);
+	/* nobody came: Black's flag ends it as a double loss, as the limit would (Art. 22.1),
+	 * not a win for an absent White */
+	r = two_player_round(td, json_pack("{s:s, s:s, s:i, s:i, s:b, s:i, s:{s:s, s:i, s:i, s:i}}",
+			     "name", "AF Two", "system", "swiss", "size", TT_BOARD, "lateness_limit_s",
+			     60, "rated", 1, "rounds", 1, "time", "system", "byoyomi", "main_s", 1,
+			     "periods", 1, "period_s", 1), "af_a", "af_b", &id);
+	g = hj_int(r, "pairings.0.game");
+	json_decref(r);
+	e = hc_event(a, "game.end", g, T);
+	ck_assert_msg(e != NULL, "the absent Black's clock did not end the game");
+	ck_assert_pstr_eq(hj_str(e, "result"), "Void");
+	ck_assert_pstr_eq(hj_str(e, "reason"), "double_forfeit");
+	json_decref(e);
+	/* last_period: pass does not turn an absent player's flag into a pass, period after
+	 * period: Art. 22.4 ends the game */
+	r = two_player_round(td, json_pack("{s:s, s:s, s:i, s:i, s:b, s:i, s:{s:s, s:i, s:i, s:i}, "
+			     "s:{s:s}}", "name", "AF Three", "system", "swiss", "size", TT_BOARD,
+			     "lateness_limit_s", 60, "rated", 1, "rounds", 1, "time", "system",
+			     "byoyomi", "main_s", 1, "periods", 1, "period_s", 1, "rules",
+			     "last_period", "pass"), "af_a", "af_b", &id);
+	g = hj_int(r, "pairings.0.game");
+	w = strcmp(hj_str(r, "pairings.0.white"), "af_a") == 0 ? a : b;
+	json_decref(r);
+	r = hc_req(w, "{s:s, s:I}", "cmd", "join", "game", (json_int_t)g);
+	OK(r);
+	json_decref(r);
+	e = hc_event(w, "game.end", g, T);
+	ck_assert_msg(e != NULL, "the absent Black's flag passed instead of ending the game");
+	ck_assert_pstr_eq(hj_str(e, "result"), "W+F");
+	ck_assert_pstr_eq(hj_str(e, "reason"), "lateness");
+	json_decref(e);
 	hc_close(a);
 	hc_close(b);
 	hc_close(td);
