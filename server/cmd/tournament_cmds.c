@@ -258,6 +258,15 @@ void tournament_cmds_update(struct conn *c, const struct proto_request *req)
 	json_t *merged = json_deep_copy(tour_settings(&t));
 	if (!merged)
 		merged = json_object();
+	/* the stored rules as this version reads them: an older tengend stored a prediction
+	 * event's ko as "situational", which create_parse's reading of a request refuses (every
+	 * update of such an event failed on a field the director had not sent) */
+	struct rules stored;
+	struct proto_error ignored;
+	rules_default(&stored);
+	if (json_object_get(merged, "rules") &&
+	    proto_get_rules_stored(merged, "rules", false, &stored, &ignored) == 1)
+		json_object_set_new(merged, "rules", proto_rules_to_json(&stored));
 	json_object_set_new(merged, "name", json_string(t.row.name));
 	json_object_set_new(merged, "system", json_string(t.row.system));
 	const char *key;

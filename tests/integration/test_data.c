@@ -493,12 +493,83 @@ START_TEST(test_start_low_free_space)
 }
 END_TEST
 
+/* Replace `from` by `to` in column `col` of table `table` of the stopped daemon d's
+ * database (both JSON spacings); returns the rows changed. */
+static int db_replace(struct hd *d, const char *table, const char *col, const char *from,
+		      const char *to)
+{
+	char db[HARNESS_PATH_MAX + 8], sql[512];
+	snprintf(db, sizeof db, "%s/t.db", d->dir);
+	sqlite3 *x;
+	ck_assert_int_eq(sqlite3_open(db, &x), SQLITE_OK);
+	snprintf(sql, sizeof sql, "UPDATE %s SET %s = replace(replace(%s, '\"ko\":\"%s\"', "
+		 "'\"ko\":\"%s\"'), '\"ko\": \"%s\"', '\"ko\": \"%s\"')", table, col, col, from,
+		 to, from, to);
+	ck_assert_int_eq(sqlite3_exec(x, sql, NULL, NULL, NULL), SQLITE_OK);
+	int n = sqlite3_changes(x);
+	sqlite3_close(x);
+	return n;
+}
+
+/* A prediction event and its live game as an older tengend stored them, with `ko:
+ * "situational"` (which a request may no longer give a prediction game): after an upgrade the
+ * game loads and plays on, and the event can be updated (each update failed on the stored ko,
+ * a field the director had not sent). */
+START_TEST(test_stored_prediction_rules)
+{
+	struct hd d;
+	ck_assert_int_eq(hd_start(&d, NULL), 0);
+	hc_close(login(&d, "olddir"));
+	ck_assert_int_eq(hd_grant(&d, "olddir", "td"), 0);
+	struct hc *a = login(&d, "olda"), *b = login(&d, "oldb");
+	hc_close(a);
+	hc_close(b);
+	struct hc *td = hc_login_new(d.port, "olddir"); /* registered: this logs in */
+	ck_assert(td != NULL);
+	json_t *r = hc_req(td, "{s:s, s:s, s:s, s:i, s:i, s:b, s:{s:s}}", "cmd", "tournament.create",
+			   "name", "Old Prediction", "system", "swiss", "rounds", 2, "size", 5, "rated",
+			   0, "rules", "ruleset", "prediction");
+	OK(r);
+	long long t = hj_int(r, "tournament");
+	json_decref(r);
+	for (int i = 0; i < 2; i++) {
+		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
+			   (json_int_t)t, "player", i ? "oldb" : "olda");
+		OK(r);
+		json_decref(r);
+	}
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)t);
+	OK(r);
+	long long g = hj_int(r, "pairings.0.game");
+	json_decref(r);
+	hc_close(td);
+	ck_assert_int_eq(hd_stop(&d), 0);
+	ck_assert_int_eq(db_replace(&d, "tournaments", "state", "positional", "situational"), 1);
+	ck_assert_int_ge(db_replace(&d, "games", "rules", "positional", "situational"), 1);
+	ck_assert_int_eq(hd_restart(&d), 0);
+	td = hc_login_new(d.port, "olddir");
+	ck_assert(td != NULL);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+	OK(r);
+	ck_assert_pstr_eq(hj_str(r, "game.rules.ko"), "positional");
+	ck_assert_pstr_eq(hj_str(r, "game.phase"), "opening");
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.update", "tournament", (json_int_t)t,
+		   "place", "FR,Lyon");
+	OK(r);
+	json_decref(r);
+	hc_close(td);
+	finish(&d);
+}
+END_TEST
+
 static Suite *data_suite(void)
 {
 	Suite *s = suite_create("data");
 	TCase *tc = tcase_create("data");
 	tcase_set_timeout(tc, TEST_TIMEOUT_S);
 	tcase_add_test(tc, test_sync_power_safe);
+	tcase_add_test(tc, test_stored_prediction_rules);
 	tcase_add_test(tc, test_sync_lose_on_power_cut);
 	tcase_add_test(tc, test_sync_option_checked);
 	tcase_add_test(tc, test_one_daemon_per_db);
