@@ -171,6 +171,34 @@ int matches_next_games(struct server *srv, const struct tour *t, const struct ev
 	return 1;
 }
 
+/* The match of x (x's round, its two players) in ev, its games in the order they were made
+ * (as bestof_replay reads them): its winner (0 the first game's Black, 1 the other, -1
+ * undecided) and in *after the id (ids[]) of a game made after it was decided, or 0. */
+static int match_state(const struct event *ev, const int64_t *ids, const struct event_game *x,
+		       int n, int64_t *after)
+{
+	struct bestof m;
+	bool begun = false;
+	*after = 0;
+	for (int k = 0; k < ev->ngames; k++) {
+		const struct event_game *y = &ev->games[k];
+		if (y->round != x->round || !((y->black == x->black && y->white == x->white) ||
+					      (y->black == x->white && y->white == x->black)))
+			continue;
+		if (!begun)
+			begun = bestof_init(&m, n, BESTOF_DRAW_REPLAY, true) == BESTOF_OK;
+		if (!begun)
+			return -1;
+		if (m.winner >= 0) {
+			*after = ids[k];
+			break;
+		}
+		if (y->result == RESULT_NONE || bestof_record(&m, y->result) != BESTOF_OK)
+			break; /* unplayed yet, or past what a match can hold: not this check's */
+	}
+	return begun ? m.winner : -1;
+}
+
 int matches_result_fits(struct server *srv, const struct tour *t, int64_t game,
 			const char *result, const char *reason, struct proto_error *e)
 {
@@ -190,32 +218,28 @@ int matches_result_fits(struct server *srv, const struct tour *t, int64_t game,
 		if (ids[k] == game)
 			k0 = k;
 	if (k0 >= 0) {
+		int64_t after_then, after;
+		const struct event_game *x = &ev.games[k0];
+		int then = match_state(&ev, ids, x, n, &after_then);
 		struct store_game as = {0}; /* the result as the standings would read it */
 		snprintf(as.phase, sizeof as.phase, "ended");
 		snprintf(as.result, sizeof as.result, "%s", result);
 		snprintf(as.reason, sizeof as.reason, "%s", reason ? reason : "adjudicated");
 		ev.games[k0].result = tour_result_of(&as);
-		const struct event_game *x = &ev.games[k0];
-		struct bestof m;
-		bool begun = false;
-		/* the match's games in the order they were made, as bestof_replay reads them */
-		for (int k = 0; k < ev.ngames && rc == 0; k++) {
-			const struct event_game *y = &ev.games[k];
-			if (y->round != x->round || !((y->black == x->black && y->white == x->white) ||
-						      (y->black == x->white && y->white == x->black)))
-				continue;
-			if (!begun)
-				begun = bestof_init(&m, n, BESTOF_DRAW_REPLAY, true) == BESTOF_OK;
-			if (m.winner >= 0)
-				rc = svc_fail(e, PROTO_ERR_CONFLICT, "with %s, game %lld would decide the "
-					      "best-of-%d match of %s and %s before game %lld, which was "
-					      "paired because it was still open: a match game's result can "
-					      "change only where the match goes on as it did", result,
-					      (long long)game, n, b.ev.players[x->black].name,
-					      b.ev.players[x->white].name, (long long)ids[k]);
-			else if (y->result == RESULT_NONE || bestof_record(&m, y->result) != BESTOF_OK)
-				break; /* unplayed yet, or past what a match can hold: not this check's */
-		}
+		int now = match_state(&ev, ids, x, n, &after);
+		const char *pa = b.ev.players[x->black].name, *pb = b.ev.players[x->white].name;
+		if (now >= 0 && after)
+			rc = svc_fail(e, PROTO_ERR_CONFLICT, "with %s, game %lld would decide the "
+				      "best-of-%d match of %s and %s before game %lld, which was "
+				      "paired because it was still open: a match game's result can "
+				      "change only where the match goes on as it did", result,
+				      (long long)game, n, pa, pb, (long long)after);
+		else if (then >= 0 && now < 0 && x->round < tour_round(t))
+			rc = svc_fail(e, PROTO_ERR_CONFLICT, "with %s, game %lld would leave the "
+				      "best-of-%d match of %s and %s of round %d undecided, and round "
+				      "%d was paired from it: a match game's result can change only "
+				      "where the match goes on as it did", result, (long long)game, n,
+				      pa, pb, x->round, x->round + 1);
 	}
 	free(ev.games);
 	free(ids);

@@ -635,6 +635,31 @@ START_TEST(test_best_of_three_result_change)
 	OK(r);
 	json_decref(r);
 	set_result(td, game[0], "B+4"); /* a margin for a resignation: the match goes as it did */
+	/* the other way: a Swiss whose round 2 was paired from a match won 2-0; game 2 changed
+	 * to the other player would leave round 1's match undecided: refused */
+	long long sw = tt_create(td, "BC3 Swiss", "swiss", json_pack("{s:i, s:i}", "match_games", 3,
+								      "rounds", 2));
+	register_all(td, sw, names, 2);
+	for (int k = 0; k < 2; k++) {
+		r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)sw);
+		OK(r);
+		ck_assert_int_eq(read_pairs(r, g, bl, wh), 1);
+		json_decref(r);
+		game[k] = g[0];
+		set_result(td, game[k], k == 0 ? "B+R" : "W+R"); /* game 1's Black wins both */
+	}
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)sw);
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "round"), 2);
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.result", "game", (json_int_t)game[1],
+		   "result", "B+R");
+	ERR(r, "conflict");
+	ck_assert_msg(strstr(hj_str(r, "error.message"), "undecided"), "%s", hj_text(r));
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.standings", "tournament", (json_int_t)sw);
+	OK(r);
+	json_decref(r);
 	hc_close(td);
 }
 END_TEST
