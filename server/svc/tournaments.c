@@ -616,20 +616,22 @@ static int match_holds(struct server *srv, int64_t tid, int64_t game, const char
 	return rc;
 }
 
-/* How a director's result moves ratings (docs/td-guide.md §4): a forfeit (`B+F`, `W+F`) not
- * lost on the board (reason `warnings` or `illegal`) was not played, so it is unrated, as the
- * h9's `!` tells the EGD; another result of a rated event's game counts, again if a forfeit had
- * made it unrated; a casual game (an admin's) stays as it is. */
+/* How a director's result moves ratings (docs/td-guide.md §4): a tournament game's forfeit
+ * (`B+F`, `W+F`) not lost on the board (reason `warnings` or `illegal`) was not played, so it
+ * is unrated, as the h9's `!` tells the EGD; another result of a rated event's game counts,
+ * again if a forfeit had made it unrated; a casual game (an admin's) stays as it is. */
 static enum games_rating result_rating(struct server *srv, int64_t tid, const char *result,
 				       const char *reason)
 {
 	struct ruleset_result res;
+	/* a casual game (an admin's): as it is, since what its players agreed (rated or not)
+	 * is kept nowhere else, and a forfeit corrected later must be rated again */
+	if (!tid)
+		return GAMES_RATING_KEEP;
 	if (ruleset_default()->result_parse(result, &res) == 0 && res.decided_by &&
 	    res.how == RULESET_WIN_FORFEIT &&
 	    !(reason && (strcmp(reason, "warnings") == 0 || strcmp(reason, "illegal") == 0)))
 		return GAMES_UNRATED;
-	if (!tid)
-		return GAMES_RATING_KEEP;
 	struct tour t;
 	struct proto_error ignored;
 	if (tour_get(srv, tid, &t, &ignored) < 0)
