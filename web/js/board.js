@@ -138,6 +138,8 @@ function keyboard(host, s, pos, opts, at, cell) {
 	s.append(mark);
 	place();
 	s.addEventListener('keydown', (ev) => {
+		if (ev.altKey || ev.ctrlKey || ev.metaKey) return; // the browser's (Alt+← is back)
+		if (ev.repeat && (ev.key === 'Enter' || ev.key === ' ')) return; // a held key: once
 		const step = {ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1]}[ev.key];
 		if (step) cur = [Math.max(0, Math.min(n - 1, cur[0] + step[0])), Math.max(0, Math.min(n - 1, cur[1] + step[1]))];
 		else if (ev.key === 'Home') cur = [0, cur[1]];
@@ -154,7 +156,7 @@ function keyboard(host, s, pos, opts, at, cell) {
 // move), dead (Set of vertices marked dead), theirs (Set of vertices the opponent marks dead:
 // a square, so that both claims show at once in the count), territory (Map of vertex to 'B'
 // or 'W': a small square of that colour, a counted game's final board), onclick(vertex): the
-// board then also works from the keyboard (keyboard above).
+// board then also works from the keyboard (keyboard above), unless keys is false.
 export function drawBoard(host, pos, opts = {}) {
 	const n = pos.size, cell = 30, pad = 30, w = pad * 2 + cell * (n - 1);
 	const s = svg('svg', {viewBox: `0 0 ${w} ${w}`, class: 'board', role: 'img', 'aria-label': `${n}x${n} board`});
@@ -191,9 +193,10 @@ export function drawBoard(host, pos, opts = {}) {
 			if (opts.last === v) s.append(svg('circle', {cx: at(x), cy: at(y), r: cell / 5, class: 'last ' + (c === 'B' ? 'on-black' : 'on-white'), 'data-last': v}));
 		}
 	}
-	if (opts.onclick) keyboard(host, s, pos, opts, at, cell);
+	const keys = opts.onclick && opts.keys !== false;
+	if (keys) keyboard(host, s, pos, opts, at, cell);
 	const focused = host.contains(document.activeElement); // a redraw keeps the focus
 	host.replaceChildren(s);
-	if (focused && opts.onclick) s.focus();
+	if (focused && keys) s.focus({preventScroll: true});
 	return s;
 }

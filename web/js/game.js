@@ -88,6 +88,8 @@ function render() {
 			? shownPosition().territory(game.dead) : null,
 		onclick: counting ? toggleDead : playing ? playAt
 			: back ? () => say(`You are looking at move ${view}: go to the last move (→ or >|) to play.`) : null,
+		// the keyboard's cursor only where Enter does something: looking back, ← and → step
+		keys: counting || playing,
 	});
 	const cap = view ? captures[view - 1] : [0, 0];
 	$('#captures-B').textContent = cap[0];
