@@ -106,7 +106,10 @@ static void pairings(struct export_buf *b, const struct export_ctx *x, int r, in
 	}
 	export_buf_add(b, "</table>\n");
 	for (i = 0; i < ev->nbyes; i++) {
-		if (ev->byes[i].round != r || !x->num[ev->byes[i].player])
+		int wd = ev->players[ev->byes[i].player].withdrawn_after;
+
+		/* a bye the schedule gave after the withdrawal is none (the standings, the h9) */
+		if (ev->byes[i].round != r || !x->num[ev->byes[i].player] || (wd > 0 && r > wd))
 			continue;
 		export_buf_add(b, nbye++ ? ", " : "<p>Bye: ");
 		add_text(b, event_player_person(&ev->players[ev->byes[i].player]));

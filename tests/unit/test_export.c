@@ -444,6 +444,12 @@ START_TEST(test_export_h9_bye_after_withdrawal)
 	const char *end = strchr(row, '\n');
 	ck_assert_msg(end - row > 3 && strncmp(end - 3, " 0-", 3) == 0, "B's round 3: %s", s);
 	free(s);
+	s = NULL;
+	/* the html's round 3 names no bye; round 1's is C's */
+	ck_assert_int_eq(export_html(&ev, NULL, &s), EXPORT_OK);
+	ck_assert_ptr_nonnull(strstr(s, "<p>Bye: C x</p>"));
+	ck_assert_ptr_null(strstr(s, "<p>Bye: B x</p>"));
+	free(s);
 }
 END_TEST
 
@@ -452,30 +458,24 @@ END_TEST
  * the others'. Each column's values end at one place in every row, one past the end of its
  * name in the header comment (whose "; " is a character shorter than a row's number field
  * and its space, as the fixed columns before show: "Club" ends one before the club). */
-START_TEST(test_export_h9_columns_aligned)
+/* The score columns of h9 text s, named names[0..n) in its header, end one past their names
+ * in every player line. */
+static void expect_aligned(const char *s, const char *const *names, int n)
 {
-	struct event ev = export_event();
-	struct export_info info = { .name = "Cup", .komi = NAN,
-		.tiebreaks = (const char *const[]){ "SOS", "SOSOS", "SODOS", "WARN" }, .ntiebreaks = 4 };
-	char *s = NULL;
-
-	ck_assert_int_eq(export_h9(&ev, &info, &s), EXPORT_OK);
 	const char *hdr = strstr(s, "; Pl Name");
 	ck_assert_ptr_nonnull(hdr);
-	static const char *const names[] = { "PTS", "SOS", "SOSOS", "SODOS", "WARN" };
-	int end[5];
+	int end[8];
 	const char *from = hdr + strlen("; Pl Name");
-	for (int k = 0; k < 5; k++) {
+	for (int k = 0; k < n; k++) {
 		const char *at = strstr(from, names[k]);
 		ck_assert_ptr_nonnull(at);
 		end[k] = (int)(at - hdr) + (int)strlen(names[k]);
 		from = at + strlen(names[k]);
 	}
-	/* every player line: the k-th number after the club ends at end[k] */
+	/* every player line: the k-th number after the club ends at end[k] + 1 */
 	for (const char *line = strchr(hdr, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
-		const char *club = line + 4 + 1 + 30 + 1 + 3 + 1 + 2 + 1 + 4; /* num name rk co club */
-		const char *q = club;
-		for (int k = 0; k < 5; k++) {
+		const char *q = line + 4 + 1 + 30 + 1 + 3 + 1 + 2 + 1 + 4; /* num name rk co club */
+		for (int k = 0; k < n; k++) {
 			while (*q == ' ')
 				q++;
 			while (*q && *q != ' ')
@@ -484,6 +484,35 @@ START_TEST(test_export_h9_columns_aligned)
 				      names[k], (int)(q - line), end[k], s);
 		}
 	}
+}
+
+START_TEST(test_export_h9_columns_aligned)
+{
+	struct event ev = export_event();
+	struct export_info info = { .name = "Cup", .komi = NAN,
+		.tiebreaks = (const char *const[]){ "SOS", "SOSOS", "SODOS", "WARN" }, .ntiebreaks = 4 };
+	char *s = NULL;
+
+	ck_assert_int_eq(export_h9(&ev, &info, &s), EXPORT_OK);
+	expect_aligned(s, (const char *const[]){ "PTS", "SOS", "SOSOS", "SODOS", "WARN" }, 5);
+	free(s);
+	s = NULL;
+	/* values wider than their names: a McMahon of two 1d players over 7 rounds, A winning
+	 * six and drawing one: MMS 36.5 and 30.5, SOS 213.5 and 255.5, SOSOS 1788.5 and 1494.5 */
+	struct event_player p[2] = { { .id = 1, .name = "A x", .rank = 0, .seed = 0 },
+		{ .id = 2, .name = "B x", .rank = 0, .seed = 1 } };
+	struct event_game g[7];
+	for (int r = 0; r < 7; r++)
+		g[r] = (struct event_game){ .round = r + 1, .black = r % 2, .white = 1 - r % 2,
+			.result = r == 6 ? RESULT_DRAW : r % 2 ? RESULT_WHITE_WIN : RESULT_BLACK_WIN };
+	struct event mm = mk(SYSTEM_MCMAHON, p, 2, g, 7, NULL, 0, 7);
+	mm.mcmahon_bar = 0;
+	mm.mcmahon_floor = -20;
+	struct export_info mi = { .komi = NAN, .tiebreaks = (const char *const[]){ "SOS", "SOSOS" },
+		.ntiebreaks = 2 };
+	ck_assert_int_eq(export_h9(&mm, &mi, &s), EXPORT_OK);
+	ck_assert_ptr_nonnull(strstr(s, "1788.5"));
+	expect_aligned(s, (const char *const[]){ "MMS", "SOS", "SOSOS" }, 3);
 	free(s);
 }
 END_TEST
