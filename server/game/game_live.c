@@ -564,7 +564,7 @@ void game_predict_lose(struct server *srv, struct game *g, enum predict_role los
 	g->pred_gen++;
 	log_msg(LOGL_INFO, "prediction_lost", "game=%lld loser=%s", (long long)g->id, g->black);
 	game_end(srv, g, g->rs->result_win(WHITE, how), how == RULESET_WIN_TIME ? END_TIME
-										 : END_RESIGNATION);
+		 : how == RULESET_WIN_FORFEIT ? END_LATENESS : END_RESIGNATION);
 }
 
 bool game_predict_timer(struct server *srv, struct game *g)
@@ -578,7 +578,15 @@ bool game_predict_timer(struct server *srv, struct game *g)
 		struct clock_state st;
 		if (clock_peek(&g->cc, &g->clk[col], game_turn_elapsed(g), &st) == CLOCK_FLAG) {
 			g->clk[col] = st;
-			game_predict_lose(srv, g, p, RULESET_WIN_TIME);
+			/* Art. 22.4 as in game_flag_fall: a placer who never came loses by forfeit
+			 * (reason lateness); nobody came, both lose */
+			bool absent = g->row.start_at > 0 && !g->present[col];
+			if (absent && !g->present[col == BLACK ? WHITE : BLACK]) {
+				log_msg(LOGL_INFO, "absent_flag", "game=%lld other_absent=1", (long long)g->id);
+				game_end(srv, g, g->rs->result_void, END_DOUBLE_FORFEIT);
+			} else {
+				game_predict_lose(srv, g, p, absent ? RULESET_WIN_FORFEIT : RULESET_WIN_TIME);
+			}
 			return true;
 		}
 	}

@@ -791,6 +791,34 @@ START_TEST(test_placing_is_present)
 	r = st_game_get(td, g);
 	ck_assert_msg(strcmp(hj_str(r, "game.phase"), "playing") == 0, "%s", hj_text(r));
 	json_decref(r);
+	/* the other way: the first player never comes (the second joined), and their clock runs
+	 * out on the first stone: a forfeit for absence, not a time loss (Art. 22.4) */
+	r = hc_req(td, "{s:s, s:s, s:s, s:i, s:i, s:b, s:{s:s, s:i}, s:{s:s}}", "cmd",
+		   "tournament.create", "name", "prediction absent", "system", "swiss", "rounds", 1,
+		   "size", 5, "rated", 0, "time", "system", "absolute", "main_s", 1, "rules",
+		   "ruleset", "prediction");
+	OK(r);
+	tid = hj_int(r, "tournament");
+	json_decref(r);
+	for (int i = 0; i < 2; i++) {
+		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
+			   (json_int_t)tid, "player", p[i]->name);
+		OK(r);
+		json_decref(r);
+	}
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)tid);
+	OK(r);
+	g = hj_int(r, "pairings.0.game");
+	second = strcmp(hj_str(r, "pairings.0.first"), "q1") == 0 ? p[1] : p[0];
+	json_decref(r);
+	r = hc_req(second, "{s:s, s:I}", "cmd", "join", "game", (json_int_t)g);
+	OK(r);
+	json_decref(r);
+	r = wait_phase(td, g, "ended");
+	ck_assert_pstr_eq(hj_str(r, "game.result"), "W+F");
+	ck_assert_pstr_eq(hj_str(r, "game.reason"), "lateness");
+	ck_assert_pstr_eq(hj_str(r, "game.white"), second->name); /* the winner, recorded White */
+	json_decref(r);
 	hc_close(td);
 	hc_close(p[0]);
 	hc_close(p[1]);
