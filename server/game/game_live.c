@@ -124,6 +124,16 @@ static void count_lapse(struct server *srv, struct game *g)
 	game_retire(srv, g);
 }
 
+/* Does the lateness limit (Art. 22.1) run for g: a scheduled game in play, or in a prediction
+ * game's opening or predictions (else a player who never came held the game there for good
+ * without a clock, and until their clock ran out with one), with a player not yet present? */
+static bool lateness_runs(const struct game *g)
+{
+	return (g->ref.phase == PHASE_PLAYING || game_predict_before_play(g)) && !g->paused &&
+	       g->row.start_at > 0 && g->lateness_limit_s > 0 &&
+	       (!g->present[BLACK] || !g->present[WHITE]);
+}
+
 static void on_timer(uv_timer_t *t)
 {
 	struct game *g = t->data;
@@ -135,12 +145,13 @@ static void on_timer(uv_timer_t *t)
 	}
 	if (g->ref.phase == PHASE_SCHEDULED && g->row.start_at > 0 && wall >= g->row.start_at)
 		game_begin(srv, g); /* Art. 22: at the start time Black's clock starts, whoever is there */
-	if (g->ref.phase == PHASE_PLAYING && g->row.start_at > 0 && g->lateness_limit_s > 0 &&
-	    (!g->present[BLACK] || !g->present[WHITE]) &&
-	    wall >= game_late_since(g) + g->lateness_limit_s) {
+	if (lateness_runs(g) && wall >= game_late_since(g) + g->lateness_limit_s) {
 		/* Art. 22.1: absent past the limit loses by forfeit; both absent, both lose. */
 		if (!g->present[BLACK] && !g->present[WHITE])
 			game_end(srv, g, g->rs->result_void, END_DOUBLE_FORFEIT);
+		else if (game_predict_before_play(g)) /* the winner recorded White (colours undecided) */
+			game_predict_lose(srv, g, game_col_role(g, g->present[BLACK] ? WHITE : BLACK),
+					  RULESET_WIN_FORFEIT);
 		else
 			game_end(srv, g, g->rs->result_win(g->present[BLACK] ? BLACK : WHITE,
 							 RULESET_WIN_FORFEIT), END_LATENESS);
@@ -174,9 +185,10 @@ void game_arm(struct game *g)
 	} else if (g->ref.phase == PHASE_SCHEDULED && g->row.start_at > 0) {
 		/* A start time already passed (start_at in the past, a restart): begin now. */
 		due = llround(fmax(0, (g->row.start_at - wall) * 1000));
+	} else if (lateness_runs(g) && g->ref.phase != PHASE_PLAYING) {
+		due = llround(fmax(0, (game_late_since(g) + g->lateness_limit_s - wall) * 1000));
 	} else if (g->ref.phase == PHASE_PLAYING && !g->paused) {
-		if (g->row.start_at > 0 && g->lateness_limit_s > 0 &&
-		    (!g->present[BLACK] || !g->present[WHITE]))
+		if (lateness_runs(g))
 			due = llround(fmax(0, (game_late_since(g) + g->lateness_limit_s - wall) * 1000));
 		if (game_clock_running(g)) {
 			int64_t rem = clock_remaining(&g->cc, &g->clk[g->ref.board.to_move]);

@@ -503,8 +503,9 @@ static int db_replace(struct hd *d, const char *table, const char *col, const ch
 	sqlite3 *x;
 	ck_assert_int_eq(sqlite3_open(db, &x), SQLITE_OK);
 	snprintf(sql, sizeof sql, "UPDATE %s SET %s = replace(replace(%s, '\"ko\":\"%s\"', "
-		 "'\"ko\":\"%s\"'), '\"ko\": \"%s\"', '\"ko\": \"%s\"')", table, col, col, from,
-		 to, from, to);
+		 "'\"ko\":\"%s\"'), '\"ko\": \"%s\"', '\"ko\": \"%s\"') WHERE instr(%s, "
+		 "'\"ko\":\"%s\"') OR instr(%s, '\"ko\": \"%s\"')", table, col, col, from, to, from,
+		 to, col, from, col, from);
 	ck_assert_int_eq(sqlite3_exec(x, sql, NULL, NULL, NULL), SQLITE_OK);
 	int n = sqlite3_changes(x);
 	sqlite3_close(x);

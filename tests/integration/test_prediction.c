@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "harness.h"
 #include "srvtest.h"
@@ -647,7 +648,7 @@ END_TEST
 /* Wait until game g (seen by c) is in `phase`; its game object. */
 static json_t *wait_phase(struct hc *c, long long g, const char *phase)
 {
-	for (int i = 0; i < 100; i++) {
+	for (int i = 0; i < 200; i++) {
 		json_t *r = st_game_get(c, g);
 		if (strcmp(hj_str(r, "game.phase"), phase) == 0)
 			return r;
@@ -806,7 +807,9 @@ START_TEST(test_placing_is_present)
 		OK(r);
 		json_decref(r);
 	}
-	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)tid);
+	/* the round starts 1 s from now: the second player's join comes before it */
+	r = hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament",
+		   (json_int_t)tid, "start_at", (double)time(NULL) + 1.5);
 	OK(r);
 	g = hj_int(r, "pairings.0.game");
 	second = strcmp(hj_str(r, "pairings.0.first"), "q1") == 0 ? p[1] : p[0];
@@ -818,6 +821,33 @@ START_TEST(test_placing_is_present)
 	ck_assert_pstr_eq(hj_str(r, "game.result"), "W+F");
 	ck_assert_pstr_eq(hj_str(r, "game.reason"), "lateness");
 	ck_assert_pstr_eq(hj_str(r, "game.white"), second->name); /* the winner, recorded White */
+	json_decref(r);
+	/* without a clock the lateness limit (2 s) ends an opening the first player never came
+	 * to; it was checked in play only, so such a game waited in its opening for good */
+	r = hc_req(td, "{s:s, s:s, s:s, s:i, s:i, s:b, s:i, s:{s:s}}", "cmd", "tournament.create",
+		   "name", "prediction no clock", "system", "swiss", "rounds", 1, "size", 5, "rated", 0,
+		   "lateness_limit_s", 2, "rules", "ruleset", "prediction");
+	OK(r);
+	tid = hj_int(r, "tournament");
+	json_decref(r);
+	for (int i = 0; i < 2; i++) {
+		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
+			   (json_int_t)tid, "player", p[i]->name);
+		OK(r);
+		json_decref(r);
+	}
+	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)tid);
+	OK(r);
+	g = hj_int(r, "pairings.0.game");
+	second = strcmp(hj_str(r, "pairings.0.first"), "q1") == 0 ? p[1] : p[0];
+	json_decref(r);
+	r = hc_req(second, "{s:s, s:I}", "cmd", "join", "game", (json_int_t)g);
+	OK(r);
+	json_decref(r);
+	r = wait_phase(td, g, "ended");
+	ck_assert_pstr_eq(hj_str(r, "game.result"), "W+F");
+	ck_assert_pstr_eq(hj_str(r, "game.reason"), "lateness");
+	ck_assert_pstr_eq(hj_str(r, "game.white"), second->name);
 	json_decref(r);
 	hc_close(td);
 	hc_close(p[0]);

@@ -271,7 +271,13 @@ START_TEST(test_casual_game)
 	hc_close(tt_login("cg_admin"));
 	ck_assert_int_eq(hd_grant(&tt_d, "cg_admin", "admin"), 0);
 	struct hc *admin = tt_login("cg_admin");
+	double rb = rating_of(admin, "cg_b"), rw = rating_of(admin, "cg_w");
+	/* an admin's forfeit of a rated casual game moves no rating; the game stays rated, so
+	 * the result corrected later counts */
+	expect_stored(admin, g, "W+F", NULL, "W+F", "adjudicated");
+	ck_assert(rating_of(admin, "cg_b") == rb && rating_of(admin, "cg_w") == rw);
 	expect_stored(admin, g, "w+r", NULL, "W+R", "adjudicated");
+	ck_assert(rating_of(admin, "cg_w") > rw);
 	ck_assert(hd_log_has(&tt_d, "result_admin"));
 	ck_assert(hd_log_has(&tt_d, "by=cg_admin game="));
 	expect_stored(admin, g, "b+3.5", NULL, "B+3.5", "adjudicated"); /* an ended game overridden */

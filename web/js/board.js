@@ -139,7 +139,10 @@ function keyboard(host, s, pos, opts, at, cell) {
 	place();
 	s.addEventListener('keydown', (ev) => {
 		if (ev.altKey || ev.ctrlKey || ev.metaKey) return; // the browser's (Alt+← is back)
-		if (ev.repeat && (ev.key === 'Enter' || ev.key === ' ')) return; // a held key: once
+		if (ev.repeat && (ev.key === 'Enter' || ev.key === ' ')) { // a held key: once, no scrolling
+			ev.preventDefault();
+			return;
+		}
 		const step = {ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1]}[ev.key];
 		if (step) cur = [Math.max(0, Math.min(n - 1, cur[0] + step[0])), Math.max(0, Math.min(n - 1, cur[1] + step[1]))];
 		else if (ev.key === 'Home') cur = [0, cur[1]];

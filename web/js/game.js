@@ -394,7 +394,8 @@ async function main() {
 	$('#last').addEventListener('click', () => stepTo(game.moves.length));
 	$('#step').addEventListener('input', (ev) => stepTo(+ev.target.value));
 	document.addEventListener('keydown', (ev) => {
-		if (ev.target.tagName === 'INPUT' || !game) return;
+		// Alt+← and the like are the browser's (back, forward)
+		if (ev.target.tagName === 'INPUT' || !game || ev.altKey || ev.ctrlKey || ev.metaKey) return;
 		if (ev.key === 'ArrowLeft') stepTo(view - 1);
 		if (ev.key === 'ArrowRight') stepTo(view + 1);
 	});
