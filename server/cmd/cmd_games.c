@@ -678,6 +678,10 @@ static int list_cb(void *ctx, const struct store_game *row)
 		struct game *pg = game_live(l->srv, row->id);
 		if (pg && game_nigiri_pending(pg))
 			json_object_set_new(o, "nigiri", json_true());
+	} else if (strcmp(row->color_choice, "nigiri") == 0 && row->tournament_id == 0 &&
+		   (strcmp(row->reason, "declined") == 0 || strcmp(row->reason, "expired") == 0) &&
+		   !(row->rules && strstr(row->rules, "\"prediction\""))) {
+		json_object_set_new(o, "nigiri", json_true()); /* called off: never drawn */
 	}
 	if (g && game_is_prediction(g) && !g->ref.revealed) { /* as the game object: not yet */
 		json_object_set_new(o, "black", json_null());

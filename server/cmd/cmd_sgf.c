@@ -190,7 +190,9 @@ void games_sgf(struct conn *c, const struct proto_request *req)
 	bool colours = !game_is_prediction(g) || g->ref.revealed || g->ref.phase == PHASE_ENDED;
 	if (game_nigiri_pending(g)) { /* no colours yet: PB/PW would make the challenger Black */
 		char note[2 * PROTO_NAME_MAX + 96];
-		snprintf(note, sizeof note, "Challenge pending: %s v %s, colours by nigiri at accept.",
+		snprintf(note, sizeof note, strcmp(g->row.phase, "pending") == 0 ?
+			 "Challenge pending: %s v %s, colours by nigiri at accept." :
+			 "Challenge called off before its accept: %s v %s, colours never drawn.",
 			 g->black, g->white);
 		s.comment = strdup(note);
 		colours = false;

@@ -6,8 +6,13 @@
 
 bool game_nigiri_pending(const struct game *g)
 {
-	return g->ref.phase == PHASE_PENDING && !game_is_prediction(g) &&
-	       strcmp(g->row.color_choice, "nigiri") == 0;
+	if (game_is_prediction(g) || strcmp(g->row.color_choice, "nigiri") != 0)
+		return false;
+	/* pending, or called off before its accept (declined, withdrawn, lapsed): the colours
+	 * were never drawn (a declined challenge's record named the challenger Black) */
+	return g->ref.phase == PHASE_PENDING ||
+	       (strcmp(g->row.phase, "ended") == 0 && g->row.tournament_id == 0 &&
+		(strcmp(g->row.reason, "declined") == 0 || strcmp(g->row.reason, "expired") == 0));
 }
 
 json_t *game_settings_json(const struct game *g)

@@ -871,6 +871,30 @@ START_TEST(test_nigiri_pending)
 	sgf = hj_str(r, "sgf");
 	ck_assert_msg(sgf && strstr(sgf, pb) && !strstr(sgf, "Challenge pending"), "SGF: %s", sgf);
 	json_decref(r);
+	/* declined before its accept: the colours were never drawn, and the record, the game and
+	 * the listing say so (they named the challenger Black once it was declined) */
+	r = hc_req(a, "{s:s, s:s, s:i, s:s}", "cmd", "challenge", "opponent", "bob", "size", 9,
+		   "color", "nigiri");
+	OK(r);
+	long long g3 = hj_int(r, "game");
+	json_decref(r);
+	r = hc_req(b, "{s:s, s:I}", "cmd", "decline", "game", (json_int_t)g3);
+	OK(r);
+	json_decref(r);
+	r = hc_req(b, "{s:s, s:I}", "cmd", "sgf", "game", (json_int_t)g3);
+	OK(r);
+	sgf = hj_str(r, "sgf");
+	ck_assert_msg(sgf && !strstr(sgf, "PB[") && !strstr(sgf, "PW[") &&
+		      strstr(sgf, "colours never drawn"), "declined nigiri SGF: %s", sgf);
+	json_decref(r);
+	r = st_game_get(b, g3);
+	ck_assert_msg(json_is_true(hj_get(r, "game.nigiri")), "declined: %s", hj_text(r));
+	json_decref(r);
+	r = hc_req(b, "{s:s, s:s}", "cmd", "games", "phase", "ended");
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "games.0.id"), g3);
+	ck_assert_msg(json_is_true(hj_get(r, "games.0.nigiri")), "listing: %s", hj_text(r));
+	json_decref(r);
 	hc_close(a);
 	hc_close(b);
 }

@@ -219,7 +219,8 @@ async function load() {
 		? `komi ${game.effective_komi} (${game.komi} + ${game.effective_komi - game.komi} for the handicap stones)` : `komi ${game.komi}`;
 	$('#info').textContent = `${game.size}×${game.size}, ${komi}` + (game.handicap ? `, handicap ${game.handicap}` : '')
 		+ `, ${timeText(game.time)}`
-		+ `, ${game.rated ? 'rated' : 'free'}` + (game.nigiri ? ', colours by nigiri at accept (the challenger is listed first)'
+		+ `, ${game.rated ? 'rated' : 'free'}` + (game.nigiri ? (game.phase === 'ended' ? ', colours never drawn (the challenger is listed first)'
+			: ', colours by nigiri at accept (the challenger is listed first)')
 			: game.phase === 'pending' ? ', a challenge not yet accepted: the challenger is listed as Black until the colours are settled at accept' : '')
 		+ (game.tournament ? ', round ' + game.round + ' of ' : '');
 	// the tournament by its name (it read "tournament 1"), linked to its page
