@@ -316,8 +316,17 @@ static void watch_header(const struct watch_ctx *x, const json_t *g)
 		       json_number_value(json_object_get(bar, "margin")));
 	else if (prediction)
 		printf("prediction rules, no bar yet");
-	else
-		printf("komi %g", json_number_value(json_object_get(g, "komi")));
+	else {
+		/* the komi counted with (effective_komi: komi + n for n >= 2 handicap stones), as
+		 * the count at the end says it (the header said 0.5, the end 3.5) */
+		double k = json_number_value(json_object_get(g, "komi"));
+		json_t *ek = json_object_get(g, "effective_komi");
+		if (json_is_number(ek) && json_number_value(ek) != k)
+			printf("komi %g (%g + %g for the handicap stones)", json_number_value(ek), k,
+			       json_number_value(ek) - k);
+		else
+			printf("komi %g", k);
+	}
 	printf(", %s\n", cli_str_or(g, "phase", "?"));
 }
 static void watch_observe_reply(struct session *s, json_t *reply, void *arg)
@@ -416,8 +425,13 @@ static void watch_event(struct cli *c, json_t *ev)
 			watch_finish(c);
 	} else if (strcmp(name, "game.warning") == 0) {
 		long long n = (long long)json_integer_value(json_object_get(ev, "warnings"));
+		const char *why = cli_str_or(ev, "reason", "?");
+		/* the referee's reasons in words (a director's warning carries its own text) */
+		if (!json_is_true(json_object_get(ev, "by_director")))
+			why = strcmp(why, "not_your_turn") == 0 ? "a move out of turn (Art. 17.2)" :
+			      strcmp(why, "superko") == 0 ? "a repeated position, the ko retaken (Art. 18.3)" : why;
 		say(x, "Warning to %s: %s (%lld of 2%s)", color_name(cli_str_or(ev, "color", "?")),
-		    cli_str_or(ev, "reason", "?"), n, n >= 2 ? ": the game is lost" : "");
+		    why, n, n >= 2 ? ": the game is lost" : "");
 	} else if (strcmp(name, "game.counting") == 0) {
 		say(x, "Both passed: counting; each side names the dead stones.");
 	} else if (strcmp(name, "game.dead") == 0) {

@@ -929,6 +929,11 @@ START_TEST(test_watch)
 	ck_assert_msg(proc_wait_for(&p, "to move", T), "watch printed no board: %s / %s", p.out,
 		      p.err);
 
+	/* a move out of turn: its warning in words, not the protocol's code */
+	rep = hc_req(b, "{s:s, s:I, s:s}", "cmd", "play", "game", (json_int_t)game, "vertex", "J9");
+	json_decref(rep);
+	ck_assert_msg(proc_wait_for(&p, "Warning to White: a move out of turn (Art. 17.2) (1 of 2)",
+				    T), "warning: %s", p.out);
 	/* stones, a capture (White E5 is taken by D5 F5 E4 E6), two passes, the claims */
 	const char *moves[] = {"D5", "E5", "F5", "A1", "E4", "A2", "E6", "pass", "pass"};
 	for (int k = 0; k < 9; k++) {
@@ -982,6 +987,24 @@ START_TEST(test_watch)
 	ck_assert_str_eq(hj_str(json_array_get(lines, 0), "game.result"), "B+R");
 	json_decref(lines);
 	ck_assert_str_eq(r.err, "");
+	run_free(&r);
+	/* a handicap game's header gives the komi counted with, as its end does (it said 0.5
+	 * there and 3.5 at the count) */
+	rep = hc_req(a, "{s:s, s:s, s:i, s:i, s:f, s:s}", "cmd", "challenge", "opponent", "bob",
+		     "size", 9, "handicap", 3, "komi", 0.5, "color", "black");
+	ck_assert_msg(hj_ok(rep), "%s", hj_text(rep));
+	game = hj_int(rep, "game");
+	json_decref(rep);
+	rep = hc_req(b, "{s:s, s:I}", "cmd", "accept", "game", (json_int_t)game);
+	ck_assert_msg(hj_ok(rep), "%s", hj_text(rep));
+	json_decref(rep);
+	snprintf(gs, sizeof gs, "%lld", game);
+	proc_start(&p, NULL, NULL, args);
+	ck_assert_msg(proc_wait_for(&p, "komi 3.5 (0.5 + 3 for the handicap stones)", T),
+		      "header: %s / %s", p.out, p.err);
+	rep = hc_req(a, "{s:s, s:I}", "cmd", "resign", "game", (json_int_t)game);
+	json_decref(rep);
+	proc_finish(&p, &r);
 	run_free(&r);
 	hc_close(a);
 	hc_close(b);
