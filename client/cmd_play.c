@@ -18,6 +18,7 @@
 #include "cli_run.h"
 #include "cli_values.h"
 #include "commands.h"
+#include "vertex.h"
 
 #define PLAY_MAX_STONES 625 /* stones in one dead claim (docs/protocol.md "dead": 25x25) */
 #define PLAY_MAX_RULES 8    /* KEY=VALUE items in --rules */
@@ -529,15 +530,21 @@ static void play_game(struct session *s, json_t *reply, void *arg)
 		play_opening(c, g, phase);
 		return;
 	}
-	/* Refused here, before the server would count a move out of turn as a warning. */
+	/* Refused here, before the server would count a move out of turn as a warning (a vertex
+	 * that is none said too: "not your turn" alone for Z99 read as if Z99 were a point) */
+	int vx, vy;
+	long long gsize = (long long)json_integer_value(json_object_get(g, "size"));
+	bool bad = x->vertex && gsize > 0 && vertex_parse_xy((int)gsize, x->vertex, &vx, &vy) < 0;
 	if (!mine) {
 		cli_errorf("you do not play in game %lld", (long long)x->game);
 	} else if (strcmp(phase, "playing") != 0) {
 		cli_errorf("game %lld is %s, not playing%s", (long long)x->game, phase,
 			   strcmp(phase, "counting") == 0 ? " (claim dead stones: tengen dead)" : "");
 	} else if (!to_move || strcmp(to_move, mine) != 0) {
-		cli_errorf("it is not your turn in game %lld: %s to move", (long long)x->game,
-			   color_name(to_move));
+		cli_errorf("it is not your turn in game %lld: %s to move%s%s%s", (long long)x->game,
+			   color_name(to_move), bad ? "; and '" : "", bad ? x->vertex : "",
+			   bad ? "' is not a vertex of the board (a column letter without I, then the "
+				 "row: D4)" : "");
 	} else {
 		play_send(c, (json_int_t)json_array_size(json_object_get(g, "moves")) + 1);
 		return;

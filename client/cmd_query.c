@@ -273,7 +273,8 @@ static void games_print(struct cli_batch *b, const json_t *req, const json_t *re
 		       komi, phase, res ? res : "-", tour);
 	}
 	if (nigiri)
-		puts("* colours by nigiri at accept: Black and White are challenger and challenged");
+		puts("* colours by nigiri at accept (never drawn, for a challenge declined or "
+		     "lapsed): Black and White are challenger and challenged");
 	if (json_array_size(games) == 0)
 		puts("(no games)");
 	const json_t *next = json_object_get(reply, "next");

@@ -305,8 +305,9 @@ static void watch_header(const struct watch_ctx *x, const json_t *g)
 		printf("%s (first) vs %s (second)", cli_str_or(g, "first", "?"),
 		       cli_str_or(g, "second", "?"));
 	else if (json_is_true(json_object_get(g, "nigiri"))) /* pending: colours drawn at accept */
-		printf("%s vs %s (colours by nigiri at accept)", cli_str_or(g, "black", "?"),
-		       cli_str_or(g, "white", "?"));
+		printf("%s vs %s (colours %s)", cli_str_or(g, "black", "?"), cli_str_or(g, "white", "?"),
+		       strcmp(cli_str_or(g, "phase", ""), "ended") == 0 ? "never drawn: called off"
+									 : "by nigiri at accept");
 	else
 		printf("%s (Black) vs %s (White)", cli_str_or(g, "black", "?"),
 		       cli_str_or(g, "white", "?"));
