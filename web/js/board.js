@@ -119,8 +119,8 @@ function pointWords(pos, v, opts) {
 // (Tab), the arrow keys move a cursor over the points (Home/End: the row's ends), Enter or
 // Space does what a click there would. The cursor starts on the last move; once moved, it is
 // kept across redraws (host.dataset.cursor), as is the focus; its point is in the board's
-// aria-label. WCAG 2.1.1: without it a
-// keyboard-only player could pass and resign but not play a move or mark a dead stone.
+// aria-label. WCAG 2.1.1: without it a keyboard-only player could pass and resign but not
+// play a move or mark a dead stone.
 function keyboard(host, s, pos, opts, at, cell) {
 	const n = pos.size;
 	let cur = pointOf(n, host.dataset.cursor) || pointOf(n, opts.last) || [(n - 1) >> 1, (n - 1) >> 1];
