@@ -758,17 +758,16 @@ START_TEST(test_tournament)
 }
 END_TEST
 
-/* A tournament game's placements report their placers present, as moves do: players who
- * place stones without sending `join` (tengen play does not) are not forfeited at the
- * lateness limit (2 s here), nor when their clock runs out, as if they had never come. */
-START_TEST(test_placing_is_present)
+/* A one-round prediction Swiss of p[0] and p[1] made by td from `create` (tournament.create's
+ * own fields: name, ...; stolen), its round started (`start_at` 0: now): the game's id, and in
+ * *second the client of its second player. */
+static long long prediction_round(struct hc *td, struct hc *const p[2], json_t *create,
+				  double start_at, struct hc **second)
 {
-	struct hc *td = st_login_role(&D, "director2", "td");
-	struct hc *p[2] = {st_login(&D, "q1"), st_login(&D, "q2")};
-	json_t *r = hc_req(td, "{s:s, s:s, s:s, s:i, s:i, s:b, s:i, s:{s:s}}", "cmd",
-			   "tournament.create", "name", "prediction lateness", "system", "swiss",
-			   "rounds", 1, "size", 5, "rated", 0, "lateness_limit_s", 2, "rules", "ruleset",
-			   "prediction");
+	json_object_update_new(create, json_pack("{s:s, s:s, s:i, s:i, s:b, s:{s:s}}", "cmd",
+						 "tournament.create", "system", "swiss", "rounds", 1,
+						 "size", 5, "rated", 0, "rules", "ruleset", "prediction"));
+	json_t *r = hc_reqj(td, create);
 	OK(r);
 	long long tid = hj_int(r, "tournament");
 	json_decref(r);
@@ -778,70 +777,22 @@ START_TEST(test_placing_is_present)
 		OK(r);
 		json_decref(r);
 	}
-	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)tid);
+	r = start_at ? hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament",
+			      (json_int_t)tid, "start_at", start_at)
+		     : hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament",
+			      (json_int_t)tid);
 	OK(r);
 	long long g = hj_int(r, "pairings.0.game");
-	struct hc *first = strcmp(hj_str(r, "pairings.0.first"), "q1") == 0 ? p[0] : p[1];
-	struct hc *second = first == p[0] ? p[1] : p[0];
+	*second = strcmp(hj_str(r, "pairings.0.first"), p[0]->name) == 0 ? p[1] : p[0];
 	json_decref(r);
-	json_decref(wait_phase(td, g, "opening"));
-	static const char *const op[4] = {"A1", "E5", "E1", "A5"};
-	opening(first, second, g, op);
-	seal_both(first, second, g, "W", 2, "B", 2);
-	usleep(3000 * 1000); /* past the 2 s limit, in play */
-	r = st_game_get(td, g);
-	ck_assert_msg(strcmp(hj_str(r, "game.phase"), "playing") == 0, "%s", hj_text(r));
-	json_decref(r);
-	/* the other way: the first player never comes (the second joined), and their clock runs
-	 * out on the first stone: a forfeit for absence, not a time loss (Art. 22.4) */
-	r = hc_req(td, "{s:s, s:s, s:s, s:i, s:i, s:b, s:{s:s, s:i}, s:{s:s}}", "cmd",
-		   "tournament.create", "name", "prediction absent", "system", "swiss", "rounds", 1,
-		   "size", 5, "rated", 0, "time", "system", "absolute", "main_s", 1, "rules",
-		   "ruleset", "prediction");
-	OK(r);
-	tid = hj_int(r, "tournament");
-	json_decref(r);
-	for (int i = 0; i < 2; i++) {
-		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
-			   (json_int_t)tid, "player", p[i]->name);
-		OK(r);
-		json_decref(r);
-	}
-	/* the round starts 1 s from now: the second player's join comes before it */
-	r = hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament",
-		   (json_int_t)tid, "start_at", (double)time(NULL) + 1.5);
-	OK(r);
-	g = hj_int(r, "pairings.0.game");
-	second = strcmp(hj_str(r, "pairings.0.first"), "q1") == 0 ? p[1] : p[0];
-	json_decref(r);
-	r = hc_req(second, "{s:s, s:I}", "cmd", "join", "game", (json_int_t)g);
-	OK(r);
-	json_decref(r);
-	r = wait_phase(td, g, "ended");
-	ck_assert_pstr_eq(hj_str(r, "game.result"), "W+F");
-	ck_assert_pstr_eq(hj_str(r, "game.reason"), "lateness");
-	ck_assert_pstr_eq(hj_str(r, "game.white"), second->name); /* the winner, recorded White */
-	json_decref(r);
-	/* without a clock the lateness limit (2 s) ends an opening the first player never came
-	 * to; it was checked in play only, so such a game waited in its opening for good */
-	r = hc_req(td, "{s:s, s:s, s:s, s:i, s:i, s:b, s:i, s:{s:s}}", "cmd", "tournament.create",
-		   "name", "prediction no clock", "system", "swiss", "rounds", 1, "size", 5, "rated", 0,
-		   "lateness_limit_s", 2, "rules", "ruleset", "prediction");
-	OK(r);
-	tid = hj_int(r, "tournament");
-	json_decref(r);
-	for (int i = 0; i < 2; i++) {
-		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
-			   (json_int_t)tid, "player", p[i]->name);
-		OK(r);
-		json_decref(r);
-	}
-	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)tid);
-	OK(r);
-	g = hj_int(r, "pairings.0.game");
-	second = strcmp(hj_str(r, "pairings.0.first"), "q1") == 0 ? p[1] : p[0];
-	json_decref(r);
-	r = hc_req(second, "{s:s, s:I}", "cmd", "join", "game", (json_int_t)g);
+	return g;
+}
+
+/* The second player joins game g, the first never comes: the game ends W+F for absence
+ * (Art. 22.4 or 22.1), the second recorded White (colours undecided). */
+static void expect_first_absent(struct hc *td, struct hc *second, long long g)
+{
+	json_t *r = hc_req(second, "{s:s, s:I}", "cmd", "join", "game", (json_int_t)g);
 	OK(r);
 	json_decref(r);
 	r = wait_phase(td, g, "ended");
@@ -849,6 +800,38 @@ START_TEST(test_placing_is_present)
 	ck_assert_pstr_eq(hj_str(r, "game.reason"), "lateness");
 	ck_assert_pstr_eq(hj_str(r, "game.white"), second->name);
 	json_decref(r);
+}
+
+/* A tournament game's placements report their placers present, as moves do: players who
+ * place stones without sending `join` (tengen play does not) are not forfeited at the
+ * lateness limit (2 s here) once play begins. */
+START_TEST(test_placing_is_present)
+{
+	struct hc *td = st_login_role(&D, "director2", "td");
+	struct hc *p[2] = {st_login(&D, "q1"), st_login(&D, "q2")}, *second;
+	long long g = prediction_round(td, p, json_pack("{s:s, s:i}", "name", "prediction lateness",
+							"lateness_limit_s", 2), 0, &second);
+	struct hc *first = second == p[0] ? p[1] : p[0];
+	json_decref(wait_phase(td, g, "opening"));
+	static const char *const op[4] = {"A1", "E5", "E1", "A5"};
+	opening(first, second, g, op);
+	seal_both(first, second, g, "W", 2, "B", 2);
+	usleep(3000 * 1000); /* past the 2 s limit, in play */
+	json_t *r = st_game_get(td, g);
+	ck_assert_msg(strcmp(hj_str(r, "game.phase"), "playing") == 0, "%s", hj_text(r));
+	json_decref(r);
+	/* the other way: the first player never comes, and their clock runs out on the first
+	 * stone: a forfeit for absence, not a time loss (Art. 22.4); the round starts 1.5 s from
+	 * now, so the second player's join comes before it */
+	g = prediction_round(td, p, json_pack("{s:s, s:{s:s, s:i}}", "name", "prediction absent",
+					      "time", "system", "absolute", "main_s", 1),
+			     (double)time(NULL) + 1.5, &second);
+	expect_first_absent(td, second, g);
+	/* without a clock the lateness limit (2 s) ends an opening the first player never came
+	 * to; it was checked in play only, so such a game waited in its opening for good */
+	g = prediction_round(td, p, json_pack("{s:s, s:i}", "name", "prediction no clock",
+					      "lateness_limit_s", 2), 0, &second);
+	expect_first_absent(td, second, g);
 	hc_close(td);
 	hc_close(p[0]);
 	hc_close(p[1]);
