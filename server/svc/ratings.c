@@ -34,8 +34,7 @@ bool ratings_game_counts(const struct store_game *g, double *score_black)
 	/* a forfeit (B+F, W+F) was not played unless lost on the board by warnings or an
 	 * illegal move: an admin's forfeit of a casual game, a director's of a tournament
 	 * game, moves no rating (the h9 marks such a game `!`) */
-	if (res.decided_by && res.how == RULESET_WIN_FORFEIT && strcmp(g->reason, "warnings") != 0 &&
-	    strcmp(g->reason, "illegal") != 0)
+	if (tour_unplayed_forfeit(&res, g->reason))
 		return false;
 	if (res.draw)
 		score = 0.5;

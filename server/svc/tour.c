@@ -188,6 +188,12 @@ bool tour_called_off(const struct store_game *g)
 	return strcmp(g->reason, "declined") == 0 || strcmp(g->reason, "expired") == 0;
 }
 
+bool tour_unplayed_forfeit(const struct ruleset_result *res, const char *reason)
+{
+	return res->decided_by && res->how == RULESET_WIN_FORFEIT &&
+	       !(reason && (strcmp(reason, "warnings") == 0 || strcmp(reason, "illegal") == 0));
+}
+
 /* A stored result as the standings see it. Forfeits: an "F" result not decided at the board
  * (lateness, a director's forfeit, a withdrawal). */
 enum event_result tour_result_of(const struct store_game *g)
@@ -201,8 +207,7 @@ enum event_result tour_result_of(const struct store_game *g)
 		return RESULT_DRAW;
 	if (res.winner == EMPTY) /* "Void", or no result */
 		return strcmp(g->reason, "double_forfeit") == 0 ? RESULT_DOUBLE_LOSS : RESULT_VOID;
-	bool forfeit = res.decided_by && res.how == RULESET_WIN_FORFEIT &&
-		       strcmp(g->reason, "warnings") != 0 && strcmp(g->reason, "illegal") != 0;
+	bool forfeit = tour_unplayed_forfeit(&res, g->reason);
 	if (res.winner == BLACK)
 		return forfeit ? RESULT_BLACK_FORFEIT_WIN : RESULT_BLACK_WIN;
 	return forfeit ? RESULT_WHITE_FORFEIT_WIN : RESULT_WHITE_WIN;

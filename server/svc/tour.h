@@ -11,6 +11,7 @@
 
 #include "event.h"
 #include "games.h"
+#include "ruleset.h"
 #include "server.h"
 
 #define TOURNAMENT_ROUNDS_DEFAULT 5   /* Swiss and McMahon rounds unless set */
@@ -95,6 +96,10 @@ int tour_player_index(const struct event *ev, int64_t id);
 const char *tour_result_shown(const struct event_game *g);
 /* A stored game's result as the standings see it. */
 enum event_result tour_result_of(const struct store_game *g);
+/* Is parsed result res, ended with `reason` (NULL: none), a forfeit without play: an "F" win
+ * not lost on the board (reason warnings or illegal), e.g. lateness, a director's forfeit, a
+ * withdrawal? Such a game is unplayed in the standings and the h9 (`!`), and moves no rating. */
+bool tour_unplayed_forfeit(const struct ruleset_result *res, const char *reason);
 /* A challenge called off before play (reason `declined` or `expired`): no game for events. */
 bool tour_called_off(const struct store_game *g);
 /* The name of the ruleset (ruleset_find) a stored game is played under: its rules' `ruleset`. */

@@ -628,9 +628,7 @@ static enum games_rating result_rating(struct server *srv, int64_t tid, const ch
 	 * is kept nowhere else, and a forfeit corrected later must be rated again */
 	if (!tid)
 		return GAMES_RATING_KEEP;
-	if (ruleset_default()->result_parse(result, &res) == 0 && res.decided_by &&
-	    res.how == RULESET_WIN_FORFEIT &&
-	    !(reason && (strcmp(reason, "warnings") == 0 || strcmp(reason, "illegal") == 0)))
+	if (ruleset_default()->result_parse(result, &res) == 0 && tour_unplayed_forfeit(&res, reason))
 		return GAMES_UNRATED;
 	struct tour t;
 	struct proto_error ignored;
