@@ -12,6 +12,24 @@
 #include "log.h"
 #include "vertex.h"
 
+/* The player of clock column `absent`, not present at scheduled game g, loses by forfeit for
+ * absence (Art. 22.1, 22.4: reason lateness; before a prediction game's colours are decided
+ * the winner is recorded White, game_predict_lose); the other absent too, both lose (Void,
+ * double_forfeit). `why` names the occasion in the log. g is gone after. */
+static void absent_loses(struct server *srv, struct game *g, enum color absent, const char *why)
+{
+	bool both = !g->present[color_other(absent)];
+	log_msg(LOGL_INFO, "absent_loses", "game=%lld color=%s other_absent=%d why=%s",
+		(long long)g->id, game_color_name(absent), both, why);
+	if (both)
+		game_end(srv, g, g->rs->result_void, END_DOUBLE_FORFEIT);
+	else if (game_predict_before_play(g))
+		game_predict_lose(srv, g, game_col_role(g, absent), RULESET_WIN_FORFEIT);
+	else
+		game_end(srv, g, g->rs->result_win(color_other(absent), RULESET_WIN_FORFEIT),
+			 END_LATENESS);
+}
+
 /* The flag of the player to move fell (Art. 12): the game is lost on time (by forfeit, reason
  * lateness, for a player absent from a scheduled game: Art. 22.4), or with `last_period: pass`
  * under byo-yomi the turn is forfeited as a pass and the last period starts again (Art. 22.5),
@@ -28,13 +46,7 @@ bool game_flag_fall(struct server *srv, struct game *g)
 	 * both lose, as at the limit (Art. 22.1). */
 	if (g->row.start_at > 0 && !g->present[c]) {
 		clock_peek(&g->cc, &g->clk[c], game_turn_elapsed(g), &g->clk[c]);
-		log_msg(LOGL_INFO, "absent_flag", "game=%lld color=%s other_absent=%d", (long long)g->id,
-			game_color_name(c), !g->present[color_other(c)]);
-		if (!g->present[color_other(c)])
-			game_end(srv, g, g->rs->result_void, END_DOUBLE_FORFEIT);
-		else
-			game_end(srv, g, g->rs->result_win(color_other(c), RULESET_WIN_FORFEIT),
-				 END_LATENESS);
+		absent_loses(srv, g, c, "flag");
 		return true;
 	}
 	/* A free handicap placement due (ref.placing) cannot be passed: the flag loses. */
@@ -147,14 +159,7 @@ static void on_timer(uv_timer_t *t)
 		game_begin(srv, g); /* Art. 22: at the start time Black's clock starts, whoever is there */
 	if (lateness_runs(g) && wall >= game_late_since(g) + g->lateness_limit_s) {
 		/* Art. 22.1: absent past the limit loses by forfeit; both absent, both lose. */
-		if (!g->present[BLACK] && !g->present[WHITE])
-			game_end(srv, g, g->rs->result_void, END_DOUBLE_FORFEIT);
-		else if (game_predict_before_play(g)) /* the winner recorded White (colours undecided) */
-			game_predict_lose(srv, g, game_col_role(g, g->present[BLACK] ? WHITE : BLACK),
-					  RULESET_WIN_FORFEIT);
-		else
-			game_end(srv, g, g->rs->result_win(g->present[BLACK] ? BLACK : WHITE,
-							 RULESET_WIN_FORFEIT), END_LATENESS);
+		absent_loses(srv, g, g->present[BLACK] ? WHITE : BLACK, "limit");
 		return;
 	}
 	if (game_predict_timer(srv, g))
@@ -592,13 +597,10 @@ bool game_predict_timer(struct server *srv, struct game *g)
 			g->clk[col] = st;
 			/* Art. 22.4 as in game_flag_fall: a placer who never came loses by forfeit
 			 * (reason lateness); nobody came, both lose */
-			bool absent = g->row.start_at > 0 && !g->present[col];
-			if (absent && !g->present[col == BLACK ? WHITE : BLACK]) {
-				log_msg(LOGL_INFO, "absent_flag", "game=%lld other_absent=1", (long long)g->id);
-				game_end(srv, g, g->rs->result_void, END_DOUBLE_FORFEIT);
-			} else {
-				game_predict_lose(srv, g, p, absent ? RULESET_WIN_FORFEIT : RULESET_WIN_TIME);
-			}
+			if (g->row.start_at > 0 && !g->present[col])
+				absent_loses(srv, g, col, "flag");
+			else
+				game_predict_lose(srv, g, p, RULESET_WIN_TIME);
 			return true;
 		}
 	}
