@@ -18,6 +18,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 #include "harness.h"
+#include "srvtest.h"
 #include "tourtest.h"
 
 #define TEST_TIMEOUT_S 60      /* per test (Check's own timeout) */
@@ -608,6 +609,33 @@ START_TEST(test_double_forfeit_one_meaning)
 }
 END_TEST
 
+/* A one-round Swiss of af_a and af_b named `name`, rated, byo-yomi 1 s + one 1 s period,
+ * lateness limit 60 s, `rules` (stolen, may be NULL), its round started: the game; its
+ * tournament in *id and the client of its White in *w (a: af_a, b: af_b). */
+static long long absent_round(struct hc *td, const char *name, json_t *rules, struct hc *a,
+			      struct hc *b, json_int_t *id, struct hc **w)
+{
+	json_t *create = json_pack("{s:s, s:s, s:i, s:i, s:b, s:i, s:{s:s, s:i, s:i, s:i}}", "name",
+				   name, "system", "swiss", "size", TT_BOARD, "lateness_limit_s", 60,
+				   "rated", 1, "rounds", 1, "time", "system", "byoyomi", "main_s", 1,
+				   "periods", 1, "period_s", 1);
+	if (rules)
+		json_object_set_new(create, "rules", rules);
+	json_t *r = two_player_round(td, create, "af_a", "af_b", id);
+	long long g = hj_int(r, "pairings.0.game");
+	*w = strcmp(hj_str(r, "pairings.0.white"), "af_a") == 0 ? a : b;
+	json_decref(r);
+	return g;
+}
+
+/* c joins game g. */
+static void join_ok(struct hc *c, long long g)
+{
+	json_t *r = hc_req(c, "{s:s, s:I}", "cmd", "join", "game", (json_int_t)g);
+	OK(r);
+	json_decref(r);
+}
+
 /* Art. 22.4: an absent player's clock runs from the start; when it runs out, the player
  * "loses the right to play the game": a forfeit for absence (W+F, reason lateness), unrated and
  * unplayed in the h9 (`!`), not a game lost on time (a trial found W+T, rated, for a Black who
@@ -615,62 +643,31 @@ END_TEST
 START_TEST(test_absent_flag_is_forfeit)
 {
 	struct hc *td = tt_director("af_td");
-	struct hc *a = tt_login("af_a"), *b = tt_login("af_b");
+	struct hc *a = tt_login("af_a"), *b = tt_login("af_b"), *w;
 	json_int_t id;
-	json_t *r = two_player_round(td, json_pack("{s:s, s:s, s:i, s:i, s:b, s:i, s:{s:s, s:i, s:i, "
-				     "s:i}}", "name", "AF Swiss", "system", "swiss", "size", TT_BOARD,
-				     "lateness_limit_s", 60, "rated", 1, "rounds", 1, "time", "system",
-				     "byoyomi", "main_s", 1, "periods", 1, "period_s", 1), "af_a", "af_b",
-				     &id);
-	long long g = hj_int(r, "pairings.0.game");
-	const char *white = hj_str(r, "pairings.0.white");
-	struct hc *w = strcmp(white, "af_a") == 0 ? a : b;
-	json_decref(r);
-	r = hc_req(w, "{s:s, s:I}", "cmd", "join", "game", (json_int_t)g);
-	OK(r);
-	json_decref(r);
+	long long g = absent_round(td, "AF Swiss", NULL, a, b, &id, &w);
+	join_ok(w, g);
 	json_t *e = hc_event(w, "game.end", g, T);
 	ck_assert_msg(e != NULL, "the absent Black's clock did not end the game");
 	ck_assert_pstr_eq(hj_str(e, "result"), "W+F");
 	ck_assert_pstr_eq(hj_str(e, "reason"), "lateness");
 	ck_assert_msg(!hj_get(e, "ratings"), "a forfeit moved ratings: %s", hj_text(e));
 	json_decref(e);
-	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament", id, "format", "h9");
+	json_t *r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament", id,
+			   "format", "h9");
 	OK(r);
 	ck_assert_msg(strstr(hj_str(r, "data"), "+!w") && strstr(hj_str(r, "data"), "-!b"),
 		      "not a forfeit in the h9: %s", hj_str(r, "data"));
 	json_decref(r);
 	/* nobody came: Black's flag ends it as a double loss, as the limit would (Art. 22.1),
 	 * not a win for an absent White */
-	r = two_player_round(td, json_pack("{s:s, s:s, s:i, s:i, s:b, s:i, s:{s:s, s:i, s:i, s:i}}",
-			     "name", "AF Two", "system", "swiss", "size", TT_BOARD, "lateness_limit_s",
-			     60, "rated", 1, "rounds", 1, "time", "system", "byoyomi", "main_s", 1,
-			     "periods", 1, "period_s", 1), "af_a", "af_b", &id);
-	g = hj_int(r, "pairings.0.game");
-	json_decref(r);
-	e = hc_event(a, "game.end", g, T);
-	ck_assert_msg(e != NULL, "the absent Black's clock did not end the game");
-	ck_assert_pstr_eq(hj_str(e, "result"), "Void");
-	ck_assert_pstr_eq(hj_str(e, "reason"), "double_forfeit");
-	json_decref(e);
+	g = absent_round(td, "AF Two", NULL, a, b, &id, &w);
+	st_expect_end_event(a, g, "Void", "double_forfeit");
 	/* last_period: pass does not turn an absent player's flag into a pass, period after
 	 * period: Art. 22.4 ends the game */
-	r = two_player_round(td, json_pack("{s:s, s:s, s:i, s:i, s:b, s:i, s:{s:s, s:i, s:i, s:i}, "
-			     "s:{s:s}}", "name", "AF Three", "system", "swiss", "size", TT_BOARD,
-			     "lateness_limit_s", 60, "rated", 1, "rounds", 1, "time", "system",
-			     "byoyomi", "main_s", 1, "periods", 1, "period_s", 1, "rules",
-			     "last_period", "pass"), "af_a", "af_b", &id);
-	g = hj_int(r, "pairings.0.game");
-	w = strcmp(hj_str(r, "pairings.0.white"), "af_a") == 0 ? a : b;
-	json_decref(r);
-	r = hc_req(w, "{s:s, s:I}", "cmd", "join", "game", (json_int_t)g);
-	OK(r);
-	json_decref(r);
-	e = hc_event(w, "game.end", g, T);
-	ck_assert_msg(e != NULL, "the absent Black's flag passed instead of ending the game");
-	ck_assert_pstr_eq(hj_str(e, "result"), "W+F");
-	ck_assert_pstr_eq(hj_str(e, "reason"), "lateness");
-	json_decref(e);
+	g = absent_round(td, "AF Three", json_pack("{s:s}", "last_period", "pass"), a, b, &id, &w);
+	join_ok(w, g);
+	st_expect_end_event(w, g, "W+F", "lateness");
 	hc_close(a);
 	hc_close(b);
 	hc_close(td);
