@@ -120,7 +120,8 @@ static void standings_print(struct cli_batch *b, const json_t *req, const json_t
 	       (long long)json_integer_value(json_object_get(reply, "tournament")),
 	       (long long)json_integer_value(json_object_get(reply, "round")),
 	       cli_str_or(reply, "score", "PTS"));
-	printf("%4s  %-20s %6s %4s %4s %4s %4s %4s", "Rank", "Player", "Score", "W", "D", "L", "Bye",
+	/* "Place" as in the CSV: "Rank" is the Go rank in the cross-table and the exports */
+	printf("%5s  %-20s %6s %4s %4s %4s %4s %4s", "Place", "Player", "Score", "W", "D", "L", "Bye",
 	       "Warn");
 	const char *key;
 	const json_t *v;

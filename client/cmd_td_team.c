@@ -134,7 +134,7 @@ void td_team_print_standings(const json_t *reply)
 	printf("Tournament %lld, after round %lld (match points, Art. 27.2)\n",
 	       (long long)json_integer_value(json_object_get(reply, "tournament")),
 	       (long long)json_integer_value(json_object_get(reply, "round")));
-	printf("%4s  %-20s %4s %4s %4s %4s %4s %4s  %s\n", "Rank", "Team", "MP", "BP", "SOS", "W",
+	printf("%5s  %-20s %4s %4s %4s %4s %4s %4s  %s\n", "Place", "Team", "MP", "BP", "SOS", "W",
 	       "D", "L", "Boards");
 	size_t i, k;
 	const json_t *row, *b;

@@ -82,6 +82,7 @@ static inline const char *event_player_person(const struct event_player *p)
 }
 
 struct event_game {
+	long long id;        /* the server's game number; 0 when not known (printouts skip it) */
 	int round;
 	int black, white;    /* player indices */
 	int handicap;

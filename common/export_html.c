@@ -90,13 +90,21 @@ static void pairings(struct export_buf *b, const struct export_ctx *x, int r, in
 			order[k] = order[k - 1];
 		order[k] = i;
 	}
+	/* the server's game numbers beside the boards: results are entered by game number
+	 * (docs/td-guide.md), and the boards follow the standings, not the numbers */
+	bool ids = n > 0;
+	for (k = 0; k < n; k++)
+		ids = ids && ev->games[order[k]].id > 0;
 	export_buf_add(b, "<h2 class=\"round\">Round %d</h2>\n", r);
-	export_buf_add(b, "<table>\n<tr><th>Board</th><th>Black</th><th>White</th>"
-		"<th>Handicap</th><th>Result</th></tr>\n");
+	export_buf_add(b, "<table>\n<tr><th>Board</th>%s<th>Black</th><th>White</th>"
+		"<th>Handicap</th><th>Result</th></tr>\n", ids ? "<th>Game</th>" : "");
 	for (k = 0; k < n; k++) {
 		const struct event_game *g = &ev->games[order[k]];
 
-		export_buf_add(b, "<tr><td class=\"n\">%d</td><td>", k + 1);
+		export_buf_add(b, "<tr><td class=\"n\">%d</td>", k + 1);
+		if (ids)
+			export_buf_add(b, "<td class=\"n\">%lld</td>", g->id);
+		export_buf_add(b, "<td>");
 		add_player(b, x, g->black);
 		export_buf_add(b, "</td><td>");
 		add_player(b, x, g->white);

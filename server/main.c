@@ -304,6 +304,9 @@ static int parse_proxy_option(int o, const char *arg, struct server_settings *se
 
 /* The daemon's options into *set (`host` of n bytes holds --listen's host). Returns -1 to go
  * on, or the status to exit with (0 after --version or --help, 2 for a bad option). */
+/* --max-connections was on the command line (fd_limit warns only then) */
+static bool max_connections_given;
+
 static int parse_options(int argc, char **argv, struct server_settings *set, char *host, size_t n)
 {
 	static const struct option opts[] = {
@@ -359,7 +362,10 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 			log_set_level(level);
 			break;
 		case 'p': set->port_file = optarg; break;
-		case 'c': set->max_connections = (unsigned)parse_count(optarg, "--max-connections"); break;
+		case 'c':
+			set->max_connections = (unsigned)parse_count(optarg, "--max-connections");
+			max_connections_given = true;
+			break;
 		case 'a': set->max_per_address = (unsigned)parse_count(optarg, "--max-per-address"); break;
 		case 'A':
 			set->max_http_per_address = (unsigned)parse_count(optarg, "--max-http-per-address");
@@ -507,7 +513,9 @@ static int run_start(struct server *srv, uv_loop_t *loop, const struct server_se
 
 /* Descriptors for --max-connections clients: raise the soft RLIMIT_NOFILE up to the hard one
  * if it is lower than max_connections + MAIN_FD_RESERVE; if even the hard one is, lower
- * max_connections to fit and say so (a warning on stderr and in the log). Past the
+ * max_connections to fit and say so: a warning on stderr and in the log if --max-connections
+ * was given, else (the default, SERVER_MAX_CONNECTIONS, lowered) a line in the log at info,
+ * not a warning for a setting nobody made. Past the
  * descriptors, the kernel's accept fails and libuv drops the connection without a word; past
  * max_connections a client is told "too many connections". */
 static void fd_limit(struct server_settings *set)
@@ -526,11 +534,13 @@ static void fd_limit(struct server_settings *set)
 		return;
 	unsigned fit = rl.rlim_cur > 2 * MAIN_FD_RESERVE ? (unsigned)(rl.rlim_cur - MAIN_FD_RESERVE)
 						     : (unsigned)(rl.rlim_cur / 2);
-	log_msg(LOGL_WARN, "fd_limit", "nofile=%llu max_connections=%u lowered_to=%u",
-		(unsigned long long)rl.rlim_cur, set->max_connections, fit);
-	fprintf(stderr, "tengend: warning: the open-file limit is %llu: --max-connections %u "
-		"lowered to %u (raise it: ulimit -n, or LimitNOFILE= in a systemd unit)\n",
-		(unsigned long long)rl.rlim_cur, set->max_connections, fit);
+	log_msg(max_connections_given ? LOGL_WARN : LOGL_INFO, "fd_limit",
+		"nofile=%llu max_connections=%u lowered_to=%u%s", (unsigned long long)rl.rlim_cur,
+		set->max_connections, fit, max_connections_given ? "" : " default=1");
+	if (max_connections_given)
+		fprintf(stderr, "tengend: warning: the open-file limit is %llu: --max-connections %u "
+				"lowered to %u (raise it: ulimit -n, or LimitNOFILE= in a systemd unit)\n",
+			(unsigned long long)rl.rlim_cur, set->max_connections, fit);
 	set->max_connections = fit;
 }
 

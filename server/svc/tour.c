@@ -266,13 +266,13 @@ static int collect_game(void *ctx, const struct store_game *g)
 		return 0;
 	struct event_game *eg = &b->ev.games[b->ev.ngames];
 	b->game_ids[b->ev.ngames++] = g->id;
-	*eg = (struct event_game){.round = g->round, .black = bi, .white = wi,
+	*eg = (struct event_game){.id = g->id, .round = g->round, .black = bi, .white = wi,
 				  .handicap = g->handicap, .result = tour_result_of(g),
 				  .black_warnings = g->warnings_b, .white_warnings = g->warnings_w};
 	/* Seed 000: the event's White is the first player (so that pairing balances who is
 	 * first), whatever colour the predictions gave: the game seen from there. */
 	if (strcmp(tour_game_ruleset(g), ruleset_prediction.name) == 0 && first_in_black(g))
-		*eg = (struct event_game){.round = g->round, .black = wi, .white = bi,
+		*eg = (struct event_game){.id = g->id, .round = g->round, .black = wi, .white = bi,
 					  .handicap = g->handicap, .result = mirrored(eg->result),
 					  .black_warnings = g->warnings_w,
 					  .white_warnings = g->warnings_b};

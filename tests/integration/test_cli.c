@@ -375,6 +375,7 @@ static void tour_result(const char *td, const char *ts, const char *gs)
 	EXPECT_OUT(r, "bob");
 	EXPECT_OUT(r, "SOSOS");
 	EXPECT_OUT(r, "Bye");
+	EXPECT_OUT(r, "Place  Player"); /* "Rank" is the Go rank in the cross-table */
 	run_free(&r);
 	/* The pairings give the result as recorded, not just its winner. */
 	run(&r, NULL, NULL, "pairings", ts, "1", NULL);

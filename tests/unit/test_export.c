@@ -603,6 +603,17 @@ START_TEST(test_export_html_boards)
 	ck_assert_ptr_nonnull(strstr(s, "<tr><td class=\"n\">1</td><td>B (1d)</td><td>A (1d)</td>"));
 	ck_assert_ptr_nonnull(strstr(s, "<tr><td class=\"n\">2</td><td>C (1d)</td><td>D (1d)</td>"));
 	free(s);
+	/* with the server's game numbers, each board names its game: results are entered by
+	 * game number, and board 1 here is game 8 */
+	g[0].id = 7;
+	g[1].id = 8;
+	ck_assert_int_eq(export_html(&ev, NULL, &s), EXPORT_OK);
+	ck_assert_ptr_nonnull(strstr(s, "<th>Board</th><th>Game</th><th>Black</th>"));
+	ck_assert_ptr_nonnull(strstr(s, "<tr><td class=\"n\">1</td><td class=\"n\">8</td>"
+				     "<td>B (1d)</td><td>A (1d)</td>"));
+	ck_assert_ptr_nonnull(strstr(s, "<tr><td class=\"n\">2</td><td class=\"n\">7</td>"
+				     "<td>C (1d)</td><td>D (1d)</td>"));
+	free(s);
 }
 END_TEST
 
