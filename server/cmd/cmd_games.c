@@ -14,10 +14,7 @@
  * connection, our own measure, never the client's word; at most `allowance_ms`. */
 static int64_t lag_credit(struct conn *c, int64_t allowance_ms)
 {
-	int64_t rtt = conn_rtt_ms(c); /* the transport's measure (conn_ops.rtt_ms) */
-	if (rtt < 0)
-		return 0;
-	return rtt < allowance_ms ? rtt : allowance_ms;
+	return conn_lag_credit_ms(c, allowance_ms);
 }
 
 struct game *cmd_game_find(struct conn *c, const struct proto_request *req, bool *owned)

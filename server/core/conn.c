@@ -300,6 +300,25 @@ int64_t conn_rtt_ms(struct conn *c)
 	return c && c->ops && c->ops->rtt_ms ? c->ops->rtt_ms(c) : -1;
 }
 
+int64_t conn_lag_credit_ms(struct conn *c, int64_t allowance_ms)
+{
+	int64_t rtt = conn_rtt_ms(c); /* the transport's measure (conn_ops.rtt_ms) */
+	if (rtt < 0)
+		return 0;
+	return rtt < allowance_ms ? rtt : allowance_ms;
+}
+
+int64_t server_player_lag_ms(struct server *srv, int64_t player_id)
+{
+	int64_t most = 0;
+	for (struct conn *c = idmap_get(&srv->sessions, player_id); c; c = c->pnext) {
+		int64_t l = conn_lag_credit_ms(c, srv->set.lag_allowance_ms);
+		if (l > most)
+			most = l;
+	}
+	return most;
+}
+
 /* ---- output ---- */
 
 /* Append len bytes to a growing buffer; false when out of memory. */

@@ -433,6 +433,14 @@ void server_session_del(struct server *srv, struct conn *c);
 
 /* c's measured round-trip time in milliseconds (conn_ops.rtt_ms), -1 when unknown. */
 int64_t conn_rtt_ms(struct conn *c);
+/* The lag credit a move of c would get now, ms: its round-trip time, at most allowance_ms
+ * (--lag-allowance-ms); 0 when unknown (issue 4; docs/rules.md, Art. 12). */
+int64_t conn_lag_credit_ms(struct conn *c, int64_t allowance_ms);
+/* The most lag credit a move of player_id would get now from any of its connections, ms
+ * (conn_lag_credit_ms with srv's allowance); 0 when it has none: the flag of a player to
+ * move falls this much after the clock's own deadline, so that a move sent in time and
+ * credited is not beaten by the timer. */
+int64_t server_player_lag_ms(struct server *srv, int64_t player_id);
 
 /* Now, Unix epoch seconds: fairclock_wall_s (fairclock.h), so a test's fake clock governs it. */
 double server_now(void);

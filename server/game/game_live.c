@@ -146,6 +146,18 @@ static bool lateness_runs(const struct game *g)
 	       (!g->present[BLACK] || !g->present[WHITE]);
 }
 
+/* How long after its clock's own deadline the flag of the player to move falls, ms: the lag
+ * credit a move of theirs would get now (server_player_lag_ms; 0 for a player with no
+ * connection). A move is charged its time less that credit (game_move), so one that arrives
+ * up to the credit past the deadline is in time (docs/rules.md, Art. 12); a timer firing at
+ * the bare deadline ended such games first (a trial: a move 6 ms late by the bare clock, in
+ * time by 16 ms with its 22 ms credit, found the game lost on time). */
+static int64_t flag_grace_ms(struct game *g)
+{
+	enum color c = g->ref.board.to_move;
+	return server_player_lag_ms(g->srv, c == BLACK ? g->row.black_id : g->row.white_id);
+}
+
 static void on_timer(uv_timer_t *t)
 {
 	struct game *g = t->data;
@@ -171,7 +183,8 @@ static void on_timer(uv_timer_t *t)
 	if (game_clock_running(g)) {
 		enum color c = g->ref.board.to_move;
 		struct clock_state st;
-		if (clock_peek(&g->cc, &g->clk[c], game_turn_elapsed(g), &st) == CLOCK_FLAG) {
+		int64_t used = game_turn_elapsed(g) - flag_grace_ms(g);
+		if (clock_peek(&g->cc, &g->clk[c], used > 0 ? used : 0, &st) == CLOCK_FLAG) {
 			game_flag_fall(srv, g);
 			return;
 		}
@@ -200,6 +213,7 @@ void game_arm(struct game *g)
 			if (rem != CLOCK_UNLIMITED && rem >= 0) {
 				rem -= game_turn_elapsed(g);
 				rem += game_turn_held_ms(g); /* after a restart: waiting for the player */
+				rem += flag_grace_ms(g);     /* a move sent in time is still on its way */
 				if (rem < 0)
 					rem = 0; /* overdue: fire now */
 				if (due < 0 || rem < due)

@@ -345,6 +345,33 @@ START_TEST(lag_credit)
 }
 END_TEST
 
+/* A move is in time if its time less the lag credit is (lag_credit above), so the flag falls
+ * that credit after the clock's own deadline: the timer firing at the bare deadline ended the
+ * game on time before a move sent in time, and credited, was read (a trial over TCP: a move
+ * 6 ms past the deadline with a 22 ms credit lost). */
+START_TEST(flag_waits_for_lag_credit)
+{
+	struct ip_conn *b = ip_login(&IP, "lagf_b", "player"), *w = ip_login(&IP, "lagf_w", "player");
+	json_t *tc = json_pack("{s:s, s:i}", "system", "absolute", "main_s", 10);
+	long long g = new_game(b, w, NULL, tc, NULL);
+	IP.rtt_ms = 120;
+	ip_advance(&IP, 10000); /* the bare deadline: no flag yet */
+	json_t *e = ip_event(w, "game.end", g);
+	ck_assert_msg(e == NULL, "the flag fell at the bare deadline: %s",
+		      e ? json_dumps(e, JSON_COMPACT) : "");
+	ip_advance(&IP, 100);
+	json_t *r = play(b, g, "E5"); /* 10.1 s less 120 ms: in time, 20 ms left */
+	ck_assert_int_eq(ip_int(r, "move.clocks.B.main_ms"), 20);
+	json_decref(r);
+	/* White's flag: 10 s + 120 ms after its turn began, not before */
+	ip_advance(&IP, 10119);
+	ck_assert_ptr_null(ip_event(b, "game.end", g));
+	ip_advance(&IP, 1);
+	expect_end(b, g, "B+T", "time");
+	expect_end(w, g, "B+T", "time");
+}
+END_TEST
+
 /* ---- scheduled games (lateness) ---- */
 
 /* A round robin of td's for the players `names` (n of them), settings in `more` (stolen),
@@ -571,6 +598,7 @@ static Suite *game_clock_suite(void)
 	tcase_add_test(tc, canadian_block);
 	tcase_add_test(tc, canadian_block_runs_out);
 	tcase_add_test(tc, lag_credit);
+	tcase_add_test(tc, flag_waits_for_lag_credit);
 	tcase_add_test(tc, late_join_double);
 	tcase_add_test(tc, lateness_forfeits);
 	tcase_add_test(tc, login_lists_own_games);
