@@ -62,10 +62,12 @@ static void probe_reply(struct engine *e, bool ok, const char *text, void *arg)
 
 static int probe_engine(struct bridge *br)
 {
-	char err[256];
+	char err[256] = "out of memory";
 	struct probe p = {.br = br};
-	struct engine_options eo = {.argv = br->engine_argv, .inherit_stderr = br->engine_stderr};
-	struct engine *e = engine_spawn(br->loop, &eo, err, sizeof err);
+	char **argv = gtp_argv_for_game(br->engine_argv, 0); /* {game}: 0 for the probe */
+	struct engine_options eo = {.argv = argv, .inherit_stderr = br->engine_stderr};
+	struct engine *e = argv ? engine_spawn(br->loop, &eo, err, sizeof err) : NULL;
+	gtp_argv_free(argv);
 	if (!e) {
 		cli_errorf("cannot start the engine: %s", err);
 		return -1;
@@ -133,7 +135,8 @@ static void usage(FILE *f)
 	      "the time a move gets after it in seconds, handicap, rated, ruleset, opponents) while\n"
 	      "fewer than --max-games games are live (default 4); tournament games are joined at\n"
 	      "their start. --gtp-log PATH appends every game's GTP traffic to PATH ('{game}' in\n"
-	      "PATH: one file per game). Runs until SIGINT or SIGTERM.\n", f);
+	      "PATH: one file per game). '{game}' in an ENGINE argument is the game's id (0 for\n"
+	      "the probe at start), e.g. --seed {game} for GNU Go. Runs until SIGINT or SIGTERM.\n", f);
 }
 
 static void close_walk(uv_handle_t *h, void *arg)

@@ -216,6 +216,12 @@ void gtp_caps_from_list(struct gtp_caps *c, const char *list_commands);
  * replaced by g's id (opened on first use, appended to). A file that cannot be opened is
  * reported, and the game plays on without a log. */
 void gtp_log_attach(struct game *g);
+/* The engine's command line for game `id` (0: the probe before any game): argv with every
+ * "{game}" in an argument replaced by the id, so that each game's engine can get its own
+ * seed (`--seed {game}`) or file. NULL-terminated, freed with gtp_argv_free; NULL: no
+ * memory. */
+char **gtp_argv_for_game(char *const *argv, json_int_t id);
+void gtp_argv_free(char **argv);
 /* Close g's own log file (a game being freed). */
 void gtp_log_close_game(struct game *g);
 /* Close the shared log file (the bridge stopping). */

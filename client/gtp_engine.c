@@ -159,10 +159,12 @@ static int start_engine(struct game *g)
 	g->genmove_out = false;
 	if (g->eng_failed)
 		return -1;
-	char err[256];
-	struct engine_options eo = {.argv = br->engine_argv, .inherit_stderr = br->engine_stderr,
+	char err[256] = "out of memory";
+	char **argv = gtp_argv_for_game(br->engine_argv, g->id); /* {game}: this game's id */
+	struct engine_options eo = {.argv = argv, .inherit_stderr = br->engine_stderr,
 				    .on_exit = engine_exited, .ctx = g};
-	g->eng = engine_spawn(br->loop, &eo, err, sizeof err);
+	g->eng = argv ? engine_spawn(br->loop, &eo, err, sizeof err) : NULL;
+	gtp_argv_free(argv); /* uv_spawn has exec'd (or failed) by now */
 	if (!g->eng) {
 		gtp_say(br, "game %lld: cannot start the engine: %s", (long long)g->id, err);
 		g->eng_failed = true;

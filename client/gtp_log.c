@@ -20,6 +20,47 @@ static void log_path(const char *pattern, json_int_t id, char *out, size_t n)
 		 at + strlen(GTP_LOG_GAME));
 }
 
+char **gtp_argv_for_game(char *const *argv, json_int_t id)
+{
+	size_t n = 0;
+	while (argv[n])
+		n++;
+	char **out = calloc(n + 1, sizeof *out);
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		char num[24];
+		snprintf(num, sizeof num, "%lld", (long long)id);
+		size_t len = strlen(argv[i]) + 1, k = 0;
+		for (const char *p = argv[i]; (p = strstr(p, GTP_LOG_GAME)); p += strlen(GTP_LOG_GAME))
+			len += strlen(num);
+		if (!(out[i] = malloc(len))) {
+			gtp_argv_free(out);
+			return NULL;
+		}
+		for (const char *p = argv[i]; *p;) {
+			if (strncmp(p, GTP_LOG_GAME, strlen(GTP_LOG_GAME)) == 0) {
+				memcpy(out[i] + k, num, strlen(num));
+				k += strlen(num);
+				p += strlen(GTP_LOG_GAME);
+			} else {
+				out[i][k++] = *p++;
+			}
+		}
+		out[i][k] = '\0';
+	}
+	return out;
+}
+
+void gtp_argv_free(char **argv)
+{
+	if (!argv)
+		return;
+	for (char **a = argv; *a; a++)
+		free(*a);
+	free(argv);
+}
+
 void gtp_log_attach(struct game *g)
 {
 	struct bridge *br = g->br;

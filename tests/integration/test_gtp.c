@@ -745,16 +745,20 @@ START_TEST(stop_while_probing)
 END_TEST
 
 /* What the engine is told: the setup from the game (size, komi, handicap at GTP's fixed points,
- * the time control), time_left before each genmove, the opponent's moves, the dead stones. */
+ * the time control), time_left before each genmove, the opponent's moves, the dead stones.
+ * `{game}` in an engine argument is the game's id (0 for the probe): the engine's --log file
+ * is named by it, as GNU Go's `--seed {game}` gives each game its own seed. */
 START_TEST(engine_setup)
 {
 	struct hd d;
 	ck_assert_int_eq(hd_start(&d, NULL), 0);
-	char gtplog[HARNESS_PATH_MAX + 16];
-	snprintf(gtplog, sizeof gtplog, "%s/gtp-alice.log", d.dir);
-	const char *extra[] = {"--log", gtplog, NULL};
+	char pattern[HARNESS_PATH_MAX + 32], gtplog[HARNESS_PATH_MAX + 32], probelog[HARNESS_PATH_MAX + 32];
+	snprintf(pattern, sizeof pattern, "%s/gtp-alice-{game}.log", d.dir);
+	snprintf(probelog, sizeof probelog, "%s/gtp-alice-0.log", d.dir);
+	const char *extra[] = {"--log", pattern, NULL};
 	int alice, bob;
 	long long gid = fake_game_ex(&d, extra, 2, true, &alice, &bob);
+	snprintf(gtplog, sizeof gtplog, "%s/gtp-alice-%lld.log", d.dir, gid);
 	json_t *g = wait_ended(d.port, gid, GAME_WAIT_MS);
 	if (!g)
 		fail_with_logs(&d, "the game did not end");
@@ -769,9 +773,12 @@ START_TEST(engine_setup)
 			      "final_status_list dead"};
 	for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
 		ck_assert_msg(log_has(gtplog, want[k]), "the engine was not sent '%s'", want[k]);
+	ck_assert_msg(log_has(probelog, "boardsize 7") && !log_has(probelog, "genmove B"),
+		      "the probe's engine did not log to %s", probelog);
 	ck_assert_int_eq(stop_bridge(alice), 0);
 	ck_assert_int_eq(stop_bridge(bob), 0);
 	unlink(gtplog);
+	unlink(probelog);
 	ck_assert_int_eq(hd_stop(&d), 0);
 	forget_bridges();
 	hd_cleanup(&d);
