@@ -50,11 +50,12 @@ static int parse(int argc, char **argv, struct cli_opts *o, const char *usage,
 
 static const char challenge_usage[] =
 	"usage: tengen [GLOBAL OPTIONS] challenge NAME [--size N] [--komi K] [--handicap H]\n"
-	"              [--time SPEC] [--color black|white|nigiri] [--rated yes|no]\n"
+	"              [--time SPEC] [--color black|white|nigiri|auto] [--rated yes|no]\n"
 	"              [--ruleset NAME] [--rules KEY=VALUE,...] [--expires SECONDS]\n"
 	"              [--placement fixed|free] [--first me|opponent|nigiri] [--json]\n"
 	"Challenge the player NAME to a game; prints the game's id. Defaults: 19x19, komi 7.5, no\n"
-	"handicap, no clocks, rated, colours by nigiri (drawn when NAME accepts). With a handicap\n"
+	"handicap, no clocks, rated, colours by nigiri (drawn when NAME accepts); with a handicap,\n"
+	"--color auto: the lower rating takes Black (equal ratings: nigiri). With a handicap\n"
 	"of 2 or more the count gives White the komi plus 1 point a stone: give --komi 0.5 for\n"
 	"the usual handicap game.\n"
 	"  --time SPEC   " CLI_TIME_SPEC_HELP "\n"
@@ -107,7 +108,9 @@ static void challenge_print(struct cli_batch *b, const json_t *req, const json_t
 		challenge_print_prediction(x, req, g);
 		return;
 	}
-	const char *color = cli_str_or(req, "color", "nigiri");
+	/* the colour as the server settled it (color "auto": by the ratings), else as asked */
+	const char *color = cli_str_or(reply, "color", cli_str_or(req, "color", "nigiri"));
+	bool by_rating = strcmp(cli_str_or(req, "color", ""), "auto") == 0;
 	/* The handicap and what the count gives White for it (docs/rules.md, Art. 11: one point
 	 * a stone from 2 on top of the komi). */
 	long long h = (long long)json_integer_value(json_object_get(req, "handicap"));
@@ -128,8 +131,11 @@ static void challenge_print(struct cli_batch *b, const json_t *req, const json_t
 	       x->values[CH_TIME] ? ", time " : ", no clocks",
 	       x->values[CH_TIME] ? x->values[CH_TIME] : "",
 	       json_is_false(json_object_get(req, "rated")) ? "unrated" : "rated",
-	       strcmp(color, "black") == 0   ? "you play Black"
-	       : strcmp(color, "white") == 0 ? "you play White"
+	       strcmp(color, "black") == 0   ? (by_rating ? "you play Black (the lower rating)"
+							  : "you play Black")
+	       : strcmp(color, "white") == 0 ? (by_rating ? "you play White (the higher rating)"
+							  : "you play White")
+	       : by_rating                   ? "colours by nigiri (equal ratings)"
 					     : "colours by nigiri",
 	       x->opponent, g);
 }
@@ -183,10 +189,14 @@ static json_t *challenge_request(const struct challenge_ctx *x)
 	    (v[CH_EXPIRES] && parse_number("--expires", v[CH_EXPIRES], true, &expires) != 0))
 		return NULL;
 	if (v[CH_COLOR] && strcmp(v[CH_COLOR], "black") != 0 && strcmp(v[CH_COLOR], "white") != 0 &&
-	    strcmp(v[CH_COLOR], "nigiri") != 0) {
-		cli_errorf("challenge: --color must be black, white or nigiri, not '%s'", v[CH_COLOR]);
+	    strcmp(v[CH_COLOR], "nigiri") != 0 && strcmp(v[CH_COLOR], "auto") != 0) {
+		cli_errorf("challenge: --color must be black, white, nigiri or auto, not '%s'",
+			   v[CH_COLOR]);
 		return NULL;
 	}
+	/* A handicap game's stones are the weaker player's: by default the lower rating takes
+	 * Black (the server's color "auto"), not a nigiri */
+	const char *color = v[CH_COLOR] ? v[CH_COLOR] : handicap >= 2 ? "auto" : "nigiri";
 	if (v[CH_FIRST] && strcmp(v[CH_FIRST], "me") != 0 && strcmp(v[CH_FIRST], "opponent") != 0 &&
 	    strcmp(v[CH_FIRST], "nigiri") != 0) {
 		cli_errorf("challenge: --first must be me, opponent or nigiri, not '%s'", v[CH_FIRST]);
@@ -205,8 +215,7 @@ static json_t *challenge_request(const struct challenge_ctx *x)
 	/* Sizes and handicaps the server judges (it names the field); whole numbers here. */
 	json_t *req = json_pack("{s:s, s:s, s:I, s:f, s:I, s:b, s:s}", "cmd", "challenge",
 				"opponent", x->opponent, "size", (json_int_t)size, "komi", komi,
-				"handicap", (json_int_t)handicap, "rated", rated, "color",
-				v[CH_COLOR] ? v[CH_COLOR] : "nigiri");
+				"handicap", (json_int_t)handicap, "rated", rated, "color", color);
 	if (!req) {
 		json_decref(time);
 		cli_errorf("out of memory");

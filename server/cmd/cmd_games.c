@@ -56,12 +56,24 @@ static struct game *my_game(struct conn *c, const struct proto_request *req, enu
 
 /* ---- commands ---- */
 
-static const char *const color_choices[] = {"nigiri", "black", "white"};
+static const char *const color_choices[] = {"nigiri", "black", "white", "auto"};
+#define COLOR_AUTO 3 /* (extension) resolved at the challenge: resolve_auto_color */
 /* Prediction ruleset: `first`, stored in the row's colour choice: "me" as "black" (the
  * challenger first), "opponent" as "white", "nigiri" as it is. */
 static const char *const first_choices[] = {"nigiri", "me", "opponent"};
 /* `handicap_placement`: GTP's fixed points (Art. 2), or Black places them (GTP 2 §6.3.3). */
 static const char *const placement_choices[] = {"fixed", "free"};
+
+/* `color: "auto"` (extension; OGS's "automatic"): in a handicap game the lower-rated player
+ * takes Black, the stones being the weaker player's (Chinese Rules 2002, Art. 2; docs/rules.md
+ * Art. 10); an even game, or equal ratings, nigiri. The choice as stored: 0 nigiri, 1 black,
+ * 2 white (the challenger's colour). */
+static int resolve_auto_color(double mine, double theirs, int64_t handicap)
+{
+	if (handicap < 2 || mine == theirs)
+		return 0;
+	return mine < theirs ? 1 : 2;
+}
 
 void games_challenge(struct conn *c, const struct proto_request *req)
 {
@@ -82,7 +94,7 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 	    proto_get_int(req->root, "handicap", false, 0, GAMES_HANDICAP_MAX, &handicap, &err) < 0 ||
 	    proto_get_time(req->root, "time", false, &s.time, &err) < 0 ||
 	    proto_get_bool(req->root, "rated", false, &rated, &err) < 0 ||
-	    proto_get_choice(req->root, "color", false, color_choices, 3, &choice, &err) < 0 ||
+	    proto_get_choice(req->root, "color", false, color_choices, 4, &choice, &err) < 0 ||
 	    proto_get_rules(req->root, "rules", false, &s.rules, &err) < 0 ||
 	    proto_get_int(req->root, "expires_s", false, 1, GAMES_CHALLENGE_TTL_S, &expires_s, &err) < 0) {
 		server_reply(c, proto_reply_error_from(req->id, &err));
@@ -163,6 +175,14 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 	s.handicap = (int)handicap;
 	s.free_handicap = placement == 1;
 	s.rated = rated;
+	if (choice == COLOR_AUTO) {
+		struct store_player me;
+		if (store_player_by_id(srv->store, c->player_id, &me) != STORE_OK) {
+			server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "cannot read your rating");
+			return;
+		}
+		choice = resolve_auto_color(me.rating, opp.rating, handicap);
+	}
 	s.color_choice = color_choices[choice];
 	s.expires_s = expires_s;
 	int wait = game_challenge_take(srv, c->player_id, server_now());
@@ -182,6 +202,8 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 	}
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "game", json_integer(g->id));
+	if (s.rules.ruleset != RULESET_PREDICTION) /* the challenger's colour as settled here */
+		json_object_set_new(r, "color", json_string(s.color_choice));
 	server_reply(c, r);
 	game_send_challenge(srv, g, c->name, opp.id);
 }

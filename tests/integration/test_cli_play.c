@@ -186,6 +186,45 @@ START_TEST(test_free_placement)
 }
 END_TEST
 
+/* A handicap challenge without --color: the lower rating takes Black (color "auto", the
+ * server settles it and says so in the reply), not a nigiri that gave the stones to the
+ * stronger player half the time; an even game stays a nigiri. */
+START_TEST(test_handicap_colour_auto)
+{
+	struct run r;
+	AS(&r, "kyu", "register", "--rank", "5k");
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	AS(&r, "dan", "register", "--rank", "2d");
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	AS(&r, "kyu", "challenge", "dan", "--size", "9", "--handicap", "2");
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "you play Black (the lower rating)");
+	long long g = 0;
+	ck_assert(sscanf(strstr(r.out, "game "), "game %lld", &g) == 1);
+	run_free(&r);
+	char gs[32];
+	snprintf(gs, sizeof gs, "%lld", g);
+	AS(&r, "dan", "accept", gs);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "you play White");
+	run_free(&r);
+	AS(&r, "dan", "challenge", "kyu", "--size", "9", "--handicap", "3", "--json");
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "\"color\":\"white\"");
+	run_free(&r);
+	AS(&r, "dan", "challenge", "kyu", "--size", "9");
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "colours by nigiri");
+	run_free(&r);
+	AS(&r, "dan", "challenge", "kyu", "--size", "9", "--handicap", "2", "--color", "nigiri");
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "colours by nigiri");
+	run_free(&r);
+}
+END_TEST
+
 /* watch reconnects when the server restarts, and reads the game again; it says that Black's
  * clock waits for Black after the restart (held_ms, Art. 14), then that Black is back. */
 START_TEST(test_watch_reconnect)
@@ -663,6 +702,7 @@ static Suite *cli_play_suite(void)
 	tcase_add_test(tc, test_play_commands);
 	tcase_add_test(tc, test_play_addresses);
 	tcase_add_test(tc, test_free_placement);
+	tcase_add_test(tc, test_handicap_colour_auto);
 	tcase_add_test(tc, test_prediction_game);
 	tcase_add_test(tc, test_dispute_settled);
 	tcase_add_test(tc, test_dispute_restart);
