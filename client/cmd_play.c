@@ -110,7 +110,8 @@ static void challenge_print(struct cli_batch *b, const json_t *req, const json_t
 	}
 	/* the colour as the server settled it (color "auto": by the ratings), else as asked */
 	const char *color = cli_str_or(reply, "color", cli_str_or(req, "color", "nigiri"));
-	bool by_rating = strcmp(cli_str_or(req, "color", ""), "auto") == 0;
+	bool by_rating = strcmp(cli_str_or(req, "color", ""), "auto") == 0 &&
+			 json_integer_value(json_object_get(req, "handicap")) >= 2;
 	/* The handicap and what the count gives White for it (docs/rules.md, Art. 11: one point
 	 * a stone from 2 on top of the komi). */
 	long long h = (long long)json_integer_value(json_object_get(req, "handicap"));
@@ -135,7 +136,7 @@ static void challenge_print(struct cli_batch *b, const json_t *req, const json_t
 							  : "you play Black")
 	       : strcmp(color, "white") == 0 ? (by_rating ? "you play White (the higher rating)"
 							  : "you play White")
-	       : by_rating                   ? "colours by nigiri (equal ratings)"
+	       : by_rating                   ? "colours by nigiri (the ratings do not tell the weaker)"
 					     : "colours by nigiri",
 	       x->opponent, g);
 }

@@ -133,7 +133,7 @@ static void standings_print(struct cli_batch *b, const json_t *req, const json_t
 	const json_t *row;
 	json_array_foreach(rows, i, row) {
 		const char *who = cli_str_or(row, "player", "?");
-		printf("%4lld  %-*s %6g %4lld %4lld %4lld %4lld %4lld",
+		printf("%5lld  %-*s %6g %4lld %4lld %4lld %4lld %4lld",
 		       (long long)json_integer_value(json_object_get(row, "rank")),
 		       cli_width(who, 20), who,
 		       json_number_value(json_object_get(row, "score")),

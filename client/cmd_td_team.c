@@ -139,7 +139,7 @@ void td_team_print_standings(const json_t *reply)
 	size_t i, k;
 	const json_t *row, *b;
 	json_array_foreach(rows, i, row) {
-		printf("%4lld  %-*s %4lld %4lld %4lld %4lld %4lld %4lld ",
+		printf("%5lld  %-*s %4lld %4lld %4lld %4lld %4lld %4lld ",
 		       (long long)json_integer_value(json_object_get(row, "rank")),
 		       cli_width(cli_str_or(row, "team", "?"), 20), cli_str_or(row, "team", "?"),
 		       (long long)json_integer_value(json_object_get(row, "match_points")),

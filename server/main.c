@@ -302,11 +302,11 @@ static int parse_proxy_option(int o, const char *arg, struct server_settings *se
 	return -1;
 }
 
-/* The daemon's options into *set (`host` of n bytes holds --listen's host). Returns -1 to go
- * on, or the status to exit with (0 after --version or --help, 2 for a bad option). */
 /* --max-connections was on the command line (fd_limit warns only then) */
 static bool max_connections_given;
 
+/* The daemon's options into *set (`host` of n bytes holds --listen's host). Returns -1 to go
+ * on, or the status to exit with (0 after --version or --help, 2 for a bad option). */
 static int parse_options(int argc, char **argv, struct server_settings *set, char *host, size_t n)
 {
 	static const struct option opts[] = {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "cmd_games.h"
 #include "game.h"
+#include "rating.h"
 #include "tournaments.h"
 #include "vertex.h"
 
@@ -66,13 +67,16 @@ static const char *const placement_choices[] = {"fixed", "free"};
 
 /* `color: "auto"` (extension; OGS's "automatic"): in a handicap game the lower-rated player
  * takes Black, the stones being the weaker player's (Chinese Rules 2002, Art. 2; docs/rules.md
- * Art. 10); an even game, or equal ratings, nigiri. The choice as stored: 0 nigiri, 1 black,
- * 2 white (the challenger's colour). */
-static int resolve_auto_color(double mine, double theirs, int64_t handicap)
+ * Art. 10); an even game, equal ratings, or a player whose strength is unknown (a new account
+ * without a declared rank: 1500 at the ceiling RD, RATING_RD_MAX), nigiri. The choice as
+ * stored: 0 nigiri, 1 black, 2 white (the challenger's colour). */
+static int resolve_auto_color(const struct store_player *me, const struct store_player *them,
+			      int64_t handicap)
 {
-	if (handicap < 2 || mine == theirs)
+	if (handicap < 2 || me->rating == them->rating || me->rd >= RATING_RD_MAX ||
+	    them->rd >= RATING_RD_MAX)
 		return 0;
-	return mine < theirs ? 1 : 2;
+	return me->rating < them->rating ? 1 : 2;
 }
 
 void games_challenge(struct conn *c, const struct proto_request *req)
@@ -181,7 +185,7 @@ void games_challenge(struct conn *c, const struct proto_request *req)
 			server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "cannot read your rating");
 			return;
 		}
-		choice = resolve_auto_color(me.rating, opp.rating, handicap);
+		choice = resolve_auto_color(&me, &opp, handicap);
 	}
 	s.color_choice = color_choices[choice];
 	s.expires_s = expires_s;

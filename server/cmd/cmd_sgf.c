@@ -198,9 +198,16 @@ void games_sgf(struct conn *c, const struct proto_request *req)
 		colours = false;
 	}
 	if (colours) { /* seed 000: no colours before the predictions are shown */
+		/* a challenge as White not accepted: the row lists its challenger as Black, the
+		 * record gives the colours it will have (it named the stronger player Black beside
+		 * the handicap stones of a color "auto" challenge) */
+		bool swap = !game_is_prediction(g) && game_unaccepted(g) &&
+			    strcmp(g->row.color_choice, "white") == 0;
+		int64_t bid = swap ? g->row.white_id : g->row.black_id;
+		int64_t wid = swap ? g->row.black_id : g->row.white_id;
 		/* an entrant as entered, as in the game object (not the internal account name) */
-		json_t *pb = game_player_name_json(c->srv, g, g->row.black_id, g->black);
-		json_t *pw = game_player_name_json(c->srv, g, g->row.white_id, g->white);
+		json_t *pb = game_player_name_json(c->srv, g, bid, swap ? g->white : g->black);
+		json_t *pw = game_player_name_json(c->srv, g, wid, swap ? g->black : g->white);
 		s.black = strdup(json_string_value(pb));
 		s.white = strdup(json_string_value(pw));
 		json_decref(pb);

@@ -268,6 +268,11 @@ int64_t game_turn_elapsed_at(const struct game *g, uint64_t at)
 }
 
 /* ms the player to move has used this turn. */
+int64_t game_flag_grace_ms(const struct game *g, enum color col)
+{
+	return server_player_lag_ms(g->srv, col == BLACK ? g->row.black_id : g->row.white_id);
+}
+
 int64_t game_turn_elapsed(const struct game *g)
 {
 	return game_turn_elapsed_at(g, fairclock_fair_ms(g->srv));

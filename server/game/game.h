@@ -140,6 +140,12 @@ size_t game_pending_count(struct server *srv, int64_t id, bool sent);
 struct game **game_pending_of(struct server *srv, int64_t id, size_t *n);
 /* Does the player to move's clock run (playing, not paused, a time control)? */
 bool game_clock_running(const struct game *g);
+/* How long after its clock's own deadline the flag of clock column col falls, ms: the lag
+ * credit a move (or placement) of that player would get now (server_player_lag_ms: the most
+ * of their connections' round-trip times, at most --lag-allowance-ms; 0 when not connected).
+ * A move is charged its time less that credit (game_move), so one arriving up to the credit
+ * past the deadline is in time; the timer waits as long (docs/rules.md, Art. 12). */
+int64_t game_flag_grace_ms(const struct game *g, enum color col);
 /* ms the player to move had used this turn at `at` (fairclock_fair_ms time); a time before
  * the turn started counts as its start. */
 int64_t game_turn_elapsed_at(const struct game *g, uint64_t at);
@@ -196,6 +202,10 @@ const char *game_handicap_placement(const struct game *g);
  * `black`/`white` then name the challenger and the challenged, not colours. False under the
  * prediction ruleset (its own `first`). */
 bool game_nigiri_pending(const struct game *g);
+/* A free game not (yet) accepted: pending, or called off before its accept (declined,
+ * withdrawn, lapsed). Its row lists the challenger as Black (docs/protocol.md, game object),
+ * whatever colour it chose. */
+bool game_unaccepted(const struct game *g);
 /* A free handicap's stones as placed (vertices, in the order sent; [] while due); NULL for a
  * game with fixed placement. */
 json_t *game_handicap_stones_json(const struct game *g);

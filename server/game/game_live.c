@@ -146,18 +146,10 @@ static bool lateness_runs(const struct game *g)
 	       (!g->present[BLACK] || !g->present[WHITE]);
 }
 
-/* How long after its clock's own deadline the flag of the player to move falls, ms: the lag
- * credit a move of theirs would get now (server_player_lag_ms; 0 for a player with no
- * connection). A move is charged its time less that credit (game_move), so one that arrives
- * up to the credit past the deadline is in time (docs/rules.md, Art. 12); a timer firing at
- * the bare deadline ended such games first (a trial: a move 6 ms late by the bare clock, in
- * time by 16 ms with its 22 ms credit, found the game lost on time). */
-static int64_t flag_grace_ms(struct game *g)
-{
-	enum color c = g->ref.board.to_move;
-	return server_player_lag_ms(g->srv, c == BLACK ? g->row.black_id : g->row.white_id);
-}
-
+/* g's timer: what game_arm armed it for, judged again now. The flag with the mover's lag
+ * credit (game_flag_grace_ms): judged at the bare deadline, it ended games before a move sent
+ * in time and credited was read (a trial: a move 6 ms late by the bare clock, in time by
+ * 16 ms with its 22 ms credit, found the game lost on time). */
 static void on_timer(uv_timer_t *t)
 {
 	struct game *g = t->data;
@@ -183,7 +175,7 @@ static void on_timer(uv_timer_t *t)
 	if (game_clock_running(g)) {
 		enum color c = g->ref.board.to_move;
 		struct clock_state st;
-		int64_t used = game_turn_elapsed(g) - flag_grace_ms(g);
+		int64_t used = game_turn_elapsed(g) - game_flag_grace_ms(g, c);
 		if (clock_peek(&g->cc, &g->clk[c], used > 0 ? used : 0, &st) == CLOCK_FLAG) {
 			game_flag_fall(srv, g);
 			return;
@@ -213,7 +205,8 @@ void game_arm(struct game *g)
 			if (rem != CLOCK_UNLIMITED && rem >= 0) {
 				rem -= game_turn_elapsed(g);
 				rem += game_turn_held_ms(g); /* after a restart: waiting for the player */
-				rem += flag_grace_ms(g);     /* a move sent in time is still on its way */
+				/* a move sent in time is still on its way */
+				rem += game_flag_grace_ms(g, g->ref.board.to_move);
 				if (rem < 0)
 					rem = 0; /* overdue: fire now */
 				if (due < 0 || rem < due)
@@ -606,8 +599,11 @@ bool game_predict_timer(struct server *srv, struct game *g)
 	if (g->ref.phase == PHASE_OPENING && g->cc.system != CLOCK_NONE) {
 		enum predict_role p = game_predict_placer(g);
 		enum color col = game_role_col(g, p);
-		struct clock_state st;
-		if (clock_peek(&g->cc, &g->clk[col], game_turn_elapsed(g), &st) == CLOCK_FLAG) {
+		struct clock_state st, late;
+		/* judged with the placer's lag credit, as a placement is (game_place) */
+		int64_t used = game_turn_elapsed(g) - game_flag_grace_ms(g, col);
+		if (clock_peek(&g->cc, &g->clk[col], used > 0 ? used : 0, &late) == CLOCK_FLAG) {
+			clock_peek(&g->cc, &g->clk[col], game_turn_elapsed(g), &st);
 			g->clk[col] = st;
 			/* Art. 22.4 as in game_flag_fall: a placer who never came loses by forfeit
 			 * (reason lateness); nobody came, both lose */

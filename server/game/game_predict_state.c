@@ -87,9 +87,12 @@ int64_t game_predict_due(const struct game *g)
 	uint64_t now = fairclock_fair_ms(g->srv);
 	int64_t due = -1;
 	if (g->ref.phase == PHASE_OPENING && g->cc.system != CLOCK_NONE) {
-		int64_t rem = clock_remaining(&g->cc, &g->clk[game_role_col(g, game_predict_placer(g))]);
-		if (rem != CLOCK_UNLIMITED && rem >= 0)
+		enum color col = game_role_col(g, game_predict_placer(g));
+		int64_t rem = clock_remaining(&g->cc, &g->clk[col]);
+		if (rem != CLOCK_UNLIMITED && rem >= 0) {
+			rem += game_flag_grace_ms(g, col); /* as a move's flag (game_arm) */
 			due = rem - game_turn_elapsed(g) > 0 ? rem - game_turn_elapsed(g) : 0;
+		}
 	}
 	for (int r = 0; r < 2; r++) {
 		int64_t left = game_predict_allowance_left(g, (enum predict_role)r, now);

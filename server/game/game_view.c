@@ -4,15 +4,20 @@
 #include "game.h"
 #include "vertex.h"
 
-bool game_nigiri_pending(const struct game *g)
+bool game_unaccepted(const struct game *g)
 {
-	if (game_is_prediction(g) || strcmp(g->row.color_choice, "nigiri") != 0)
-		return false;
-	/* pending, or called off before its accept (declined, withdrawn, lapsed): the colours
-	 * were never drawn (a declined challenge's record named the challenger Black) */
+	/* pending, or called off before its accept (declined, withdrawn, lapsed) */
 	return g->ref.phase == PHASE_PENDING ||
 	       (strcmp(g->row.phase, "ended") == 0 && g->row.tournament_id == 0 &&
 		(strcmp(g->row.reason, "declined") == 0 || strcmp(g->row.reason, "expired") == 0));
+}
+
+bool game_nigiri_pending(const struct game *g)
+{
+	/* the colours were never drawn (a declined challenge's record named the challenger
+	 * Black) */
+	return !game_is_prediction(g) && strcmp(g->row.color_choice, "nigiri") == 0 &&
+	       game_unaccepted(g);
 }
 
 json_t *game_settings_json(const struct game *g)

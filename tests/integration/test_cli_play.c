@@ -213,10 +213,29 @@ START_TEST(test_handicap_colour_auto)
 	AS(&r, "dan", "challenge", "kyu", "--size", "9", "--handicap", "3", "--json");
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "\"color\":\"white\"");
+	ck_assert(sscanf(strstr(r.out, "\"game\":"), "\"game\":%lld", &g) == 1);
+	run_free(&r);
+	/* the pending challenge's record gives the colours chosen: the row lists the challenger
+	 * as Black until accept (the contract), the SGF named the 2d Black beside HA[3] */
+	snprintf(gs, sizeof gs, "%lld", g);
+	AS(&r, "kyu", "sgf", gs);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "PB[kyu]");
+	EXPECT_OUT(r, "PW[dan]");
 	run_free(&r);
 	AS(&r, "dan", "challenge", "kyu", "--size", "9");
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "colours by nigiri");
+	ck_assert_msg(!strstr(r.out, "ratings"), "an even game's nigiri blamed on the ratings: %s",
+		      r.out);
+	run_free(&r);
+	/* a new account without a rank: its strength is unknown, a nigiri */
+	AS(&r, "newbie", "register");
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	AS(&r, "newbie", "challenge", "kyu", "--size", "9", "--handicap", "2");
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "colours by nigiri (the ratings do not tell the weaker)");
 	run_free(&r);
 	AS(&r, "dan", "challenge", "kyu", "--size", "9", "--handicap", "2", "--color", "nigiri");
 	EXPECT_STATUS(r, 0);

@@ -372,6 +372,34 @@ START_TEST(flag_waits_for_lag_credit)
 }
 END_TEST
 
+/* The same in a prediction game's opening (seed 000): the placer's flag waits for the lag
+ * credit a placement is charged less (a review found the opening's timer at the bare
+ * deadline). */
+START_TEST(opening_flag_waits_for_lag_credit)
+{
+	struct ip_conn *b = ip_login(&IP, "lago_b", "player"), *w = ip_login(&IP, "lago_w", "player");
+	json_t *r = ip_req(&IP, b, json_pack("{s:s, s:s, s:i, s:{s:s, s:i}, s:{s:s}, s:s, s:b}",
+					     "cmd", "challenge", "opponent", "lago_w", "size", BOARD,
+					     "time", "system", "absolute", "main_s", 10, "rules",
+					     "ruleset", "prediction", "first", "me", "rated", 0));
+	OK(r);
+	long long g = ip_int(r, "game");
+	json_decref(r);
+	r = ip_req(&IP, w, json_pack("{s:s, s:I}", "cmd", "accept", "game", (json_int_t)g));
+	OK(r);
+	json_decref(r);
+	IP.rtt_ms = 120;
+	ip_advance(&IP, 10000); /* the bare deadline of the first stone */
+	json_t *e = ip_event(w, "game.end", g);
+	ck_assert_msg(e == NULL, "the opening's flag fell at the bare deadline: %s",
+		      e ? json_dumps(e, JSON_COMPACT) : "");
+	ip_advance(&IP, 100);
+	r = play(b, g, "E5"); /* the first stone, 10.1 s less 120 ms: in time */
+	json_decref(r);
+	ck_assert_ptr_null(ip_event(w, "game.end", g));
+}
+END_TEST
+
 /* ---- scheduled games (lateness) ---- */
 
 /* A round robin of td's for the players `names` (n of them), settings in `more` (stolen),
@@ -599,6 +627,7 @@ static Suite *game_clock_suite(void)
 	tcase_add_test(tc, canadian_block_runs_out);
 	tcase_add_test(tc, lag_credit);
 	tcase_add_test(tc, flag_waits_for_lag_credit);
+	tcase_add_test(tc, opening_flag_waits_for_lag_credit);
 	tcase_add_test(tc, late_join_double);
 	tcase_add_test(tc, lateness_forfeits);
 	tcase_add_test(tc, login_lists_own_games);
