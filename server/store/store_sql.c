@@ -64,11 +64,16 @@
 
 /* The leaderboard: the player's columns, then games, last_played; :limit the limit. Entrants
  * (player_profiles.entrant, migration 0006) are left out: they have no account. */
+/* A player's newest game played on the board as `col`: one search of migration 0011's partial
+ * index games_black_played / games_white_played, whose WHERE clause these terms repeat (an OR
+ * of both colours was answered by a scan of every ended game per player). */
+#define LAST_PLAYED_AS(col) "SELECT max(g.ended_at) FROM games g WHERE g." col " = players.id " \
+	"AND g.phase = 'ended' AND g.reason IN " BOARD_REASONS
 #define LEADERBOARD_SELECT "SELECT " PLAYER_COLS ", " \
 	"(SELECT count(*) FROM rating_history h WHERE h.player_id = players.id) " \
 	"AS rated_games, " \
-	"(SELECT max(g.ended_at) FROM games g WHERE (g.black_id = players.id " \
-	"OR g.white_id = players.id) AND g.phase = 'ended' AND g.reason IN " BOARD_REASONS ") " \
+	"nullif(max(coalesce((" LAST_PLAYED_AS("black_id") "), -1), " \
+	"coalesce((" LAST_PLAYED_AS("white_id") "), -1)), -1) " \
 	"AS last_played FROM players WHERE NOT EXISTS (SELECT 1 FROM player_profiles pp " \
 	"WHERE pp.player_id = players.id AND pp.entrant = 1) ORDER BY "
 #define LEADERBOARD_LIMIT " LIMIT :limit"
