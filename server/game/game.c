@@ -166,32 +166,34 @@ void game_index_free(struct server *srv)
 	idmap_free(&srv->challenge_rate);
 }
 
-/* A challenger's count in its current window (srv->challenge_rate). */
+/* A challenger's last GAMES_CHALLENGES_PER_WINDOW challenges, Unix seconds, a ring
+ * (srv->challenge_rate): the limit holds in every window of GAMES_CHALLENGE_WINDOW_S seconds,
+ * not per clock minute (a trial made 120 challenges in 20 s across a minute's turn). */
 struct challenge_count {
-	int64_t window; /* floor(now / GAMES_CHALLENGE_WINDOW_S) */
-	unsigned n;
+	double at[GAMES_CHALLENGES_PER_WINDOW];
+	unsigned n, next; /* how many of at[] are used; the oldest (the next to replace) */
 };
 
 int game_challenge_take(struct server *srv, int64_t id, double now)
 {
-	int64_t w = (int64_t)floor(now / GAMES_CHALLENGE_WINDOW_S);
 	struct challenge_count *c = idmap_get(&srv->challenge_rate, id);
 	if (!c) {
 		if (!(c = calloc(1, sizeof *c)) || idmap_put(&srv->challenge_rate, id, c) < 0) {
 			free(c);
 			return -1;
 		}
-		c->window = w;
 	}
-	if (c->window != w) {
-		c->window = w;
-		c->n = 0;
+	if (c->n < GAMES_CHALLENGES_PER_WINDOW) {
+		c->at[c->n++] = now;
+		return 0;
 	}
-	if (c->n >= GAMES_CHALLENGES_PER_WINDOW) {
-		int wait = (int)ceil((double)(w + 1) * GAMES_CHALLENGE_WINDOW_S - now);
+	double oldest = c->at[c->next];
+	if (now - oldest < GAMES_CHALLENGE_WINDOW_S) {
+		int wait = (int)ceil(oldest + GAMES_CHALLENGE_WINDOW_S - now);
 		return wait > 0 ? wait : 1;
 	}
-	c->n++;
+	c->at[c->next] = now;
+	c->next = (c->next + 1) % GAMES_CHALLENGES_PER_WINDOW;
 	return 0;
 }
 

@@ -130,8 +130,9 @@ struct game *const *game_index_of(struct server *srv, int64_t id, size_t *n);
 /* Free the index (games_free), and the challenge counts. */
 void game_index_free(struct server *srv);
 /* May player `id` make one more challenge at `now` (Unix seconds)? Counts it and returns 0,
- * or returns the seconds to wait (> 0) when it made GAMES_CHALLENGES_PER_WINDOW in this
- * window of GAMES_CHALLENGE_WINDOW_S, or -1 when memory runs out (not counted). */
+ * or returns the seconds to wait (> 0) when it made GAMES_CHALLENGES_PER_WINDOW in the last
+ * GAMES_CHALLENGE_WINDOW_S seconds (a sliding window), or -1 when memory runs out (not
+ * counted). */
 int game_challenge_take(struct server *srv, int64_t id, double now);
 /* Pending challenges player `id` made (`sent`) or received. O(the player's live games). */
 size_t game_pending_count(struct server *srv, int64_t id, bool sent);

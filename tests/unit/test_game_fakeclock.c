@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "games.h"
 #include "inproc.h"
 
 #define BOARD 9
@@ -400,6 +401,40 @@ START_TEST(opening_flag_waits_for_lag_credit)
 }
 END_TEST
 
+/* At most GAMES_CHALLENGES_PER_WINDOW challenges in any GAMES_CHALLENGE_WINDOW_S seconds,
+ * withdrawn ones included: the window slides (it was the clock's minute, so a trial made 120
+ * in 20 s across a minute's turn). */
+START_TEST(challenge_rate_slides)
+{
+	struct ip_conn *a = ip_login(&IP, "rate_a", "player"), *b = ip_login(&IP, "rate_b", "player");
+	/* IP_WALL0 is 20 s into a minute: 39.5 s on, the next minute begins in 0.5 s */
+	ip_advance(&IP, 39500);
+	json_t *r;
+	for (int i = 0; i <= GAMES_CHALLENGES_PER_WINDOW; i++) {
+		if (i == GAMES_CHALLENGES_PER_WINDOW)
+			ip_advance(&IP, 1000); /* into the next clock minute, 1 s after the first */
+		r = ip_req(&IP, a, json_pack("{s:s, s:s, s:i}", "cmd", "challenge", "opponent",
+					     "rate_b", "size", BOARD));
+		if (i == GAMES_CHALLENGES_PER_WINDOW)
+			break;
+		OK(r);
+		long long g = ip_int(r, "game");
+		json_decref(r);
+		r = ip_req(&IP, a, json_pack("{s:s, s:I}", "cmd", "decline", "game", (json_int_t)g));
+		OK(r);
+		json_decref(r);
+	}
+	ck_assert_str_eq(ip_str(r, "error.code"), "rate_limited");
+	json_decref(r);
+	ip_advance(&IP, GAMES_CHALLENGE_WINDOW_S * 1000 - 1000); /* 60 s after the first */
+	r = ip_req(&IP, a, json_pack("{s:s, s:s, s:i}", "cmd", "challenge", "opponent", "rate_b",
+				     "size", BOARD));
+	OK(r);
+	json_decref(r);
+	(void)b;
+}
+END_TEST
+
 /* ---- scheduled games (lateness) ---- */
 
 /* A round robin of td's for the players `names` (n of them), settings in `more` (stolen),
@@ -628,6 +663,7 @@ static Suite *game_clock_suite(void)
 	tcase_add_test(tc, lag_credit);
 	tcase_add_test(tc, flag_waits_for_lag_credit);
 	tcase_add_test(tc, opening_flag_waits_for_lag_credit);
+	tcase_add_test(tc, challenge_rate_slides);
 	tcase_add_test(tc, late_join_double);
 	tcase_add_test(tc, lateness_forfeits);
 	tcase_add_test(tc, login_lists_own_games);
