@@ -346,6 +346,15 @@ START_TEST(lag_credit)
 }
 END_TEST
 
+/* No game.end of g has come to c (else fail with `what` and the event). */
+static void expect_no_end(struct ip_conn *c, long long g, const char *what)
+{
+	json_t *e = ip_event(c, "game.end", g);
+	char *text = e ? json_dumps(e, JSON_COMPACT) : NULL;
+	json_decref(e);
+	ck_assert_msg(text == NULL, "%s: %s", what, text ? text : "");
+}
+
 /* A move is in time if its time less the lag credit is (lag_credit above), so the flag falls
  * that credit after the clock's own deadline: the timer firing at the bare deadline ended the
  * game on time before a move sent in time, and credited, was read (a trial over TCP: a move
@@ -357,9 +366,7 @@ START_TEST(flag_waits_for_lag_credit)
 	long long g = new_game(b, w, NULL, tc, NULL);
 	IP.rtt_ms = 120;
 	ip_advance(&IP, 10000); /* the bare deadline: no flag yet */
-	json_t *e = ip_event(w, "game.end", g);
-	ck_assert_msg(e == NULL, "the flag fell at the bare deadline: %s",
-		      e ? json_dumps(e, JSON_COMPACT) : "");
+	expect_no_end(w, g, "the flag fell at the bare deadline");
 	ip_advance(&IP, 100);
 	json_t *r = play(b, g, "E5"); /* 10.1 s less 120 ms: in time, 20 ms left */
 	ck_assert_int_eq(ip_int(r, "move.clocks.B.main_ms"), 20);
@@ -391,9 +398,7 @@ START_TEST(opening_flag_waits_for_lag_credit)
 	json_decref(r);
 	IP.rtt_ms = 120;
 	ip_advance(&IP, 10000); /* the bare deadline of the first stone */
-	json_t *e = ip_event(w, "game.end", g);
-	ck_assert_msg(e == NULL, "the opening's flag fell at the bare deadline: %s",
-		      e ? json_dumps(e, JSON_COMPACT) : "");
+	expect_no_end(w, g, "the opening's flag fell at the bare deadline");
 	ip_advance(&IP, 100);
 	r = play(b, g, "E5"); /* the first stone, 10.1 s less 120 ms: in time */
 	json_decref(r);
