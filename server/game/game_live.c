@@ -175,7 +175,9 @@ static void on_timer(uv_timer_t *t)
 	if (game_clock_running(g)) {
 		enum color c = g->ref.board.to_move;
 		struct clock_state st;
-		int64_t used = game_turn_elapsed(g) - game_flag_grace_ms(g, c);
+		int64_t used = game_turn_elapsed(g);
+		if (clock_peek(&g->cc, &g->clk[c], used, &st) == CLOCK_FLAG) /* the bare deadline */
+			used -= game_flag_grace_ms(g, c);
 		if (clock_peek(&g->cc, &g->clk[c], used > 0 ? used : 0, &st) == CLOCK_FLAG) {
 			game_flag_fall(srv, g);
 			return;
@@ -205,8 +207,10 @@ void game_arm(struct game *g)
 			if (rem != CLOCK_UNLIMITED && rem >= 0) {
 				rem -= game_turn_elapsed(g);
 				rem += game_turn_held_ms(g); /* after a restart: waiting for the player */
-				/* a move sent in time is still on its way */
-				rem += game_flag_grace_ms(g, g->ref.board.to_move);
+				/* past the bare deadline, a move sent in time is still on its way for
+				 * the lag credit (read only then: a getsockopt a move otherwise) */
+				if (rem <= 0)
+					rem += game_flag_grace_ms(g, g->ref.board.to_move);
 				if (rem < 0)
 					rem = 0; /* overdue: fire now */
 				if (due < 0 || rem < due)
@@ -600,8 +604,11 @@ bool game_predict_timer(struct server *srv, struct game *g)
 		enum predict_role p = game_predict_placer(g);
 		enum color col = game_role_col(g, p);
 		struct clock_state st, late;
-		/* judged with the placer's lag credit, as a placement is (game_place) */
-		int64_t used = game_turn_elapsed(g) - game_flag_grace_ms(g, col);
+		/* past the bare deadline, judged with the placer's lag credit, as a placement is
+		 * (game_place) */
+		int64_t used = game_turn_elapsed(g);
+		if (clock_peek(&g->cc, &g->clk[col], used, &late) == CLOCK_FLAG)
+			used -= game_flag_grace_ms(g, col);
 		if (clock_peek(&g->cc, &g->clk[col], used > 0 ? used : 0, &late) == CLOCK_FLAG) {
 			clock_peek(&g->cc, &g->clk[col], game_turn_elapsed(g), &st);
 			g->clk[col] = st;

@@ -90,8 +90,10 @@ int64_t game_predict_due(const struct game *g)
 		enum color col = game_role_col(g, game_predict_placer(g));
 		int64_t rem = clock_remaining(&g->cc, &g->clk[col]);
 		if (rem != CLOCK_UNLIMITED && rem >= 0) {
-			rem += game_flag_grace_ms(g, col); /* as a move's flag (game_arm) */
-			due = rem - game_turn_elapsed(g) > 0 ? rem - game_turn_elapsed(g) : 0;
+			rem -= game_turn_elapsed(g);
+			if (rem <= 0) /* past the bare deadline: the lag credit, as game_arm */
+				rem += game_flag_grace_ms(g, col);
+			due = rem > 0 ? rem : 0;
 		}
 	}
 	for (int r = 0; r < 2; r++) {
