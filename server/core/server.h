@@ -95,6 +95,7 @@
 #define SERVER_REGISTER_THREADS 1         /* hashing threads registrations use at once (the rest
                                              of the pool is the logins') */
 #define SERVER_REGISTER_QUEUE_MAX 256     /* registrations waiting for that thread, at most */
+#define SERVER_PWHASH_NICE 10             /* the hashing threads' nice (the loop's is 0) */
 #define SERVER_HOST_BUCKETS 1024          /* hash buckets of the per-address table */
 #define SERVER_GAMES_LIMIT 100            /* default and ... */
 #define SERVER_GAMES_LIMIT_MAX 1000       /* ... largest `limit` of the games listing */

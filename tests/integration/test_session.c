@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@
 #define MAX_LINE 65536             /* docs/protocol.md: bytes in a line */
 #define HALF_CLOSE_LINES 3000     /* pings sent before a half-close */
 #define LOGIN_FAILS 5              /* SERVER_LOGIN_FAILS: per name and address */
+#define PWHASH_NICE 10             /* SERVER_PWHASH_NICE: the hashing threads' nice */
 #define LOGIN_NAME_FAILS 20        /* failures for one name from many addresses (no lock: issue 20) */
 
 static struct hd D; /* the default daemon of the fixture */
@@ -71,6 +73,57 @@ START_TEST(test_hello_ping)
 	ck_assert_msg(json_is_integer(hj_get(r, "id")) && hj_int(r, "id") == c->next_id - 1,
 		      "ping id not echoed: %s", hj_text(r));
 	json_decref(r);
+	hc_close(c);
+}
+END_TEST
+
+/* The nice value (field 19 of /proc/PID/task/TID/stat) of each of pid's threads: how many
+ * have `nice`. */
+static int threads_with_nice(pid_t pid, int nice)
+{
+	char dir[64];
+	snprintf(dir, sizeof dir, "/proc/%d/task", (int)pid);
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char path[sizeof dir + 256 + 8], buf[1024];
+		snprintf(path, sizeof path, "%s/%s/stat", dir, e->d_name);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		size_t len = fread(buf, 1, sizeof buf - 1, f);
+		fclose(f);
+		buf[len] = '\0';
+		const char *p = strrchr(buf, ')'); /* the name may hold spaces */
+		int field = 2, v = 0;
+		for (; p && *p && field < 19; p++)
+			if (*p == ' ')
+				field++;
+		if (p && sscanf(p, "%d", &v) == 1 && v == nice)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* A password is hashed on a thread of lower priority (SERVER_PWHASH_NICE) than the loop's: a
+ * login flood's hashes took the CPU from the loop on 2 cores (a trial: honest pings p99
+ * 196 ms). */
+START_TEST(test_pwhash_thread_nice)
+{
+	ck_assert_int_eq(threads_with_nice(D.pid, PWHASH_NICE), 0);
+	struct hc *c = st_conn(&D);
+	json_t *r = hc_req(c, "{s:s, s:s, s:s}", "cmd", "register", "name", "nicey", "password",
+			   "correct horse");
+	OK(r);
+	json_decref(r);
+	ck_assert_int_ge(threads_with_nice(D.pid, PWHASH_NICE), 1);
+	ck_assert_int_ge(threads_with_nice(D.pid, 0), 1); /* the loop's, and the others */
 	hc_close(c);
 }
 END_TEST
@@ -777,6 +830,7 @@ static Suite *session_suite(void)
 	tcase_set_timeout(tc, TEST_TIMEOUT_S);
 	tcase_add_test(tc, test_hello_ping);
 	tcase_add_test(tc, test_accounts);
+	tcase_add_test(tc, test_pwhash_thread_nice);
 	tcase_add_test(tc, test_exclusive_login);
 	tcase_add_test(tc, test_half_close);
 	tcase_add_test(tc, test_rate_limit_name);
