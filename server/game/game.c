@@ -275,6 +275,16 @@ int64_t game_flag_grace_ms(const struct game *g, enum color col)
 	return server_player_lag_ms(g->srv, col == BLACK ? g->row.black_id : g->row.white_id);
 }
 
+bool game_flag_fallen(const struct game *g, enum color col, struct clock_state *at)
+{
+	int64_t used = game_turn_elapsed(g);
+	if (clock_peek(&g->cc, &g->clk[col], used, at) != CLOCK_FLAG)
+		return false; /* the bare deadline not reached: no getsockopt */
+	used -= game_flag_grace_ms(g, col);
+	struct clock_state credited;
+	return clock_peek(&g->cc, &g->clk[col], used > 0 ? used : 0, &credited) == CLOCK_FLAG;
+}
+
 int64_t game_turn_elapsed(const struct game *g)
 {
 	return game_turn_elapsed_at(g, fairclock_fair_ms(g->srv));

@@ -147,6 +147,10 @@ bool game_clock_running(const struct game *g);
  * A move is charged its time less that credit (game_move), so one arriving up to the credit
  * past the deadline is in time; the timer waits as long (docs/rules.md, Art. 12). */
 int64_t game_flag_grace_ms(const struct game *g, enum color col);
+/* Has the flag of clock column col (the player whose turn runs) fallen now, the lag credit
+ * (game_flag_grace_ms) allowed past the bare deadline? *at: the clock at the bare elapsed
+ * time (at the flag: main_ms 0, ...), as clock_peek gives it. */
+bool game_flag_fallen(const struct game *g, enum color col, struct clock_state *at);
 /* ms the player to move had used this turn at `at` (fairclock_fair_ms time); a time before
  * the turn started counts as its start. */
 int64_t game_turn_elapsed_at(const struct game *g, uint64_t at);

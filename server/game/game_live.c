@@ -175,10 +175,7 @@ static void on_timer(uv_timer_t *t)
 	if (game_clock_running(g)) {
 		enum color c = g->ref.board.to_move;
 		struct clock_state st;
-		int64_t used = game_turn_elapsed(g);
-		if (clock_peek(&g->cc, &g->clk[c], used, &st) == CLOCK_FLAG) /* the bare deadline */
-			used -= game_flag_grace_ms(g, c);
-		if (clock_peek(&g->cc, &g->clk[c], used > 0 ? used : 0, &st) == CLOCK_FLAG) {
+		if (game_flag_fallen(g, c, &st)) {
 			game_flag_fall(srv, g);
 			return;
 		}
@@ -603,14 +600,9 @@ bool game_predict_timer(struct server *srv, struct game *g)
 	if (g->ref.phase == PHASE_OPENING && g->cc.system != CLOCK_NONE) {
 		enum predict_role p = game_predict_placer(g);
 		enum color col = game_role_col(g, p);
-		struct clock_state st, late;
-		/* past the bare deadline, judged with the placer's lag credit, as a placement is
-		 * (game_place) */
-		int64_t used = game_turn_elapsed(g);
-		if (clock_peek(&g->cc, &g->clk[col], used, &late) == CLOCK_FLAG)
-			used -= game_flag_grace_ms(g, col);
-		if (clock_peek(&g->cc, &g->clk[col], used > 0 ? used : 0, &late) == CLOCK_FLAG) {
-			clock_peek(&g->cc, &g->clk[col], game_turn_elapsed(g), &st);
+		struct clock_state st;
+		/* with the placer's lag credit, as a placement is judged (game_place) */
+		if (game_flag_fallen(g, col, &st)) {
 			g->clk[col] = st;
 			/* Art. 22.4 as in game_flag_fall: a placer who never came loses by forfeit
 			 * (reason lateness); nobody came, both lose */
