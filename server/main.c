@@ -67,6 +67,10 @@ static void usage(FILE *f)
 		"                         having claimed, every stone counts alive (default %d; 0: no limit)\n"
 		"  --idle-timeout S       close a connection holding a partial line and no complete line for S\n"
 		"                         seconds (default %d; 0: never)\n"
+		"  --anon-idle-timeout S  close a connection that is not logged in and observes no game\n"
+		"                         after S seconds without a complete line (default %d; 0: never)\n"
+		"  --keepalive-s S        TCP keepalive: probe a connection silent for S seconds, every %d s;\n"
+		"                         %d unanswered probes close it (default %d; 0: off)\n"
 		"  --writer-min N         from N connections with output in one loop iteration, an output\n"
 		"                         thread writes them (default %d; 0: always on the loop)\n"
 		"  --fold-rows N          moves written to the journal that start a fold into the moves\n"
@@ -81,7 +85,9 @@ static void usage(FILE *f)
 		SERVER_MAX_CONNECTIONS,
 		SERVER_MAX_PER_ADDRESS, SERVER_MAX_QUEUED_BYTES, SERVER_LAG_ALLOWANCE_MS,
 		SERVER_RESTART_GRACE_S, SERVER_COUNTING_TIMEOUT_S,
-		SERVER_IDLE_TIMEOUT_S, SERVER_WRITER_MIN, SERVER_FOLD_ROWS, SERVER_FOLD_MS);
+		SERVER_IDLE_TIMEOUT_S, SERVER_ANON_IDLE_S, SERVER_KEEPALIVE_INTERVAL_S,
+		SERVER_KEEPALIVE_PROBES, SERVER_KEEPALIVE_S, SERVER_WRITER_MIN, SERVER_FOLD_ROWS,
+		SERVER_FOLD_MS);
 	fprintf(f,
 		"fairness under hostile load (docs/deploy.md):\n"
 		"  --max-queued-per-address BYTES  unsent bytes of all connections from one address before\n"
@@ -320,6 +326,8 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 		{"restart-grace-s", required_argument, NULL, 'G'},
 		{"counting-timeout-s", required_argument, NULL, 'k'},
 		{"idle-timeout", required_argument, NULL, 'i'},
+		{"anon-idle-timeout", required_argument, NULL, 'n'},
+		{"keepalive-s", required_argument, NULL, 'e'},
 		{"writer-min", required_argument, NULL, 'W'},
 		{"fold-rows", required_argument, NULL, 'F'},
 		{"backlog", required_argument, NULL, 'B'},
@@ -392,6 +400,14 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 		case 'i':
 			set->idle_timeout_s = (unsigned)parse_range(optarg, "--idle-timeout", "seconds", 0,
 								   SERVER_IDLE_TIMEOUT_MAX_S);
+			break;
+		case 'n':
+			set->anon_idle_s = (unsigned)parse_range(optarg, "--anon-idle-timeout", "seconds",
+								 0, SERVER_ANON_IDLE_MAX_S);
+			break;
+		case 'e':
+			set->keepalive_s = (unsigned)parse_range(optarg, "--keepalive-s", "seconds", 0,
+								 SERVER_KEEPALIVE_MAX_S);
 			break;
 		case 'W':
 			set->writer_min = (unsigned)parse_range(optarg, "--writer-min", "a count", 0,
@@ -551,7 +567,9 @@ int main(int argc, char **argv)
 		.max_connections = SERVER_MAX_CONNECTIONS, .max_per_address = SERVER_MAX_PER_ADDRESS,
 		.max_queued = SERVER_MAX_QUEUED_BYTES, .lag_allowance_ms = SERVER_LAG_ALLOWANCE_MS,
 		.restart_grace_s = SERVER_RESTART_GRACE_S, .counting_timeout_s = SERVER_COUNTING_TIMEOUT_S,
-		.idle_timeout_s = SERVER_IDLE_TIMEOUT_S, .writer_min = SERVER_WRITER_MIN,
+		.idle_timeout_s = SERVER_IDLE_TIMEOUT_S, .anon_idle_s = SERVER_ANON_IDLE_S,
+		.keepalive_s = SERVER_KEEPALIVE_S,
+		.writer_min = SERVER_WRITER_MIN,
 		.fold_rows = SERVER_FOLD_ROWS, .proxy_timeout_ms = SERVER_PROXY_TIMEOUT_MS,
 		.store = {.min_free_bytes = (uint64_t)SERVER_MIN_FREE_MB << 20}};
 	static char host[256];

@@ -712,25 +712,44 @@ void conn_run_backlog(struct server *srv)
 
 /* ---- idle timeout ---- */
 
-/* Slowloris: close connections that hold an unfinished line (or are inside an over-long
- * one) and sent no complete line for idle_timeout_s. Quiet connections with nothing pending
- * are kept: a player may think for hours. */
+/* Close c if it has waited too long: a partial line (slowloris: it holds an unfinished line,
+ * or is inside an over-long one, and sent no complete line for idle_timeout_s), or nothing to
+ * wait for (not logged in, observing no game, and no complete line for anon_idle_s: a
+ * connection that never sends a line, or sent a `ping` once, holds a descriptor and a place
+ * within --max-connections for nothing). A player's connection is kept however quiet (they may
+ * think for hours, or wait for challenges), and so is an observer's. Returns true if closed. */
+static bool idle_close(struct conn *c, uint64_t now)
+{
+	const struct server_settings *set = &c->srv->set;
+	uint64_t quiet = now - c->last_line_ms;
+	if (c->closing || c->peer_eof)
+		return false;
+	if (set->idle_timeout_s && (c->fr.partial > 0 || c->fr.discarding) &&
+	    quiet >= (uint64_t)set->idle_timeout_s * 1000) {
+		conn_close(c, "idle timeout: partial line");
+		return true;
+	}
+	if (set->anon_idle_s && !c->player_id && !c->nobs && !c->pending && !c->busy &&
+	    !c->in_backlog && quiet >= (uint64_t)set->anon_idle_s * 1000) {
+		conn_close(c, "\"idle timeout: not logged in, observing no game\"");
+		return true;
+	}
+	return false;
+}
+
 static void on_sweep(uv_timer_t *t)
 {
 	struct server *srv = t->data;
-	uint64_t now = uv_now(srv->loop), limit = (uint64_t)srv->set.idle_timeout_s * 1000;
+	uint64_t now = uv_now(srv->loop);
 	for (struct conn *c = srv->conns, *n; c; c = n) {
 		n = c->next;
-		if (!c->closing && (c->fr.partial > 0 || c->fr.discarding) && !c->peer_eof &&
-		    now - c->last_line_ms >= limit)
-			conn_close(c, "idle timeout: partial line");
-		else
+		if (!idle_close(c, now))
 			conn_eof_check(c); /* a half-closed client whose last line made no write */
 	}
 }
 
 void conn_sweep_start(struct server *srv)
 {
-	if (srv->set.idle_timeout_s)
+	if (srv->set.idle_timeout_s || srv->set.anon_idle_s)
 		uv_timer_start(&srv->sweep, on_sweep, SERVER_IDLE_SWEEP_MS, SERVER_IDLE_SWEEP_MS);
 }

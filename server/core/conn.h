@@ -77,7 +77,9 @@ void conn_resume(struct conn *c);
  * connections left waiting keep their place at the front. */
 void conn_run_backlog(struct server *srv);
 
-/* Start the idle-timeout sweep (server.h, SERVER_IDLE_SWEEP_MS) if set.idle_timeout_s. */
+/* Start the idle-timeout sweep (server.h, SERVER_IDLE_SWEEP_MS) if set.idle_timeout_s or
+ * set.anon_idle_s: a partial line held too long, or a connection neither logged in nor
+ * observing a game that has sent no complete line for anon_idle_s, is closed. */
 void conn_sweep_start(struct server *srv);
 /* After every connection is freed: the per-address table. */
 void conn_free_hosts(struct server *srv);

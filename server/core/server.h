@@ -114,7 +114,15 @@
 #define SERVER_COUNTING_TIMEOUT_MAX_S 86400 /* ... at most a day */
 #define SERVER_IDLE_TIMEOUT_S 300         /* --idle-timeout: a partial line with no complete line */
 #define SERVER_IDLE_TIMEOUT_MAX_S 86400   /* ... at most a day */
-#define SERVER_IDLE_SWEEP_MS 1000         /* how often connections are checked for it */
+#define SERVER_ANON_IDLE_S 600            /* --anon-idle-timeout: a connection neither logged in nor
+                                             observing a game, without a complete line */
+#define SERVER_ANON_IDLE_MAX_S 86400      /* ... at most a day */
+#define SERVER_IDLE_SWEEP_MS 1000         /* how often connections are checked for them */
+#define SERVER_KEEPALIVE_S 60             /* --keepalive-s: TCP keepalive probes after this long
+                                             without traffic, to find peers gone without a word */
+#define SERVER_KEEPALIVE_MAX_S 7200       /* ... at most two hours (the kernel's own default) */
+#define SERVER_KEEPALIVE_INTERVAL_S 10    /* ... then one probe every 10 s */
+#define SERVER_KEEPALIVE_PROBES 6         /* ... and 6 unanswered probes drop the connection */
 #define SERVER_SHUTDOWN_GRACE_MS 2000     /* after SIGTERM, time for replies to drain */
 #define SERVER_CKPT_FRAMES 256            /* WAL frames added that start a checkpoint off the loop */
 #define SERVER_WAL_MAX_FRAMES 131072      /* WAL frames past which the loop checkpoints itself */
@@ -273,6 +281,9 @@ struct server_settings {
 	                             log in (0: it runs at once; games_load, docs/rules.md Art. 14) */
 	unsigned counting_timeout_s; /* SERVER_COUNTING_TIMEOUT_S (0: the count waits for ever) */
 	unsigned idle_timeout_s;  /* close a connection holding a partial line this long (0: never) */
+	unsigned anon_idle_s;     /* close a connection not logged in and observing nothing after
+	                             this long without a complete line (0: never) */
+	unsigned keepalive_s;     /* TCP keepalive after this long without traffic (0: off) */
 	unsigned writer_min;      /* connections with output in one iteration from which the writer
 	                             thread writes them (0: never; default SERVER_WRITER_MIN) */
 	unsigned fold_rows;       /* journal moves that start a fold (default SERVER_FOLD_ROWS) */

@@ -558,6 +558,10 @@ static void on_connection(uv_stream_t *l, int status)
 	struct sockaddr_storage ss;
 	peer_name(tc, &ss, c->addr, sizeof c->addr);
 	uv_tcp_nodelay(&tc->tcp, 1);
+	uv_os_fd_t fd;
+	if (srv->set.keepalive_s && (uv_fileno((uv_handle_t *)&tc->tcp, &fd) != 0 ||
+				     tcp_keepalive(fd, srv->set.keepalive_s) != 0))
+		log_msg(LOGL_WARN, "keepalive", "addr=%s error=\"%s\"", c->addr, strerror(errno));
 	/* A listed proxy's connection counts on the client its header names (proxy_done). */
 	bool proxied = srv->set.proxy_protocol && proxy_from_has(&t->from, (struct sockaddr *)&ss);
 	const char *refuse = proxied ? conn_add_pending(c, SERVER_PROXY_PENDING_MAX) : conn_add(c);
@@ -592,6 +596,23 @@ static int write_port_file(const char *path, int port)
 		log_msg(LOGL_ERROR, "port_file", "path=%s", path);
 		return -1;
 	}
+	return 0;
+}
+
+int tcp_keepalive(int fd, unsigned idle_s)
+{
+	int on = idle_s > 0, idle = (int)idle_s, intvl = SERVER_KEEPALIVE_INTERVAL_S,
+	    cnt = SERVER_KEEPALIVE_PROBES;
+	unsigned user_ms = (idle_s + SERVER_KEEPALIVE_INTERVAL_S * SERVER_KEEPALIVE_PROBES) * 1000u;
+	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on) != 0)
+		return -1;
+	if (!on)
+		return 0;
+	if (setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle) != 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof intvl) != 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt) != 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_ms, sizeof user_ms) != 0)
+		return -1;
 	return 0;
 }
 

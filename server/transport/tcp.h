@@ -42,6 +42,15 @@ int tcp_listen(struct tcp_server *t, struct server *srv);
  * restart, each then retrying only after a second (issue 22). */
 #define TCP_SOMAXCONN_PATH "/proc/sys/net/core/somaxconn"
 int tcp_backlog_default(void);
+/* TCP keepalive on connected socket fd (the protocol's and the WebSocket's): after idle_s
+ * seconds without traffic the kernel probes the peer every SERVER_KEEPALIVE_INTERVAL_S, and
+ * SERVER_KEEPALIVE_PROBES unanswered probes drop the connection, which then closes as any
+ * broken one (a player's clock runs on, Art. 22.7). TCP_USER_TIMEOUT is set to the same total,
+ * so bytes the peer leaves unacknowledged that long drop it too. Without this, a peer gone
+ * without a word (a laptop asleep, a NAT that forgot the flow) kept its connection, its place
+ * within --max-connections and --max-per-address, and its session, for ever. idle_s 0: off.
+ * Returns 0, or -1 with errno (the connection works on without it). */
+int tcp_keepalive(int fd, unsigned idle_s);
 /* The flush hook (ctx: the struct tcp_server): write every dirty connection's queued bytes
  * (after the commit). */
 void tcp_flush(void *ctx);

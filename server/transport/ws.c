@@ -13,6 +13,7 @@
 #include "conn.h"
 #include "fairclock.h"
 #include "log.h"
+#include "tcp.h" /* tcp_keepalive */
 #include "ws.h"
 
 /* A WebSocket connection: the server's connection and its lws handle. */
@@ -515,6 +516,10 @@ static int ws_open(struct ws_server *w, struct lws *wsi, struct ws_pss *pss)
 		conn_unref(c);
 		return -1;
 	}
+	int fd = lws_get_socket_fd(wsi);
+	if (w->srv->set.keepalive_s && (fd < 0 || tcp_keepalive(fd, w->srv->set.keepalive_s) != 0))
+		log_msg(LOGL_WARN, "keepalive", "addr=%s transport=ws error=\"%s\"", c->addr,
+			fd < 0 ? "no socket" : strerror(errno));
 	log_msg(LOGL_DEBUG, "connect", "conn=%llu addr=%s transport=ws",
 		(unsigned long long)c->serial, c->addr);
 	if (refuse) {

@@ -1,7 +1,8 @@
 /* Hostile input against a real tengend (TENGEND, else ./server/tengend), driven through
  * tests/support/harness: a 10 MB line with no newline, a partial line held open (slowloris), deeply
  * nested JSON, invalid UTF-8 and NUL bytes, numbers out of range or of the wrong type, names
- * with SQL and control characters, and every td/admin command tried by a player.
+ * with SQL and control characters, and every td/admin command tried by a player; connections
+ * that hold a place for nothing (--anon-idle-timeout) and TCP keepalive (--keepalive-s).
  *
  * Each test runs in its own process (Check's fork mode) with its own daemon and a bystander
  * game between two other players (19x19, no clock), tests/support/hostworld. Each hostile step gets a
@@ -26,6 +27,8 @@
 #define BIG_CHUNK (1u << 20)
 #define NEST_DEPTH 30000             /* "[" x N "]" x N fits in one 65,536-byte line */
 #define IDLE_TIMEOUT_S 2             /* --idle-timeout for the slowloris test (proposed option) */
+#define ANON_IDLE_S 2                /* --anon-idle-timeout for t_anon_idle */
+#define KEEPALIVE_S 5                /* --keepalive-s for t_keepalive */
 
 /* ---- tests ---- */
 
@@ -90,6 +93,89 @@ START_TEST(t_line_limit_edge)
 	OK(r);
 	ck_assert_int_eq(hj_int(r, "id"), 8);
 	json_decref(r);
+	hc_close(c);
+	hw_world_end();
+}
+END_TEST
+
+/* Quiet connections that hold a place for nothing: with --anon-idle-timeout S, a connection
+ * that is not logged in and observes no game is closed once it has sent no complete line for
+ * S seconds (swept every second): one that never sent a byte, one that pinged once, one that
+ * logged out. A logged-in player's and an observer's connections stay however quiet. Before,
+ * a connection that never sent a line was kept for ever, so enough addresses could fill
+ * --max-connections. */
+START_TEST(t_anon_idle)
+{
+	char secs[16];
+	snprintf(secs, sizeof secs, "%d", ANON_IDLE_S);
+	const char *const extra[] = {"--anon-idle-timeout", secs, NULL};
+	hw_world_start(extra);
+	long long born = st_now_ms();
+	struct hc *silent = hw_raw_client(), *pinged = hw_raw_client(), *watcher = hw_raw_client();
+	struct hc *player = hc_login_new(hw_d.port, "quiet1"), *gone = hc_login_new(hw_d.port, "quiet2");
+	hw_expect_ping(pinged);
+	json_t *r = hc_req(watcher, "{s:s, s:I}", "cmd", "observe", "game", hw_game);
+	OK(r);
+	json_decref(r);
+	r = hc_req(gone, "{s:s}", "cmd", "logout");
+	OK(r);
+	json_decref(r);
+	struct hc *quiet[] = {silent, pinged, gone};
+	const char *what[] = {"a connection that never sent a line", "a connection that pinged once",
+			      "a connection that logged out"};
+	bool closed[3] = {false, false, false};
+	int left = 3;
+	for (int i = 0; left && i < 4 * (2 * ANON_IDLE_S + 2); i++) {
+		hw_bystander_step(); /* the honest game goes on meanwhile */
+		for (int k = 0; k < 3; k++)
+			if (!closed[k] && hc_wait_closed(quiet[k], 50)) {
+				closed[k] = true;
+				left--;
+				ck_assert_msg(st_now_ms() - born >= ANON_IDLE_S * 1000 - 100,
+					      "%s was closed after %lld ms, before %d s", what[k],
+					      st_now_ms() - born, ANON_IDLE_S);
+			}
+		usleep(200 * 1000);
+	}
+	for (int k = 0; k < 3; k++)
+		ck_assert_msg(closed[k], "%s was kept past --anon-idle-timeout %d", what[k], ANON_IDLE_S);
+	hw_expect_ping(watcher); /* observing: kept */
+	hw_expect_ping(player);  /* logged in: kept */
+	for (int k = 0; k < 3; k++)
+		hc_close(quiet[k]);
+	hc_close(watcher);
+	hc_close(player);
+	hw_world_end();
+}
+END_TEST
+
+/* A peer gone without a word (a laptop asleep, a NAT that forgot the flow) sends no FIN: only
+ * probes find it. With --keepalive-s S the daemon's side of each connection has the kernel's
+ * keepalive timer, due within S seconds; with 0 it has none (and before --keepalive-s there was
+ * none: such a connection, its session and its place within the limits stayed for ever). */
+START_TEST(t_keepalive)
+{
+	char secs[16];
+	snprintf(secs, sizeof secs, "%d", KEEPALIVE_S);
+	const char *const on[] = {"--keepalive-s", secs, NULL};
+	hw_world_start(on);
+	struct hc *c = hw_raw_client();
+	hw_expect_ping(c);
+	int tr = -1;
+	long when = -1;
+	ck_assert_msg(hc_server_timer(c->fd, hw_d.port, &tr, &when), "the daemon's socket is not in /proc/net/tcp");
+	ck_assert_msg(tr == 2, "no keepalive timer on the daemon's socket (timer kind %d)", tr);
+	ck_assert_msg(when > 0 && when <= KEEPALIVE_S * 1000, "keepalive due in %ld ms, not within %d s",
+		      when, KEEPALIVE_S);
+	hc_close(c);
+	hw_world_end();
+
+	const char *const off[] = {"--keepalive-s", "0", NULL};
+	hw_world_start(off);
+	c = hw_raw_client();
+	hw_expect_ping(c);
+	ck_assert(hc_server_timer(c->fd, hw_d.port, &tr, &when));
+	ck_assert_msg(tr == 0, "--keepalive-s 0 left a timer of kind %d", tr);
 	hc_close(c);
 	hw_world_end();
 }
@@ -379,6 +465,8 @@ static Suite *hostile_input_suite(void)
 	tcase_add_test(tc, t_huge_line);
 	tcase_add_test(tc, t_line_limit_edge);
 	tcase_add_test(tc, t_slowloris);
+	tcase_add_test(tc, t_anon_idle);
+	tcase_add_test(tc, t_keepalive);
 	tcase_add_test(tc, t_nested_json);
 	tcase_add_test(tc, t_bad_bytes);
 	tcase_add_test(tc, t_numbers);

@@ -503,6 +503,29 @@ static void ws_connect_ping(void)
 	close(ws);
 }
 
+/* TCP keepalive on WebSocket connections too (--keepalive-s; docs/deploy.md): the daemon's
+ * side of an upgraded connection has the kernel's keepalive timer, due within the setting. */
+START_TEST(ws_keepalive)
+{
+	const char *const more[] = {"--keepalive-s", "5", NULL};
+	st_finish(&D); /* a second daemon with --keepalive-s 5 (teardown stops it) */
+	start_http(more);
+	char st[128];
+	int ws = ws_open("/ws", NULL, st);
+	ck_assert_msg(ws >= 0, "no upgrade: %s", st);
+	ws_send(ws, "{\"cmd\":\"ping\",\"id\":1}");
+	json_t *r = ws_reply(ws, 1, NULL);
+	OK(r);
+	json_decref(r);
+	int tr = -1;
+	long when = -1;
+	ck_assert_msg(hc_server_timer(ws, http_port, &tr, &when), "the daemon's socket is not listed");
+	ck_assert_msg(tr == 2, "no keepalive timer on the WebSocket (timer kind %d)", tr);
+	ck_assert_msg(when > 0 && when <= 5000, "keepalive due in %ld ms, not within 5 s", when);
+	close(ws);
+}
+END_TEST
+
 START_TEST(ws_forwarded_for_only_from_a_listed_proxy)
 {
 	ws_extra_header = "X-Forwarded-For: 198.51.100.7, 203.0.113.9\r\n";
@@ -652,6 +675,7 @@ int main(void)
 	tcase_add_test(tc, ws_origin_and_path);
 	tcase_add_test(tc, ws_allowed_origins_setting);
 	tcase_add_test(tc, ws_forwarded_for_only_from_a_listed_proxy);
+	tcase_add_test(tc, ws_keepalive);
 	tcase_add_test(tc, http_connections_are_limited);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

@@ -777,6 +777,44 @@ json_t *hc_event(struct hc *c, const char *name, long long game, int timeout_ms)
 	return NULL;
 }
 
+#define PROC_TCP_HZ 100 /* /proc/net/tcp gives tm->when in clock ticks (USER_HZ) */
+
+static bool server_timer_now(int fd, int server_port, int *tr, long *when_ms)
+{
+	struct sockaddr_in me;
+	socklen_t len = sizeof me;
+	if (getsockname(fd, (struct sockaddr *)&me, &len) != 0)
+		return false;
+	FILE *f = fopen("/proc/net/tcp", "r");
+	if (!f)
+		return false;
+	char line[512];
+	bool found = false;
+	while (!found && fgets(line, sizeof line, f)) {
+		unsigned la, lp, ra, rp, st, t;
+		unsigned long when;
+		if (sscanf(line, " %*d: %x:%x %x:%x %x %*x:%*x %x:%lx", &la, &lp, &ra, &rp, &st, &t,
+			   &when) == 7 &&
+		    (int)lp == server_port && rp == ntohs(me.sin_port) && st == 1 /* established */) {
+			*tr = (int)t;
+			*when_ms = (long)(when * 1000 / PROC_TCP_HZ);
+			found = true;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+bool hc_server_timer(int fd, int server_port, int *tr, long *when_ms)
+{
+	bool found = server_timer_now(fd, server_port, tr, when_ms);
+	for (int i = 0; found && *tr == 1 && i < 50; i++) {
+		usleep(20 * 1000);
+		found = server_timer_now(fd, server_port, tr, when_ms);
+	}
+	return found;
+}
+
 bool hc_wait_closed(struct hc *c, int timeout_ms)
 {
 	long long deadline = now_ms() + timeout_ms;

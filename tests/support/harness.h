@@ -137,6 +137,12 @@ bool hc_has_event(const struct hc *c, const char *name, long long game);
 void hc_clear(struct hc *c);
 /* Read and discard until the server closes the connection. true if it did within timeout. */
 bool hc_wait_closed(struct hc *c, int timeout_ms);
+/* The server's side of the TCP connection of our socket fd to 127.0.0.1:server_port, as
+ * /proc/net/tcp shows it once the server's last bytes are acknowledged (within about a second:
+ * until the client's ACK, which it may delay, the retransmit timer shows): its timer kind
+ * (*tr: 0 none, 1 retransmit or loss probe, 2 keepalive, 4 zero-window probe) and the time to
+ * it (*when_ms). False if the socket is not listed. */
+bool hc_server_timer(int fd, int server_port, int *tr, long *when_ms);
 
 /* register NAME with password NAME HARNESS_PASSWORD_SUFFIX (a conflict is fine), then login.
  * Returns the login reply's ok. */
