@@ -71,6 +71,8 @@ static void usage(FILE *f)
 		"                         after S seconds without a complete line (default %d; 0: never)\n"
 		"  --keepalive-s S        TCP keepalive: probe a connection silent for S seconds, every %d s;\n"
 		"                         %d unanswered probes close it (default %d; 0: off)\n"
+		"  --max-observers N      connections observing one game; more get rate_limited (default\n"
+		"                         %d; 0: no limit)\n"
 		"  --writer-min N         from N connections with output in one loop iteration, an output\n"
 		"                         thread writes them (default %d; 0: always on the loop)\n"
 		"  --fold-rows N          moves written to the journal that start a fold into the moves\n"
@@ -86,7 +88,7 @@ static void usage(FILE *f)
 		SERVER_MAX_PER_ADDRESS, SERVER_MAX_QUEUED_BYTES, SERVER_LAG_ALLOWANCE_MS,
 		SERVER_RESTART_GRACE_S, SERVER_COUNTING_TIMEOUT_S,
 		SERVER_IDLE_TIMEOUT_S, SERVER_ANON_IDLE_S, SERVER_KEEPALIVE_INTERVAL_S,
-		SERVER_KEEPALIVE_PROBES, SERVER_KEEPALIVE_S, SERVER_WRITER_MIN, SERVER_FOLD_ROWS,
+		SERVER_KEEPALIVE_PROBES, SERVER_KEEPALIVE_S, SERVER_MAX_OBSERVERS, SERVER_WRITER_MIN, SERVER_FOLD_ROWS,
 		SERVER_FOLD_MS);
 	fprintf(f,
 		"fairness under hostile load (docs/deploy.md):\n"
@@ -328,6 +330,7 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 		{"idle-timeout", required_argument, NULL, 'i'},
 		{"anon-idle-timeout", required_argument, NULL, 'n'},
 		{"keepalive-s", required_argument, NULL, 'e'},
+		{"max-observers", required_argument, NULL, 'b'},
 		{"writer-min", required_argument, NULL, 'W'},
 		{"fold-rows", required_argument, NULL, 'F'},
 		{"backlog", required_argument, NULL, 'B'},
@@ -408,6 +411,10 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 		case 'e':
 			set->keepalive_s = (unsigned)parse_range(optarg, "--keepalive-s", "seconds", 0,
 								 SERVER_KEEPALIVE_MAX_S);
+			break;
+		case 'b':
+			set->max_observers = (size_t)parse_range(optarg, "--max-observers", "a count", 0,
+								 SERVER_MAX_OBSERVERS_MAX);
 			break;
 		case 'W':
 			set->writer_min = (unsigned)parse_range(optarg, "--writer-min", "a count", 0,
@@ -568,7 +575,7 @@ int main(int argc, char **argv)
 		.max_queued = SERVER_MAX_QUEUED_BYTES, .lag_allowance_ms = SERVER_LAG_ALLOWANCE_MS,
 		.restart_grace_s = SERVER_RESTART_GRACE_S, .counting_timeout_s = SERVER_COUNTING_TIMEOUT_S,
 		.idle_timeout_s = SERVER_IDLE_TIMEOUT_S, .anon_idle_s = SERVER_ANON_IDLE_S,
-		.keepalive_s = SERVER_KEEPALIVE_S,
+		.keepalive_s = SERVER_KEEPALIVE_S, .max_observers = SERVER_MAX_OBSERVERS,
 		.writer_min = SERVER_WRITER_MIN,
 		.fold_rows = SERVER_FOLD_ROWS, .proxy_timeout_ms = SERVER_PROXY_TIMEOUT_MS,
 		.store = {.min_free_bytes = (uint64_t)SERVER_MIN_FREE_MB << 20}};

@@ -785,7 +785,17 @@ void games_observe(struct conn *c, const struct proto_request *req)
 		game_free(g);
 		return;
 	}
-	if (game_observer_add(g, c) < 0) {
+	/* Each move is written to every observer: a cap keeps the players' pace. The game's own
+	 * players (their pages observe too) always get in. */
+	bool plays = c->player_id && game_color_of(g, c->player_id) != EMPTY;
+	int rc = game_observer_add(g, c, plays ? 0 : c->srv->set.max_observers);
+	if (rc == -2) {
+		server_reply_error(c, req->id, PROTO_ERR_RATE_LIMITED,
+				   "game %lld has %zu observers, the most one game takes (--max-observers)",
+				   (long long)g->id, c->srv->set.max_observers);
+		return;
+	}
+	if (rc < 0) {
 		server_reply_error(c, req->id, PROTO_ERR_INTERNAL, "out of memory");
 		return;
 	}

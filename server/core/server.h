@@ -123,6 +123,9 @@
 #define SERVER_KEEPALIVE_MAX_S 7200       /* ... at most two hours (the kernel's own default) */
 #define SERVER_KEEPALIVE_INTERVAL_S 10    /* ... then one probe every 10 s */
 #define SERVER_KEEPALIVE_PROBES 6         /* ... and 6 unanswered probes drop the connection */
+#define SERVER_MAX_OBSERVERS 2000         /* --max-observers: connections observing one game (each
+                                             move is written to every one of them) */
+#define SERVER_MAX_OBSERVERS_MAX 1000000  /* ... at most */
 #define SERVER_SHUTDOWN_GRACE_MS 2000     /* after SIGTERM, time for replies to drain */
 #define SERVER_CKPT_FRAMES 256            /* WAL frames added that start a checkpoint off the loop */
 #define SERVER_WAL_MAX_FRAMES 131072      /* WAL frames past which the loop checkpoints itself */
@@ -284,6 +287,7 @@ struct server_settings {
 	unsigned anon_idle_s;     /* close a connection not logged in and observing nothing after
 	                             this long without a complete line (0: never) */
 	unsigned keepalive_s;     /* TCP keepalive after this long without traffic (0: off) */
+	size_t max_observers;     /* observers of one game (0: no limit; SERVER_MAX_OBSERVERS) */
 	unsigned writer_min;      /* connections with output in one iteration from which the writer
 	                             thread writes them (0: never; default SERVER_WRITER_MIN) */
 	unsigned fold_rows;       /* journal moves that start a fold (default SERVER_FOLD_ROWS) */

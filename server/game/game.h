@@ -274,8 +274,10 @@ void game_send_move(struct server *srv, struct game *g, enum color me,
 /* The move reply line {"id":…,"ok":true,"move":{…}} and "\n"; NULL when memory runs out. */
 char *game_move_reply_line(const struct game *g, enum color me, const struct referee_move *m,
 			   const json_t *id, size_t *len);
-/* c observes g. Returns 0, or -1 when memory runs out (nothing changed for g). */
-int game_observer_add(struct game *g, struct conn *c);
+/* c observes g (again: nothing changes). Returns 0; -1 when memory runs out, or -2 when g has
+ * `max` observers already, not counting connections of its own players, and c is not one of
+ * them (max 0: no limit; --max-observers); nothing changed for g either way. */
+int game_observer_add(struct game *g, struct conn *c, size_t max);
 /* c no longer observes game `id`. */
 void game_unobserve(struct server *srv, struct conn *c, int64_t id);
 

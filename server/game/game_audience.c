@@ -249,11 +249,17 @@ char *game_move_reply_line(const struct game *g, enum color me, const struct ref
 	return jsonout_finish(&o, 1, len);
 }
 
-int game_observer_add(struct game *g, struct conn *c)
+int game_observer_add(struct game *g, struct conn *c, size_t max)
 {
 	bool already = false;
-	for (size_t i = 0; i < g->nobs; i++)
+	size_t others = 0; /* observers other than the game's players (their pages observe too) */
+	for (size_t i = 0; i < g->nobs; i++) {
 		already |= g->obs[i] == c;
+		others += g->obs[i]->player_id != g->row.black_id &&
+			  g->obs[i]->player_id != g->row.white_id;
+	}
+	if (!already && max && others >= max)
+		return -2;
 	if (!already) {
 		if (g->nobs == g->capobs) {
 			size_t n = g->capobs ? g->capobs * 2 : 4;

@@ -36,6 +36,7 @@
 #define LOGIN_FAILS 5                /* SERVER_LOGIN_FAILS */
 #define SLOW_MAX_QUEUED "65536"      /* --max-queued for the never-reading client */
 #define SLOW_REQUESTS 400
+#define MAX_OBSERVERS 3              /* --max-observers for t_observer_cap */
 #define SLOW_CUTOFF_WAIT_MS (4 * HARNESS_TIMEOUT_MS) /* ... then its cut-off, at most */
 #define SLOW_POLL_MS 50                              /* ... looked for this often */
 #define SLOW_STEP_EVERY 10                           /* ... a bystander move every 10 looks */
@@ -997,6 +998,60 @@ START_TEST(t_login_lockout)
 }
 END_TEST
 
+/* Each move of a game is written to every one of its observers, so thousands of them slow its
+ * players' replies (a trial: 9,000 watchers, honest moves' round trips p99 81-131 ms). With
+ * --max-observers N a game takes N observing connections; the next one is refused with
+ * rate_limited until one leaves, one already observing may ask again, the game's players are
+ * let in all the same, and the players and
+ * the observers let in keep getting every move. */
+START_TEST(t_observer_cap)
+{
+	char n[16];
+	snprintf(n, sizeof n, "%d", MAX_OBSERVERS);
+	const char *const extra[] = {"--max-observers", n, NULL};
+	hw_world_start(extra);
+	struct hc *w[MAX_OBSERVERS + 1];
+	for (int i = 0; i <= MAX_OBSERVERS; i++) {
+		w[i] = hw_raw_client();
+		json_t *r = hc_req(w[i], "{ss sI}", "cmd", "observe", "game", (json_int_t)hw_game);
+		if (i < MAX_OBSERVERS) {
+			OK(r);
+		} else {
+			ERR(r, "rate_limited");
+			ck_assert_msg(strstr(hj_str(r, "error.message"), "--max-observers") != NULL,
+				      "the refusal does not say which limit: %s", hj_text(r));
+		}
+		json_decref(r);
+	}
+	json_t *r = hc_req(w[0], "{ss sI}", "cmd", "observe", "game", (json_int_t)hw_game);
+	OK(r); /* already one of them: not a new place */
+	json_decref(r);
+	r = hc_req(hw_b1, "{ss sI}", "cmd", "observe", "game", (json_int_t)hw_game);
+	OK(r); /* the game's own player (a page of theirs observes too): always let in */
+	json_decref(r);
+	hw_bystander_step();
+	for (int i = 0; i < MAX_OBSERVERS; i++) {
+		json_t *e = hc_event(w[i], "game.move", hw_game, T);
+		ck_assert_msg(e != NULL, "observer %d did not get the move", i);
+		json_decref(e);
+	}
+	ck_assert(!hc_has_event(w[MAX_OBSERVERS], "game.move", hw_game));
+	r = hc_req(w[1], "{ss sI}", "cmd", "unobserve", "game", (json_int_t)hw_game);
+	OK(r);
+	json_decref(r);
+	r = hc_req(w[MAX_OBSERVERS], "{ss sI}", "cmd", "observe", "game", (json_int_t)hw_game);
+	OK(r); /* a place came free */
+	json_decref(r);
+	hw_bystander_step();
+	json_t *e = hc_event(w[MAX_OBSERVERS], "game.move", hw_game, T);
+	ck_assert_msg(e != NULL, "the observer let in later did not get the move");
+	json_decref(e);
+	for (int i = 0; i <= MAX_OBSERVERS; i++)
+		hc_close(w[i]);
+	hw_world_end();
+}
+END_TEST
+
 static Suite *hostile_load_suite(void)
 {
 	Suite *s = suite_create("hostile load");
@@ -1015,6 +1070,7 @@ static Suite *hostile_load_suite(void)
 	tcase_add_test(tc, t_login_flood);
 	tcase_add_test(tc, t_connect_flood);
 	tcase_add_test(tc, t_challenge_spam);
+	tcase_add_test(tc, t_observer_cap);
 	suite_add_tcase(s, tc);
 	return s;
 }

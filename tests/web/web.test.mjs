@@ -13,6 +13,7 @@ import {chromium} from 'playwright-core';
 
 const TENGEND = process.env.TENGEND || './server/tengend';
 const SHOTS = process.env.TENGEN_SHOTS || '.';
+const MAX_OBSERVERS = 3; // tengend's --max-observers here: the full-game test fills it
 const WAIT = 20000; // ms: generous, the suite runs beside the rest of make check -j2 on 2 cores
 let dir, daemon, base, tcpPort, browser;
 
@@ -64,7 +65,8 @@ function tcpClient(port) {
 function startDaemon(tcp, http) {
 	daemon = spawn(TENGEND, ['--listen', `127.0.0.1:${tcp}`, '--port-file', join(dir, 'port'), '--http', `127.0.0.1:${http}`,
 		'--http-port-file', join(dir, 'http.port'), '--web-root', process.env.TENGEN_WEB_ROOT, '--db', join(dir, 't.db'),
-		...(tcp ? [] : ['--create']), '--pwhash-cost', 'fast'], {stdio: ['ignore', 'ignore', 'pipe']});
+		...(tcp ? [] : ['--create']), '--pwhash-cost', 'fast', '--max-observers', String(MAX_OBSERVERS)],
+		{stdio: ['ignore', 'ignore', 'pipe']});
 	daemon.stderr.on('data', (d) => { daemon.log = (daemon.log || '') + d; });
 }
 
@@ -504,6 +506,35 @@ test('a simple ko retake is refused by the page, not sent (it would cost a warni
 	await nora.waitForFunction(() => /komi 3\.5 \(0\.5 \+ 3 for the handicap stones\), handicap 3/.test(document.querySelector('#info').textContent), null, {timeout: WAIT});
 	otto.close();
 	await nora.context().close();
+});
+
+test('a game with as many observers as the server takes shows its board, not live, and says so', async () => {
+	const pat = tcpClient(tcpPort), quinn = tcpClient(tcpPort);
+	await pat.ok('register', {name: 'pat', password: 'pat-password'});
+	await pat.ok('login', {name: 'pat', password: 'pat-password'});
+	await quinn.ok('register', {name: 'quinn', password: 'quinn-password'});
+	await quinn.ok('login', {name: 'quinn', password: 'quinn-password'});
+	const game = (await pat.ok('challenge', {opponent: 'quinn', size: 9, color: 'black', rated: false})).game;
+	await quinn.ok('accept', {game});
+	await pat.ok('play', {game, vertex: 'E5'});
+	const watchers = [];
+	for (let i = 0; i < MAX_OBSERVERS; i++) {
+		watchers.push(tcpClient(tcpPort));
+		await watchers[i].ok('observe', {game});
+	}
+	const late = await (await browser.newContext({viewport: {width: 1200, height: 800}})).newPage();
+	await late.goto(`${base}/game/${game}`);
+	await late.waitForSelector('[data-vertex="E5"][data-color="B"]', {timeout: WAIT});
+	await late.waitForFunction(() => /the most one game takes .*not live; reload the page/.test(document.querySelector('#status').textContent), null, {timeout: WAIT});
+	// a place comes free: a reload watches live
+	await watchers[0].ok('unobserve', {game});
+	await late.reload();
+	await late.waitForSelector('[data-vertex="E5"][data-color="B"]', {timeout: WAIT});
+	await quinn.ok('play', {game, vertex: 'C3'});
+	await late.waitForSelector('[data-vertex="C3"][data-color="W"]', {timeout: WAIT});
+	assert.doesNotMatch(await late.textContent('#status'), /not live/);
+	await late.context().close();
+	for (const c of [pat, quinn, ...watchers]) c.close();
 });
 
 test('pages reconnect by themselves after a server restart; a logout keeps the board live', async () => {

@@ -174,6 +174,10 @@ async function tournamentName(t) {
 async function load() {
 	let r = game && game.phase === 'ended' ? await request('game', {game: id}) : await request('observe', {game: id});
 	if (!r.ok && r.error && r.error.code === 'conflict') r = await request('game', {game: id}); // over: not observable
+	// the game has as many observers as the server takes (--max-observers): the board as it
+	// stands, not live
+	const full = !r.ok && r.error && r.error.code === 'rate_limited' ? r.error.message : null;
+	if (full) r = await request('game', {game: id});
 	if (!r.ok) {
 		if (r.error.code === 'not_found') noGame(`No game ${id}`);
 		say(r.error.message, 'error');
@@ -181,6 +185,7 @@ async function load() {
 	}
 	const first = !game;
 	game = r.game;
+	if (full) say(`${full}: the board is shown as it stood when the page loaded, not live; reload the page to try again.`, 'error');
 	$('#title').textContent = `Game ${id}`;
 	// a page opened (or reloaded) after warnings were given: the events are gone; what each
 	// was for is in the game's warning_log, the counts in its warnings
