@@ -712,25 +712,41 @@ void conn_run_backlog(struct server *srv)
 
 /* ---- idle timeout ---- */
 
+/* Does c have a reason to stay open however quiet it is? A session (a player may think for
+ * hours, or wait for challenges), an observed game, or something under way: a login's hashing,
+ * lines waiting their turn, a PROXY header awaited, bytes not yet written (a game's last
+ * events before its observer is let go). */
+static bool has_reason_to_stay(const struct conn *c)
+{
+	return c->player_id || c->nobs || c->pending || c->busy || c->in_backlog || c->outlen ||
+	       c->laterlen || c->inflight;
+}
+
 /* Close c if it has waited too long: a partial line (slowloris: it holds an unfinished line,
  * or is inside an over-long one, and sent no complete line for idle_timeout_s), or nothing to
- * wait for (not logged in, observing no game, and no complete line for anon_idle_s: a
- * connection that never sends a line, or sent a `ping` once, holds a descriptor and a place
- * within --max-connections for nothing). A player's connection is kept however quiet (they may
- * think for hours, or wait for challenges), and so is an observer's. Returns true if closed. */
+ * wait for (no reason to stay, has_reason_to_stay, for anon_idle_s, counted from its last
+ * complete line or the last sweep that found a reason, whichever came later: a connection
+ * that never sends a line, or sent a `ping` once, holds a descriptor and a place within
+ * --max-connections for nothing; one whose game ended, or whose session was replaced, gets the
+ * whole timeout from then). Returns true if closed. */
 static bool idle_close(struct conn *c, uint64_t now)
 {
 	const struct server_settings *set = &c->srv->set;
-	uint64_t quiet = now - c->last_line_ms;
 	if (c->closing || c->peer_eof)
 		return false;
 	if (set->idle_timeout_s && (c->fr.partial > 0 || c->fr.discarding) &&
-	    quiet >= (uint64_t)set->idle_timeout_s * 1000) {
+	    now - c->last_line_ms >= (uint64_t)set->idle_timeout_s * 1000) {
 		conn_close(c, "idle timeout: partial line");
 		return true;
 	}
-	if (set->anon_idle_s && !c->player_id && !c->nobs && !c->pending && !c->busy &&
-	    !c->in_backlog && quiet >= (uint64_t)set->anon_idle_s * 1000) {
+	if (!set->anon_idle_s)
+		return false;
+	if (has_reason_to_stay(c)) {
+		c->kept_ms = now;
+		return false;
+	}
+	uint64_t since = c->kept_ms > c->last_line_ms ? c->kept_ms : c->last_line_ms;
+	if (now - since >= (uint64_t)set->anon_idle_s * 1000) {
 		conn_close(c, "\"idle timeout: not logged in, observing no game\"");
 		return true;
 	}

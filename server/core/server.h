@@ -253,6 +253,9 @@ struct conn {
 	bool pending;             /* counted in host->pending, not nconns: a proxy's connection
 	                             before its PROXY header (conn_add_pending, conn_set_addr) */
 	uint64_t last_line_ms;    /* uv_now of the connection's start or its last complete line */
+	uint64_t kept_ms;         /* uv_now of the last idle sweep that found it had a reason to
+	                             stay (logged in, observing, busy, output unsent...): the
+	                             --anon-idle-timeout counts from this or last_line_ms */
 	uint64_t read_ms;         /* fairclock_fair_ms at the connection's last read: a move is
 	                             judged by when it arrived (game_play.c) */
 	struct conn *dnext;
