@@ -713,22 +713,21 @@ void conn_run_backlog(struct server *srv)
 /* ---- idle timeout ---- */
 
 /* Does c have a reason to stay open however quiet it is? A session (a player may think for
- * hours, or wait for challenges), an observed game, or something under way: a login's hashing,
- * lines waiting their turn, a PROXY header awaited, bytes not yet written (a game's last
- * events before its observer is let go). */
+ * hours, or wait for challenges), an observed game, a login's hashing or a PROXY header
+ * awaited. Lines waiting their turn and unsent bytes are not one: a client that stops reading
+ * holds its last requests back (backpressure) for as long as it likes. */
 static bool has_reason_to_stay(const struct conn *c)
 {
-	return c->player_id || c->nobs || c->pending || c->busy || c->in_backlog || c->outlen ||
-	       c->laterlen || c->inflight;
+	return c->player_id || c->nobs || c->pending || c->busy;
 }
 
 /* Close c if it has waited too long: a partial line (slowloris: it holds an unfinished line,
  * or is inside an over-long one, and sent no complete line for idle_timeout_s), or nothing to
  * wait for (no reason to stay, has_reason_to_stay, for anon_idle_s, counted from its last
- * complete line or the last sweep that found a reason, whichever came later: a connection
- * that never sends a line, or sent a `ping` once, holds a descriptor and a place within
- * --max-connections for nothing; one whose game ended, or whose session was replaced, gets the
- * whole timeout from then). Returns true if closed. */
+ * complete line or the last sweep that found a reason, and one sweep more, whichever came
+ * later: a connection that never sends a line, or sent a `ping` once, holds a descriptor and
+ * a place within --max-connections for nothing; one whose game ended, or whose session was
+ * replaced, gets the whole timeout from then). Returns true if closed. */
 static bool idle_close(struct conn *c, uint64_t now)
 {
 	const struct server_settings *set = &c->srv->set;
@@ -745,8 +744,14 @@ static bool idle_close(struct conn *c, uint64_t now)
 		c->kept_ms = now;
 		return false;
 	}
-	uint64_t since = c->kept_ms > c->last_line_ms ? c->kept_ms : c->last_line_ms;
-	if (now - since >= (uint64_t)set->anon_idle_s * 1000) {
+	/* kept_ms is the sweep before the reason went (a game's end, a replacement): a sweep
+	 * later, so that it gets the whole timeout from then, its last events long written. */
+	uint64_t limit = (uint64_t)set->anon_idle_s * 1000, since = c->last_line_ms;
+	if (c->kept_ms > c->last_line_ms) {
+		since = c->kept_ms;
+		limit += SERVER_IDLE_SWEEP_MS;
+	}
+	if (now - since >= limit) {
 		conn_close(c, "\"idle timeout: not logged in, observing no game\"");
 		return true;
 	}

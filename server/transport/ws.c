@@ -50,6 +50,10 @@ static void op_close(struct conn *c)
 		lws_set_timeout(wc->wsi, PENDING_TIMEOUT_CLOSE_SEND, WS_CLOSE_GRACE_S);
 		return;
 	}
+	/* Closed at its next writable callback (ws_cb returns -1 for a closing connection): on
+	 * our loop lws ran the timeout alone only at its next service pass, 18-30 s later on an
+	 * idle server (a trial of --anon-idle-timeout), the socket held meanwhile. */
+	lws_callback_on_writable(wc->wsi);
 	lws_set_timeout(wc->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
 }
 

@@ -179,6 +179,38 @@ START_TEST(t_anon_idle)
 }
 END_TEST
 
+/* An anonymous client that sends requests whose replies it never reads: past the 256 KiB of
+ * backpressure its last requests wait unhandled, which kept it open for ever (a trial: 70 s
+ * with a 3 s timeout); it is closed once it has sent no handled line for the timeout. Seen
+ * from the daemon's side in /proc/net/tcp, without reading the socket (its FIN waits behind
+ * the unread replies, and reading would let the server go on). */
+START_TEST(t_anon_idle_not_reading)
+{
+	char secs[16];
+	snprintf(secs, sizeof secs, "%d", ANON_IDLE_S);
+	const char *const extra[] = {"--anon-idle-timeout", secs, NULL};
+	hw_world_start(extra);
+	struct hc *c = hc_open_ex(hw_d.port, NULL, 2048, 536); /* a small window: the replies wait */
+	ck_assert(c != NULL);
+	char line[64];
+	int n = snprintf(line, sizeof line, "{\"cmd\":\"game\",\"game\":%lld}\n", hw_game);
+	for (int i = 0; i < 400; i++)
+		ck_assert_int_eq(hc_send(c, line, (size_t)n), 0);
+	long long t0 = st_now_ms();
+	bool open = true;
+	while (open && st_now_ms() - t0 < (2 * ANON_IDLE_S + 4) * 1000) {
+		hw_bystander_step();
+		usleep(200 * 1000);
+		int tr;
+		long when;
+		open = hc_server_timer(c->fd, hw_d.port, &tr, &when); /* the daemon's side established */
+	}
+	ck_assert_msg(!open, "a client reading nothing was kept %lld ms", st_now_ms() - t0);
+	hc_close(c);
+	hw_world_end();
+}
+END_TEST
+
 /* A peer gone without a word (a laptop asleep, a NAT that forgot the flow) sends no FIN: only
  * probes find it. With --keepalive-s S the daemon's side of each connection has the kernel's
  * keepalive timer, due within S seconds; with 0 it has none (and before --keepalive-s there was
@@ -497,6 +529,7 @@ static Suite *hostile_input_suite(void)
 	tcase_add_test(tc, t_slowloris);
 	tcase_add_test(tc, t_anon_idle);
 	tcase_add_test(tc, t_keepalive);
+	tcase_add_test(tc, t_anon_idle_not_reading);
 	tcase_add_test(tc, t_nested_json);
 	tcase_add_test(tc, t_bad_bytes);
 	tcase_add_test(tc, t_numbers);

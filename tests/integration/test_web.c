@@ -527,6 +527,32 @@ START_TEST(ws_keepalive)
 }
 END_TEST
 
+/* --anon-idle-timeout on a WebSocket: a connection that sends nothing is closed, the socket
+ * too, within about the timeout and a sweep (a trial: lws let the socket go only at its next
+ * service pass, 18-30 s later on a quiet server, holding the descriptor meanwhile). */
+START_TEST(ws_anon_idle_closes_the_socket)
+{
+	const char *const more[] = {"--anon-idle-timeout", "2", NULL};
+	st_finish(&D); /* a second daemon (teardown stops it) */
+	start_http(more);
+	char st[128];
+	long long t0 = st_now_ms();
+	int ws = ws_open("/ws", NULL, st);
+	ck_assert_msg(ws >= 0, "no upgrade: %s", st);
+	char b[256];
+	ssize_t r = 1;
+	while (r > 0 && st_now_ms() - t0 < 10000) { /* a close frame may come first */
+		struct pollfd pf = {.fd = ws, .events = POLLIN};
+		if (poll(&pf, 1, 500) > 0)
+			r = recv(ws, b, sizeof b, 0);
+	}
+	long long ms = st_now_ms() - t0;
+	ck_assert_msg(r <= 0, "the socket was still open after %lld ms", ms);
+	ck_assert_msg(ms >= 1900 && ms <= 5000, "closed after %lld ms, not about 2-3 s", ms);
+	close(ws);
+}
+END_TEST
+
 START_TEST(ws_forwarded_for_only_from_a_listed_proxy)
 {
 	ws_extra_header = "X-Forwarded-For: 198.51.100.7, 203.0.113.9\r\n";
@@ -677,6 +703,7 @@ int main(void)
 	tcase_add_test(tc, ws_allowed_origins_setting);
 	tcase_add_test(tc, ws_forwarded_for_only_from_a_listed_proxy);
 	tcase_add_test(tc, ws_keepalive);
+	tcase_add_test(tc, ws_anon_idle_closes_the_socket);
 	tcase_add_test(tc, http_connections_are_limited);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
