@@ -558,11 +558,13 @@ static void on_connection(uv_stream_t *l, int status)
 	struct sockaddr_storage ss;
 	peer_name(tc, &ss, c->addr, sizeof c->addr);
 	uv_tcp_nodelay(&tc->tcp, 1);
-	uv_os_fd_t fd;
-	int frc = srv->set.keepalive_s ? uv_fileno((uv_handle_t *)&tc->tcp, &fd) : 0;
-	if (srv->set.keepalive_s && (frc != 0 || tcp_keepalive(fd, srv->set.keepalive_s) != 0))
-		log_msg(LOGL_WARN, "keepalive", "addr=%s error=\"%s\"", c->addr,
-			frc ? uv_strerror(frc) : strerror(errno));
+	if (srv->set.keepalive_s) {
+		uv_os_fd_t fd;
+		int frc = uv_fileno((uv_handle_t *)&tc->tcp, &fd);
+		if (frc != 0 || tcp_keepalive(fd, srv->set.keepalive_s) != 0)
+			log_msg(LOGL_WARN, "keepalive", "addr=%s error=\"%s\"", c->addr,
+				frc ? uv_strerror(frc) : strerror(errno));
+	}
 	/* A listed proxy's connection counts on the client its header names (proxy_done). */
 	bool proxied = srv->set.proxy_protocol && proxy_from_has(&t->from, (struct sockaddr *)&ss);
 	const char *refuse = proxied ? conn_add_pending(c, SERVER_PROXY_PENDING_MAX) : conn_add(c);

@@ -106,10 +106,7 @@ END_TEST
  * --max-connections. */
 START_TEST(t_anon_idle)
 {
-	char secs[16];
-	snprintf(secs, sizeof secs, "%d", ANON_IDLE_S);
-	const char *const extra[] = {"--anon-idle-timeout", secs, NULL};
-	hw_world_start(extra);
+	hw_world_start_with("--anon-idle-timeout", ANON_IDLE_S);
 	/* the slow parts (registrations) first; each quiet one's last line is timed */
 	struct hc *player = hc_login_new(hw_d.port, "quiet1"), *gone = hc_login_new(hw_d.port, "quiet2");
 	long long last[3];
@@ -186,10 +183,7 @@ END_TEST
  * the unread replies, and reading would let the server go on). */
 START_TEST(t_anon_idle_not_reading)
 {
-	char secs[16];
-	snprintf(secs, sizeof secs, "%d", ANON_IDLE_S);
-	const char *const extra[] = {"--anon-idle-timeout", secs, NULL};
-	hw_world_start(extra);
+	hw_world_start_with("--anon-idle-timeout", ANON_IDLE_S);
 	struct hc *c = hc_open_ex(hw_d.port, NULL, 2048, 536); /* a small window: the replies wait */
 	ck_assert(c != NULL);
 	char line[64];
@@ -217,10 +211,7 @@ END_TEST
  * none: such a connection, its session and its place within the limits stayed for ever). */
 START_TEST(t_keepalive)
 {
-	char secs[16];
-	snprintf(secs, sizeof secs, "%d", KEEPALIVE_S);
-	const char *const on[] = {"--keepalive-s", secs, NULL};
-	hw_world_start(on);
+	hw_world_start_with("--keepalive-s", KEEPALIVE_S);
 	struct hc *c = hw_raw_client();
 	hw_expect_ping(c);
 	int tr = -1;
@@ -232,8 +223,7 @@ START_TEST(t_keepalive)
 	hc_close(c);
 	hw_world_end();
 
-	const char *const off[] = {"--keepalive-s", "0", NULL};
-	hw_world_start(off);
+	hw_world_start_with("--keepalive-s", 0);
 	c = hw_raw_client();
 	hw_expect_ping(c);
 	ck_assert(hc_server_timer(c->fd, hw_d.port, &tr, &when));

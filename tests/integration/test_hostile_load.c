@@ -1006,10 +1006,7 @@ END_TEST
  * the observers let in keep getting every move. */
 START_TEST(t_observer_cap)
 {
-	char n[16];
-	snprintf(n, sizeof n, "%d", MAX_OBSERVERS);
-	const char *const extra[] = {"--max-observers", n, NULL};
-	hw_world_start(extra);
+	hw_world_start_with("--max-observers", MAX_OBSERVERS);
 	struct hc *w[MAX_OBSERVERS + 1];
 	for (int i = 0; i <= MAX_OBSERVERS; i++) {
 		w[i] = hw_raw_client();

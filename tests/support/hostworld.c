@@ -38,6 +38,14 @@ void hw_world_start(const char *const *extra)
 }
 
 /* The bystanders play one more move (never adjacent stones: no capture, always legal). */
+void hw_world_start_with(const char *opt, int value)
+{
+	char v[24];
+	snprintf(v, sizeof v, "%d", value);
+	const char *const extra[] = {opt, v, NULL};
+	hw_world_start(extra);
+}
+
 void hw_bystander_step(void)
 {
 	ck_assert_msg(next_move < 100, "bystander ran out of moves");

@@ -23,6 +23,8 @@ extern long long hw_game;         /* their game */
 /* Start the daemon with `extra` arguments (NULL-terminated, may be NULL), log the bystanders
  * ("by1", "by2") in and start their game. */
 void hw_world_start(const char *const *extra);
+/* hw_world_start with one more option and its whole-number value ("--max-observers", 3). */
+void hw_world_start_with(const char *opt, int value);
 /* The bystanders play one more move (never adjacent stones: no capture, always legal). */
 void hw_bystander_step(void);
 /* A last bystander move; the game holds every move played; no sanitizer report; the
