@@ -7,11 +7,21 @@
  * While a connection's unsent output is above ECHO_OUT_HIGH it is not read (back-pressure); a
  * line longer than ECHO_LINE_MAX closes it.
  *
- *   lean_echo [--listen HOST:PORT] [--port-file PATH]
+ *   lean_echo [--listen HOST:PORT] [--port-file PATH] [--sync-file PATH [--sync-thread]]
  *
  * --listen: IPv4 address and port (default 127.0.0.1:0; port 0 picks a free one).
  * --port-file: write the bound port there (written whole, then renamed into place) once the
  * socket listens. Runs until SIGTERM or SIGINT; exit status 0, or 1 if it cannot listen.
+ *
+ * --sync-file: the durable echo, the floor of any server that answers a move only once it is
+ * on the disk (docs/benchmarks.md, issue 22). A line is echoed only after it was written to
+ * PATH and fdatasync() returned: the lines of one epoll batch are written at once (pwrite
+ * into a file of ECHO_SYNC_FILE_SIZE bytes laid out and synced at start, from offset 0 again
+ * when the end is reached, so that no sync waits for the file's size or its extents), then
+ * synced, then sent: a group commit per batch, as tengend's default `--sync power-safe`.
+ * --sync-thread: the fdatasync() runs on a second thread, as tengend's `power-safe-thread`:
+ * the loop goes on reading and writing while a sync is under way; the lines written before a
+ * sync began are sent when it returns, the others wait for the next one (one at a time).
  */
 #define _GNU_SOURCE
 #include "config.h"
@@ -22,6 +32,7 @@
 #include <getopt.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -29,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -38,6 +50,8 @@
 #define ECHO_OUT_HIGH (4 << 20)     /* unsent bytes above which a connection is not read */
 #define ECHO_BACKLOG 65535          /* listen queue (the kernel caps it at somaxconn) */
 #define ECHO_LISTEN_TAG UINT64_MAX  /* epoll data of the listening socket */
+#define ECHO_SYNC_TAG (UINT64_MAX - 1) /* epoll data of the syncer's eventfd */
+#define ECHO_SYNC_FILE_SIZE (64 << 20) /* --sync-file: bytes laid out at start, written round */
 
 struct buf {
 	char *p;
@@ -48,8 +62,26 @@ struct econn {
 	int fd;
 	bool want_out; /* registered for EPOLLOUT */
 	bool paused;   /* not registered for EPOLLIN (output above ECHO_OUT_HIGH) */
+	bool dead;     /* --sync-file: closed while on a list below; freed when taken off it */
+	bool on_held, on_syncing;
 	struct buf in, out;
+	struct buf held;    /* --sync-file: lines written to the file, no sync begun since */
+	struct buf syncing; /* lines the sync under way covers */
 };
+
+/* --sync-file: the file, where the next batch goes, the batch's lines, and the connections
+ * with lines held (written, waiting for a sync to begin) and syncing (waiting for it). */
+static struct {
+	int fd, efd;
+	bool thread, busy; /* busy: a sync under way (thread) */
+	off_t off;
+	struct buf batch;
+	struct econn **held, **syncing;
+	size_t nheld, nsyncing, capheld, capsyncing;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	uint64_t asked, done; /* syncs asked of the thread, and returned */
+} S = {.fd = -1, .efd = -1, .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 
 static int ep;
 static volatile sig_atomic_t stopping;
@@ -77,12 +109,23 @@ static int buf_add(struct buf *b, const char *p, size_t n)
 	return 0;
 }
 
+static void conn_free(struct econn *c)
+{
+	free(c->in.p);
+	free(c->out.p);
+	free(c->held.p);
+	free(c->syncing.p);
+	free(c);
+}
+
 static void conn_close(struct econn *c)
 {
 	close(c->fd); /* also leaves the epoll set */
-	free(c->in.p);
-	free(c->out.p);
-	free(c);
+	c->fd = -1;
+	if (c->on_held || c->on_syncing)
+		c->dead = true; /* freed when the sync's lists let it go */
+	else
+		conn_free(c);
 }
 
 /* Register c for the events its state asks for. */
@@ -147,6 +190,35 @@ static int conn_send(struct econn *c, const char *p, size_t n)
 	return conn_flush(c);
 }
 
+static int list_add(struct econn ***v, size_t *n, size_t *cap, struct econn *c)
+{
+	if (*n == *cap) {
+		size_t nc = *cap ? 2 * *cap : 1024;
+		struct econn **q = realloc(*v, nc * sizeof *q);
+		if (!q)
+			return -1;
+		*v = q;
+		*cap = nc;
+	}
+	(*v)[(*n)++] = c;
+	return 0;
+}
+
+/* Complete lines for c: sent now, or with --sync-file held until a sync covers them. */
+static int conn_out(struct econn *c, const char *p, size_t n)
+{
+	if (S.fd < 0)
+		return conn_send(c, p, n);
+	if (buf_add(&c->held, p, n) < 0 || buf_add(&S.batch, p, n) < 0)
+		return -1;
+	if (!c->on_held) {
+		if (list_add(&S.held, &S.nheld, &S.capheld, c) < 0)
+			return -1;
+		c->on_held = true;
+	}
+	return 0;
+}
+
 /* n bytes read from c: echo its complete lines, keep a partial one. -1: close c. */
 static int conn_input(struct econn *c, const char *p, size_t n)
 {
@@ -159,14 +231,14 @@ static int conn_input(struct econn *c, const char *p, size_t n)
 		n -= k;
 		if (!nl)
 			return 0;
-		int r = conn_send(c, c->in.p, c->in.len);
+		int r = conn_out(c, c->in.p, c->in.len);
 		c->in.len = 0;
 		if (r < 0)
 			return -1;
 	}
 	const char *last = n ? memrchr(p, '\n', n) : NULL;
 	size_t whole = last ? (size_t)(last - p) + 1 : 0;
-	if (whole && conn_send(c, p, whole) < 0)
+	if (whole && conn_out(c, p, whole) < 0)
 		return -1;
 	if (n - whole > ECHO_LINE_MAX)
 		return -1;
@@ -200,6 +272,160 @@ static void on_accept(int lfd)
 		}
 		c->fd = fd;
 	}
+}
+
+/* ---- --sync-file ---- */
+
+static void sync_die(const char *what)
+{
+	fprintf(stderr, "lean_echo: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static void *syncer_main(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&S.mu);
+	for (;;) {
+		while (S.asked == S.done)
+			pthread_cond_wait(&S.cv, &S.mu);
+		pthread_mutex_unlock(&S.mu);
+		if (fdatasync(S.fd) < 0)
+			sync_die("fdatasync");
+		pthread_mutex_lock(&S.mu);
+		S.done++;
+		uint64_t one = 1;
+		if (write(S.efd, &one, sizeof one) != sizeof one)
+			sync_die("eventfd");
+	}
+	return NULL;
+}
+
+/* Lay the file out (zeros, synced) and start the thread if asked; -1 on failure. */
+static int sync_open(const char *path)
+{
+	S.fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (S.fd < 0)
+		return -1;
+	static char zeros[1 << 16];
+	for (off_t o = 0; o < ECHO_SYNC_FILE_SIZE; o += (off_t)sizeof zeros)
+		if (pwrite(S.fd, zeros, sizeof zeros, o) != (ssize_t)sizeof zeros)
+			return -1;
+	if (fsync(S.fd) < 0)
+		return -1;
+	if (!S.thread)
+		return 0;
+	S.efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	struct epoll_event e = {.events = EPOLLIN, .data.u64 = ECHO_SYNC_TAG};
+	pthread_t t;
+	if (S.efd < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, S.efd, &e) < 0 ||
+	    pthread_create(&t, NULL, syncer_main, NULL) != 0)
+		return -1;
+	return 0;
+}
+
+/* Write the batch's lines to the file (round from offset 0 at its end). */
+static void sync_write_batch(void)
+{
+	const char *p = S.batch.p;
+	size_t n = S.batch.len;
+	while (n) {
+		size_t k = (size_t)(ECHO_SYNC_FILE_SIZE - S.off);
+		if (k > n)
+			k = n;
+		ssize_t w = pwrite(S.fd, p, k, S.off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			sync_die("pwrite");
+		p += w;
+		n -= (size_t)w;
+		S.off = (S.off + w) % ECHO_SYNC_FILE_SIZE;
+	}
+	S.batch.len = 0;
+}
+
+/* Send what a finished sync covered: the lines in each listed connection's buffer `which`. */
+static void sync_release(struct econn **v, size_t n, bool syncing)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct econn *c = v[i];
+		struct buf *b = syncing ? &c->syncing : &c->held;
+		if (syncing)
+			c->on_syncing = false;
+		else
+			c->on_held = false;
+		if (c->dead) {
+			if (!c->on_held && !c->on_syncing)
+				conn_free(c);
+			continue;
+		}
+		int r = conn_send(c, b->p, b->len);
+		b->len = 0;
+		if (r < 0)
+			conn_close(c);
+	}
+}
+
+/* --sync-thread: the held lines join the sync about to begin, which the thread is asked for. */
+static void sync_begin(void)
+{
+	for (size_t i = 0; i < S.nheld; i++) {
+		struct econn *c = S.held[i];
+		c->on_held = false;
+		if (c->dead) {
+			if (!c->on_syncing)
+				conn_free(c);
+			continue;
+		}
+		if (buf_add(&c->syncing, c->held.p, c->held.len) < 0)
+			sync_die("out of memory");
+		c->held.len = 0;
+		if (!c->on_syncing) {
+			if (list_add(&S.syncing, &S.nsyncing, &S.capsyncing, c) < 0)
+				sync_die("out of memory");
+			c->on_syncing = true;
+		}
+	}
+	S.nheld = 0;
+	S.busy = true;
+	pthread_mutex_lock(&S.mu);
+	S.asked++;
+	pthread_cond_signal(&S.cv);
+	pthread_mutex_unlock(&S.mu);
+}
+
+/* After each epoll batch: write its lines; then sync and send them (in the loop), or begin
+ * a sync if none is under way (--sync-thread). */
+static void sync_after_batch(void)
+{
+	if (S.batch.len)
+		sync_write_batch();
+	if (!S.nheld)
+		return;
+	if (S.thread) {
+		if (!S.busy)
+			sync_begin();
+		return;
+	}
+	if (fdatasync(S.fd) < 0)
+		sync_die("fdatasync");
+	size_t n = S.nheld;
+	S.nheld = 0;
+	sync_release(S.held, n, false);
+}
+
+/* --sync-thread: the thread's sync returned; send what it covered. The next begins after the
+ * batch (sync_after_batch), once the batch's lines are written. */
+static void sync_done(void)
+{
+	uint64_t k;
+	if (read(S.efd, &k, sizeof k) != sizeof k)
+		return;
+	S.busy = false;
+	size_t n = S.nsyncing;
+	S.nsyncing = 0;
+	sync_release(S.syncing, n, true);
 }
 
 /* HOST:PORT (IPv4) into *a; -1 if malformed. */
@@ -237,20 +463,29 @@ static int write_port_file(const char *path, int port)
 
 int main(int argc, char **argv)
 {
-	const char *listen_at = "127.0.0.1:0", *port_file = NULL;
+	const char *listen_at = "127.0.0.1:0", *port_file = NULL, *sync_file = NULL;
 	static const struct option lo[] = {{"listen", required_argument, NULL, 'l'},
 		{"port-file", required_argument, NULL, 'p'}, {"help", no_argument, NULL, 'h'},
+		{"sync-file", required_argument, NULL, 'f'}, {"sync-thread", no_argument, NULL, 't'},
 		{NULL, 0, NULL, 0}};
+	static const char use[] = "usage: lean_echo [--listen HOST:PORT] [--port-file PATH] "
+		"[--sync-file PATH [--sync-thread]]\n";
 	int o;
 	while ((o = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (o) {
 		case 'l': listen_at = optarg; break;
 		case 'p': port_file = optarg; break;
-		case 'h': printf("usage: lean_echo [--listen HOST:PORT] [--port-file PATH]\n"); return 0;
-		default: fprintf(stderr, "usage: lean_echo [--listen HOST:PORT] [--port-file PATH]\n"); return 2;
+		case 'f': sync_file = optarg; break;
+		case 't': S.thread = true; break;
+		case 'h': fputs(use, stdout); return 0;
+		default: fputs(use, stderr); return 2;
 		}
 	}
 	struct sockaddr_in a;
+	if (S.thread && !sync_file) {
+		fprintf(stderr, "lean_echo: --sync-thread needs --sync-file\n");
+		return 2;
+	}
 	if (optind < argc || parse_addr(listen_at, &a) < 0) {
 		fprintf(stderr, "lean_echo: --listen takes IPv4-HOST:PORT\n");
 		return 2;
@@ -273,6 +508,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "lean_echo: epoll: %s\n", strerror(errno));
 		return 1;
 	}
+	if (sync_file && sync_open(sync_file) < 0) {
+		fprintf(stderr, "lean_echo: --sync-file %s: %s\n", sync_file, strerror(errno));
+		return 1;
+	}
 	if (port_file && write_port_file(port_file, ntohs(a.sin_port)) < 0) {
 		fprintf(stderr, "lean_echo: cannot write %s: %s\n", port_file, strerror(errno));
 		return 1;
@@ -285,6 +524,10 @@ int main(int argc, char **argv)
 				on_accept(lfd);
 				continue;
 			}
+			if (evs[i].data.u64 == ECHO_SYNC_TAG) {
+				sync_done();
+				continue;
+			}
 			struct econn *c = evs[i].data.ptr;
 			if ((evs[i].events & EPOLLOUT) && conn_flush(c) < 0) {
 				conn_close(c); /* no other event of this batch names c: one entry per fd */
@@ -293,6 +536,8 @@ int main(int argc, char **argv)
 			if (evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
 				on_readable(c);
 		}
+		if (S.fd >= 0)
+			sync_after_batch();
 	}
 	return 0;
 }

@@ -18,6 +18,10 @@
  *                   write and fdatasync of its own beside the database (lean_probe.c).
  *   --echo          the same traffic against lean_echo (a bare epoll line-echo server): the
  *                   mover's echoed `play` line is its reply and gives the opponent the turn.
+ *                   --echo-sync loop|thread: the durable echo (lean_echo --sync-file beside
+ *                   the database, its fdatasync in its loop or on a thread): a line echoed
+ *                   only once it is on the disk, the floor of a server whose replies wait for
+ *                   the disk (issue 22).
  *   --restart       G games made live (LEAN_RESTART_MOVES moves each), kill -9 of the spawned
  *                   tengend, a new start on the same database and port, and every client
  *                   reconnects (refused connections tried again) and logs in: the time from
@@ -247,7 +251,14 @@ static int spawn_echo(void)
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlives lean_load */
 		pin_child();
-		execl(bin, bin, "--listen", "127.0.0.1:0", "--port-file", portfile, (char *)NULL);
+		char syncfile[sizeof tmpdir + 16];
+		snprintf(syncfile, sizeof syncfile, "%s/echo.sync", tmpdir);
+		if (!L.echo_sync)
+			execl(bin, bin, "--listen", "127.0.0.1:0", "--port-file", portfile, (char *)NULL);
+		else
+			execl(bin, bin, "--listen", "127.0.0.1:0", "--port-file", portfile, "--sync-file",
+			      syncfile, strcmp(L.echo_sync, "thread") == 0 ? "--sync-thread" : (char *)NULL,
+			      (char *)NULL);
 		fprintf(stderr, "lean_load: cannot run %s: %s\n", bin, strerror(errno));
 		_exit(127);
 	}
@@ -476,6 +487,9 @@ static void usage(FILE *f)
 		"                      login's answer (after --restart: the ping's; default %d)\n"
 		"  --echo              the same traffic against lean_echo (the ceiling)\n"
 		"  --echo-bin PATH     the lean_echo to run (default: beside lean_load)\n"
+		"  --echo-sync MODE    --echo: the durable echo, each line echoed once written and\n"
+		"                      fdatasync'd beside the database: loop (the sync in its loop, a\n"
+		"                      group per batch) or thread (on a second thread)\n"
 		"  --restart           G live games, kill -9 of tengend, restart: ping and all games back\n"
 		"  --games-per-pair K  --restart: live games per pair of clients (default 1; at most %d)\n"
 		"  --server-pid PID    with --server: the process whose CPU is read\n"
@@ -486,7 +500,7 @@ static void usage(FILE *f)
 		"  --pin               this client on the last CPU, the spawned server (or echo) on the\n"
 		"                      others, as clients on other machines would be\n"
 		"  --disk-probe        a thread of this client writes %d bytes and fdatasyncs them\n"
-		"                      every %d ms beside the spawned server's database: the disk's\n"
+		"                      every %d ms beside the spawned server's (or echo's) database: the disk's\n"
 		"                      sync times in the window, per interval and in all\n",
 		LEAN_CONNECT_BATCH, LEAN_GAMES_PER_PAIR_MAX, LEAN_PROBE_WRITE, LEAN_PROBE_MS);
 }
@@ -507,7 +521,8 @@ static int parse_args(int argc, char **argv)
 		{"sync", required_argument, NULL, 'Y'}, {"log-level", required_argument, NULL, 'L'},
 		{"server-arg", required_argument, NULL, 'a'}, {"help", no_argument, NULL, 'h'},
 		{"games-per-pair", required_argument, NULL, 'k'}, {"pin", no_argument, NULL, 'P'},
-		{"disk-probe", no_argument, NULL, 'F'}, {NULL, 0, NULL, 0}};
+		{"disk-probe", no_argument, NULL, 'F'}, {"echo-sync", required_argument, NULL, 'Z'},
+		{NULL, 0, NULL, 0}};
 	int o;
 	while ((o = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (o) {
@@ -525,6 +540,7 @@ static int parse_args(int argc, char **argv)
 		case 'z': L.size = atoi(optarg); break;
 		case 'P': L.pin = true; break;
 		case 'F': L.disk_probe = true; break;
+		case 'Z': L.echo_sync = optarg; break;
 		case 'm': L.moves_per_game = atoi(optarg); break;
 		case 'T': L.time = optarg; break;
 		case 'x': L.seed = strtoul(optarg, NULL, 10); break;
@@ -555,8 +571,13 @@ static int parse_args(int argc, char **argv)
 	const char *need = NULL;
 	if (!L.echo && !L.spawn && !L.server)
 		need = "give --spawn PATH, --server HOST:PORT or --echo";
-	else if ((L.restart || L.loop_stats || L.disk_probe) && (!L.spawn || L.echo))
-		need = "--restart, --loop-stats and --disk-probe need --spawn (and no --echo)";
+	else if ((L.restart || L.loop_stats) && (!L.spawn || L.echo))
+		need = "--restart and --loop-stats need --spawn (and no --echo)";
+	else if (L.disk_probe && L.server)
+		need = "--disk-probe needs --spawn or --echo (a database or file of its own)";
+	else if (L.echo_sync && (!L.echo || L.server ||
+				 (strcmp(L.echo_sync, "loop") != 0 && strcmp(L.echo_sync, "thread") != 0)))
+		need = "--echo-sync takes loop or thread, with --echo";
 	else if (L.restart && L.disk_probe)
 		need = "--disk-probe times the play window: not with --restart";
 	if (need) {
@@ -605,6 +626,9 @@ static void spawn_cleanup(int rc)
 		snprintf(p, sizeof p, "%s%s", dbpath, sfx[i]);
 		unlink(p);
 	}
+	char p[sizeof tmpdir + 16];
+	snprintf(p, sizeof p, "%s/echo.sync", tmpdir);
+	unlink(p);
 	if (rc) {
 		fprintf(stderr, "lean_load: the server's log is kept in %s\n", lean_logfile);
 		return;

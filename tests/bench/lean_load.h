@@ -49,6 +49,7 @@ enum lean_timer { T_NONE, T_MOVE, T_REGISTER, T_RECONNECT };
 
 struct lean_opts {
 	const char *server, *spawn, *db, *log_level, *sync, *time, *echo_bin;
+	const char *echo_sync;  /* --echo-sync loop|thread: lean_echo --sync-file (NULL: none) */
 	const char *server_args[LEAN_SERVER_ARGS];
 	int nserver_args;
 	int games, size, moves_per_game, connect_batch, server_pid;
