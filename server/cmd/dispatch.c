@@ -12,12 +12,21 @@
 
 /* ---- cached replies: reading the same listing again costs a copy ---- */
 
-/* The key of a cacheable request (the `games` listing: no live clocks in it, it changes only
- * through a store change): the request without its id, or NULL. Every other field is in the
- * key, so each page of the listing (its `before` cursor) has its own entry. */
+/* The key of a cacheable request, or NULL: the request without its id (every other field is
+ * in the key, so each page of a listing, its `before` cursor, and each round has its own
+ * entry). Cached are replies that are the same for every client allowed to ask and that
+ * change only through a change to the store:
+ * - the `games` listing (no live clocks in it), valid until the next change of any kind
+ *   (srv->data_gen, which every move bumps);
+ * - a tournament's standings and pairings (recomputed from all its games and players: about
+ *   60-100 ms for a 2,000-entrant Swiss), valid while no row but a move's is written
+ *   (store_changes): the moves of its games in play leave them cached. A game's phase or
+ *   pause, which the pairings show from memory, is written to its row when it changes. */
 static char *cache_key(const struct proto_request *req)
 {
-	if (req->cmd->id != PROTO_CMD_GAMES)
+	enum proto_cmd id = req->cmd->id;
+	if (id != PROTO_CMD_GAMES && id != PROTO_CMD_TOURNAMENT_STANDINGS &&
+	    id != PROTO_CMD_TOURNAMENT_PAIRINGS)
 		return NULL;
 	json_t *k = json_copy(req->root);
 	if (!k)
@@ -28,13 +37,19 @@ static char *cache_key(const struct proto_request *req)
 	return key;
 }
 
+/* The generation a cached reply of command `cmd` is valid for (cache_key). */
+static uint64_t cache_gen(const struct server *srv, enum proto_cmd cmd)
+{
+	return cmd == PROTO_CMD_GAMES ? srv->data_gen : store_changes(srv->store);
+}
+
 /* Reply to c from the cache if an entry for `key` is current. */
 static bool reply_cached(struct dispatch *d, struct conn *c, const struct proto_request *req, const char *key)
 {
 	struct server *srv = c->srv;
 	for (int i = 0; i < DISPATCH_CACHE_ENTRIES; i++) {
 		struct reply_cache *e = &d->cache[i];
-		if (!e->key || e->gen != srv->data_gen || strcmp(e->key, key) != 0)
+		if (!e->key || e->gen != cache_gen(srv, e->cmd) || strcmp(e->key, key) != 0)
 			continue;
 		size_t idlen;
 		char *id = jsonout_dumps(req->id ? req->id : json_null(), 0, &idlen);
@@ -55,15 +70,18 @@ static bool reply_cached(struct dispatch *d, struct conn *c, const struct proto_
 	return false;
 }
 
-/* Keep the reply just queued on c (bytes from `from`) for `key`: a success, one line. Returns
+/* Keep the reply of command `cmd` just queued on c (bytes from `from` of its `later` queue if
+ * `later`, else of `out`) for `key`, valid for generation `gen`: a success, one line. Returns
  * true if it took `key`. */
-static bool cache_put(struct dispatch *d, struct conn *c, char *key, size_t from)
+static bool cache_put(struct dispatch *d, struct conn *c, char *key, enum proto_cmd cmd,
+		      uint64_t gen, bool later, size_t from)
 {
-	struct server *srv = c->srv;
-	if (c->closing || c->outlen <= from)
+	const char *buf = later ? c->later : c->out;
+	size_t upto = later ? c->laterlen : c->outlen;
+	if (c->closing || upto <= from)
 		return false;
-	const char *line = c->out + from, *end = c->out + c->outlen;
-	size_t len = c->outlen - from;
+	const char *line = buf + from, *end = buf + upto;
+	size_t len = upto - from;
 	/* {"id":ID,"ok":true,... : ID is a scalar, so the first ,"ok":true, is after it */
 	static const char okm[] = ",\"ok\":true,";
 	const char *ok = NULL;
@@ -76,7 +94,7 @@ static bool cache_put(struct dispatch *d, struct conn *c, char *key, size_t from
 	struct reply_cache *e = &d->cache[0];
 	for (int i = 0; i < DISPATCH_CACHE_ENTRIES; i++) {
 		struct reply_cache *x = &d->cache[i];
-		if (!x->key || x->gen != srv->data_gen) {
+		if (!x->key || x->gen != cache_gen(c->srv, x->cmd)) {
 			e = x;
 			break;
 		}
@@ -92,7 +110,8 @@ static bool cache_put(struct dispatch *d, struct conn *c, char *key, size_t from
 	e->key = key; /* taken */
 	e->suffix = suffix;
 	e->len = (size_t)(end - ok);
-	e->gen = srv->data_gen;
+	e->cmd = cmd;
+	e->gen = gen;
 	e->used = ++d->cache_clock;
 	return true;
 }
@@ -184,11 +203,16 @@ void dispatch_line(void *ctx, struct conn *c, const char *line, size_t len)
 				   "command '%s' is not available on this server yet", req.cmd->name);
 	} else {
 		char *key = cache_key(&req);
-		size_t from = c->outlen;
+		/* Where the reply goes: `later` while a sync is under way (server_send_raw). */
+		bool later = c->srv->syncing && !c->unheld;
+		size_t from = later ? c->laterlen : c->outlen;
 		if (!key || !reply_cached(d, c, &req, key)) {
-			uint64_t gen = c->srv->data_gen;
-			handlers[req.cmd->id](c, &req);
-			if (key && gen == c->srv->data_gen && cache_put(d, c, key, from))
+			enum proto_cmd cmd = req.cmd->id;
+			uint64_t gen = cache_gen(c->srv, cmd);
+			handlers[cmd](c, &req);
+			/* not if the handler changed something (the reply may be of before) */
+			if (key && gen == cache_gen(c->srv, cmd) &&
+			    cache_put(d, c, key, cmd, gen, later, from))
 				key = NULL;
 		}
 		free(key);

@@ -1,19 +1,22 @@
 /* dispatch: a request line to its command's handler (cmd/), with the table of commands, the
- * login and role check (proto_command_allowed) and a cache of serialized `games` replies.
+ * login and role check (proto_command_allowed) and a cache of serialized replies (`games`,
+ * tournament standings and pairings).
  * main.c sets dispatch_line as the server's line sink (server_set_line). */
 #ifndef TENGEN_DISPATCH_H
 #define TENGEN_DISPATCH_H
 
 #include "server.h"
 
-#define DISPATCH_CACHE_ENTRIES 8 /* serialized `games` replies kept until a change */
+#define DISPATCH_CACHE_ENTRIES 16 /* serialized replies kept until a change (dispatch.c) */
 
-/* A serialized reply kept for equal requests: `games` listings. */
+/* A serialized reply kept for equal requests: `games` listings, tournament standings and
+ * pairings. */
 struct reply_cache {
 	char *key;                /* the request without its id: compact JSON, sorted keys */
 	char *suffix;             /* the reply line after {"id":ID */
 	size_t len;
-	uint64_t gen;             /* the srv->data_gen it is valid for */
+	enum proto_cmd cmd;       /* its command: which generation it is valid for */
+	uint64_t gen;             /* srv->data_gen (`games`) or store_changes (tournament views) */
 	uint64_t used;            /* for replacing the least recently used */
 };
 

@@ -197,6 +197,28 @@ enum store_rc store_open(const char *path, struct store **out, char *err, size_t
 	return store_open_ex(path, &o, out, err, errlen);
 }
 
+/* sqlite3_update_hook: a row of a rowid table was inserted, updated or deleted on the loop's
+ * connection. Every table counts (store_changes) but the move journal and server_alive (the
+ * daemon's mark that it runs, every SERVER_ALIVE_MS: it would drop every cached reply each
+ * time, and no reply shows it). SQLite does not call
+ * it for WITHOUT ROWID tables (`moves`, which only a fold writes and no cached view reads),
+ * nor for a DELETE without WHERE (the journal's clear) or the rows an ON CONFLICT REPLACE
+ * removes (its insert is counted). */
+static void on_row_change(void *ctx, int op, const char *dbname, const char *table, sqlite3_int64 rowid)
+{
+	(void)op;
+	(void)dbname;
+	(void)rowid;
+	struct store *s = ctx;
+	if (strcmp(table, "move_journal") != 0 && strcmp(table, "server_alive") != 0)
+		s->changes++;
+}
+
+uint64_t store_changes(const struct store *s)
+{
+	return s->changes;
+}
+
 enum store_rc store_open_ex(const char *path, const struct store_options *o, struct store **out,
 		char *err, size_t errlen)
 {
@@ -220,6 +242,7 @@ enum store_rc store_open_ex(const char *path, const struct store_options *o, str
 				s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
 		goto bad;
 	}
+	sqlite3_update_hook(s->db, on_row_change, s);
 	if (!memory && !(s->path = strdup(sqlite3_db_filename(s->db, "main")))) {
 		r = store_fail(s, STORE_ERROR, "out of memory");
 		goto bad;

@@ -224,6 +224,7 @@ struct store {
 	struct key_set journal_max, folding_max;
 	struct store_vec jrows;   /* store_moves_get's scratch: a game's journal keys (struct jrow) */
 	bool journal_stale;       /* a rollback may have undone rows: reread before the next use */
+	uint64_t changes;         /* rows written outside the move journal (store_changes) */
 };
 
 /* Debug builds: report a binding of parameter p, which st does not have, and abort. */

@@ -344,6 +344,130 @@ START_TEST(test_warning_log)
 }
 END_TEST
 
+/* The row of `name` in the tournament's standings (a new reference to the reply in *r). */
+static json_t *standing_of(struct tt_event *e, const char *name, json_t **r)
+{
+	*r = hc_req(e->td, "{s:s, s:I}", "cmd", "tournament.standings", "tournament",
+		    (json_int_t)e->id);
+	OK(*r);
+	size_t i;
+	json_t *row;
+	json_array_foreach(hj_get(*r, "standings"), i, row)
+		if (strcmp(hj_str(row, "player"), name) == 0)
+			return row;
+	ck_abort_msg("%s not in the standings: %s", name, hj_text(*r));
+	return NULL;
+}
+
+/* The pairing of game g in round 1 (a new reference to the reply in *r). */
+static json_t *pairing_of(struct tt_event *e, long long g, json_t **r)
+{
+	*r = hc_req(e->td, "{s:s, s:I, s:i}", "cmd", "tournament.pairings", "tournament",
+		    (json_int_t)e->id, "round", 1);
+	OK(*r);
+	size_t i;
+	json_t *p;
+	json_array_foreach(hj_get(*r, "pairings"), i, p)
+		if (hj_int(p, "game") == g)
+			return p;
+	ck_abort_msg("game %lld not in the pairings: %s", g, hj_text(*r));
+	return NULL;
+}
+
+/* Standings: `name` has `points` and `warnings`. Pairings: game g shows `phase` (NULL: none,
+ * it has a result), `paused` or not, and `result` (NULL: none). Each asked twice: the second
+ * answer comes from the reply cache (cmd/dispatch.c) and must be the first's. */
+static void expect_views(struct tt_event *e, const char *name, int points, int warnings,
+			 long long g, const char *phase, bool paused, const char *result)
+{
+	char *first[2] = {NULL, NULL};
+	for (int k = 0; k < 2; k++) {
+		json_t *r, *row = standing_of(e, name, &r);
+		ck_assert_msg(hj_int(row, "points") == points && hj_int(row, "warnings") == warnings,
+			      "%s: want %d points, %d warnings: %s", name, points, warnings, hj_text(row));
+		json_t *q, *p = pairing_of(e, g, &q);
+		ck_assert_msg(phase ? hj_str(p, "phase") && strcmp(hj_str(p, "phase"), phase) == 0
+				    : !hj_get(p, "phase"), "game %lld: want phase %s: %s", g,
+			      phase ? phase : "none", hj_text(p));
+		ck_assert_msg(json_is_true(hj_get(p, "paused")) == paused, "game %lld: want %s: %s", g,
+			      paused ? "paused" : "not paused", hj_text(p));
+		ck_assert_msg(result ? hj_str(p, "result") && strcmp(hj_str(p, "result"), result) == 0
+				     : json_is_null(hj_get(p, "result")), "game %lld: want result %s: %s", g,
+			      result ? result : "none", hj_text(p));
+		json_object_del(r, "id");
+		json_object_del(q, "id");
+		char *text = json_dumps(r, JSON_COMPACT | JSON_SORT_KEYS), *tq = json_dumps(q, JSON_COMPACT | JSON_SORT_KEYS);
+		size_t n = strlen(text) + strlen(tq) + 2;
+		char *both = malloc(n);
+		snprintf(both, n, "%s\n%s", text, tq);
+		free(text);
+		free(tq);
+		first[k] = both;
+		json_decref(r);
+		json_decref(q);
+	}
+	ck_assert_str_eq(first[1], first[0]);
+	free(first[0]);
+	free(first[1]);
+}
+
+/* Standings and pairings are cached until a row other than a move's is written (issue 22: a
+ * 2,000-entrant Swiss cost 60-100 ms a request, and a client asking in a loop stalled the
+ * server); each change they show is there at the next request: moves (none), a pause and a
+ * resume, the games' begin (scheduled to playing), the counting phase, a director's warning, a result and its correction. */
+START_TEST(test_views_follow_changes)
+{
+	static char names[TT_MAXP][32];
+	struct tt_event e = {0};
+	tt_players(&e, "vc", 4, names);
+	e.td = tt_director("vc_td");
+	e.id = tt_create(e.td, "VC Cup", "swiss", json_pack("{s:i}", "rounds", 2));
+	for (int i = 0; i < e.n; i++)
+		tt_register(&e, i);
+	ck_assert_int_eq(tt_start_round(&e, 1), 2);
+	struct tt_game *g0 = &e.g[0], *g1 = &e.g[1];
+	const char *b0 = e.names[g0->b], *w0 = e.names[g0->w];
+	expect_views(&e, b0, 0, 0, g0->id, "scheduled", false, NULL);
+	for (int k = 0; k < 2; k++) {
+		json_t *ev = hc_event(e.c[e.g[k].b], "game.begin", e.g[k].id, T);
+		ck_assert_msg(ev != NULL, "game %lld did not begin", e.g[k].id);
+		json_decref(ev);
+	}
+	expect_views(&e, b0, 0, 0, g0->id, "playing", false, NULL);
+	tt_mv(e.c[g0->b], g0->id, "C3");
+	tt_mv(e.c[g0->w], g0->id, "G7");
+	expect_views(&e, b0, 0, 0, g0->id, "playing", false, NULL);
+	tt_req_ok(e.td, json_pack("{s:s, s:I}", "cmd", "game.pause", "game", (json_int_t)g0->id));
+	expect_views(&e, b0, 0, 0, g0->id, "playing", true, NULL);
+	tt_req_ok(e.td, json_pack("{s:s, s:I}", "cmd", "game.resume", "game", (json_int_t)g0->id));
+	expect_views(&e, b0, 0, 0, g0->id, "playing", false, NULL);
+	tt_mv(e.c[g1->b], g1->id, "pass");
+	tt_mv(e.c[g1->w], g1->id, "pass");
+	expect_views(&e, b0, 0, 0, g1->id, "counting", false, NULL);
+	tt_req_ok(e.td, json_pack("{s:s, s:I, s:s, s:s}", "cmd", "tournament.warn", "game",
+				  (json_int_t)g0->id, "color", "W", "reason", "phone rang"));
+	expect_views(&e, w0, 0, 1, g0->id, "playing", false, NULL);
+	json_t *r = set_result(e.td, g0->id, "B+R", NULL);
+	OK(r);
+	json_decref(r);
+	expect_views(&e, b0, 2, 0, g0->id, NULL, false, "B+R");
+	r = set_result(e.td, g0->id, "W+R", NULL);
+	OK(r);
+	json_decref(r);
+	expect_views(&e, b0, 0, 0, g0->id, NULL, false, "W+R");
+	expect_views(&e, w0, 2, 1, g0->id, NULL, false, "W+R");
+	tt_close_all(&e);
+}
+END_TEST
+
+/* The same with the group commit's sync on a thread (--sync power-safe-thread), where a reply
+ * waits in the connection's `later` queue while a sync is under way and is cached from there. */
+static void setup_sync_thread(void)
+{
+	static const char *const extra[] = {"--sync", "power-safe-thread", NULL};
+	st_start(&tt_d, extra);
+}
+
 static Suite *results_suite(void)
 {
 	Suite *s = suite_create("td results");
@@ -356,7 +480,13 @@ static Suite *results_suite(void)
 	tcase_add_test(tc, test_result_unchanged);
 	tcase_add_test(tc, test_warning_log);
 	tcase_add_test(tc, test_forfeit_unrated);
+	tcase_add_test(tc, test_views_follow_changes);
 	suite_add_tcase(s, tc);
+	TCase *tt = tcase_create("views, sync thread");
+	tcase_add_checked_fixture(tt, setup_sync_thread, tt_teardown);
+	tcase_set_timeout(tt, TEST_TIMEOUT_S);
+	tcase_add_test(tt, test_views_follow_changes);
+	suite_add_tcase(s, tt);
 	return s;
 }
 
