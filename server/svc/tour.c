@@ -172,6 +172,7 @@ void tour_ev_free(struct ev_build *b)
 	free(b->ev.games);
 	free(b->ev.byes);
 	free(b->game_ids);
+	free(b->by_id);
 	memset(b, 0, sizeof *b);
 }
 
@@ -229,10 +230,24 @@ const char *tour_result_shown(const struct event_game *g)
 
 const char *tour_game_ruleset(const struct store_game *g)
 {
+	/* The games of an event share one rules text, and a standings request reads every game
+	 * twice (collect_game, tour_result_of): parsing each took a fifth of the time of a
+	 * 2,000-entrant Swiss's standings. The last text read and its answer are kept (the loop's
+	 * thread only). */
+	static char *last;
+	static bool last_pred;
+	if (g->rules && last && strcmp(g->rules, last) == 0)
+		return last_pred ? ruleset_prediction.name : ruleset_default()->name;
 	json_t *r = g->rules ? json_loads(g->rules, 0, NULL) : NULL;
 	const char *n = json_string_value(json_object_get(r, "ruleset"));
 	bool pred = n && strcmp(n, "prediction") == 0;
 	json_decref(r);
+	char *copy = g->rules ? strdup(g->rules) : NULL;
+	if (copy) {
+		free(last);
+		last = copy;
+		last_pred = pred;
+	}
 	return pred ? ruleset_prediction.name : ruleset_default()->name;
 }
 
@@ -258,12 +273,48 @@ static enum event_result mirrored(enum event_result r)
 	}
 }
 
+static int pid_cmp(const void *a, const void *b)
+{
+	int64_t x = ((const struct tour_pid *)a)->id, y = ((const struct tour_pid *)b)->id;
+	return x < y ? -1 : x > y;
+}
+
+/* The index in b->ev.players of player `id`, -1 if not an entrant (binary search of by_id). */
+static int build_index(const struct ev_build *b, int64_t id)
+{
+	struct tour_pid key = {.id = id};
+	const struct tour_pid *p = bsearch(&key, b->by_id, (size_t)b->ev.nplayers, sizeof *p, pid_cmp);
+	return p ? p->index : -1;
+}
+
+/* Room for one more game in b (doubling); false when out of memory. */
+static bool games_room(struct ev_build *b)
+{
+	if (b->ev.ngames < b->games_cap)
+		return true;
+	int cap = b->games_cap ? 2 * b->games_cap : 64;
+	struct event_game *g = realloc(b->ev.games, (size_t)cap * sizeof *g);
+	if (g)
+		b->ev.games = g;
+	int64_t *ids = g ? realloc(b->game_ids, (size_t)cap * sizeof *ids) : NULL;
+	if (ids)
+		b->game_ids = ids;
+	if (!g || !ids)
+		return false;
+	b->games_cap = cap;
+	return true;
+}
+
 static int collect_game(void *ctx, const struct store_game *g)
 {
 	struct ev_build *b = ctx;
-	int bi = tour_player_index(&b->ev, g->black_id), wi = tour_player_index(&b->ev, g->white_id);
+	int bi = build_index(b, g->black_id), wi = build_index(b, g->white_id);
 	if (bi < 0 || wi < 0 || g->round < 1 || tour_called_off(g))
 		return 0;
+	if (!games_room(b)) {
+		b->failed = true;
+		return 1;
+	}
 	struct event_game *eg = &b->ev.games[b->ev.ngames];
 	b->game_ids[b->ev.ngames++] = g->id;
 	*eg = (struct event_game){.id = g->id, .round = g->round, .black = bi, .white = wi,
@@ -298,13 +349,6 @@ static int collect_game(void *ctx, const struct store_game *g)
 	return 0;
 }
 
-static int count_game(void *ctx, const struct store_game *g)
-{
-	(void)g;
-	(*(int *)ctx)++;
-	return 0;
-}
-
 /* Seed order: declared or rating rank, then rating, then registration (Art. 26 seeding). */
 static const struct event_player *seed_base;
 static int seed_cmp(const void *a, const void *b)
@@ -323,16 +367,13 @@ int tour_ev_build(struct server *srv, const struct tour *t, struct ev_build *b)
 	json_t *players = json_object_get(t->state, "players"), *byes = json_object_get(t->state, "byes");
 	size_t np = json_array_size(players), nb = json_array_size(byes);
 	struct store_games_filter f = {.tournament_id = t->row.id};
-	int ngames = 0;
-	store_games_list(srv->store, &f, count_game, &ngames);
 	b->ev.players = calloc(np ? np : 1, sizeof *b->ev.players);
 	b->names = calloc(np ? np : 1, sizeof *b->names);
 	b->profile_strs = calloc(np ? TOUR_PROFILE_STRS * np : 1, sizeof *b->profile_strs);
-	b->ev.games = calloc(ngames ? (size_t)ngames : 1, sizeof *b->ev.games);
-	b->game_ids = calloc(ngames ? (size_t)ngames : 1, sizeof *b->game_ids);
+	b->by_id = calloc(np ? np : 1, sizeof *b->by_id);
 	b->ev.byes = calloc(nb ? nb : 1, sizeof *b->ev.byes);
-	if (!b->ev.players || !b->names || !b->ev.games || !b->game_ids || !b->ev.byes ||
-	    !b->profile_strs) {
+	if (!b->ev.players || !b->names || !b->by_id || !b->ev.byes || !b->profile_strs ||
+	    !games_room(b)) {
 		tour_ev_free(b);
 		return -1;
 	}
@@ -367,6 +408,9 @@ int tour_ev_build(struct server *srv, const struct tour *t, struct ev_build *b)
 		}
 	}
 	b->ev.nplayers = (int)np;
+	for (size_t i = 0; i < np; i++)
+		b->by_id[i] = (struct tour_pid){.id = b->ev.players[i].id, .index = (int)i};
+	qsort(b->by_id, np, sizeof *b->by_id, pid_cmp);
 	int order[EVENT_MAX_PLAYERS];
 	for (int i = 0; i < (int)np; i++)
 		order[i] = i;
@@ -375,6 +419,10 @@ int tour_ev_build(struct server *srv, const struct tour *t, struct ev_build *b)
 	for (int i = 0; i < (int)np; i++)
 		b->ev.players[order[i]].seed = i;
 	store_games_list(srv->store, &f, collect_game, b);
+	if (b->failed) {
+		tour_ev_free(b);
+		return -1;
+	}
 	for (size_t i = 0; i < nb; i++) {
 		json_t *y = json_array_get(byes, i);
 		b->ev.byes[b->ev.nbyes++] = (struct event_bye){
