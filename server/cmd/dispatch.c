@@ -204,7 +204,7 @@ void dispatch_line(void *ctx, struct conn *c, const char *line, size_t len)
 	} else {
 		char *key = cache_key(&req);
 		/* Where the reply goes: `later` while a sync is under way (server_send_raw). */
-		bool later = c->srv->syncing && !c->unheld;
+		bool later = conn_held(c);
 		size_t from = later ? c->laterlen : c->outlen;
 		if (!key || !reply_cached(d, c, &req, key)) {
 			enum proto_cmd cmd = req.cmd->id;

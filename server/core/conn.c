@@ -354,7 +354,7 @@ void server_send_raw(struct conn *c, const char *line, size_t len)
 		return;
 	}
 	struct server *srv = c->srv;
-	if (srv->syncing && !c->unheld) {
+	if (conn_held(c)) {
 		/* A sync is under way for what `out` holds: these bytes may tell of a change it does
 		 * not cover, so they wait for the next (server.c, sync_done). */
 		if (!buf_add(&c->later, &c->laterlen, &c->latercap, line, len)) {

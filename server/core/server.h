@@ -385,6 +385,13 @@ struct server {
 	struct loopstat loopstat; /* the loop's stall figures (loopstat.c) */
 };
 
+/* Do bytes sent to c now wait for the sync under way (its `later` queue, server_send_raw)
+ * rather than go to `out`? */
+static inline bool conn_held(const struct conn *c)
+{
+	return c->srv->syncing && !c->unheld;
+}
+
 /* Open the store at set->db_path for a server on `loop` (fills in the settings' defaults,
  * server_settings_defaults). Nothing runs yet: the caller loads live games (games_load), then
  * calls server_start. Returns 0 or -1 (logged); on -1 server_free still must be called. */

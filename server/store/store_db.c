@@ -81,7 +81,7 @@ enum store_rc store_run(struct store *s, struct binder *b)
 		/* After some errors (interrupt, full disk, I/O) SQLite rolls back the whole open
 		 * transaction, journal rows of earlier moves included. */
 		if (in_txn && !store_in_transaction(s))
-			s->journal_stale = true;
+			store_maybe_undone(s);
 	}
 	store_done(b->st);
 	return r;
@@ -336,20 +336,20 @@ enum store_rc store_commit(struct store *s)
 {
 	if (!store_in_transaction(s)) {
 		turn_end_if_over(s);
-		s->journal_stale = true; /* SQLite may have rolled it back after an error */
+		store_maybe_undone(s); /* SQLite may have rolled it back after an error */
 		return store_fail(s, STORE_ERROR, "no transaction to commit");
 	}
 	struct binder b = store_binder(s, ST_COMMIT);
 	enum store_rc r = store_run(s, &b);
 	if (r != STORE_OK)
-		s->journal_stale = true; /* the transaction may have been rolled back */
+		store_maybe_undone(s); /* the transaction may have been rolled back */
 	turn_end_if_over(s);
 	return r;
 }
 
 enum store_rc store_rollback(struct store *s)
 {
-	s->journal_stale = true; /* also when SQLite has rolled it back already */
+	store_maybe_undone(s); /* also when SQLite has rolled it back already */
 	if (!store_in_transaction(s)) {
 		turn_end_if_over(s);
 		return STORE_OK;

@@ -265,7 +265,7 @@ out:
 	    sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
 		enum store_rc c = store_fail(s, STORE_ERROR, "commit: %s", sqlite3_errmsg(s->db));
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-		s->journal_stale = true;
+		store_maybe_undone(s);
 		if (r == STORE_OK)
 			r = c;
 	}

@@ -227,6 +227,14 @@ struct store {
 	uint64_t changes;         /* rows written outside the move journal (store_changes) */
 };
 
+/* A rollback may have undone this connection's writes: the journal's keys are reread before
+ * their next use, and store_changes moves (a reply cached from rows now undone is stale). */
+static inline void store_maybe_undone(struct store *s)
+{
+	s->journal_stale = true;
+	s->changes++;
+}
+
 /* Debug builds: report a binding of parameter p, which st does not have, and abort. */
 void store_param_missing(sqlite3_stmt *st, enum store_param p) __attribute__((noreturn));
 

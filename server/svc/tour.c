@@ -381,7 +381,9 @@ int tour_ev_build(struct server *srv, const struct tour *t, struct ev_build *b)
 	for (size_t i = 0; i < np; i++) {
 		json_t *p = json_array_get(players, i);
 		struct event_player *ep = &b->ev.players[i];
-		b->names[i] = strdup(json_string_value(json_object_get(p, "name")));
+		const char *name = json_string_value(json_object_get(p, "name"));
+		if (!(b->names[i] = strdup(name ? name : "")))
+			b->failed = true; /* after the loop: every name so far is freed */
 		ep->id = (int)json_integer_value(json_object_get(p, "id"));
 		ep->name = b->names[i];
 		ep->rank = (int)json_integer_value(json_object_get(p, "rank"));
@@ -408,6 +410,10 @@ int tour_ev_build(struct server *srv, const struct tour *t, struct ev_build *b)
 		}
 	}
 	b->ev.nplayers = (int)np;
+	if (b->failed) {
+		tour_ev_free(b);
+		return -1;
+	}
 	for (size_t i = 0; i < np; i++)
 		b->by_id[i] = (struct tour_pid){.id = b->ev.players[i].id, .index = (int)i};
 	qsort(b->by_id, np, sizeof *b->by_id, pid_cmp);
@@ -418,8 +424,9 @@ int tour_ev_build(struct server *srv, const struct tour *t, struct ev_build *b)
 	qsort(order, np, sizeof *order, seed_cmp);
 	for (int i = 0; i < (int)np; i++)
 		b->ev.players[order[i]].seed = i;
-	store_games_list(srv->store, &f, collect_game, b);
-	if (b->failed) {
+	/* A failed read must not pass for an event without games: the reply would say so, and
+	 * the reply cache (cmd/dispatch.c) would keep it. */
+	if (store_games_list(srv->store, &f, collect_game, b) != STORE_OK || b->failed) {
 		tour_ev_free(b);
 		return -1;
 	}

@@ -37,8 +37,9 @@ struct ev_build {
 	char **names;
 	char **profile_strs;      /* TOUR_PROFILE_STRS per player: country, club, egd_pin,
 				   * full_name (or NULL) */
-	/* While building: room in ev.games and game_ids, the players' (id, index) by id for
-	 * looking up a game's two players, and whether memory ran out. */
+	/* While building only (tour_ev_build; matches_reduce replaces ev.games after): room in
+	 * ev.games and game_ids, the players' (id, index) by id for looking up a game's two
+	 * players, and whether memory ran out. */
 	int games_cap;
 	struct tour_pid { int64_t id; int index; } *by_id;
 	bool failed;

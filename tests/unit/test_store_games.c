@@ -593,6 +593,32 @@ static void assert_numbers(int64_t g, const int *want, int n)
 		ck_assert_int_eq(ms.numbers[i], want[i]);
 }
 
+/* store_changes (the reply cache's generation, cmd/dispatch.c): a move's journal row and the
+ * alive mark leave it, a game row's update moves it, and so does a rollback (it may have undone
+ * rows a cached reply showed). */
+START_TEST(test_changes)
+{
+	struct store_game row;
+	open_store();
+	int64_t a = player("alice"), b = player("bob");
+	int64_t g = game_new(a, b, "playing");
+	uint64_t c0 = store_changes(s);
+	add_moves(g, 1, 3);
+	ck_assert_uint_eq(store_changes(s), c0);
+	ck_assert_int_eq(store_alive_set(s, 12.5), STORE_OK);
+	ck_assert_uint_eq(store_changes(s), c0);
+	ck_assert_int_eq(store_game_get(s, g, &row), STORE_OK);
+	row.warnings_b = 1;
+	ck_assert_int_eq(store_game_update(s, &row), STORE_OK);
+	store_game_clear(&row);
+	uint64_t c1 = store_changes(s);
+	ck_assert_uint_gt(c1, c0);
+	ck_assert_int_eq(store_begin(s), STORE_OK);
+	ck_assert_int_eq(store_rollback(s), STORE_OK);
+	ck_assert_uint_gt(store_changes(s), c1);
+}
+END_TEST
+
 START_TEST(test_move_journal)
 {
 	struct store_move m;
@@ -754,6 +780,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, test_games_list);
 	tcase_add_test(tc, test_games_pages);
 	tcase_add_test(tc, test_moves);
+	tcase_add_test(tc, test_changes);
 	tcase_add_test(tc, test_moves_callbacks);
 	tcase_add_test(tc, test_warnings);
 	tcase_add_test(tc, test_unfinished);
