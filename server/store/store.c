@@ -200,10 +200,10 @@ enum store_rc store_open(const char *path, struct store **out, char *err, size_t
 /* sqlite3_update_hook: a row of a rowid table was inserted, updated or deleted on the loop's
  * connection. Every table counts (store_changes) but the move journal and server_alive (the
  * daemon's mark that it runs, every SERVER_ALIVE_MS: it would drop every cached reply each
- * time, and no reply shows it). SQLite does not call
- * it for WITHOUT ROWID tables (`moves`, which only a fold writes and no cached view reads),
- * nor for a DELETE without WHERE (the journal's clear) or the rows an ON CONFLICT REPLACE
- * removes (its insert is counted). */
+ * time, and no reply shows it). SQLite does not call it for WITHOUT ROWID tables (`moves`,
+ * which only a fold writes and no cached view reads), nor for a DELETE without WHERE (the
+ * journal's clear) or the rows an ON CONFLICT REPLACE removes (its insert is counted). A
+ * rollback undoes rows without a call: store_maybe_undone counts it. */
 static void on_row_change(void *ctx, int op, const char *dbname, const char *table, sqlite3_int64 rowid)
 {
 	(void)op;

@@ -346,12 +346,12 @@ void store_wal_auto(struct store *s);
  * (core/syncer.h). STORE_ERROR inside a transaction or if SQLite refuses. Only for a store
  * opened STORE_SYNC_POWER_SAFE. */
 enum store_rc store_sync_detach(struct store *s);
-/* How many rows this connection has inserted, updated or deleted since the store opened, not
- * counting the move journal's (an ordinary move writes only a journal row) nor the mark that
- * the daemon runs (store_alive_set, every few seconds): a reply built
- * from the store's rows alone (a tournament's standings, its pairings) stays valid while this
- * number does (cmd/dispatch.c's reply cache). Rows written by another connection (the upkeep
- * thread's fold into `moves`, another process) are not counted. */
+/* How many rows this connection has inserted, updated or deleted since the store opened (and
+ * rollbacks, which may undo some), not counting the move journal's (an ordinary move writes
+ * only a journal row) nor the mark that the daemon runs (store_alive_set, every few seconds):
+ * a reply built from the store's rows alone (a tournament's standings, its pairings) stays
+ * valid while this number does (cmd/dispatch.c's reply cache). Rows written by another
+ * connection (the upkeep thread's fold into `moves`, another process) are not counted. */
 uint64_t store_changes(const struct store *s);
 /* The number of frames (pages) in the WAL after the last commit, as counted since
  * store_wal_manual (0 before any commit). */
