@@ -204,7 +204,8 @@ enum store_rc store_open(const char *path, struct store **out, char *err, size_t
  * which only a fold writes and no cached view reads), nor for a DELETE without WHERE (the
  * journal's clear) or the rows an ON CONFLICT REPLACE removes (its insert is counted). A
  * rollback undoes rows without a call: store_maybe_undone counts it. */
-static void on_row_change(void *ctx, int op, const char *dbname, const char *table, sqlite3_int64 rowid)
+static void on_row_change(void *ctx, int op, const char *dbname, const char *table,
+			  sqlite3_int64 rowid)
 {
 	(void)op;
 	(void)dbname;

@@ -500,8 +500,8 @@ static void usage(FILE *f)
 		"  --pin               this client on the last CPU, the spawned server (or echo) on the\n"
 		"                      others, as clients on other machines would be\n"
 		"  --disk-probe        a thread of this client writes %d bytes and fdatasyncs them\n"
-		"                      every %d ms beside the spawned server's (or echo's) database: the disk's\n"
-		"                      sync times in the window, per interval and in all\n",
+		"                      every %d ms beside the spawned server's (or echo's) database:\n"
+		"                      the disk's sync times in the window, per interval and in all\n",
 		LEAN_CONNECT_BATCH, LEAN_GAMES_PER_PAIR_MAX, LEAN_PROBE_WRITE, LEAN_PROBE_MS);
 }
 

@@ -97,10 +97,11 @@ void report_play(double secs, double setup_s, double client_cpu, double server_c
 			if (m[i] > LS.loop[i])
 				LS.loop[i] = m[i];
 	}
+	const char *who = !L.echo ? "server" : !L.echo_sync ? "echo (lean_echo)"
+		: strcmp(L.echo_sync, "thread") == 0 ? "durable echo (lean_echo, a sync thread)"
+		: "durable echo (lean_echo, syncs in its loop)";
 	printf("%s: %d games (%d clients), think %.0f ms, %.1f s measured after a %.1f s set-up\n",
-	       !L.echo ? "server" : !L.echo_sync ? "echo (lean_echo)"
-	       : strcmp(L.echo_sync, "thread") == 0 ? "durable echo (lean_echo, a sync thread)"
-	       : "durable echo (lean_echo, syncs in its loop)", lean_npairs, lean_nclients, L.think_ms, secs, setup_s);
+	       who, lean_npairs, lean_nclients, L.think_ms, secs, setup_s);
 	printf("  moves: %llu (%.0f/s); round trip ms: p50 %.3f  p99 %.3f  p99.9 %.3f  max %.3f\n",
 	       (unsigned long long)LS.moves, mps, p50, p99, p999, mx);
 	printf("  cpu per move: client %.1f us (%.2f s), server %.1f us (%.2f s, %.0f%% of a core)\n",
