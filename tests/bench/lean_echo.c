@@ -62,22 +62,22 @@ struct econn {
 	int fd;
 	bool want_out; /* registered for EPOLLOUT */
 	bool paused;   /* not registered for EPOLLIN (output above ECHO_OUT_HIGH) */
-	bool dead;     /* --sync-file: closed while on a list below; freed when taken off it */
-	bool on_held, on_syncing;
+	bool listed;   /* --sync-file: on S.held (it has lines held) */
+	bool dead;     /* closed while listed; freed when taken off the list */
 	struct buf in, out;
-	struct buf held;    /* --sync-file: lines written to the file, no sync begun since */
-	struct buf syncing; /* lines the sync under way covers */
+	struct buf held; /* --sync-file: lines written to the file, waiting for a sync */
+	size_t covered;  /* the first `covered` bytes of held: the sync under way covers them */
 };
 
 /* --sync-file: the file, where the next batch goes, the batch's lines, and the connections
- * with lines held (written, waiting for a sync to begin) and syncing (waiting for it). */
+ * with lines held. */
 static struct {
 	int fd, efd;
 	bool thread, busy; /* busy: a sync under way (thread) */
 	off_t off;
 	struct buf batch;
-	struct econn **held, **syncing;
-	size_t nheld, nsyncing, capheld, capsyncing;
+	struct econn **held;
+	size_t nheld, capheld;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	uint64_t asked, done; /* syncs asked of the thread, and returned */
@@ -114,7 +114,6 @@ static void conn_free(struct econn *c)
 	free(c->in.p);
 	free(c->out.p);
 	free(c->held.p);
-	free(c->syncing.p);
 	free(c);
 }
 
@@ -122,8 +121,8 @@ static void conn_close(struct econn *c)
 {
 	close(c->fd); /* also leaves the epoll set */
 	c->fd = -1;
-	if (c->on_held || c->on_syncing)
-		c->dead = true; /* freed when the sync's lists let it go */
+	if (c->listed)
+		c->dead = true; /* freed when the sync lets it go (sync_release) */
 	else
 		conn_free(c);
 }
@@ -190,20 +189,6 @@ static int conn_send(struct econn *c, const char *p, size_t n)
 	return conn_flush(c);
 }
 
-static int list_add(struct econn ***v, size_t *n, size_t *cap, struct econn *c)
-{
-	if (*n == *cap) {
-		size_t nc = *cap ? 2 * *cap : 1024;
-		struct econn **q = realloc(*v, nc * sizeof *q);
-		if (!q)
-			return -1;
-		*v = q;
-		*cap = nc;
-	}
-	(*v)[(*n)++] = c;
-	return 0;
-}
-
 /* Complete lines for c: sent now, or with --sync-file held until a sync covers them. */
 static int conn_out(struct econn *c, const char *p, size_t n)
 {
@@ -211,11 +196,18 @@ static int conn_out(struct econn *c, const char *p, size_t n)
 		return conn_send(c, p, n);
 	if (buf_add(&c->held, p, n) < 0 || buf_add(&S.batch, p, n) < 0)
 		return -1;
-	if (!c->on_held) {
-		if (list_add(&S.held, &S.nheld, &S.capheld, c) < 0)
+	if (c->listed)
+		return 0;
+	if (S.nheld == S.capheld) {
+		size_t cap = S.capheld ? 2 * S.capheld : 1024;
+		struct econn **v = realloc(S.held, cap * sizeof *v);
+		if (!v)
 			return -1;
-		c->on_held = true;
+		S.held = v;
+		S.capheld = cap;
 	}
+	S.held[S.nheld++] = c;
+	c->listed = true;
 	return 0;
 }
 
@@ -345,54 +337,37 @@ static void sync_write_batch(void)
 	S.batch.len = 0;
 }
 
-/* Send what a finished sync covered: the lines in each listed connection's buffer `which`. */
-static void sync_release(struct econn **v, size_t n, bool syncing)
+/* A sync begins: it covers every line held so far (all written to the file). */
+static void sync_cover(void)
 {
-	for (size_t i = 0; i < n; i++) {
-		struct econn *c = v[i];
-		struct buf *b = syncing ? &c->syncing : &c->held;
-		if (syncing)
-			c->on_syncing = false;
-		else
-			c->on_held = false;
-		if (c->dead) {
-			if (!c->on_held && !c->on_syncing)
-				conn_free(c);
-			continue;
-		}
-		int r = conn_send(c, b->p, b->len);
-		b->len = 0;
-		if (r < 0)
-			conn_close(c);
-	}
+	for (size_t i = 0; i < S.nheld; i++)
+		S.held[i]->covered = S.held[i]->held.len;
 }
 
-/* --sync-thread: the held lines join the sync about to begin, which the thread is asked for. */
-static void sync_begin(void)
+/* The sync returned: send what it covered; connections with later lines stay listed. */
+static void sync_release(void)
 {
+	size_t keep = 0;
 	for (size_t i = 0; i < S.nheld; i++) {
 		struct econn *c = S.held[i];
-		c->on_held = false;
 		if (c->dead) {
-			if (!c->on_syncing)
-				conn_free(c);
+			conn_free(c);
 			continue;
 		}
-		if (buf_add(&c->syncing, c->held.p, c->held.len) < 0)
-			sync_die("out of memory");
-		c->held.len = 0;
-		if (!c->on_syncing) {
-			if (list_add(&S.syncing, &S.nsyncing, &S.capsyncing, c) < 0)
-				sync_die("out of memory");
-			c->on_syncing = true;
+		int r = conn_send(c, c->held.p, c->covered);
+		memmove(c->held.p, c->held.p + c->covered, c->held.len - c->covered);
+		c->held.len -= c->covered;
+		c->covered = 0;
+		if (r < 0) {
+			c->listed = false;
+			conn_close(c);
+		} else if (c->held.len) {
+			S.held[keep++] = c;
+		} else {
+			c->listed = false;
 		}
 	}
-	S.nheld = 0;
-	S.busy = true;
-	pthread_mutex_lock(&S.mu);
-	S.asked++;
-	pthread_cond_signal(&S.cv);
-	pthread_mutex_unlock(&S.mu);
+	S.nheld = keep;
 }
 
 /* After each epoll batch: write its lines; then sync and send them (in the loop), or begin
@@ -401,18 +376,20 @@ static void sync_after_batch(void)
 {
 	if (S.batch.len)
 		sync_write_batch();
-	if (!S.nheld)
+	if (!S.nheld || S.busy)
 		return;
-	if (S.thread) {
-		if (!S.busy)
-			sync_begin();
+	sync_cover();
+	if (!S.thread) {
+		if (fdatasync(S.fd) < 0)
+			sync_die("fdatasync");
+		sync_release();
 		return;
 	}
-	if (fdatasync(S.fd) < 0)
-		sync_die("fdatasync");
-	size_t n = S.nheld;
-	S.nheld = 0;
-	sync_release(S.held, n, false);
+	S.busy = true;
+	pthread_mutex_lock(&S.mu);
+	S.asked++;
+	pthread_cond_signal(&S.cv);
+	pthread_mutex_unlock(&S.mu);
 }
 
 /* --sync-thread: the thread's sync returned; send what it covered. The next begins after the
@@ -423,9 +400,7 @@ static void sync_done(void)
 	if (read(S.efd, &k, sizeof k) != sizeof k)
 		return;
 	S.busy = false;
-	size_t n = S.nsyncing;
-	S.nsyncing = 0;
-	sync_release(S.syncing, n, true);
+	sync_release();
 }
 
 /* HOST:PORT (IPv4) into *a; -1 if malformed. */
