@@ -19,8 +19,8 @@
  * - the `games` listing (no live clocks in it), valid until the next change of any kind
  *   (srv->data_gen, which every move bumps);
  * - a tournament's standings and pairings (computed from all its games and entries: 14-28
- *   ms for a 2,000-entrant Swiss, docs/benchmarks.md), valid while no row but a move's is written
- *   (store_changes): the moves of its games in play leave them cached. A game's phase or
+ *   ms for a 2,000-entrant Swiss, docs/benchmarks.md), valid while no row but a move's is
+ *   written (store_changes): the moves of its games in play leave them cached. A game's phase or
  *   pause, which the pairings show from memory, is written to its row when it changes. */
 static char *cache_key(const struct proto_request *req)
 {

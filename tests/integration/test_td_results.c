@@ -64,41 +64,34 @@ static void expect_refused(struct hc *c, long long g, const char *given, const c
 	json_decref(r);
 }
 
-/* A one-round Swiss of two players named after `tag` ("rf": rf_td directs "RF Cup"), its
- * round started: the id of its one game. */
-static long long one_game_event_ex(struct tt_event *e, char names[][32], const char *tag,
-				   bool rated)
+/* A Swiss of `n` players (even) and `rounds` rounds, named after `tag` ("rf": rf_td directs
+ * "RF Cup"), its first round started (n / 2 games). */
+static void swiss_started(struct tt_event *e, char names[][32], const char *tag, int n,
+			  int rounds, bool rated)
 {
 	char td[16], cup[16];
 	snprintf(td, sizeof td, "%s_td", tag);
 	snprintf(cup, sizeof cup, "%c%c Cup", tag[0] - 'a' + 'A', tag[1] - 'a' + 'A');
-	tt_players(e, tag, 2, names);
+	tt_players(e, tag, n, names);
 	e->td = tt_director(td);
-	e->id = tt_create(e->td, cup, "swiss", json_pack("{s:i, s:b}", "rounds", 1, "rated", rated));
+	e->id = tt_create(e->td, cup, "swiss", json_pack("{s:i, s:b}", "rounds", rounds, "rated",
+							   rated));
 	for (int i = 0; i < e->n; i++)
 		tt_register(e, i);
-	ck_assert_int_eq(tt_start_round(e, 1), 1);
+	ck_assert_int_eq(tt_start_round(e, 1), n / 2);
+}
+
+/* A one-round Swiss of two players, its round started: the id of its one game. */
+static long long one_game_event_ex(struct tt_event *e, char names[][32], const char *tag,
+				   bool rated)
+{
+	swiss_started(e, names, tag, 2, 1, rated);
 	return e->g[0].id;
 }
 
 static long long one_game_event(struct tt_event *e, char names[][32], const char *tag)
 {
 	return one_game_event_ex(e, names, tag, false);
-}
-
-/* A two-round Swiss of four players named after `tag` ("rw": rw_td directs "RW Cup"), its
- * first round started (two games). */
-static void four_player_swiss(struct tt_event *e, char names[][32], const char *tag)
-{
-	char td[16], cup[16];
-	snprintf(td, sizeof td, "%s_td", tag);
-	snprintf(cup, sizeof cup, "%c%c Cup", tag[0] - 'a' + 'A', tag[1] - 'a' + 'A');
-	tt_players(e, tag, 4, names);
-	e->td = tt_director(td);
-	e->id = tt_create(e->td, cup, "swiss", json_pack("{s:i}", "rounds", 2));
-	for (int i = 0; i < e->n; i++)
-		tt_register(e, i);
-	ck_assert_int_eq(tt_start_round(e, 1), 2);
 }
 
 /* Every accepted form, in any case, stored in its one form; a double loss. */
@@ -157,7 +150,7 @@ START_TEST(test_result_where)
 {
 	static char names[TT_MAXP][32];
 	struct tt_event e = {0};
-	four_player_swiss(&e, names, "rw");
+	swiss_started(&e, names, "rw", 4, 2, false);
 	json_t *r = set_result(e.td, e.g[0].id, "B+R", NULL);
 	OK(r);
 	ck_assert_int_eq(hj_int(r, "tournament"), e.id);
@@ -354,33 +347,23 @@ START_TEST(test_warning_log)
 }
 END_TEST
 
-/* The row of `name` in the tournament's standings (a new reference to the reply in *r). */
-static json_t *standing_of(struct tt_event *e, const char *name, json_t **r)
+/* The director asks `cmd` (round 1) of the event: the row of the reply's array `list` whose
+ * `key` equals `want` (stolen); the reply (a new reference) in *r. */
+static json_t *row_of(struct tt_event *e, const char *cmd, const char *list, const char *key,
+		      json_t *want, json_t **r)
 {
-	*r = hc_req(e->td, "{s:s, s:I}", "cmd", "tournament.standings", "tournament",
-		    (json_int_t)e->id);
+	*r = hc_req(e->td, "{s:s, s:I, s:i}", "cmd", cmd, "tournament", (json_int_t)e->id,
+		    "round", 1);
 	OK(*r);
 	size_t i;
 	json_t *row;
-	json_array_foreach(hj_get(*r, "standings"), i, row)
-		if (strcmp(hj_str(row, "player"), name) == 0)
+	json_array_foreach(hj_get(*r, list), i, row)
+		if (json_equal(json_object_get(row, key), want)) {
+			json_decref(want);
 			return row;
-	ck_abort_msg("%s not in the standings: %s", name, hj_text(*r));
-	return NULL;
-}
-
-/* The pairing of game g in round 1 (a new reference to the reply in *r). */
-static json_t *pairing_of(struct tt_event *e, long long g, json_t **r)
-{
-	*r = hc_req(e->td, "{s:s, s:I, s:i}", "cmd", "tournament.pairings", "tournament",
-		    (json_int_t)e->id, "round", 1);
-	OK(*r);
-	size_t i;
-	json_t *p;
-	json_array_foreach(hj_get(*r, "pairings"), i, p)
-		if (hj_int(p, "game") == g)
-			return p;
-	ck_abort_msg("game %lld not in the pairings: %s", g, hj_text(*r));
+		}
+	ck_abort_msg("no %s %s in the %s: %s", key, json_dumps(want, JSON_ENCODE_ANY), list,
+		     hj_text(*r));
 	return NULL;
 }
 
@@ -392,10 +375,12 @@ static void expect_views(struct tt_event *e, const char *name, int points, int w
 {
 	char *first[2] = {NULL, NULL};
 	for (int k = 0; k < 2; k++) {
-		json_t *r, *row = standing_of(e, name, &r);
+		json_t *r, *row = row_of(e, "tournament.standings", "standings", "player",
+					 json_string(name), &r);
 		ck_assert_msg(hj_int(row, "points") == points && hj_int(row, "warnings") == warnings,
 			      "%s: want %d points, %d warnings: %s", name, points, warnings, hj_text(row));
-		json_t *q, *p = pairing_of(e, g, &q);
+		json_t *q, *p = row_of(e, "tournament.pairings", "pairings", "game",
+				       json_integer(g), &q);
 		ck_assert_msg(phase ? hj_str(p, "phase") && strcmp(hj_str(p, "phase"), phase) == 0
 				    : !hj_get(p, "phase"), "game %lld: want phase %s: %s", g,
 			      phase ? phase : "none", hj_text(p));
@@ -424,7 +409,7 @@ START_TEST(test_views_follow_changes)
 {
 	static char names[TT_MAXP][32];
 	struct tt_event e = {0};
-	four_player_swiss(&e, names, "vc");
+	swiss_started(&e, names, "vc", 4, 2, false);
 	struct tt_game *g0 = &e.g[0], *g1 = &e.g[1];
 	const char *b0 = e.names[g0->b], *w0 = e.names[g0->w];
 	expect_views(&e, b0, 0, 0, g0->id, "scheduled", false, NULL);
