@@ -45,6 +45,21 @@ double bench_proc_cpu(int pid)
 	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
 }
 
+long long bench_proc_write_bytes(int pid)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof path, "/proc/%d/io", pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	long long out = -1;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "write_bytes: %lld", &out) == 1)
+			break;
+	fclose(f);
+	return out;
+}
+
 int bench_proc_threads(int pid, struct bench_thread_cpu t[BENCH_THREADS_MAX])
 {
 	char path[300];

@@ -26,6 +26,10 @@ struct bench_lat {
 /* CPU seconds (user + system, all threads) of process pid from /proc/PID/stat (proc(5));
  * -1 if unreadable. */
 double bench_proc_cpu(int pid);
+/* The bytes process pid has caused to be written to storage so far (/proc/PID/io's
+ * write_bytes, counted as pages are dirtied: the WAL, the database, the checkpoints' copies;
+ * proc(5)); -1 if unreadable. */
+long long bench_proc_write_bytes(int pid);
 /* CPU seconds of one name's threads: user and system (kernel) apart. */
 struct bench_thread_cpu {
 	char comm[BENCH_COMM_MAX];

@@ -73,6 +73,7 @@ static char tmpdir[256], dbpath[512], portfile[600];
 static int server_port;
 static uint64_t rng_state, phase_start, run_start, next_report, measure_start;
 static double setup_s, cpu_self0, cpu_server0;
+static long long writes0; /* the server's write_bytes at the window's start (-1: unknown) */
 static struct bench_thread_cpu threads0[BENCH_THREADS_MAX]; /* the server's at the window's start */
 static int nthreads0;
 
@@ -372,6 +373,7 @@ static void tick(uint64_t now)
 		probe_record(true);
 		cpu_self0 = report_self_cpu();
 		cpu_server0 = server_pid > 0 ? bench_proc_cpu(server_pid) : -1;
+		writes0 = server_pid > 0 ? bench_proc_write_bytes(server_pid) : -1;
 		nthreads0 = server_pid > 0 ? bench_proc_threads(server_pid, threads0) : 0;
 		report_begin();
 		break;
@@ -385,6 +387,7 @@ static void tick(uint64_t now)
 		if (L.report_every > 0 && now + (uint64_t)(L.report_every * 1e9) > next_report + 100000000u)
 			report_interval((double)(now + (uint64_t)(L.report_every * 1e9) - next_report) / 1e9);
 		double cpu_self = report_self_cpu() - cpu_self0, cpu_server = -1;
+		long long writes = server_pid > 0 && writes0 >= 0 ? bench_proc_write_bytes(server_pid) : -1;
 		struct bench_thread_cpu threads[BENCH_THREADS_MAX];
 		int nthreads = 0;
 		if (server_pid > 0 && cpu_server0 >= 0) {
@@ -396,6 +399,9 @@ static void tick(uint64_t now)
 		phase_start = now;
 		report_play((double)(now - measure_start) / 1e9, setup_s, cpu_self, cpu_server);
 		report_threads(threads0, nthreads0, threads, nthreads);
+		if (writes >= 0)
+			report_writes(writes - writes0);
+		kern_report();
 		probe_report();
 		play_resign_all(); /* a kept database holds no unfinished game */
 		break;

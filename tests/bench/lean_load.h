@@ -4,7 +4,7 @@
  * lean_play.c the protocol (requests, the scans of each line, the moves, restart's
  * reconnection). No libuv and no jansson: the per-move work is a write, the reads and a few
  * string scans. lean_report.c prints the figures, lean_probe.c times the disk's syncs beside the
- * server (--disk-probe). */
+ * server (--disk-probe), lean_kern.c reads the kernel's TCP and drop counters. */
 #ifndef TENGEN_TESTS_LEAN_LOAD_H
 #define TENGEN_TESTS_LEAN_LOAD_H
 
@@ -193,6 +193,9 @@ void report_play(double secs, double setup_s, double client_cpu, double server_c
  * kernel apart (where the time goes: the socket writes are the kernel's). */
 void report_threads(const struct bench_thread_cpu *a, int na, const struct bench_thread_cpu *b,
 		    int nb);
+/* After report_play: what the server wrote to storage in the window (bytes), in all and a
+ * move, and a `result mode=writes` line. */
+void report_writes(long long bytes);
 
 /* ---- the disk probe (lean_probe.c, --disk-probe) ---- */
 
@@ -208,5 +211,14 @@ void probe_interval(void);
 void probe_report(void);
 /* Stop the thread and remove its file (nothing without a probe). */
 void probe_stop(void);
+
+/* ---- the kernel's counters (lean_kern.c): TCP retransmissions, dropped packets ---- */
+
+/* Read them at the window's start. */
+void kern_begin(void);
+/* Append the interval's counts to report_interval's line. */
+void kern_interval(void);
+/* After report_play: the window's counts, a line and a `result mode=kernel` line. */
+void kern_report(void);
 
 #endif

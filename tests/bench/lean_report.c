@@ -46,6 +46,7 @@ void report_begin(void)
 		loop_scan(skip); /* the set-up's lines are not the window's */
 	for (int i = 0; i < LEAN_LOOP_FIGS; i++)
 		LS.loop[i] = 0;
+	kern_begin();
 }
 
 void report_interval(double secs)
@@ -73,6 +74,7 @@ void report_interval(double secs)
 			if (m[i] > LS.loop[i])
 				LS.loop[i] = m[i];
 	}
+	kern_interval();
 	probe_interval();
 	printf("\n");
 	fflush(stdout);
@@ -147,4 +149,13 @@ void report_threads(const struct bench_thread_cpu *a, int na, const struct bench
 		printf("%s %s %.1f + %.1f", i ? "," : "", b[i].comm, u * per, k * per);
 	}
 	printf("\n");
+}
+
+void report_writes(long long bytes)
+{
+	double per = LS.moves ? (double)bytes / (double)LS.moves : 0;
+	printf("  server writes to storage (/proc/PID/io write_bytes: WAL, database, checkpoints): "
+	       "%.1f MiB, %.0f bytes a move\n", (double)bytes / (1024.0 * 1024.0), per);
+	printf("result mode=writes bytes=%lld bytes_per_move=%.0f\n", bytes, per);
+	fflush(stdout);
 }
