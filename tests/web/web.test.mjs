@@ -393,6 +393,24 @@ test('a tournament page shows standings and updates as results are entered', asy
 	assert.ok((await page.locator('#standings thead th').allTextContents()).includes('SOS') ||
 		(await page.locator('#standings thead th').count()) >= 8, 'the tie-break columns');
 	assert.match(await page.textContent(`#crosstable [data-player="${game.black}"]`), /\+\/b/);
+	// each game's field in the cross-table is the CSV export's, as `tengen td crosstable`
+	// prints it (docs/tiebreaks.md): a forfeit read "1+!/w" on the page, "1+!w" in the CSV
+	const sameAsCsv = async (pg, tour) => {
+		const [head, ...rows] = (await td.ok('tournament.export', {tournament: tour, format: 'csv'})).data.trim().split('\r\n')
+			.map((l) => l.split(','));
+		let games = 0;
+		for (const f of rows) {
+			const cells = await pg.locator(`#crosstable [data-player="${f[head.indexOf('Name')]}"] td`).allTextContents();
+			for (let r = 1; head.includes('R' + r); r++) {
+				const want = f[head.indexOf('R' + r)];
+				if (!/^\d/.test(want)) continue; // a bye or no game: the page says it in words
+				assert.equal(cells[1 + r], want, `${f[head.indexOf('Name')]}'s round ${r}`);
+				games++;
+			}
+		}
+		return games;
+	};
+	assert.equal(await sameAsCsv(page, t), 2);
 	await page.screenshot({path: join(SHOTS, 'tournament.png'), fullPage: true});
 	await page.click('#projector');
 	assert.ok(await page.evaluate(() => document.body.classList.contains('projector')));
@@ -415,7 +433,12 @@ test('a tournament page shows standings and updates as results are entered', asy
 	await page.goto(`${base}/tournament/${final}`);
 	await page.waitForSelector(`#rounds [data-game="${fr.pairings[0].game}"] .result`, {timeout: WAIT});
 	assert.equal(await page.textContent(`#rounds [data-game="${fr.pairings[0].game}"] .result`), 'not begun');
-	await td.ok('tournament.result', {game: fr.pairings[0].game, result: 'W+R'});
+	await td.ok('tournament.result', {game: fr.pairings[0].game, result: 'W+F'});
+	await page.goto(`${base}/tournament/${final}`);
+	await page.waitForFunction((b) => /!/.test(document.querySelector(`#crosstable [data-player="${b}"]`)?.textContent || ''),
+		fr.pairings[0].black, {timeout: WAIT});
+	assert.equal(await sameAsCsv(page, final), 2);
+	assert.match(await page.textContent(`#crosstable [data-player="${fr.pairings[0].white}"]`), /[12]\+!w/);
 	// a phone (390 px wide): no page is wider than the screen (the lobby was 414 px, this
 	// tournament page 558, a player's rating chart a fixed 600), and the colour dots show
 	const phone = await (await browser.newContext({viewport: {width: 390, height: 844}})).newPage();

@@ -7,15 +7,18 @@ import {el, $, header, say, playerLink, link, idFromPath, notFound, eventOver} f
 const TOURNAMENT_REFRESH_MS = 5000;
 const id = idFromPath();
 
-// A pairing's result (the winner: "B+", "W+", "0", "B+F", "W+F", "double_loss", "Void", or
-// null while unplayed) for the player of colour col: '+', '-', '=', '?' or the text.
-function outcome(result, col) {
-	if (!result) return '?';
-	if (result === '0') return '=';
-	if (result === 'double_loss') return '-';
-	if (result === 'Void') return 'void';
-	const won = result[0] === col;
-	return (won ? '+' : '-') + (result.endsWith('F') ? '!' : '');
+// A round of the cross-table as the CSV export and `tengen td crosstable` write it
+// (docs/tiebreaks.md): the opponent's number, + - = (? while it has no result), / for a game
+// played or ! for a forfeit (a double loss is one for both), the colour, the handicap if any:
+// "3+/w", "12-/b2", "5+!w", "5-!b". It wrote a forfeit "5+!/w" and a double loss "5-/w".
+// p.result: the winner ("B+", "W+", "0", "B+F", "W+F", "double_loss", "Void"), null while
+// unplayed.
+function roundField(num, p, col) {
+	const r = p.result, c = col.toLowerCase();
+	if (r === 'Void') return `${num}void/${c}`;
+	const sign = !r ? '?' : r === '0' ? '=' : r === 'double_loss' ? '-' : r[0] === col ? '+' : '-';
+	const forfeit = r === 'double_loss' || (!!r && r.endsWith('+F'));
+	return `${num}${sign}${forfeit ? '!' : '/'}${c}${p.handicap > 0 ? p.handicap : ''}`;
 }
 
 // A pairing's result, or while it has none what its game is doing (the pairing's `phase` and
@@ -54,7 +57,7 @@ function crosstable(st, rounds) {
 			if (!p) return el('td', {}, '–');
 			const col = p.black === s.player ? 'B' : 'W', opp = col === 'B' ? p.white : p.black;
 			return el('td', {title: `${s.player} vs ${opp}: ${resultText(p)}`},
-				link('/game/' + p.game, `${pos.get(opp) || '?'}${outcome(p.result, col)}/${col.toLowerCase()}`));
+				link('/game/' + p.game, roundField(pos.get(opp) || '?', p, col)));
 		}),
 		el('td', {}, s.points))));
 }
