@@ -72,6 +72,11 @@ void tournaments_pairings(struct conn *c, const struct proto_request *req)
 			b.ev.players[g->white].name, "handicap", g->handicap, "result", res);
 		if (!res) /* scheduled, in play or being counted: say which */
 			game_pairing_phase(c->srv, b.game_ids[k], pj);
+		/* Not played (a forfeit not won at the board, a double loss): the exports' '!'.
+		 * "B+F" alone does not tell: a game lost by warnings or illegal moves was played. */
+		if (g->result == RESULT_BLACK_FORFEIT_WIN || g->result == RESULT_WHITE_FORFEIT_WIN ||
+		    g->result == RESULT_DOUBLE_LOSS)
+			json_object_set_new(pj, "forfeit", json_true());
 		json_array_append_new(pairs, pj);
 	}
 	for (int k = 0; k < b.ev.nbyes; k++)

@@ -118,6 +118,7 @@ START_TEST(test_result_forms)
 			   (json_int_t)e.id, "round", 1);
 	OK(r);
 	ck_assert_pstr_eq(hj_str(r, "pairings.0.result"), "double_loss");
+	ck_assert(json_is_true(hj_get(r, "pairings.0.forfeit"))); /* not played */
 	json_decref(r);
 
 	/* Errors name what was given: the accepted forms for a bad result, no reason unless one
@@ -228,6 +229,19 @@ static void expect_rating(struct tt_event *e, long long g, bool rated, double bl
 		      white);
 }
 
+/* The one pairing of round 1 of e says whether its game was played (`forfeit`: the exports'
+ * '!'; a forfeit lost on the board, "B+F" as well, was played). */
+static void expect_pairing_forfeit(struct tt_event *e, bool forfeit)
+{
+	json_t *r = hc_req(e->td, "{s:s, s:I, s:i}", "cmd", "tournament.pairings", "tournament",
+			   (json_int_t)e->id, "round", 1);
+	OK(r);
+	ck_assert_msg(json_is_true(hj_get(r, "pairings.0.forfeit")) == forfeit,
+		      "result %s: forfeit %s: %s", hj_str(r, "pairings.0.result"),
+		      forfeit ? "missing" : "given", hj_text(r));
+	json_decref(r);
+}
+
 /* A director's forfeit (B+F, W+F) was not played: it moves no rating (docs/td-guide.md §4; the
  * h9 marks it `!`, unrated at the EGD); the real result entered later counts again; a forfeit
  * lost on the board (reason warnings) counts. Before, every result a director gave was rated. */
@@ -241,12 +255,16 @@ START_TEST(test_forfeit_unrated)
 	json_decref(r);
 	expect_stored(e.td, g, "b+f", NULL, "B+F", "adjudicated");
 	expect_rating(&e, g, false, b0, w0, true);
+	expect_pairing_forfeit(&e, true);
 	expect_stored(e.td, g, "B+R", NULL, "B+R", "adjudicated"); /* it was played after all */
 	expect_rating(&e, g, true, b0, w0, false);
+	expect_pairing_forfeit(&e, false);
 	expect_stored(e.td, g, "W+F", NULL, "W+F", "adjudicated"); /* the rating taken back */
 	expect_rating(&e, g, false, b0, w0, true);
+	expect_pairing_forfeit(&e, true);
 	expect_stored(e.td, g, "W+F", "warnings", "W+F", "warnings"); /* lost on the board */
 	expect_rating(&e, g, true, b0, w0, false);
+	expect_pairing_forfeit(&e, false);
 	tt_close_all(&e);
 }
 END_TEST

@@ -423,7 +423,7 @@ test('a tournament page shows standings and updates as results are entered', asy
 	assert.ok(await page.isVisible('#pairings-section'));
 	assert.ok(await page.isHidden('#leave-projector'));
 	// a two-player round robin played out: the lobby says "finished" (it read "1 of 1", like
-	// a round in play), and "1 of 3" for the cup
+	// a round in play), and "2 of 3" for the cup (its second round in play)
 	const final = (await td.ok('tournament.create', {name: 'Web Final', system: 'round_robin', size: 9})).tournament;
 	for (const n of names.slice(0, 2)) await td.ok('tournament.register', {tournament: final, player: n});
 	const fr = await td.ok('tournament.start_round', {tournament: final, start_at: Date.now() / 1000 + 600});
@@ -439,6 +439,13 @@ test('a tournament page shows standings and updates as results are entered', asy
 		fr.pairings[0].black, {timeout: WAIT});
 	assert.equal(await sameAsCsv(page, final), 2);
 	assert.match(await page.textContent(`#crosstable [data-player="${fr.pairings[0].white}"]`), /[12]\+!w/);
+	// ... and a game lost by warnings, "B+F" as well but played (Art. 24.2): "/" (it read "!/")
+	const r2 = await td.ok('tournament.start_round', {tournament: t});
+	await td.ok('tournament.result', {game: r2.pairings[0].game, result: 'B+F', reason: 'warnings'});
+	await page.goto(`${base}/tournament/${t}`);
+	await page.waitForFunction((b) => /\d\+\/b/.test(document.querySelector(`#crosstable [data-player="${b}"] td:nth-child(4)`)?.textContent || ''),
+		r2.pairings[0].black, {timeout: WAIT});
+	assert.equal(await sameAsCsv(page, t), 4);
 	// a phone (390 px wide): no page is wider than the screen (the lobby was 414 px, this
 	// tournament page 558, a player's rating chart a fixed 600), and the colour dots show
 	const phone = await (await browser.newContext({viewport: {width: 390, height: 844}})).newPage();
@@ -461,7 +468,7 @@ test('a tournament page shows standings and updates as results are entered', asy
 		assert.equal(await phone.locator('#leaderboard [data-player="tess"]').count(), 0);
 		await phone.waitForFunction((f) => /finished/.test(document.querySelector(`#tournaments [data-tournament="${f}"]`)?.textContent || ''),
 			final, {timeout: WAIT});
-		assert.match(await phone.textContent(`#tournaments [data-tournament="${t}"]`), /1 of 3/);
+		assert.match(await phone.textContent(`#tournaments [data-tournament="${t}"]`), /2 of 3/);
 	}
 	// a game that is not there says so (the title read "game NaN" for /game/abc)
 	await phone.goto(base + '/game/abc');

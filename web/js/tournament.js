@@ -9,16 +9,14 @@ const id = idFromPath();
 
 // A round of the cross-table as the CSV export and `tengen td crosstable` write it
 // (docs/tiebreaks.md): the opponent's number, + - = (? while it has no result), / for a game
-// played or ! for a forfeit (a double loss is one for both), the colour, the handicap if any:
-// "3+/w", "12-/b2", "5+!w", "5-!b". It wrote a forfeit "5+!/w" and a double loss "5-/w".
-// p.result: the winner ("B+", "W+", "0", "B+F", "W+F", "double_loss", "Void"), null while
-// unplayed.
+// played or ! for one not played (the pairing's `forfeit`: a forfeit not won at the board, a
+// double loss), the colour, the handicap if any: "3+/w", "12-/b2", "5+!w", "5-!b". It wrote
+// a forfeit "5+!/w", a double loss "5-/w" and a game lost by warnings (B+F, played) "5-!/b".
+// p.result: "B+..." or "W+..." (the winner first), "0", "double_loss", null while unplayed.
 function roundField(num, p, col) {
-	const r = p.result, c = col.toLowerCase();
-	if (r === 'Void') return `${num}void/${c}`;
+	const r = p.result;
 	const sign = !r ? '?' : r === '0' ? '=' : r === 'double_loss' ? '-' : r[0] === col ? '+' : '-';
-	const forfeit = r === 'double_loss' || (!!r && r.endsWith('+F'));
-	return `${num}${sign}${forfeit ? '!' : '/'}${c}${p.handicap > 0 ? p.handicap : ''}`;
+	return `${num}${sign}${p.forfeit ? '!' : '/'}${col.toLowerCase()}${p.handicap > 0 ? p.handicap : ''}`;
 }
 
 // A pairing's result, or while it has none what its game is doing (the pairing's `phase` and
@@ -53,8 +51,10 @@ function crosstable(st, rounds) {
 		el('td', {}, i + 1), el('td', {}, playerLink(s.player)),
 		...rounds.map((r) => {
 			if ((r.byes || []).includes(s.player)) return el('td', {}, 'bye');
-			const p = r.pairings.find((x) => x.black === s.player || x.white === s.player);
-			if (!p) return el('td', {}, '–');
+			// the round's last game of the player: a knockout's replay of a draw comes after
+			// it; a void game is no game, as in the CSV
+			const p = r.pairings.filter((x) => x.black === s.player || x.white === s.player).pop();
+			if (!p || p.result === 'Void') return el('td', {}, '–');
 			const col = p.black === s.player ? 'B' : 'W', opp = col === 'B' ? p.white : p.black;
 			return el('td', {title: `${s.player} vs ${opp}: ${resultText(p)}`},
 				link('/game/' + p.game, roundField(pos.get(opp) || '?', p, col)));
