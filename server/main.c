@@ -31,6 +31,34 @@
 /* The HTTP listener's settings (--http...; ws.h), off unless --http is given. */
 static struct ws_settings http_set = {.web_root = TENGEN_WEB_DIR};
 
+/* The options that take a whole number within bounds: the unit a refusal names and the
+ * bounds, for parse_range and for --help, which prints this table (so the two agree). */
+struct opt_range {
+	const char *name, *unit;
+	long lo, hi;
+};
+static const struct opt_range opt_ranges[] = {
+	{"--min-free-mb", "MiB", 0, SERVER_MIN_FREE_MB_MAX},
+	{"--restart-grace-s", "seconds", 0, SERVER_RESTART_GRACE_MAX_S},
+	{"--counting-timeout-s", "seconds", 0, SERVER_COUNTING_TIMEOUT_MAX_S},
+	{"--idle-timeout", "seconds", 0, SERVER_IDLE_TIMEOUT_MAX_S},
+	{"--anon-idle-timeout", "seconds", 0, SERVER_ANON_IDLE_MAX_S},
+	{"--keepalive-s", "seconds", 0, SERVER_KEEPALIVE_MAX_S},
+	{"--max-observers", "a count", 0, SERVER_MAX_OBSERVERS_MAX},
+	{"--writer-min", "a count", 0, SERVER_MAX_CONNECTIONS},
+	{"--fold-rows", "a count", 1, SERVER_FOLD_ROWS_MAX},
+	{"--fold-ms", "milliseconds", 1, SERVER_FOLD_MS_MAX},
+	{"--backlog", "a count", 1, SERVER_BACKLOG_MAX},
+	{"--loop-stats", "seconds", 0, LOOPSTAT_EVERY_MAX_S},
+	{"--sync-test-delay-ms", "milliseconds", 0, SERVER_SYNC_TEST_DELAY_MAX_MS},
+	{"--address-units", "a count", 1, SERVER_UNITS_MAX},
+	{"--turn-units", "a count", 1, SERVER_UNITS_MAX},
+	{"--register-per-address", "a count", 1, SERVER_UNITS_MAX},
+	{"--login-fails-per-address", "a count", 1, SERVER_UNITS_MAX},
+	{"--login-hashing-per-address", "a count", 1, SERVER_UNITS_MAX},
+	{"--proxy-timeout-ms", "milliseconds", 1, SERVER_PROXY_TIMEOUT_MAX_MS},
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -130,6 +158,13 @@ static void usage(FILE *f)
 		"  --max-http-connections N  all those HTTP connections (default: 1/%d of\n"
 		"                         --max-connections)\n",
 		TENGEN_WEB_DIR, SERVER_MAX_HTTP_PER_ADDRESS, SERVER_HTTP_SHARE);
+	fprintf(f, "whole numbers within bounds (one outside them is refused):\n");
+	for (size_t i = 0; i < sizeof opt_ranges / sizeof *opt_ranges; i++) {
+		const struct opt_range *o = &opt_ranges[i];
+		bool count = strcmp(o->unit, "a count") == 0;
+		fprintf(f, "  %-30s %ld to %ld%s%s\n", o->name, o->lo, o->hi, count ? "" : " ",
+			count ? "" : o->unit);
+	}
 }
 
 static int parse_listen(const char *s, struct server_settings *set, char *host, size_t n);
@@ -203,13 +238,19 @@ static long parse_count(const char *s, const char *what)
 	return v;
 }
 
-/* A whole number from lo to hi for option `what` (`unit` names it in the message), or exit 2. */
-static long parse_range(const char *s, const char *what, const char *unit, long lo, long hi)
+/* A whole number within option `what`'s bounds (opt_ranges), or exit 2 naming them. */
+static long parse_range(const char *s, const char *what)
 {
+	const struct opt_range *o = NULL;
+	for (size_t i = 0; i < sizeof opt_ranges / sizeof *opt_ranges && !o; i++)
+		if (strcmp(opt_ranges[i].name, what) == 0)
+			o = &opt_ranges[i];
+	if (!o)
+		abort(); /* an option parsed as a range without its row: a build error in effect */
 	char *end;
 	long v = strtol(s, &end, 10);
-	if (*end || end == s || v < lo || v > hi) {
-		fprintf(stderr, "tengend: %s takes %s from %ld to %ld\n", what, unit, lo, hi);
+	if (*end || end == s || v < o->lo || v > o->hi) {
+		fprintf(stderr, "tengend: %s takes %s from %ld to %ld\n", what, o->unit, o->lo, o->hi);
 		exit(2);
 	}
 	return v;
@@ -305,8 +346,7 @@ static int parse_proxy_option(int o, const char *arg, struct server_settings *se
 		}
 		set->proxy_from = arg;
 	} else {
-		set->proxy_timeout_ms = (unsigned)parse_range(arg, "--proxy-timeout-ms", "milliseconds",
-							      1, SERVER_PROXY_TIMEOUT_MAX_MS);
+		set->proxy_timeout_ms = (unsigned)parse_range(arg, "--proxy-timeout-ms");
 	}
 	return -1;
 }
@@ -393,53 +433,40 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 			break;
 		case 'g': set->lag_allowance_ms = parse_count(optarg, "--lag-allowance-ms"); break;
 		case 'G':
-			set->restart_grace_s = (unsigned)parse_range(optarg, "--restart-grace-s", "seconds",
-								    0, SERVER_RESTART_GRACE_MAX_S);
+			set->restart_grace_s = (unsigned)parse_range(optarg, "--restart-grace-s");
 			break;
 		case 'k':
-			set->counting_timeout_s = (unsigned)parse_range(optarg, "--counting-timeout-s",
-									"seconds", 0,
-									SERVER_COUNTING_TIMEOUT_MAX_S);
+			set->counting_timeout_s = (unsigned)parse_range(optarg, "--counting-timeout-s");
 			break;
 		case 'i':
-			set->idle_timeout_s = (unsigned)parse_range(optarg, "--idle-timeout", "seconds", 0,
-								   SERVER_IDLE_TIMEOUT_MAX_S);
+			set->idle_timeout_s = (unsigned)parse_range(optarg, "--idle-timeout");
 			break;
 		case 'n':
-			set->anon_idle_s = (unsigned)parse_range(optarg, "--anon-idle-timeout", "seconds",
-								 0, SERVER_ANON_IDLE_MAX_S);
+			set->anon_idle_s = (unsigned)parse_range(optarg, "--anon-idle-timeout");
 			break;
 		case 'e':
-			set->keepalive_s = (unsigned)parse_range(optarg, "--keepalive-s", "seconds", 0,
-								 SERVER_KEEPALIVE_MAX_S);
+			set->keepalive_s = (unsigned)parse_range(optarg, "--keepalive-s");
 			break;
 		case 'b':
-			set->max_observers = (size_t)parse_range(optarg, "--max-observers", "a count", 0,
-								 SERVER_MAX_OBSERVERS_MAX);
+			set->max_observers = (size_t)parse_range(optarg, "--max-observers");
 			break;
 		case 'W':
-			set->writer_min = (unsigned)parse_range(optarg, "--writer-min", "a count", 0,
-							       SERVER_MAX_CONNECTIONS);
+			set->writer_min = (unsigned)parse_range(optarg, "--writer-min");
 			break;
 		case 'F':
-			set->fold_rows = (unsigned)parse_range(optarg, "--fold-rows", "a count", 1,
-							      SERVER_FOLD_ROWS_MAX);
+			set->fold_rows = (unsigned)parse_range(optarg, "--fold-rows");
 			break;
 		case 'm':
-			set->fold_ms = (unsigned)parse_range(optarg, "--fold-ms", "milliseconds", 1,
-							     SERVER_FOLD_MS_MAX);
+			set->fold_ms = (unsigned)parse_range(optarg, "--fold-ms");
 			break;
 		case 'B':
-			set->backlog = (int)parse_range(optarg, "--backlog", "a count", 1,
-							SERVER_BACKLOG_MAX);
+			set->backlog = (int)parse_range(optarg, "--backlog");
 			break;
 		case 'Y':
-			set->sync_test_delay_ms = (unsigned)parse_range(optarg, "--sync-test-delay-ms",
-					"ms", 0, SERVER_SYNC_TEST_DELAY_MAX_MS);
+			set->sync_test_delay_ms = (unsigned)parse_range(optarg, "--sync-test-delay-ms");
 			break;
 		case 'K':
-			set->loop_stats_s = (unsigned)parse_range(optarg, "--loop-stats", "seconds", 0,
-								  LOOPSTAT_EVERY_MAX_S);
+			set->loop_stats_s = (unsigned)parse_range(optarg, "--loop-stats");
 			break;
 		case 'C': set->store.create = true; break;
 		case 'S':
@@ -455,15 +482,14 @@ static int parse_options(int argc, char **argv, struct server_settings *set, cha
 			}
 			break;
 		case 'M':
-			set->store.min_free_bytes = (uint64_t)parse_range(optarg, "--min-free-mb", "MiB", 0,
-									 SERVER_MIN_FREE_MB_MAX) << 20;
+			set->store.min_free_bytes = (uint64_t)parse_range(optarg, "--min-free-mb") << 20;
 			break;
 		case 'Q': set->max_queued_per_address = (size_t)parse_count(optarg, "--max-queued-per-address"); break;
-		case 'U': set->address_units = (unsigned)parse_range(optarg, "--address-units", "a count", 1, SERVER_UNITS_MAX); break;
-		case 'T': set->turn_units = (unsigned)parse_range(optarg, "--turn-units", "a count", 1, SERVER_UNITS_MAX); break;
-		case 'R': set->register_per_address = (unsigned)parse_range(optarg, "--register-per-address", "a count", 1, SERVER_UNITS_MAX); break;
-		case 'X': set->login_fails_per_address = (unsigned)parse_range(optarg, "--login-fails-per-address", "a count", 1, SERVER_UNITS_MAX); break;
-		case 'Z': set->login_hashing_per_address = (unsigned)parse_range(optarg, "--login-hashing-per-address", "a count", 1, SERVER_UNITS_MAX); break;
+		case 'U': set->address_units = (unsigned)parse_range(optarg, "--address-units"); break;
+		case 'T': set->turn_units = (unsigned)parse_range(optarg, "--turn-units"); break;
+		case 'R': set->register_per_address = (unsigned)parse_range(optarg, "--register-per-address"); break;
+		case 'X': set->login_fails_per_address = (unsigned)parse_range(optarg, "--login-fails-per-address"); break;
+		case 'Z': set->login_hashing_per_address = (unsigned)parse_range(optarg, "--login-hashing-per-address"); break;
 		case 'P': set->proxy_protocol = true; break;
 		case 'f': case 'O':
 			if (parse_proxy_option(o, optarg, set) >= 0)

@@ -182,6 +182,43 @@ START_TEST(test_sync_option_checked)
 }
 END_TEST
 
+/* --help gives the bounds of every option that takes a number within bounds, and each bound
+ * is the one a start checks: one past either end is refused (status 2) naming both, one at
+ * the end is not refused as out of bounds. Before, --help gave defaults only. */
+START_TEST(test_help_gives_bounds)
+{
+	static char help[16384], out[OUT_MAX];
+	static const char *const h[] = {"--help", NULL};
+	ck_assert_int_eq(hd_run(h, NULL, help, sizeof help, REFUSE_MS), 0);
+	const char *p = strstr(help, "whole numbers within bounds");
+	ck_assert_msg(p != NULL, "--help without the bounds: %s", help);
+	int rows = 0;
+	char opt[64];
+	long lo, hi;
+	while ((p = strchr(p, '\n')) && sscanf(++p, " %63s %ld to %ld", opt, &lo, &hi) == 3) {
+		char arg[32], want[96];
+		snprintf(want, sizeof want, "%s takes", opt);
+		long bad[2] = {lo - 1, hi + 1};
+		for (int i = 0; i < 2; i++) {
+			snprintf(arg, sizeof arg, "%ld", bad[i]);
+			const char *args[] = {opt, arg, "--db", "/nonexistent/dir/x.db", NULL};
+			int st = hd_run(args, NULL, out, sizeof out, REFUSE_MS);
+			char range[64];
+			snprintf(range, sizeof range, "from %ld to %ld", lo, hi);
+			ck_assert_msg(st == 2 && strstr(out, want) && strstr(out, range),
+				      "%s %s: status %d: %s", opt, arg, st, out);
+		}
+		/* at the bound: refused for the missing directory, not for the number */
+		snprintf(arg, sizeof arg, "%ld", hi);
+		const char *args[] = {opt, arg, "--db", "/nonexistent/dir/x.db", NULL};
+		hd_run(args, NULL, out, sizeof out, REFUSE_MS);
+		ck_assert_msg(!strstr(out, want), "%s %s refused as out of bounds: %s", opt, arg, out);
+		rows++;
+	}
+	ck_assert_msg(rows >= 19, "%d options with bounds in --help: %s", rows, help);
+}
+END_TEST
+
 /* Item 2: a second daemon on the same database refuses to start and names the first. */
 START_TEST(test_one_daemon_per_db)
 {
@@ -573,6 +610,7 @@ static Suite *data_suite(void)
 	tcase_add_test(tc, test_stored_prediction_rules);
 	tcase_add_test(tc, test_sync_lose_on_power_cut);
 	tcase_add_test(tc, test_sync_option_checked);
+	tcase_add_test(tc, test_help_gives_bounds);
 	tcase_add_test(tc, test_one_daemon_per_db);
 	tcase_add_test(tc, test_db_deleted);
 	tcase_add_test(tc, test_db_replaced_idle);
