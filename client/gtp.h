@@ -150,6 +150,8 @@ struct game {
 	json_t *their_dead;          /* the opponent's claim in this counting phase, or NULL */
 	char gen_color;              /* the colour of the genmove out (ours, or an opening stone's) */
 	double eng_komi;             /* the komi the engine was given */
+	int eng_size, eng_handicap;  /* the board and the handicap it was set up with ... */
+	bool eng_free;               /* ... and whether the stones were free ones */
 	/* free handicap placement (handicap_placement "free"; GTP 2 §6.3.3) */
 	bool free_handicap;
 	char hstones[GTP_HANDICAP_MAX][GTP_VERTEX_MAX]; /* the stones once placed */

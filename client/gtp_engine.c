@@ -149,6 +149,24 @@ static void engine_time_settings(struct game *g)
 		engine_send(g->eng, setup_reply, g, "time_settings %ld 0 0", main_s);
 }
 
+/* The komi the engine plays for: the game's komi plus the handicap compensation, as the server
+ * counts and writes KM (the ruleset's effective_komi, docs/rules.md Art. 11); seed 000: the
+ * komi as the server gives it (0 until the predictions are shown, then minus the bar), so
+ * that the engine plays for the real target. */
+static double engine_komi(const struct game *g)
+{
+	return g->prediction ? g->komi : ruleset_default()->effective_komi(g->komi, g->handicap);
+}
+
+/* The game's setup differs from the one the engine was given: a director's pair edit
+ * (tournament.pair_edit: colours, handicap and komi) before the game began, re-sent with
+ * game.start. Seed 000's komi is left to its own check in gtp_pump. */
+static bool setup_changed(const struct game *g)
+{
+	return g->eng_size != g->size || g->eng_handicap != g->handicap ||
+	       g->eng_free != g->free_handicap || (!g->prediction && g->eng_komi != engine_komi(g));
+}
+
 /* A fresh engine for g, set up from the game; the record is replayed by gtp_pump(). */
 static int start_engine(struct game *g)
 {
@@ -174,12 +192,11 @@ static int start_engine(struct game *g)
 	gtp_log_attach(g);
 	engine_send(g->eng, setup_fatal_reply, g, "boardsize %d", g->size);
 	engine_send(g->eng, setup_fatal_reply, g, "clear_board");
-	/* The komi in force: the game's komi plus the handicap compensation, as the server counts
-	 * and writes KM (the ruleset's effective_komi, docs/rules.md Art. 11). */
 	const struct ruleset *rs = ruleset_default();
-	/* seed 000: komi is 0 until the predictions are shown, then minus the bar, so that the
-	 * engine plays for the real target */
-	g->eng_komi = g->prediction ? g->komi : rs->effective_komi(g->komi, g->handicap);
+	g->eng_komi = engine_komi(g);
+	g->eng_size = g->size;
+	g->eng_handicap = g->handicap;
+	g->eng_free = g->free_handicap;
 	engine_send(g->eng, setup_reply, g, "komi %g", g->eng_komi);
 	if (g->prediction)
 		gtp_say(br, "game %lld: engine set up with komi %g", (long long)g->id, g->eng_komi);
@@ -434,6 +451,13 @@ void gtp_pump(struct game *g)
 		return; /* genmove_reply (or the prediction's reply) decides */
 	if (g->prediction && g->eng_komi != g->komi) {
 		start_engine(g); /* the bar is known now: komi minus the bar */
+		if (!g->eng)
+			return;
+	}
+	if (setup_changed(g)) {
+		gtp_say(br, "game %lld: set up again (%dx%d, komi %g, handicap %d): restarting the engine",
+			(long long)g->id, g->size, g->size, engine_komi(g), g->handicap);
+		start_engine(g);
 		if (!g->eng)
 			return;
 	}

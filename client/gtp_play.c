@@ -264,6 +264,11 @@ void gtp_apply_game(struct bridge *br, const json_t *o)
 	if (!g && !(g = gtp_new_game(br, id)))
 		return;
 	g->sync_out = false;
+	/* what the bridge said of the game, to tell of a director's change (pair edit) */
+	int was_size = g->size, was_handicap = g->handicap;
+	double was_komi = g->komi;
+	char was_color = g->color, was_opponent[GTP_NAME_MAX];
+	snprintf(was_opponent, sizeof was_opponent, "%s", g->opponent);
 	g->size = (int)json_integer_value(json_object_get(o, "size"));
 	g->komi = json_number_value(json_object_get(o, "komi"));
 	g->handicap = (int)json_integer_value(json_object_get(o, "handicap"));
@@ -307,6 +312,13 @@ void gtp_apply_game(struct bridge *br, const json_t *o)
 	if (g->resume_mark > g->nmoves)
 		g->resume_mark = 0;
 	g->synced = true;
+	if (g->announced && (was_size != g->size || was_handicap != g->handicap ||
+			     was_komi != g->komi || was_color != g->color ||
+			     strcmp(was_opponent, g->opponent) != 0))
+		gtp_say(br, "game %lld changed by the director: %s as %s against %s, komi %g, handicap %d",
+			(long long)id, br->user, g->color == 'B' ? "Black" : g->color == 'W' ? "White" :
+			g->first ? "first player (prediction rules)" : "second player (prediction rules)",
+			g->opponent, g->komi, g->handicap);
 	gtp_announce(g);
 	/* our move in flight: resend it only if the record still ends just before it */
 	if (g->play_out && !g->play_sent) {

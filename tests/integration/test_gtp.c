@@ -668,6 +668,122 @@ START_TEST(round_unpaired)
 }
 END_TEST
 
+/* The text after the last line of file `path` that holds `key` (up to the line's end, at most
+ * n - 1 bytes), and the number of lines after it that hold `then`; false if no line holds key. */
+static bool last_line_with(const char *path, const char *key, char *out, size_t n,
+			   const char *then, int *then_after)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	bool found = false;
+	*then_after = 0;
+	while (f && fgets(line, sizeof line, f)) {
+		const char *k = strstr(line, key);
+		if (k) {
+			found = true;
+			snprintf(out, n, "%s", k + strlen(key));
+			out[strcspn(out, "\n")] = '\0';
+			*then_after = 0;
+		} else if (found && strstr(line, then)) {
+			(*then_after)++;
+		}
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* A director's pair edit before the game begins (tournament.pair_edit: a handicap of 2, so
+ * the komi becomes the handicap komi) is re-sent with game.start: each bridge says so and
+ * sets its engine up again, with the new komi and the stones. The engines kept the first
+ * setup (komi 7.5, no stones) before: Black's genmove then played on a handicap point, the
+ * move was refused and the turn forfeited (Art. 19), and a game with the handicap taken away
+ * was counted with stones no board had. */
+START_TEST(pair_edit_sets_up_again)
+{
+	struct hd d;
+	ck_assert_int_eq(hd_start(&d, NULL), 0);
+	register_player(d.port, "edit_td");
+	ck_assert_int_eq(hd_grant(&d, "edit_td", "td"), 0);
+	struct hc *td = hc_login_new(d.port, "edit_td");
+	ck_assert_ptr_nonnull(td);
+	char fake[HARNESS_PATH_MAX], gtplog[2][HARNESS_PATH_MAX + 16];
+	fake_engine_path(fake, sizeof fake);
+	static const char *const who[] = {"alice", "bob"};
+	const char *eng[] = {"/usr/bin/env", "python3", fake, "--moves", SCRIPT_B, NULL};
+	int bridge[2];
+	for (int i = 0; i < 2; i++) {
+		register_player(d.port, who[i]);
+		snprintf(gtplog[i], sizeof gtplog[i], "%s/gtp-%s.log", d.dir, who[i]);
+		const char *opts[] = {"--gtp-log", gtplog[i], NULL};
+		bridge[i] = start_bridge_opts(&d, who[i], opts, eng);
+	}
+	json_t *r = hc_req(td, "{s:s, s:s, s:s, s:i, s:f}", "cmd", "tournament.create", "name",
+			   "edit", "system", "round_robin", "size", 9, "komi", 7.5);
+	ck_assert_msg(hj_ok(r), "create: %s", hj_text(r));
+	long long tid = hj_int(r, "tournament");
+	json_decref(r);
+	for (int i = 0; i < 2; i++) {
+		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
+			   (json_int_t)tid, "player", who[i]);
+		ck_assert_msg(hj_ok(r), "register: %s", hj_text(r));
+		json_decref(r);
+	}
+	sleep_ms(700); /* both bridges log in */
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	r = hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament",
+		   (json_int_t)tid, "start_at", (double)now.tv_sec + 60);
+	ck_assert_msg(hj_ok(r), "start_round: %s", hj_text(r));
+	long long gid = hj_int(r, "pairings.0.game");
+	json_decref(r);
+	char komi[64] = "";
+	int stones;
+	/* each engine set up for the game as paired: komi 7.5, no stones */
+	for (int i = 0; i < 2; i++) {
+		long long end = now_ms() + GAME_WAIT_MS;
+		while (!last_line_with(gtplog[i], "> komi ", komi, sizeof komi, "set_free_handicap",
+				       &stones) && now_ms() < end)
+			sleep_ms(50);
+		if (strcmp(komi, "7.5") != 0)
+			fail_with_logs(&d, "an engine was not set up for the game as paired");
+	}
+	r = hc_req(td, "{s:s, s:I, s:s, s:I, s:i}", "cmd", "tournament.pair_edit", "tournament",
+		   (json_int_t)tid, "op", "handicap", "game", (json_int_t)gid, "handicap", 2);
+	ck_assert_msg(hj_ok(r), "pair_edit: %s", hj_text(r));
+	json_decref(r);
+	json_t *g = get_game(d.port, gid);
+	ck_assert_msg(g && hj_int(g, "handicap") == 2, "%s", hj_text(g));
+	/* the komi the engines play for: the game's plus the handicap compensation (Art. 11),
+	 * as the server counts and writes KM */
+	char want[32];
+	snprintf(want, sizeof want, "%g", json_number_value(hj_get(g, "komi")) + 2);
+	json_decref(g);
+	char said[64];
+	snprintf(said, sizeof said, "game %lld changed by the director", gid);
+	for (int i = 0; i < 2; i++) {
+		long long end = now_ms() + GAME_WAIT_MS;
+		while (now_ms() < end && (!log_has(bridges[bridge[i]].log, said) ||
+			!last_line_with(gtplog[i], "> komi ", komi, sizeof komi, "> set_free_handicap ",
+					&stones) || strcmp(komi, want) != 0 || stones != 1))
+			sleep_ms(50);
+		if (!log_has(bridges[bridge[i]].log, said))
+			fail_with_logs(&d, "a bridge did not tell of the director's change");
+		ck_assert_msg(strcmp(komi, want) == 0 && stones == 1,
+			      "%s's engine: komi %s (want %s), %d set_free_handicap after it", who[i],
+			      komi, want, stones);
+		ck_assert(log_has(bridges[bridge[i]].log, "set up again"));
+	}
+	ck_assert(bridge_alive(bridge[0]) && bridge_alive(bridge[1]));
+	hc_close(td);
+	ck_assert_int_eq(stop_bridge(bridge[0]), 0);
+	ck_assert_int_eq(stop_bridge(bridge[1]), 0);
+	ck_assert_int_eq(hd_stop(&d), 0);
+	forget_bridges();
+	hd_cleanup(&d);
+}
+END_TEST
+
 START_TEST(engine_dies)
 {
 	struct hd d;
@@ -1201,6 +1317,7 @@ int main(void)
 		tcase_add_test(tc, engine_refuses_moves);
 		tcase_add_test(tc, engine_illegal_move);
 		tcase_add_test(tc, fischer_and_gtp_log);
+		tcase_add_test(tc, pair_edit_sets_up_again);
 		tcase_add_test(tc, long_game_record);
 	} else {
 		fprintf(stderr, "test_gtp: no python3: the scripted-engine tests are left out\n");
