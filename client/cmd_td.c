@@ -18,6 +18,7 @@
 #include "cli_print.h"
 #include "cli_tables.h"
 #include "rating.h"
+#include "referee.h"
 #include "cli_run.h"
 #include "cmd_td_team.h"
 #include "cli_values.h"
@@ -66,12 +67,15 @@ static const char td_usage[] =
 	"  td result GAME RESULT [--reason R]    set or override a result of a tournament game:\n"
 	"                                        B+R, W+3.5, B+T, W+F, 0 (jigo, draw), Void,\n"
 	"                                        double_loss; any case (b+r); R one of\n"
-	"                                        adjudicated (default), resignation, time, score,\n"
-	"                                        warnings, illegal, lateness, double_forfeit, cycle\n"
+	"                                        adjudicated (the default, but give it to enter a\n"
+	"                                        draw with a half-point komi: Art. 23), resignation,\n"
+	"                                        time, score, warnings, illegal, lateness,\n"
+	"                                        double_forfeit, cycle\n"
 	"  td result GAME --double-loss          both players lose (stored as Void)\n"
-	"  td results FILE|-                     a round's results, one \"GAME RESULT\" a line\n"
-	"                                        (blank lines, # comments skipped); a line per\n"
-	"                                        reply, exit status 3 if any was refused\n"
+	"  td results FILE|-                     a round's results, a line each: \"GAME RESULT\"\n"
+	"                                        or \"GAME RESULT REASON\" (blank lines, # comments\n"
+	"                                        skipped); a line per reply, exit status 3 if any\n"
+	"                                        was refused\n"
 	"  td warn GAME B|W REASON               a director's warning (a second one loses)\n"
 	"  td pause GAME | td resume GAME        stop or restart a game's clocks (Art. 14)\n"
 	"  td export T --format h9|csv|json|html [-o FILE] [--round N]\n"
@@ -689,19 +693,27 @@ static int td_result(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 }
 
 /* One line of a results file into a tournament.result request appended to reqs, its line
- * number to lines: "GAME RESULT", blanks and "#" comments skipped. Returns 0 (appended or
- * skipped) or -1 (a usage error, printed). */
+ * number to lines: "GAME RESULT [REASON]" (the reason as td result's --reason, e.g. "31 jigo
+ * adjudicated": a draw the director decides, Art. 23), blanks and "#" comments skipped.
+ * Returns 0 (appended or skipped) or -1 (a usage error, printed). */
 static int results_line(char *s, int lineno, const char *file, json_t *reqs, json_t *lines)
 {
 	static const char blank[] = " \t\r\n";
 	char *save = NULL, *game = strtok_r(s, blank, &save);
 	if (!game || game[0] == '#')
 		return 0;
-	char *result = strtok_r(NULL, blank, &save), *more = strtok_r(NULL, blank, &save);
+	char *result = strtok_r(NULL, blank, &save), *reason = strtok_r(NULL, blank, &save);
+	char *more = reason && reason[0] != '#' ? strtok_r(NULL, blank, &save) : NULL;
+	if (reason && reason[0] == '#')
+		reason = NULL;
 	json_int_t g;
-	if (!result || (more && more[0] != '#')) {
-		cli_errorf("td results: %s line %d: give GAME RESULT, as '17 B+R' (%s)", file, lineno,
-			   !result ? "no result after the game" : "a result has no spaces");
+	enum end_reason why;
+	if (!result || (more && more[0] != '#') ||
+	    (reason && (referee_reason_parse(reason, &why) != 0 || !reason[0]))) {
+		cli_errorf("td results: %s line %d: give GAME RESULT or GAME RESULT REASON, as '17 B+R' "
+			   "or '31 jigo adjudicated' (%s)", file, lineno,
+			   !result ? "no result after the game" : more ? "a result has no spaces" :
+			   "the REASON is one of td result's, as adjudicated or warnings");
 		return -1;
 	}
 	char what[TD_WHAT_MAX];
@@ -715,8 +727,8 @@ static int results_line(char *s, int lineno, const char *file, json_t *reqs, jso
 			cli_errorf("td results: %s line %d: game %lld is given again (line %lld): the "
 				   "later result stands", file, lineno, (long long)g,
 				   (long long)json_integer_value(json_array_get(lines, i)));
-	if (json_array_append_new(reqs, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.result",
-						  "game", g, "result", result)) < 0 ||
+	if (json_array_append_new(reqs, json_pack("{s:s, s:I, s:s, s:s?}", "cmd", "tournament.result",
+						  "game", g, "result", result, "reason", reason)) < 0 ||
 	    json_array_append_new(lines, json_integer(lineno)) < 0) {
 		cli_errorf("out of memory");
 		return -1;

@@ -316,7 +316,16 @@ static void tour_results_file(const char *td, const char *gs)
 	fclose(f);
 	run(&r, td, NULL, "--user", "carol", "td", "results", file, NULL);
 	EXPECT_STATUS(r, 2);
-	EXPECT_ERR(r, "line 1: give GAME RESULT, as '17 B+R' (a result has no spaces)");
+	EXPECT_ERR(r, "line 1: give GAME RESULT or GAME RESULT REASON, as '17 B+R' or '31 jigo "
+		   "adjudicated' (the REASON is one of td result's, as adjudicated or warnings)");
+	run_free(&r);
+	f = fopen(file, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "%s W+R by forfeit\n", gs);
+	fclose(f);
+	run(&r, td, NULL, "--user", "carol", "td", "results", file, NULL);
+	EXPECT_STATUS(r, 2);
+	EXPECT_ERR(r, "(a result has no spaces)");
 	run_free(&r);
 	char arg[64];
 	snprintf(arg, sizeof arg, "game=%s", gs);
@@ -341,6 +350,19 @@ static void tour_results_file(const char *td, const char *gs)
 	EXPECT_OUT(r, "result Void (a double loss: both lose)");
 	EXPECT_OUT(r, "line 2: game");
 	EXPECT_OUT(r, "result B+R");
+	run_free(&r);
+	/* a draw the director decides (Art. 23), from a round's sheet: with komi 7.5 only with
+	 * its reason (line 4 of the first sheet was refused without one); then B+R again */
+	f = fopen(file, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "%s jigo adjudicated # the clock fell, both agreed\n", gs);
+	fclose(f);
+	run(&r, td, NULL, "--user", "carol", "td", "results", file, NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "result 0 (was B+R)");
+	run_free(&r);
+	run(&r, td, NULL, "--user", "carol", "td", "result", gs, "B+R", NULL);
+	EXPECT_STATUS(r, 0);
 	run_free(&r);
 	unlink(file);
 }
