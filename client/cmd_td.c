@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "cli_print.h"
 #include "cli_tables.h"
+#include "event.h"
 #include "rating.h"
 #include "referee.h"
 #include "cli_run.h"
@@ -478,7 +479,7 @@ static int td_create_or_set(int argc, char **argv, struct cli_opts *o, struct td
 		return -1;
 	long n;
 	if (v[ROUNDS]) {
-		if (parse_int("--rounds", v[ROUNDS], 1, 1000, &n) != 0)
+		if (parse_int("--rounds", v[ROUNDS], 1, EVENT_MAX_ROUNDS, &n) != 0) /* the server's */
 			goto bad;
 		json_object_set_new(req, "rounds", json_integer(n));
 	}

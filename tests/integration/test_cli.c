@@ -173,6 +173,12 @@ static long long tour_create(const char *td)
 	long long t = atoll(r.out);
 	ck_assert_msg(t > 0, "td create printed '%s'", r.out);
 	run_free(&r);
+	/* the client's bound is the server's (it said 1 to 1000, the server refused 65) */
+	run(&r, td, NULL, "--user", "carol", "td", "create", "Long Cup", "--system", "swiss",
+	    "--rounds", "65", NULL);
+	EXPECT_STATUS(r, 2);
+	EXPECT_ERR(r, "--rounds must be a whole number from 1 to 64, not '65'");
+	run_free(&r);
 
 	/* The settings arrived as given. */
 	struct hc *c = hc_open(D.port);
