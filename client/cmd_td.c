@@ -82,6 +82,9 @@ static const char td_usage[] =
 	"  td export T --format h9|csv|json|html [-o FILE] [--round N]\n"
 	"                                        the results table (stdout or FILE; after\n"
 	"                                        round N, default every round played)\n"
+	"  td export T --format sgf -o DIR [--round N]\n"
+	"                                        every ended game's record (of round N only)\n"
+	"                                        as DIR/roundR-gameN.sgf\n"
 	"  td list                               the tournaments\n"
 	"  td show T                             a tournament's settings and players\n"
 	"  td crosstable T [--round N]           the cross-table (after round N; default the\n"
@@ -866,14 +869,24 @@ static int td_export(int argc, char **argv, struct cli_opts *o, struct td_ctx *x
 	json_t *t;
 	long round = 0;
 	if (npos != 1 || !v[0]) {
-		cli_errorf("td export: give the TOURNAMENT and --format h9|csv|json|html");
+		cli_errorf("td export: give the TOURNAMENT and --format h9|csv|json|html|sgf");
 		return -1;
 	}
-	if (v[3] && parse_int("--round", v[3], 1, 64, &round) != 0)
+	if (v[3] && parse_int("--round", v[3], 1, EVENT_MAX_ROUNDS, &round) != 0)
 		return -1;
 	if (td_tournament_arg(pos[0], &t) != 0)
 		return -1;
 	x->out_file = v[1] ? v[1] : v[2];
+	if (strcmp(v[0], "sgf") == 0) { /* a file per game (client/td_sgf.c) */
+		if (!x->out_file) {
+			json_decref(t);
+			cli_errorf("td export: --format sgf writes a file per game: give -o DIR");
+			return -1;
+		}
+		x->sgf_dir = x->out_file;
+		x->sgf_round = round;
+		return td_one(x, json_pack("{s:s, s:o}", "cmd", "games", "tournament", t), NULL);
+	}
 	json_t *req = json_pack("{s:s, s:o, s:s}", "cmd", "tournament.export", "tournament", t,
 				"format", v[0]);
 	if (round) /* the table after that round (docs/protocol.md tournament.export) */
@@ -1010,6 +1023,12 @@ int cmd_td(int argc, char **argv)
 		if (r != CMD_EXIT_OK) {
 			json_decref(x.reqs);
 			json_decref(x.lines);
+			return r;
+		}
+		if (x.sgf_dir) {
+			json_t *t = json_object_get(json_array_get(x.reqs, 0), "tournament");
+			r = td_sgf_run(&o, json_integer_value(t), x.sgf_round, x.sgf_dir);
+			json_decref(x.reqs);
 			return r;
 		}
 		r = cli_run_batch_each(&o, true, x.reqs, x.print, x.print_error, &x);

@@ -16,7 +16,17 @@ struct td_ctx {
 	const char *out_file; /* export -o */
 	cli_print_fn print_error; /* NULL: the usual report of an error reply */
 	json_t *lines;        /* td results, td import: each request's line in the file */
+	const char *sgf_dir;  /* td export --format sgf: the directory (reqs: a games request
+	                       * naming the tournament, to resolve a name) */
+	long sgf_round;
 };
+
+/* td export T --format sgf -o DIR (client/td_sgf.c): every ended game of tournament
+ * `tournament` (of round `round` only, unless 0) written to DIR/roundR-gameN.sgf as the
+ * server's `sgf` gives it; DIR is made if missing. Prints the count, and on stderr the games of
+ * those rounds not ended yet. Returns the exit status (CMD_EXIT_REFUSED if a request was
+ * refused, CMD_EXIT_FAILURE if a file could not be written). */
+int td_sgf_run(const struct cli_opts *o, json_int_t tournament, long round, const char *dir);
 
 /* Make x a batch of one request (consumed) printed by `print`. Returns 0, or -1 (message). */
 int td_one(struct td_ctx *x, json_t *req, cli_print_fn print);

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -440,6 +441,42 @@ static void tour_export(const char *td, const char *ts)
 	fclose(f);
 	unlink(out_file);
 	ck_assert_msg(strstr(buf, "alice") && strstr(buf, "bob"), "export: %s", buf);
+	/* every ended game's record, a file each (the director collected them one `tengen sgf`
+	 * at a time): the event's one game, B+R */
+	char sgf_dir[HARNESS_PATH_MAX + 8];
+	snprintf(sgf_dir, sizeof sgf_dir, "%s/sgf", D.dir);
+	run(&r, td, NULL, "--user", "carol", "td", "export", "Spring Cup", "--format", "sgf", "-o",
+	    sgf_dir, NULL);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "wrote 1 SGF file to ");
+	run_free(&r);
+	DIR *dir = opendir(sgf_dir);
+	ck_assert_ptr_nonnull(dir);
+	struct dirent *e;
+	int files = 0;
+	while ((e = readdir(dir)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		files++;
+		ck_assert_msg(strncmp(e->d_name, "round1-game", 11) == 0 &&
+			      strstr(e->d_name, ".sgf") != NULL, "file %s", e->d_name);
+		char path[2 * HARNESS_PATH_MAX];
+		snprintf(path, sizeof path, "%s/%s", sgf_dir, e->d_name);
+		f = fopen(path, "r");
+		ck_assert_ptr_nonnull(f);
+		n = fread(buf, 1, sizeof buf - 1, f);
+		buf[n] = '\0';
+		fclose(f);
+		unlink(path);
+		ck_assert_msg(strncmp(buf, "(;", 2) == 0 && strstr(buf, "RE[B+R]"), "%s", buf);
+	}
+	closedir(dir);
+	rmdir(sgf_dir);
+	ck_assert_int_eq(files, 1);
+	run(&r, td, NULL, "--user", "carol", "td", "export", ts, "--format", "sgf", NULL);
+	EXPECT_STATUS(r, 2);
+	EXPECT_ERR(r, "--format sgf writes a file per game: give -o DIR");
+	run_free(&r);
 	/* columns line up by characters, not bytes: "Zürich Open" is 11 wide in 12 bytes */
 	run(&r, td, NULL, "--user", "carol", "td", "create", "Zürich Open", "--system", "swiss",
 	    NULL);
