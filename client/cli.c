@@ -103,7 +103,9 @@ enum cli_token cli_next(struct cli_args *a)
 	a->at = a->i;
 	a->arg = a->argv[a->i++];
 	const char *s = a->arg;
-	if (a->operands_only || s[0] != '-' || s[1] == '\0')
+	/* "-", and a negative number ("-1": no option's name starts with a digit), are operands:
+	 * the command says what is wrong with the number, not "unknown option" */
+	if (a->operands_only || s[0] != '-' || s[1] == '\0' || (s[1] >= '0' && s[1] <= '9'))
 		return CLI_OPERAND;
 	if (a->dashdash && strcmp(s, "--") == 0) {
 		a->operands_only = true;

@@ -312,8 +312,9 @@ void gtp_apply_game(struct bridge *br, const json_t *o)
 	if (g->resume_mark > g->nmoves)
 		g->resume_mark = 0;
 	g->synced = true;
+	/* (seed 000's komi and colours come with the predictions: not a director's change) */
 	if (g->announced && (was_size != g->size || was_handicap != g->handicap ||
-			     was_komi != g->komi || was_color != g->color ||
+			     (!g->prediction && (was_komi != g->komi || was_color != g->color)) ||
 			     strcmp(was_opponent, g->opponent) != 0))
 		gtp_say(br, "game %lld changed by the director: %s as %s against %s, komi %g, handicap %d",
 			(long long)id, br->user, g->color == 'B' ? "Black" : g->color == 'W' ? "White" :

@@ -784,6 +784,12 @@ START_TEST(test_td_director)
 	EXPECT_OUT(r, "Tab Tom,9k,,,,\n");
 	run_free(&r);
 
+	/* a negative round is a bad ROUND, not an unknown option followed by the whole usage */
+	run(&r, td, NULL, "--user", "dora", "td", "absent", "Board Open", "Novak Eva", "-1", NULL);
+	EXPECT_STATUS(r, 2);
+	EXPECT_ERR(r, "ROUND must be a positive number, not '-1'");
+	ck_assert_msg(!strstr(r.err, "unknown option") && !strstr(r.err, "td import"), "%s", r.err);
+	run_free(&r);
 	run(&r, td, NULL, "--user", "dora", "td", "absent", "Board Open", "Novak Eva", "1", NULL);
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "Novak Eva is absent in round 1");
