@@ -550,19 +550,36 @@ out:
 	return rc;
 }
 
-/* The error for games_set_result's refusal (-2, -3) of `given` (the result as typed) with
- * `reason` (NULL: none given, so none is spoken of). Returns -1. */
+/* The error for games_set_result's refusal (-2, -3, -4) of `given` (the result as typed) with
+ * `reason` (NULL: none given, so none is spoken of); `komi` the game's (points; -4 names it and
+ * the two margins next to the one given that fit it, Chinese Rules 2002 Art. 9-11; NAN: not
+ * known). Returns -1. */
 static int result_refused(struct proto_error *e, int rc, const char *given, const char *stored,
-			  const char *reason)
+			  const char *reason, double komi)
 {
+	if (rc == -4 && isfinite(komi) && strcmp(stored, "0") != 0 &&
+	    (stored[0] == 'B' || stored[0] == 'W') && stored[1] == '+') {
+		/* the margins that fit: a whole number plus the komi's fraction */
+		double m = strtod(stored + 2, NULL), f = komi - floor(komi);
+		double lo = floor(m - f) + f, hi = lo + 1;
+		if (lo <= 0)
+			lo = hi, hi = hi + 1;
+		return svc_fail(e, PROTO_ERR_BAD_REQUEST,
+				"field 'result': an area count cannot give '%s' with this game's komi, "
+				"%g (the margin minus the komi is a whole number of points: %c+%g or "
+				"%c+%g)", stored, komi, stored[0], lo, stored[0], hi);
+	}
 	if (rc == -2)
 		return svc_fail(e, PROTO_ERR_BAD_REQUEST,
 				"field 'result': '%s' is not a result (B+R, W+3.5, B+T, W+F, "
 				"0/jigo/draw, Void, double_loss)", given);
+	char komi_text[32];
+	snprintf(komi_text, sizeof komi_text, ", %g", komi);
 	if (rc == -4)
 		return svc_fail(e, PROTO_ERR_BAD_REQUEST,
-				"field 'result': an area count cannot give '%s' with this game's komi "
-				"(the margin minus the komi is a whole number of points%s)", stored,
+				"field 'result': an area count cannot give '%s' with this game's komi%s"
+				" (the margin minus the komi is a whole number of points%s)", stored,
+				isfinite(komi) ? komi_text : "",
 				strcmp(stored, "0") == 0 ? "; a draw needs a whole komi, or reason "
 				"adjudicated for a director's decision, Art. 23" : "");
 	if (reason && strcmp(reason, "double_forfeit") == 0)
@@ -631,7 +648,7 @@ int tournaments_result(struct server *srv, const char *by, bool admin, int64_t g
 	 * double_forfeit (docs/rules.md §4; docs/protocol.md tournament.result). */
 	if (ruleset_result_normalise(ruleset_default(), given, result, STORE_RESULT_SIZE,
 				     &double_loss) < 0)
-		return result_refused(e, -2, given, given, reason);
+		return result_refused(e, -2, given, given, reason, NAN);
 	if (double_loss && reason && strcmp(reason, "double_forfeit") != 0)
 		return svc_fail(e, PROTO_ERR_BAD_REQUEST,
 				"field 'reason': a double loss has reason double_forfeit, not '%s'", reason);
@@ -674,7 +691,14 @@ int tournaments_result(struct server *srv, const char *by, bool admin, int64_t g
 		goto done;
 	}
 	if (set < 0) {
-		rc = result_refused(e, set, given, result, reason);
+		/* named in a margin's refusal: the komi of the count, as the games listing and
+		 * the SGF's KM give it (with a handicap's compensation: docs/rules.md Art. 11) */
+		double komi = NAN;
+		struct store_game row = {0};
+		if (set == -4 && store_game_get(srv->store, game, &row) == STORE_OK)
+			komi = ruleset_default()->effective_komi(row.komi, row.handicap);
+		store_game_clear(&row);
+		rc = result_refused(e, set, given, result, reason, komi);
 		goto done;
 	}
 	if (tid == 0 && !unchanged)

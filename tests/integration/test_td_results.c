@@ -127,7 +127,8 @@ START_TEST(test_result_forms)
 		       "reason");
 	expect_refused(e.td, g, "x+1", NULL, "'x+1' is not a result", NULL);
 	/* a margin the area count cannot give with the game's komi (0: 81 points, whole) */
-	expect_refused(e.td, g, "w+3.5", NULL, "with this game's komi", "reason");
+	expect_refused(e.td, g, "w+3.5", NULL, "with this game's komi, 0 (the margin minus the komi "
+		       "is a whole number of points: W+3 or W+4)", "reason");
 	expect_refused(e.td, g, "tie", "resignation", "'tie' is not a result", "'reason'");
 	expect_refused(e.td, g, "B+R", "nonsense", "field 'reason': 'nonsense' is not a reason",
 		       "is not a result");
