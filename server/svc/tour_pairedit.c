@@ -201,11 +201,12 @@ static void swap_warnings(const struct ev_build *b, int round, const struct seat
 	}
 }
 
-/* A game of the changed pairing whose handicap (kept from before the swap) is not what the
- * event's rules give its new pair (docs/pairing.md, Handicap): a warning naming the command
- * that sets it. */
+/* A game of the changed pairing whose handicap (kept from before a swap: `verb` "keeps"; set
+ * by the director: "has") is not what the event's rules give its pair, or whose weaker player
+ * has White in a handicap game (docs/pairing.md, Handicap): a warning naming the command that
+ * sets it. Allowed (a director's call), but said. */
 static void handicap_warning(const struct ev_build *b, int round, int k, const char *tname,
-			     json_t **w)
+			     const char *verb, json_t **w)
 {
 	const struct event *ev = &b->ev;
 	const struct event_game *g = &ev->games[k];
@@ -215,9 +216,9 @@ static void handicap_warning(const struct ev_build *b, int round, int k, const c
 		return;
 	char text[2 * STORE_FULL_NAME_MAX + 3 * 64 + 160];
 	if (want != g->handicap)
-		snprintf(text, sizeof text, "game %lld keeps handicap %d, where the %s of %s and %s "
+		snprintf(text, sizeof text, "game %lld %s handicap %d, where the %s of %s and %s "
 			 "ask for %d: td pair \"%s\" handicap %lld %d sets it",
-			 (long long)b->game_ids[k], g->handicap,
+			 (long long)b->game_ids[k], verb, g->handicap,
 			 ev->handicap_by_mms ? "McMahon scores" : "ranks", ev->players[a].name,
 			 ev->players[c].name, want, tname, (long long)b->game_ids[k], want);
 	else
@@ -260,7 +261,7 @@ static int swap_seats(struct server *srv, struct tour *t, struct ev_build *b, in
 	 * says where the rules give another). */
 	for (int i = 0; i < 2; i++)
 		if (now[i].game >= 0 && (i == 0 || now[1].game != now[0].game))
-			handicap_warning(b, round, now[i].game, t->row.name, warnings);
+			handicap_warning(b, round, now[i].game, t->row.name, "keeps", warnings);
 	if ((x->game >= 0 && write_game(srv, b, x->game, gs, e) < 0) ||
 	    (y->game >= 0 && write_game(srv, b, y->game, gs, e) < 0))
 		return -1;
@@ -330,7 +331,10 @@ static int apply(struct server *srv, struct tour *t, struct ev_build *b, int rou
 						"on this event's board", cap);
 			g->handicap = pe->handicap;
 		}
-		return write_game(srv, b, k, gs, e);
+		if (write_game(srv, b, k, gs, e) < 0)
+			return -1;
+		handicap_warning(b, round, k, t->row.name, "has", &pe->warnings);
+		return 0;
 	default:
 		return svc_fail(e, PROTO_ERR_BAD_REQUEST, "field 'op': unknown");
 	}

@@ -923,6 +923,42 @@ START_TEST(test_handicap_by_mms)
 		      "warnings: %s", w ? w : "none");
 	free(w);
 	json_decref(r);
+	/* the colours or the handicap of one game changed by hand: said the same way where the
+	 * ranks ask otherwise (it said nothing: a 5k took Black with two stones against a 12k) */
+	t = board_event(td, "HB Edit", "mcmahon", json_pack("{s:i, s:b, s:i}", "mcmahon_bar", 0,
+							      "handicap", 1, "rounds", 1));
+	for (int i = 0; i < 2; i++) {
+		r = enter(td, t, json_pack("{s:s, s:s}", "name", i ? "Ten Kyu" : "Four Dan", "rank",
+					   i ? "10k" : "4d"));
+		OK(r);
+		json_decref(r);
+	}
+	start(td, t, 1, &v);
+	ck_assert_int_eq(v.n, 1);
+	ck_assert_pstr_eq(v.black[0], "Ten Kyu");
+	int h = v.handicap[0];
+	ck_assert_int_gt(h, 1);
+	char want[64];
+	snprintf(want, sizeof want, "ask for %d", h);
+	for (int k = 0; k < 4; k++) {
+		/* colours swapped, and back; the handicap 0, and back */
+		r = pair_edit(td, t, k < 2 ? json_pack("{s:s, s:I}", "op", "swap_colors", "game",
+						       (json_int_t)v.game[0])
+				  : json_pack("{s:s, s:I, s:i}", "op", "handicap", "game",
+					      (json_int_t)v.game[0], "handicap", k == 2 ? 0 : h));
+		OK(r);
+		w = json_dumps(hj_get(r, "warnings"), 0);
+		if (k == 0)
+			ck_assert_msg(w && strstr(w, "the weaker player, Ten Kyu, has White in a "
+						  "handicap game") && strstr(w, "colors"), "%s", w ? w : "none");
+		else if (k == 2)
+			ck_assert_msg(w && strstr(w, "has handicap 0, where the ranks of") &&
+				      strstr(w, want), "%s", w ? w : "none");
+		else
+			ck_assert_msg(!w || !strstr(w, "handicap"), "k %d: %s", k, w);
+		free(w);
+		json_decref(r);
+	}
 	hc_close(td);
 }
 END_TEST
