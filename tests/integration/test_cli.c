@@ -273,6 +273,16 @@ static long long tour_start(const char *td, const char *ts)
 	return game;
 }
 
+/* `td results FILE` of a file holding `text`, as carol with td's environment (r: run_free). */
+static void results_from(struct run *r, const char *td, const char *file, const char *text)
+{
+	FILE *f = fopen(file, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	run(r, td, NULL, "--user", "carol", "td", "results", file, NULL);
+}
+
 /* test_tournament, step 3b: td result as typed (the server reads it), --double-loss, and a
  * round's results from stdin and from a file: a line per reply, status 1 if any was refused,
  * a malformed file refused before anything is sent. Leaves the game at B+R. */
@@ -317,20 +327,15 @@ static void tour_results_file(const char *td, const char *gs)
 
 	char file[HARNESS_PATH_MAX];
 	snprintf(file, sizeof file, "%s/results.txt", D.dir);
-	FILE *f = fopen(file, "w");
-	ck_assert_ptr_nonnull(f);
-	fprintf(f, "%s W+R extra\n", gs); /* malformed: nothing is sent */
-	fclose(f);
-	run(&r, td, NULL, "--user", "carol", "td", "results", file, NULL);
+	char text[256];
+	snprintf(text, sizeof text, "%s W+R extra\n", gs); /* malformed: nothing is sent */
+	results_from(&r, td, file, text);
 	EXPECT_STATUS(r, 2);
 	EXPECT_ERR(r, "line 1: give GAME RESULT or GAME RESULT REASON, as '17 B+R' or '31 jigo "
 		   "adjudicated' (the REASON is one of td result's, as adjudicated or warnings)");
 	run_free(&r);
-	f = fopen(file, "w");
-	ck_assert_ptr_nonnull(f);
-	fprintf(f, "%s W+R by forfeit\n", gs);
-	fclose(f);
-	run(&r, td, NULL, "--user", "carol", "td", "results", file, NULL);
+	snprintf(text, sizeof text, "%s W+R by forfeit\n", gs);
+	results_from(&r, td, file, text);
 	EXPECT_STATUS(r, 2);
 	EXPECT_ERR(r, "(a result has no spaces)");
 	run_free(&r);
@@ -347,11 +352,8 @@ static void tour_results_file(const char *td, const char *gs)
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "result B+R (unchanged: it had that result already)");
 	run_free(&r);
-	f = fopen(file, "w");
-	ck_assert_ptr_nonnull(f);
-	fprintf(f, "%s double_loss\n%s B+R\n", gs, gs);
-	fclose(f);
-	run(&r, td, NULL, "--user", "carol", "td", "results", file, NULL);
+	snprintf(text, sizeof text, "%s double_loss\n%s B+R\n", gs, gs);
+	results_from(&r, td, file, text);
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "line 1: game");
 	EXPECT_OUT(r, "result Void (a double loss: both lose)");
@@ -360,11 +362,8 @@ static void tour_results_file(const char *td, const char *gs)
 	run_free(&r);
 	/* a draw the director decides (Art. 23), from a round's sheet: with komi 7.5 only with
 	 * its reason (line 4 of the first sheet was refused without one); then B+R again */
-	f = fopen(file, "w");
-	ck_assert_ptr_nonnull(f);
-	fprintf(f, "%s jigo adjudicated # the clock fell, both agreed\n", gs);
-	fclose(f);
-	run(&r, td, NULL, "--user", "carol", "td", "results", file, NULL);
+	snprintf(text, sizeof text, "%s jigo adjudicated # the clock fell, both agreed\n", gs);
+	results_from(&r, td, file, text);
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "result 0 (was B+R)");
 	run_free(&r);

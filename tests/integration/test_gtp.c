@@ -583,6 +583,56 @@ static bool wait_log(const char *path, const char *needle, int timeout_ms)
 	return true;
 }
 
+/* Start tengend (d) with a director `name` (registered, granted td): its logged-in client. */
+static struct hc *start_with_director(struct hd *d, const char *name)
+{
+	ck_assert_int_eq(hd_start(d, NULL), 0);
+	register_player(d->port, name);
+	ck_assert_int_eq(hd_grant(d, name, "td"), 0);
+	struct hc *td = hc_login_new(d->port, name);
+	ck_assert_ptr_nonnull(td);
+	return td;
+}
+
+/* The end of a test with a director and two bridges: both still running, then all stopped
+ * cleanly. */
+static void stop_with_director(struct hd *d, struct hc *td, const int bridge[2])
+{
+	ck_assert(bridge_alive(bridge[0]) && bridge_alive(bridge[1]));
+	hc_close(td);
+	ck_assert_int_eq(stop_bridge(bridge[0]), 0);
+	ck_assert_int_eq(stop_bridge(bridge[1]), 0);
+	ck_assert_int_eq(hd_stop(d), 0);
+	forget_bridges();
+	hd_cleanup(d);
+}
+
+/* A round robin `name` (komi 7.5) of the players `who` (n, registered already) on a size x
+ * size board, directed by td, its round 1 paired to begin in a minute: the start_round reply
+ * (*tid: the event). */
+static json_t *round_in_a_minute(struct hc *td, const char *name, const char *const *who, int n,
+				 int size, long long *tid)
+{
+	json_t *r = hc_req(td, "{s:s, s:s, s:s, s:i, s:f}", "cmd", "tournament.create", "name", name,
+			   "system", "round_robin", "size", size, "komi", 7.5);
+	ck_assert_msg(hj_ok(r), "create: %s", hj_text(r));
+	*tid = hj_int(r, "tournament");
+	json_decref(r);
+	for (int i = 0; i < n; i++) {
+		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
+			   (json_int_t)*tid, "player", who[i]);
+		ck_assert_msg(hj_ok(r), "register: %s", hj_text(r));
+		json_decref(r);
+	}
+	sleep_ms(700); /* the bridges log in */
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	r = hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament",
+		   (json_int_t)*tid, "start_at", (double)now.tv_sec + 60);
+	ck_assert_msg(hj_ok(r), "start_round: %s", hj_text(r));
+	return r;
+}
+
 /* A game taken from a bridge's player before its start: by a pair edit (the player moved to
  * the bye) and by the round taken back (tournament.unpair). Each time the bridge is told
  * (tournament.unpaired) and lets the game go; it waited for the start, holding a place of
@@ -591,11 +641,7 @@ static bool wait_log(const char *path, const char *needle, int timeout_ms)
 START_TEST(round_unpaired)
 {
 	struct hd d;
-	ck_assert_int_eq(hd_start(&d, NULL), 0);
-	register_player(d.port, "unpair_td");
-	ck_assert_int_eq(hd_grant(&d, "unpair_td", "td"), 0);
-	struct hc *td = hc_login_new(d.port, "unpair_td");
-	ck_assert_ptr_nonnull(td);
+	struct hc *td = start_with_director(&d, "unpair_td");
 	char fake[HARNESS_PATH_MAX];
 	fake_engine_path(fake, sizeof fake);
 	const char *eb[] = {"/usr/bin/env", "python3", fake, "--moves", SCRIPT_B, NULL};
@@ -604,23 +650,8 @@ START_TEST(round_unpaired)
 	for (int i = 0; i < 3; i++)
 		register_player(d.port, who[i]);
 	int bridge[2] = {start_bridge(&d, "alice", eb), start_bridge(&d, "bob", ew)};
-	json_t *r = hc_req(td, "{s:s, s:s, s:s, s:i}", "cmd", "tournament.create", "name", "unpair",
-			   "system", "round_robin", "size", 7);
-	ck_assert_msg(hj_ok(r), "create: %s", hj_text(r));
-	long long tid = hj_int(r, "tournament");
-	json_decref(r);
-	for (int i = 0; i < 3; i++) {
-		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
-			   (json_int_t)tid, "player", who[i]);
-		ck_assert_msg(hj_ok(r), "register: %s", hj_text(r));
-		json_decref(r);
-	}
-	sleep_ms(700); /* both bridges log in */
-	struct timespec now;
-	clock_gettime(CLOCK_REALTIME, &now);
-	r = hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament",
-		   (json_int_t)tid, "start_at", (double)now.tv_sec + 60);
-	ck_assert_msg(hj_ok(r), "start_round: %s", hj_text(r));
+	long long tid;
+	json_t *r = round_in_a_minute(td, "unpair", who, 3, 7, &tid);
 	long long gid = hj_int(r, "pairings.0.game");
 	/* x: a bridge's player in the game (carol has no bridge); y: the bye's holder */
 	char x[16], y[16];
@@ -658,13 +689,7 @@ START_TEST(round_unpaired)
 	if (log_count(xlog, off) < 2)
 		fail_with_logs(&d, "the bridge did not let the called-off game go");
 	ck_assert(!log_has(xlog, "declined"));
-	ck_assert(bridge_alive(bridge[0]) && bridge_alive(bridge[1]));
-	hc_close(td);
-	ck_assert_int_eq(stop_bridge(bridge[0]), 0);
-	ck_assert_int_eq(stop_bridge(bridge[1]), 0);
-	ck_assert_int_eq(hd_stop(&d), 0);
-	forget_bridges();
-	hd_cleanup(&d);
+	stop_with_director(&d, td, bridge);
 }
 END_TEST
 
@@ -702,11 +727,7 @@ static bool last_line_with(const char *path, const char *key, char *out, size_t 
 START_TEST(pair_edit_sets_up_again)
 {
 	struct hd d;
-	ck_assert_int_eq(hd_start(&d, NULL), 0);
-	register_player(d.port, "edit_td");
-	ck_assert_int_eq(hd_grant(&d, "edit_td", "td"), 0);
-	struct hc *td = hc_login_new(d.port, "edit_td");
-	ck_assert_ptr_nonnull(td);
+	struct hc *td = start_with_director(&d, "edit_td");
 	char fake[HARNESS_PATH_MAX], gtplog[2][HARNESS_PATH_MAX + 16];
 	fake_engine_path(fake, sizeof fake);
 	static const char *const who[] = {"alice", "bob"};
@@ -718,23 +739,8 @@ START_TEST(pair_edit_sets_up_again)
 		const char *opts[] = {"--gtp-log", gtplog[i], NULL};
 		bridge[i] = start_bridge_opts(&d, who[i], opts, eng);
 	}
-	json_t *r = hc_req(td, "{s:s, s:s, s:s, s:i, s:f}", "cmd", "tournament.create", "name",
-			   "edit", "system", "round_robin", "size", 9, "komi", 7.5);
-	ck_assert_msg(hj_ok(r), "create: %s", hj_text(r));
-	long long tid = hj_int(r, "tournament");
-	json_decref(r);
-	for (int i = 0; i < 2; i++) {
-		r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.register", "tournament",
-			   (json_int_t)tid, "player", who[i]);
-		ck_assert_msg(hj_ok(r), "register: %s", hj_text(r));
-		json_decref(r);
-	}
-	sleep_ms(700); /* both bridges log in */
-	struct timespec now;
-	clock_gettime(CLOCK_REALTIME, &now);
-	r = hc_req(td, "{s:s, s:I, s:f}", "cmd", "tournament.start_round", "tournament",
-		   (json_int_t)tid, "start_at", (double)now.tv_sec + 60);
-	ck_assert_msg(hj_ok(r), "start_round: %s", hj_text(r));
+	long long tid;
+	json_t *r = round_in_a_minute(td, "edit", who, 2, 9, &tid);
 	long long gid = hj_int(r, "pairings.0.game");
 	json_decref(r);
 	char komi[64] = "";
@@ -774,13 +780,7 @@ START_TEST(pair_edit_sets_up_again)
 			      komi, want, stones);
 		ck_assert(log_has(bridges[bridge[i]].log, "set up again"));
 	}
-	ck_assert(bridge_alive(bridge[0]) && bridge_alive(bridge[1]));
-	hc_close(td);
-	ck_assert_int_eq(stop_bridge(bridge[0]), 0);
-	ck_assert_int_eq(stop_bridge(bridge[1]), 0);
-	ck_assert_int_eq(hd_stop(&d), 0);
-	forget_bridges();
-	hd_cleanup(&d);
+	stop_with_director(&d, td, bridge);
 }
 END_TEST
 
