@@ -712,11 +712,14 @@ static int results_line(char *s, int lineno, const char *file, json_t *reqs, jso
 		reason = NULL;
 	json_int_t g;
 	enum end_reason why;
-	if (!result || (more && more[0] != '#') ||
-	    (reason && (referee_reason_parse(reason, &why) != 0 || !reason[0]))) {
+	bool extra = more && more[0] != '#';
+	/* the reasons a director may give (not a challenge's own endings) */
+	if (!result || extra || (reason && (referee_reason_parse(reason, &why) != 0 ||
+					    why == END_NONE || why == END_DECLINED ||
+					    why == END_EXPIRED))) {
 		cli_errorf("td results: %s line %d: give GAME RESULT or GAME RESULT REASON, as '17 B+R' "
 			   "or '31 jigo adjudicated' (%s)", file, lineno,
-			   !result ? "no result after the game" : more ? "a result has no spaces" :
+			   !result ? "no result after the game" : extra ? "a result has no spaces" :
 			   "the REASON is one of td result's, as adjudicated or warnings");
 		return -1;
 	}

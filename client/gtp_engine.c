@@ -455,7 +455,8 @@ void gtp_pump(struct game *g)
 			return;
 	}
 	if (setup_changed(g)) {
-		gtp_say(br, "game %lld: set up again (%dx%d, komi %g, handicap %d): restarting the engine",
+		gtp_say(br, "game %lld: set up again (%dx%d, komi played for %g, handicap %d): "
+			"restarting the engine",
 			(long long)g->id, g->size, g->size, engine_komi(g), g->handicap);
 		start_engine(g);
 		if (!g->eng)

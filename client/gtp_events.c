@@ -211,6 +211,13 @@ void gtp_on_event(struct session *s, json_t *ev, void *ctx)
 	if (strcmp(name, "game.start") == 0) {
 		if (!g && gtp_ended_lately(br, id))
 			return;
+		if (g) {
+			/* again: a director's pair edit, which takes both players' presence back
+			 * (Art. 22): report present again, or the bot is late from the start time
+			 * (the first join's reply, if still out, changes nothing) */
+			g->joined = false;
+			g->join_out = false;
+		}
 		if (!g && !(g = gtp_new_game(br, id)))
 			return;
 		json_t *sa = json_object_get(ev, "start_at");

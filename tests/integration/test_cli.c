@@ -339,6 +339,12 @@ static void tour_results_file(const char *td, const char *gs)
 	EXPECT_STATUS(r, 2);
 	EXPECT_ERR(r, "(a result has no spaces)");
 	run_free(&r);
+	/* a reason the server refuses (a challenge's own ending), before a comment */
+	snprintf(text, sizeof text, "%s W+R declined # lapsed\n", gs);
+	results_from(&r, td, file, text);
+	EXPECT_STATUS(r, 2);
+	EXPECT_ERR(r, "(the REASON is one of td result's");
+	run_free(&r);
 	char arg[64];
 	snprintf(arg, sizeof arg, "game=%s", gs);
 	run(&r, NULL, NULL, "call", "game", arg, NULL);

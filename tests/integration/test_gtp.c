@@ -745,6 +745,12 @@ START_TEST(pair_edit_sets_up_again)
 	json_decref(r);
 	char komi[64] = "";
 	int stones;
+	/* an observer sees who reports present (game.join) */
+	struct hc *obs = hc_open(d.port);
+	ck_assert_ptr_nonnull(obs);
+	json_t *o = hc_req(obs, "{s:s, s:I}", "cmd", "observe", "game", (json_int_t)gid);
+	ck_assert_msg(hj_ok(o), "observe: %s", hj_text(o));
+	json_decref(o);
 	/* each engine set up for the game as paired: komi 7.5, no stones */
 	for (int i = 0; i < 2; i++) {
 		long long end = now_ms() + GAME_WAIT_MS;
@@ -754,10 +760,22 @@ START_TEST(pair_edit_sets_up_again)
 		if (strcmp(komi, "7.5") != 0)
 			fail_with_logs(&d, "an engine was not set up for the game as paired");
 	}
+	/* the joins of the pairing, if the observer saw them, are not the ones looked for */
+	while ((o = hc_event(obs, "game.join", gid, 300)) != NULL)
+		json_decref(o);
 	r = hc_req(td, "{s:s, s:I, s:s, s:I, s:i}", "cmd", "tournament.pair_edit", "tournament",
 		   (json_int_t)tid, "op", "handicap", "game", (json_int_t)gid, "handicap", 2);
 	ck_assert_msg(hj_ok(r), "pair_edit: %s", hj_text(r));
 	json_decref(r);
+	/* the edit takes the players' presence back: both bridges report present again (they
+	 * did not, and each bot was late from the start time) */
+	for (int i = 0; i < 2; i++) {
+		o = hc_event(obs, "game.join", gid, GAME_WAIT_MS);
+		if (!o)
+			fail_with_logs(&d, "a bridge did not report present again after the edit");
+		json_decref(o);
+	}
+	hc_close(obs);
 	json_t *g = get_game(d.port, gid);
 	ck_assert_msg(g && hj_int(g, "handicap") == 2, "%s", hj_text(g));
 	/* the komi the engines play for: the game's plus the handicap compensation (Art. 11),
