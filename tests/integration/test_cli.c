@@ -327,24 +327,23 @@ static void tour_results_file(const char *td, const char *gs)
 
 	char file[HARNESS_PATH_MAX];
 	snprintf(file, sizeof file, "%s/results.txt", D.dir);
+	/* malformed lines: nothing is sent */
+	static const char *const bad[][2] = {
+		{"W+R extra", "line 1: give GAME RESULT or GAME RESULT REASON, as '17 B+R' or '31 "
+			      "jigo adjudicated' (the REASON is one of td result's, as adjudicated "
+			      "or warnings)"},
+		{"W+R by forfeit", "(a result has no spaces)"},
+		/* a reason the server refuses (a challenge's own ending), before a comment */
+		{"W+R declined # lapsed", "(the REASON is one of td result's"},
+	};
 	char text[256];
-	snprintf(text, sizeof text, "%s W+R extra\n", gs); /* malformed: nothing is sent */
-	results_from(&r, td, file, text);
-	EXPECT_STATUS(r, 2);
-	EXPECT_ERR(r, "line 1: give GAME RESULT or GAME RESULT REASON, as '17 B+R' or '31 jigo "
-		   "adjudicated' (the REASON is one of td result's, as adjudicated or warnings)");
-	run_free(&r);
-	snprintf(text, sizeof text, "%s W+R by forfeit\n", gs);
-	results_from(&r, td, file, text);
-	EXPECT_STATUS(r, 2);
-	EXPECT_ERR(r, "(a result has no spaces)");
-	run_free(&r);
-	/* a reason the server refuses (a challenge's own ending), before a comment */
-	snprintf(text, sizeof text, "%s W+R declined # lapsed\n", gs);
-	results_from(&r, td, file, text);
-	EXPECT_STATUS(r, 2);
-	EXPECT_ERR(r, "(the REASON is one of td result's");
-	run_free(&r);
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		snprintf(text, sizeof text, "%s %s\n", gs, bad[k][0]);
+		results_from(&r, td, file, text);
+		EXPECT_STATUS(r, 2);
+		EXPECT_ERR(r, bad[k][1]);
+		run_free(&r);
+	}
 	char arg[64];
 	snprintf(arg, sizeof arg, "game=%s", gs);
 	run(&r, NULL, NULL, "call", "game", arg, NULL);
