@@ -23,7 +23,7 @@ struct sgf_run {
 	json_int_t tournament;
 	long round;          /* 0: every round */
 	const char *dir;
-	json_t *todo;        /* [{id, round}]: the ended games to fetch */
+	json_t *todo;        /* [{id, round}]: the ended games to fetch, newest first (as listed) */
 	size_t next;
 	int written;
 	json_t *live;        /* ids of games of those rounds not ended yet */
@@ -69,7 +69,7 @@ static void sgf_reply(struct session *s, json_t *reply, void *arg)
 	struct sgf_run *x = c->ctx;
 	if (!reply)
 		return; /* the session says why and ends the run */
-	json_t *g = json_array_get(x->todo, x->next++);
+	json_t *g = json_array_get(x->todo, json_array_size(x->todo) - 1 - x->next++);
 	if (cli_reply_ok(c, reply)) { /* else said, the status is REFUSED: go on with the rest */
 		char path[TD_SGF_PATH_MAX];
 		const char *sgf = json_string_value(json_object_get(reply, "sgf"));
@@ -102,7 +102,8 @@ static void fetch_next(struct cli *c)
 		report(c);
 		return;
 	}
-	json_t *g = json_array_get(x->todo, x->next);
+	/* oldest first, as the games were played: the listing is newest first */
+	json_t *g = json_array_get(x->todo, json_array_size(x->todo) - 1 - x->next);
 	cli_send(c, json_pack("{s:s, s:O}", "cmd", "sgf", "game", json_object_get(g, "id")),
 		 sgf_reply);
 }
@@ -126,13 +127,6 @@ static void take(struct sgf_run *x, const json_t *g)
 						 "round", round));
 }
 
-static int id_order(const void *a, const void *b)
-{
-	json_int_t x = json_integer_value(json_object_get(*(json_t *const *)a, "id"));
-	json_int_t y = json_integer_value(json_object_get(*(json_t *const *)b, "id"));
-	return x < y ? -1 : x > y;
-}
-
 static void list_reply(struct session *s, json_t *reply, void *arg)
 {
 	(void)s;
@@ -153,21 +147,6 @@ static void list_reply(struct session *s, json_t *reply, void *arg)
 		list_page(c, json_integer_value(next));
 		return;
 	}
-	/* oldest first, as the games were played */
-	size_t n = json_array_size(x->todo);
-	json_t **v = malloc((n ? n : 1) * sizeof *v);
-	if (!v) {
-		cli_errorf("out of memory");
-		cli_finish(c, CMD_EXIT_FAILURE);
-		return;
-	}
-	for (i = 0; i < n; i++)
-		v[i] = json_incref(json_array_get(x->todo, i));
-	qsort(v, n, sizeof *v, id_order);
-	json_array_clear(x->todo);
-	for (i = 0; i < n; i++)
-		json_array_append_new(x->todo, v[i]);
-	free(v);
 	fetch_next(c);
 }
 
