@@ -83,10 +83,14 @@ static void sgf_reply(struct session *s, json_t *reply, void *arg)
 		}
 		FILE *f = fopen(path, "w");
 		bool ok = f && fputs(sgf, f) >= 0;
-		if (f && fclose(f) != 0)
+		int err = errno;
+		if (f && fclose(f) != 0 && ok) {
 			ok = false;
+			err = errno;
+		}
 		if (!ok) {
-			cli_errorf("game %lld: cannot write %s: %s", id, path, strerror(errno));
+			cli_errorf("game %lld: cannot write %s: %s (%d file%s written before it)", id,
+				   path, strerror(err), x->written, x->written == 1 ? "" : "s");
 			cli_finish(c, CMD_EXIT_FAILURE);
 			return;
 		}

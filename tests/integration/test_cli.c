@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "clitest.h"
@@ -458,13 +459,13 @@ static void tour_export(const char *td, const char *ts)
 	ck_assert_ptr_nonnull(dir);
 	struct dirent *e;
 	int files = 0;
+	char path[2 * HARNESS_PATH_MAX];
 	while ((e = readdir(dir)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;
 		files++;
 		ck_assert_msg(strncmp(e->d_name, "round1-game", 11) == 0 &&
 			      strstr(e->d_name, ".sgf") != NULL, "file %s", e->d_name);
-		char path[2 * HARNESS_PATH_MAX];
 		snprintf(path, sizeof path, "%s/%s", sgf_dir, e->d_name);
 		f = fopen(path, "r");
 		ck_assert_ptr_nonnull(f);
@@ -475,8 +476,17 @@ static void tour_export(const char *td, const char *ts)
 		ck_assert_msg(strncmp(buf, "(;", 2) == 0 && strstr(buf, "RE[B+R]"), "%s", buf);
 	}
 	closedir(dir);
-	rmdir(sgf_dir);
 	ck_assert_int_eq(files, 1);
+	/* a file that cannot be written (a directory in its place) ends the run, saying so */
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	run(&r, td, NULL, "--user", "carol", "td", "export", "Spring Cup", "--format", "sgf", "-o",
+	    sgf_dir, NULL);
+	EXPECT_STATUS(r, 1);
+	EXPECT_ERR(r, "cannot write ");
+	EXPECT_ERR(r, "Is a directory (0 files written before it)");
+	run_free(&r);
+	rmdir(path);
+	rmdir(sgf_dir);
 	run(&r, td, NULL, "--user", "carol", "td", "export", ts, "--format", "sgf", NULL);
 	EXPECT_STATUS(r, 2);
 	EXPECT_ERR(r, "--format sgf writes a file per game: give -o DIR");
