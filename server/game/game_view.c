@@ -119,11 +119,19 @@ json_t *game_json(struct server *srv, const struct game *g)
 	if (g->started) {
 		const struct board *b = &g->ref.board;
 		char v[VERTEX_MAX_LEN];
+		size_t own = 0; /* the next of the moves that chose remove: "own" (in order) */
 		for (size_t i = 1; i < b->nhist; i++) {
 			const struct board_hist *h = &b->hist[i];
-			json_array_append_new(moves, json_pack("{s:I, s:s, s:s}", "number", (json_int_t)i,
-				"color", game_color_name((enum color)h->color), "vertex",
-				vertex_format(b, h->pt, v)));
+			json_t *mv = json_pack("{s:I, s:s, s:s}", "number", (json_int_t)i, "color",
+					       game_color_name((enum color)h->color), "vertex",
+					       vertex_format(b, h->pt, v));
+			/* seed 000, Art. 4.3: a move that removed its own chains where both sides
+			 * had chains without liberties; a replay of the moves needs it */
+			while (own < g->nown && (size_t)g->own_moves[own] < i)
+				own++;
+			if (mv && own < g->nown && (size_t)g->own_moves[own] == i)
+				json_object_set_new(mv, "removed", json_string("own"));
+			json_array_append_new(moves, mv);
 		}
 		char diag[BOARD_MAX_SIZE * (BOARD_MAX_SIZE + 1) + 1];
 		board_diagram(b, diag);

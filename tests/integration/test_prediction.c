@@ -287,6 +287,22 @@ static long long both_sides(struct hc *a, struct hc *b)
 	return g;
 }
 
+/* The game object's moves: only move `own` says removed "own" (a viewer replaying the
+ * record needs it: seed 000, Art. 4.3); the others carry no `removed`. */
+static void expect_own_moves(json_t *r, long long own)
+{
+	json_t *moves = hj_get(r, "game.moves"), *m;
+	size_t i;
+	ck_assert_int_ge(json_array_size(moves), (size_t)own);
+	json_array_foreach(moves, i, m) {
+		const char *rm = json_string_value(json_object_get(m, "removed"));
+		if ((long long)(i + 1) == own)
+			ck_assert_msg(rm && strcmp(rm, "own") == 0, "move %zu: %s", i + 1, hj_text(r));
+		else
+			ck_assert_msg(!json_object_get(m, "removed"), "move %zu: %s", i + 1, hj_text(r));
+	}
+}
+
 START_TEST(test_both_sides)
 {
 	struct hc *a = st_login(&D, "alice"), *b = st_login(&D, "bob");
@@ -304,6 +320,7 @@ START_TEST(test_both_sides)
 	json_decref(e);
 	r = st_game_get(a, g);
 	ck_assert_pstr_eq(json_string_value(json_array_get(hj_get(r, "game.board"), 0)), "..OX.");
+	expect_own_moves(r, 12);
 	json_decref(r);
 	/* a restart replays the choice */
 	json_t *before = st_game_state(a, g);
@@ -315,6 +332,9 @@ START_TEST(test_both_sides)
 	b = st_login(&D, "bob");
 	st_expect_same_state(a, g, before, "kill -9 after an own removal");
 	json_decref(before);
+	r = st_game_get(a, g);
+	expect_own_moves(r, 12);
+	json_decref(r);
 	/* counted, and the record replays the choice: tengen score agrees with the server */
 	pplay_ok(a, g, "pass", 13, "W");
 	pplay_ok(b, g, "pass", 14, "B");
