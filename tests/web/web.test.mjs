@@ -538,6 +538,87 @@ test('a simple ko retake is refused by the page, not sent (it would cost a warni
 	await nora.context().close();
 });
 
+test('a prediction-rules game from the page: the opening placed by clicks, a sealed prediction, an own removal replayed', async () => {
+	// rosa (the page) is the first player: she places stones 1 (White) and 4 (Black), seals
+	// W+5 against sven's W+3 and so takes White (seed 000, Art. 5.2-5.3; docs/rules.md §5)
+	const rosa = await newPlayer('rosa');
+	const sven = tcpClient(tcpPort);
+	await sven.ok('register', {name: 'sven', password: 'sven-password'});
+	await sven.ok('login', {name: 'sven', password: 'sven-password'});
+	const game = (await sven.ok('challenge', {opponent: 'rosa', size: 5, rated: false, rules: {ruleset: 'prediction'}, first: 'opponent'})).game;
+	const acc = tcpClient(tcpPort);
+	await acc.ok('login', {name: 'rosa', password: 'rosa-password'});
+	await acc.ok('accept', {game});
+	acc.close();
+	await rosa.goto(`${base}/game/${game}`);
+	await rosa.waitForSelector('#phase[data-phase="opening"]', {timeout: WAIT});
+	const text = (sel) => rosa.$eval(sel, (e) => e.textContent);
+	assert.match(await text('#you'), /You are the first player: you place stones 1 \(White\) and 4 \(Black\)/);
+	assert.match(await text('#black'), /rosa \(first player\)/);
+	assert.match(await text('#white'), /sven \(second player\)/);
+	assert.match(await text('#info'), /prediction rules: no komi/);
+	assert.match(await text('#phase'), /opening: rosa places White, stone 1 of 4/);
+	// the opening: C5 (rosa, White), A5 and A4 (sven), B4 (rosa, Black); out of turn is said
+	await click(rosa, 'C5', 'W', [rosa]);
+	await rosa.click('[data-point="E5"]');
+	await rosa.waitForFunction(() => /It is sven's placement/.test(document.querySelector('#status').textContent), null, {timeout: WAIT});
+	await sven.ok('play', {game, vertex: 'A5'});
+	await sven.ok('play', {game, vertex: 'A4'});
+	await rosa.waitForSelector('[data-vertex="A4"][data-color="W"]', {timeout: WAIT});
+	await click(rosa, 'B4', 'B', [rosa]);
+	await rosa.waitForSelector('#phase[data-phase="predicting"]', {timeout: WAIT});
+	await rosa.waitForSelector('#predict-controls:not([hidden])', {timeout: WAIT});
+	assert.match(await text('#phase'), /predicting: rosa \(first\) to seal, sven \(second\) to seal/);
+	// a margin the rules do not take is said here, and nothing is sent
+	await rosa.fill('#predict-margin', '5.3');
+	await rosa.click('#predict');
+	await rosa.waitForFunction(() => /steps of 0\.5/.test(document.querySelector('#status').textContent), null, {timeout: WAIT});
+	assert.equal((await sven.ok('game', {game})).game.sealed.first, false);
+	await rosa.selectOption('#predict-color', 'W');
+	await rosa.fill('#predict-margin', '5');
+	await rosa.click('#predict');
+	await rosa.waitForFunction(() => /Prediction sealed/.test(document.querySelector('#status').textContent), null, {timeout: WAIT});
+	await rosa.waitForSelector('#predict-controls[hidden]', {state: 'attached', timeout: WAIT});
+	await rosa.waitForFunction(() => /rosa \(first\) has sealed/.test(document.querySelector('#phase').textContent), null, {timeout: WAIT});
+	await sven.ok('predict', {game, color: 'W', margin: 3});
+	await rosa.waitForSelector('#phase[data-phase="playing"]', {timeout: WAIT});
+	await rosa.waitForFunction(() => /Predictions: rosa \(first\) W\+5, sven \(second\) W\+3\. Bar W\+4: rosa takes White/.test(document.querySelector('#notes').textContent), null, {timeout: WAIT});
+	assert.match(await text('#white'), /^rosa$/);
+	assert.match(await text('#black'), /^sven$/);
+	assert.match(await text('#info'), /prediction rules: bar W\+4 \(komi -4\)/);
+	assert.match(await text('#you'), /You play White/);
+	// play, White first: then Black's B5 leaves both sides without liberties and Black
+	// removes its own chain (B5 A5 B4), White's C5 C4 live on (Art. 4.3)
+	const white = ['C4', 'B3', 'E1', 'E2'], black = ['D5', 'D4', 'C3'];
+	for (let i = 0; i < 4; i++) {
+		await click(rosa, white[i], 'W', [rosa]);
+		if (i < 3) {
+			await sven.ok('play', {game, vertex: black[i], number: 6 + 2 * i});
+			await rosa.waitForSelector(`[data-vertex="${black[i]}"][data-color="B"]`, {timeout: WAIT});
+		}
+	}
+	assert.equal((await sven.ok('play', {game, vertex: 'B5', remove: 'own', number: 12})).move.removed, 'own');
+	const ownRemoved = async () => {
+		await rosa.waitForFunction(() => !document.querySelector('[data-vertex="B5"]') && !document.querySelector('[data-vertex="A5"]')
+			&& !document.querySelector('[data-vertex="B4"]'), null, {timeout: WAIT});
+		for (const v of ['C5', 'C4']) assert.ok(await rosa.$(`[data-vertex="${v}"][data-color="W"]`), `${v} is gone`);
+		assert.equal(await text('#captures-W'), '3');
+		assert.equal(await text('#captures-B'), '0');
+	};
+	await ownRemoved(); // live, from game.move
+	await rosa.screenshot({path: join(SHOTS, 'prediction.png')});
+	// the record replayed from the game object (a new page), and stepped back and forth
+	await rosa.goto(`${base}/game/${game}`);
+	await rosa.waitForSelector('#phase[data-phase="playing"]', {timeout: WAIT});
+	await ownRemoved();
+	await rosa.click('#prev');
+	await rosa.waitForSelector('[data-vertex="A5"][data-color="B"]', {timeout: WAIT});
+	await rosa.click('#next');
+	await ownRemoved();
+	sven.close();
+	await rosa.context().close();
+});
+
 test('a game with as many observers as the server takes shows its board, not live, and says so', async () => {
 	const pat = tcpClient(tcpPort), quinn = tcpClient(tcpPort);
 	await pat.ok('register', {name: 'pat', password: 'pat-password'});

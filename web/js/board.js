@@ -45,20 +45,32 @@ export class Position {
 		return {stones, libs};
 	}
 	// Play color at vertex v (a pass does nothing): opponents' chains without liberties go
-	// first, then the mover's own (a suicide; the server forfeits those turns, the record
-	// shows them as passes). Returns the captured vertices.
-	play(color, v) {
+	// (Chinese Rules 2002, Art. 4; a suicide is forfeited by the server, and the record shows
+	// it as a pass). Returns the captured vertices.
+	play(color, v) { return this.playFull(color, v).taken; }
+	// The same, and under the prediction rules (opts.prediction; seed 000, Art. 4): if only
+	// the opponent has chains without liberties they go, if only the mover the mover's chain
+	// goes (suicide is legal), if both the mover chose (opts.own: its own chain; else the
+	// opponent's, which the server does by default) and the other side's live on. Returns
+	// {taken: the opponent's stones removed, lost: the mover's}.
+	playFull(color, v, opts = {}) {
 		const p = pointOf(this.size, v);
-		if (!p) return [];
-		const [x, y] = p, other = color === 'B' ? 'W' : 'B', taken = [];
+		if (!p) return {taken: [], lost: []};
+		const [x, y] = p, other = color === 'B' ? 'W' : 'B', taken = [], lost = [];
 		this.grid[y][x] = color;
+		const dead = [], seen = new Set();
 		for (const [a, b] of this.neighbours(x, y)) {
-			if (this.grid[b][a] !== other) continue;
+			if (this.grid[b][a] !== other || seen.has(a + ',' + b)) continue;
 			const ch = this.chain(a, b);
-			if (ch.libs) continue;
-			for (const [s, t] of ch.stones) { this.grid[t][s] = '.'; taken.push(vertexOf(this.size, s, t)); }
+			for (const [s, t] of ch.stones) seen.add(s + ',' + t);
+			if (!ch.libs) dead.push(ch);
 		}
-		return taken;
+		const mine = opts.prediction ? this.chain(x, y) : null;
+		const removeOwn = mine && !mine.libs && (!dead.length || opts.own);
+		const drop = (ch, out) => { for (const [s, t] of ch.stones) { this.grid[t][s] = '.'; out.push(vertexOf(this.size, s, t)); } };
+		if (removeOwn) drop(mine, lost);
+		else for (const ch of dead) drop(ch, taken);
+		return {taken, lost};
 	}
 	remove(vs) { for (const v of vs) { const p = pointOf(this.size, v); if (p) this.grid[p[1]][p[0]] = '.'; } }
 	// The territories once the dead stones (vertices) are off the board: a Map of vertex to

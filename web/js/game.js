@@ -39,6 +39,38 @@ function myColor() {
 	return game.black === me.name ? 'B' : game.white === me.name ? 'W' : null;
 }
 
+// The prediction rules (seed 000; docs/rules.md §5): a free four-stone opening, then sealed
+// predictions decide the colours and the bar that replaces komi. Until they are shown the
+// game has no black and white, only a first and a second player.
+function prediction() { return !!game && game.ruleset === 'prediction'; }
+function beforeColours() { return prediction() && !game.black && !game.white; }
+function myRole() {
+	const me = player();
+	if (!me || !prediction()) return null;
+	return game.first === me.name ? 'first' : game.second === me.name ? 'second' : null;
+}
+// The opening's placements (Art. 5.2): the first player White, the second Black, the second
+// White, the first Black; the name of whoever places stone k (1-4).
+function placer(k) { return k === 1 || k === 4 ? game.first : game.second; }
+// The colour this viewer would put down now: in the opening the due colour if the placement
+// is theirs, else their colour; null if neither.
+function myMoveColor() {
+	if (prediction() && game.phase === 'opening') {
+		const me = player();
+		return me && placer(game.moves.length + 1) === me.name ? game.to_move : null;
+	}
+	return myColor();
+}
+// The clock that runs: in the opening the placer's (clocks.B is the first player's until the
+// predictions, clocks.W the second's), none while predicting, else the side to move's.
+function runningClock() {
+	if (game.paused || game.held_ms) return null;
+	if (prediction() && game.phase === 'opening') return placer(game.moves.length + 1) === game.first ? 'B' : 'W';
+	return game.phase === 'playing' ? game.to_move : null;
+}
+function barText(bar) { return bar ? `${bar.color}+${bar.margin}` : '?'; }
+const COLOUR = {B: 'Black', W: 'White'};
+
 // The handicap stones from the record's AB[] (the game object's moves do not hold them).
 function startPosition(size, sgf) {
 	const p = new Position(size);
@@ -53,11 +85,17 @@ function replay() {
 	let p = start, cap = [0, 0];
 	for (const mv of game.moves) {
 		p = p.clone();
-		const taken = p.play(mv.color, mv.vertex);
-		cap = mv.color === 'B' ? [cap[0] + taken.length, cap[1]] : [cap[0], cap[1] + taken.length];
+		const {taken, lost} = p.playFull(mv.color, mv.vertex, {prediction: prediction(), own: mv.removed === 'own'});
+		cap = credit(cap, mv.color, taken.length, lost.length);
 		history.push(p);
 		captures.push(cap);
 	}
+}
+
+// The captures [Black's, White's] after a move of `color` that took `taken` of the opponent's
+// stones and lost `lost` of its own (seed 000, Art. 4.2-4.3: they count for the opponent).
+function credit(cap, color, taken, lost) {
+	return color === 'B' ? [cap[0] + taken, cap[1] + lost] : [cap[0] + lost, cap[1] + taken];
 }
 
 function shownPosition() {
@@ -71,11 +109,13 @@ function lastVertex() {
 }
 
 function render() {
-	const mine = myColor();
+	const mine = myColor(), role = myRole();
 	const counting = game.phase === 'counting' && mine && view === game.moves.length;
-	const playing = game.phase === 'playing' && mine && view === game.moves.length && !game.paused;
+	// the opening's placements are played as moves, by whoever's placement is due
+	const placing = game.phase === 'opening' && role && view === game.moves.length && !game.paused;
+	const playing = (game.phase === 'playing' && mine || placing) && view === game.moves.length && !game.paused;
 	// a player looking at an earlier move who clicks is told why nothing happens
-	const back = mine && (game.phase === 'playing' || game.phase === 'counting') && view !== game.moves.length;
+	const back = (mine || role) && ['playing', 'counting', 'opening'].includes(game.phase) && view !== game.moves.length;
 	// a spectator in the count sees both claims: Black's as crosses, White's as squares (they
 	// were only named in the notes)
 	const watching = !mine && game.phase === 'counting' && game.claims && view === game.moves.length;
@@ -92,17 +132,23 @@ function render() {
 		keys: counting || playing,
 	});
 	const cap = view ? captures[view - 1] : [0, 0];
+	// before the predictions the rows are the first and second player, not colours
+	for (const sw of document.querySelectorAll('.players .swatch')) sw.hidden = beforeColours();
 	$('#captures-B').textContent = cap[0];
 	$('#captures-W').textContent = cap[1];
 	$('#warnings-B').textContent = game.warnings ? game.warnings.B : 0;
 	$('#warnings-W').textContent = game.warnings ? game.warnings.W : 0;
-	$('#phase').textContent = game.paused ? 'paused' : game.phase + (game.to_move ? `, ${game.to_move === 'B' ? 'Black' : 'White'} to move` : '')
+	$('#phase').textContent = game.paused ? 'paused' : prediction() && game.phase === 'opening'
+		? `opening: ${placer(game.moves.length + 1)} places ${COLOUR[game.to_move]}, stone ${game.moves.length + 1} of 4 (Art. 5.2)`
+		: prediction() && game.phase === 'predicting'
+			? `predicting: ${game.first} (first) ${game.sealed.first ? 'has sealed' : 'to seal'}, ${game.second} (second) ${game.sealed.second ? 'has sealed' : 'to seal'} (Art. 5.3)`
+			: game.phase + (game.to_move ? `, ${game.to_move === 'B' ? 'Black' : 'White'} to move` : '')
 		+ (game.phase === 'scheduled' && game.start_at ? `: starts at ${fmtTime(game.start_at).slice(11)}, Black's clock runs from then (Art. 22.4)` : '')
 		+ (game.held_ms ? ` (after the server's restart, the clock waits for ${game.to_move === 'B' ? game.black : game.white} to reconnect)` : '');
 	$('#phase').dataset.phase = game.phase;
 	$('#result').textContent = game.result !== null && game.result !== undefined
-		? `${game.result}${game.reason ? ', ' + (REASONS[game.reason] || game.reason) : ''}`
-		  + (game.score ? ` (Black ${game.score.black}, White ${game.score.white}, komi ${game.score.komi})` : '')
+		? `${game.result}${game.reason ? ', ' + reasonText() : ''}`
+		  + (game.score ? ` (Black ${game.score.black}, White ${game.score.white}, ${game.score.bar ? 'bar ' + barText(game.score.bar) : 'komi ' + game.score.komi})` : '')
 		: game.phase === 'ended' ? (REASONS[game.reason] || '') : '';
 	$('#step-label').textContent = `move ${view} of ${game.moves.length}`;
 	$('#step').max = game.moves.length;
@@ -113,16 +159,33 @@ function render() {
 			`${m.color} ${m.vertex}`)));
 	}
 	for (const li of list.children) li.classList.toggle('current', +li.dataset.number === view);
-	$('#play-controls').hidden = !(mine && (game.phase === 'playing' || game.phase === 'counting'));
-	$('#pass').disabled = !playing || game.to_move !== mine;
-	$('#resign').disabled = !mine || !(game.phase === 'playing' || game.phase === 'counting');
+	const inGame = ['playing', 'counting'].includes(game.phase) || prediction() && ['opening', 'predicting'].includes(game.phase);
+	$('#play-controls').hidden = !((mine || role) && inGame);
+	$('#pass').disabled = !playing || game.phase !== 'playing' || game.to_move !== mine; // no pass in the opening (Art. 5.2)
+	$('#resign').disabled = !(mine || role) || !inGame;
+	// the sealed prediction (Art. 5.3): once each, while predicting
+	$('#predict-controls').hidden = !(role && game.phase === 'predicting' && !game.sealed[role]);
+	$('#predict-margin').max = game.size * game.size;
+	$('#play-hint').hidden = game.phase === 'predicting';
 	$('#counting-controls').hidden = !counting;
 	// agreeing needs the opponent's claim (it did nothing, silently, before one came)
 	$('#accept-claim').disabled = !theirClaim;
 	$('#accept-claim').title = theirClaim ? '' : 'your opponent has not named dead stones yet';
 	$('#their-claim').textContent = theirClaim ? `Your opponent marks dead (blue squares): ${theirClaim.join(' ') || 'none'}`
 		: watching && (game.claims.B || game.claims.W) ? 'Marked dead: by Black, red crosses; by White, blue squares.' : '';
-	$('#you').textContent = mine ? `You ${game.phase === 'ended' ? 'played' : 'play'} ${mine === 'B' ? 'Black' : 'White'}.` : '';
+	$('#you').textContent = mine ? `You ${game.phase === 'ended' ? 'played' : 'play'} ${mine === 'B' ? 'Black' : 'White'}.`
+		: role === 'first' ? 'You are the first player: you place stones 1 (White) and 4 (Black), then seal a prediction; the predictions decide the colours.'
+		: role === 'second' ? 'You are the second player: you place stones 2 (Black) and 3 (White), then seal a prediction; the predictions decide the colours.'
+		: '';
+}
+
+// The reason in words; a prediction game's differ: an illegal move there is a repeated
+// position (Art. 5.4), and time before the colours ran out in the prediction stage (Art. 5.3(3)).
+function reasonText() {
+	if (prediction() && game.reason === 'illegal') return 'a move repeated an earlier position (seed 000, Art. 5.4)';
+	if (prediction() && game.reason === 'time' && !game.predictions)
+		return 'time ran out before the colours were decided: the winner is recorded as White (seed 000, Art. 5.3)';
+	return REASONS[game.reason] || game.reason;
 }
 
 function stepTo(k) {
@@ -215,13 +278,20 @@ async function load() {
 	replay();
 	if (live) view = game.moves.length;
 	const tname = game.tournament ? await tournamentName(game.tournament) : null; // before the info is rewritten
-	$('#black').replaceChildren(playerLink(game.black));
-	$('#white').replaceChildren(playerLink(game.white));
+	if (beforeColours()) { // clocks.B is the first player's, clocks.W the second's
+		$('#black').replaceChildren(playerLink(game.first), ' (first player)');
+		$('#white').replaceChildren(playerLink(game.second), ' (second player)');
+	} else {
+		$('#black').replaceChildren(playerLink(game.black));
+		$('#white').replaceChildren(playerLink(game.white));
+	}
 	// the komi counted with (the server's effective_komi: with n >= 2 handicap stones Black gives
 	// back n points, docs/rules.md Art. 11), as the SGF's KM and the count say; the base komi
 	// alone read as the game's
-	const komi = game.effective_komi !== game.komi && typeof game.effective_komi === 'number'
-		? `komi ${game.effective_komi} (${game.komi} + ${game.effective_komi - game.komi} for the handicap stones)` : `komi ${game.komi}`;
+	const komi = prediction() ? (game.bar ? `prediction rules: bar ${barText(game.bar)} (komi ${game.komi})`
+		: 'prediction rules: no komi, the two sealed predictions set the bar (Art. 5.3)')
+		: game.effective_komi !== game.komi && typeof game.effective_komi === 'number'
+			? `komi ${game.effective_komi} (${game.komi} + ${game.effective_komi - game.komi} for the handicap stones)` : `komi ${game.komi}`;
 	$('#info').textContent = `${game.size}×${game.size}, ${komi}` + (game.handicap ? `, handicap ${game.handicap}` : '')
 		+ `, ${timeText(game.time)}`
 		+ `, ${game.rated ? 'rated' : 'free'}` + (game.nigiri ? (game.phase === 'ended' ? ', colours never drawn (the challenger is listed first)'
@@ -231,7 +301,7 @@ async function load() {
 	// the tournament by its name (it read "tournament 1"), linked to its page
 	if (game.tournament) $('#info').append(el('a', {href: '/tournament/' + game.tournament}, tname));
 	// after a restart the clock of the player to move waits for them (held_ms, Art. 14)
-	clocks.set(game.clocks, game.phase === 'playing' && !game.paused && !game.held_ms ? game.to_move : null, periodMs());
+	clocks.set(game.clocks, runningClock(), periodMs());
 	clearTimeout(heldTimer);
 	if (game.held_ms) heldTimer = setTimeout(load, game.held_ms + HELD_RELOAD_SLACK_MS);
 	// the claims so far (a reload in the count): the opponent's to agree with, mine as sent
@@ -262,14 +332,10 @@ async function joinIfMine() {
 // own chain removed) any earlier whole-board position (Art. 5.4: the game lost). Null if none.
 function refusedHere(v, [x, y]) {
 	const n = game.moves.length, now = n ? history[n - 1] : start;
-	if (!now || view !== n) return null;
+	if (!now || view !== n || game.phase !== 'playing') return null;
 	const after = now.clone(), color = myColor(), prediction = game.rules && game.rules.ruleset === 'prediction';
-	after.play(color, v);
-	const own = after.chain(x, y);
-	if (!own.libs) {
-		if (!prediction) return `${v} would be suicide: the server would forfeit your turn (Art. 19).`;
-		for (const [a, b] of own.stones) after.grid[b][a] = '.';
-	}
+	after.playFull(color, v, {prediction});
+	if (!prediction && !after.chain(x, y).libs) return `${v} would be suicide: the server would forfeit your turn (Art. 19).`;
 	const same = (q) => q && q.grid.every((row, j) => row.every((c, i) => c === after.grid[j][i]));
 	if (prediction) {
 		if (same(start) || history.some(same))
@@ -283,7 +349,10 @@ function refusedHere(v, [x, y]) {
 let moveInFlight = false;  // a play request is on its way (a double click sends one)
 
 async function playAt(v) {
-	if (game.to_move !== myColor()) { say('It is not your turn.', 'error'); return; }
+	if (!game.to_move || game.to_move !== myMoveColor()) {
+		say(game.phase === 'opening' ? `It is ${placer(game.moves.length + 1)}'s placement.` : 'It is not your turn.', 'error');
+		return;
+	}
 	const p = pointOf(game.size, v);
 	if (p && shownPosition().at(p[0], p[1]) !== '.') { say(`${v} is occupied.`, 'error'); return; } // Art. 19 would forfeit the turn
 	const why = p && refusedHere(v, p);
@@ -307,16 +376,19 @@ function toggleDead(v) {
 function onMove(e) {
 	if (e.game !== id || !game) return;
 	if (game.moves.length >= e.number) return; // had it already
-	game.moves.push({number: e.number, color: e.color, vertex: e.vertex});
+	const own = e.removed === 'own'; // seed 000, Art. 4.3: the mover removed its own chains
+	game.moves.push({number: e.number, color: e.color, vertex: e.vertex, ...(own ? {removed: 'own'} : {})});
 	const p = (history.length ? history[history.length - 1] : start).clone();
-	p.play(e.color, e.vertex);
+	p.playFull(e.color, e.vertex, {prediction: prediction(), own});
 	p.remove(e.captures || []);
 	const last = captures.length ? captures[captures.length - 1] : [0, 0];
 	const n = (e.captures || []).length;
 	history.push(p);
-	captures.push(e.color === 'B' ? [last[0] + n, last[1]] : [last[0], last[1] + n]);
+	captures.push(own ? credit(last, e.color, 0, n) : credit(last, e.color, n, 0));
 	game.board = null; // the replayed position is the board now
 	game.to_move = e.color === 'B' ? 'W' : 'B';
+	// the fourth stone of a prediction game's opening opens the predictions (Art. 5.2-5.3)
+	if (prediction() && game.phase === 'opening' && game.moves.length >= 4) { load(); return; }
 	if (e.forfeited) explain(`${e.color === 'B' ? 'Black' : 'White'}: ${FORFEIT[e.forfeited] || 'turn forfeited: ' + e.forfeited}`);
 	else if (e.vertex === 'pass') { // a pass is easy to miss on the board
 		const before = game.moves[game.moves.length - 2];
@@ -326,7 +398,7 @@ function onMove(e) {
 	}
 	say(''); // "It is not your turn." and the like are over
 	if (live) view = game.moves.length;
-	clocks.set(e.clocks, game.to_move, periodMs());
+	clocks.set(e.clocks, runningClock(), periodMs());
 	render();
 }
 
@@ -371,6 +443,25 @@ async function main() {
 		refresh(e);
 	});
 	for (const ev of ['game.end', 'game.begin', 'game.paused', 'game.join', 'game.start']) on(ev, refresh);
+	// the prediction rules: a player sealed (the value stays hidden), then both are shown
+	on('game.sealed', (e) => { if (e.game === id) { explain(`${e.player} has sealed a prediction (Art. 5.3).`); refresh(e); } });
+	on('game.predictions', (e) => {
+		if (e.game !== id) return;
+		const p = e.predictions;
+		explain(`Predictions: ${game.first} (first) ${barText(p.first)}, ${game.second} (second) ${barText(p.second)}. `
+			+ `Bar ${barText(e.bar)}: ${e.white} takes White, ${e.black} Black; White plays first (Art. 5.3).`);
+		refresh(e);
+	});
+	$('#predict').addEventListener('click', async () => {
+		const margin = Number($('#predict-margin').value);
+		if (!($('#predict-margin').value.trim() !== '' && margin >= 0 && margin * 2 === Math.round(margin * 2))) {
+			say('A prediction is a number of points, 0 or more, in steps of 0.5 (Art. 5.3).', 'error');
+			return;
+		}
+		const r = await request('predict', {game: id, color: $('#predict-color').value, margin});
+		if (!r.ok) say(r.error.message, 'error');
+		else say('Prediction sealed: your opponent sees it only when both are in.');
+	});
 	// a challenge accepted while this page watched it (observers get its state, not
 	// game.start): the colours, the phase and the clocks (it stayed "pending" to the end)
 	on('game.state', (e) => { if (e.game && e.game.id === id) load(); });

@@ -82,7 +82,7 @@ async function load() {
 	const s = t.settings || {};
 	$('#info').textContent = `${t.system.replace(/_/g, ' ')}, ${t.players ?? (t.field || []).length} players, `
 		+ (t.round ? `round ${t.round} of ${s.rounds ?? '?'}` : `not started (${s.rounds ?? '?'} round${s.rounds === 1 ? '' : 's'})`)
-		+ `, ${s.size}×${s.size}, komi ${s.komi}` + (t.director ? `, director ${t.director}` : '');
+		+ `, ${s.size}×${s.size}, ${s.rules && s.rules.ruleset === 'prediction' ? 'prediction rules (no komi: the players\' predictions set each game\'s bar)' : 'komi ' + s.komi}` + (t.director ? `, director ${t.director}` : '');
 	const rounds = [];
 	for (let r = 1; r <= t.round; r++) rounds.push(await call('tournament.pairings', {tournament: id, round: r}));
 	const st = await call('tournament.standings', {tournament: id});

@@ -48,7 +48,7 @@ export function playerLink(name) {
 // How a game ended (the `reason` of a result), in words: the game and player pages.
 export const REASONS = {
 	resignation: 'by resignation', time: 'on time (Art. 12)', score: 'by counting (Art. 9)',
-	warnings: 'two warnings (Art. 24.2)', illegal: 'an illegal move (illegal: lose)',
+	warnings: 'two warnings (Art. 24.2)', illegal: 'an illegal move lost the game (the rules\' illegal: lose, or a repeated position under the prediction rules)',
 	lateness: 'lateness forfeit (Art. 22.1)', double_forfeit: 'double forfeit: both lose (Art. 17.5, 23.1)',
 	adjudicated: "the director's decision (Art. 23)", cycle: 'a cycle voided the game (Art. 20.3)',
 	declined: 'the challenge was declined', expired: 'the challenge lapsed unanswered',
