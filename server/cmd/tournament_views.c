@@ -30,7 +30,8 @@ static int round_played(struct conn *c, const struct proto_request *req, struct 
 		return 0;
 	if (round == 0) { /* the current round, and there is none yet */
 		server_reply_error(c, req->id, PROTO_ERR_BAD_REQUEST, "tournament %lld has no round "
-				   "yet (tournament.start_round pairs round 1)", (long long)t->row.id);
+				   "yet: the director pairs round 1 (tournament.start_round, `tengen "
+				   "td start`)", (long long)t->row.id);
 		tour_ev_free(b);
 		tour_clear(t);
 		return -1;

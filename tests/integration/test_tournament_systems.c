@@ -291,6 +291,9 @@ START_TEST(test_round_robin_rounds)
 	json_t *r0 = hc_req(e.c[0], "{s:s, s:I}", "cmd", "tournament.pairings", "tournament",
 			    (json_int_t)e.id);
 	ERR(r0, "bad_request");
+	/* a player is told who pairs it, and how (it named only the protocol command) */
+	ck_assert_msg(strstr(hj_str(r0, "error.message"), "no round yet: the director pairs round 1 "
+			     "(tournament.start_round, `tengen td start`)"), "%s", hj_text(r0));
 	json_decref(r0);
 	r0 = hc_req(e.td, "{s:s, s:I, s:s}", "cmd", "tournament.export", "tournament",
 		    (json_int_t)e.id, "format", "h9");
