@@ -88,7 +88,8 @@ static const char td_usage[] =
 	"  td list                               the tournaments\n"
 	"  td show T                             a tournament's settings and players\n"
 	"  td crosstable T [--round N]           the cross-table (after round N; default the\n"
-	"                                        latest): each player's rounds, score, tie-breaks\n";
+	"                                        last with every result in): each player's\n"
+	"                                        rounds, score, tie-breaks\n";
 
 /* Make a batch of one request (consumed). */
 int td_one(struct td_ctx *x, json_t *req, cli_print_fn print)
