@@ -66,7 +66,8 @@ static const char challenge_usage[] =
 	"                default nigiri. Colours and komi do not apply there (the predictions\n"
 	"                decide the colours, their bar replaces komi)\n"
 	"  --rules       other keys of the rules object: ko=positional,illegal=lose,\n"
-	"                counting=all-alive,cycle=void,last_period=pass\n"
+	"                counting=all-alive,cycle=void,last_period=pass; prediction ruleset:\n"
+	"                predict_s=SECONDS,decisive=true (numbers and true/false go typed)\n"
 	"Needs a login (--user NAME).\n";
 
 enum { CH_SIZE, CH_KOMI, CH_HANDICAP, CH_TIME, CH_COLOR, CH_RATED, CH_RULESET, CH_RULES,
@@ -141,7 +142,20 @@ static void challenge_print(struct cli_batch *b, const json_t *req, const json_t
 	       x->opponent, g);
 }
 
-/* --rules KEY=VALUE,... into the rules object r. 0, or -1 (message printed). */
+/* A --rules VALUE as the rules object takes it (docs/protocol.md "rules"): a number
+ * (predict_s=5) or true/false (decisive=true) typed, anything else a string (ko=positional).
+ * They all went as strings, so the server refused predict_s and decisive. */
+static json_t *rules_value(const char *text)
+{
+	json_t *v = json_loads(text, JSON_DECODE_ANY, NULL);
+	if (v && (json_is_number(v) || json_is_boolean(v)))
+		return v;
+	json_decref(v);
+	return json_string(text);
+}
+
+/* --rules KEY=VALUE,... into the rules object r (values: rules_value). 0, or -1 (message
+ * printed). */
 static int parse_rules(const char *spec, json_t *r)
 {
 	char buf[256];
@@ -160,7 +174,7 @@ static int parse_rules(const char *spec, json_t *r)
 			return -1;
 		}
 		*eq = '\0';
-		json_object_set_new(r, item, json_string(eq + 1));
+		json_object_set_new(r, item, rules_value(eq + 1));
 	}
 	return 0;
 }
@@ -286,10 +300,12 @@ static void accept_print(struct cli_batch *b, const json_t *req, const json_t *r
 	const char *first = json_string_value(json_object_get(reply, "first"));
 	if (first) { /* prediction ruleset: no colour until the predictions are shown */
 		bool me = b->opt->user && strcasecmp(first, b->opt->user) == 0;
-		printf("Accepted game %lld: prediction rules, you are the %s player (%s places stones "
+		/* seed 000, Art. 5.2: the first player places stones 1 and 4 ("you place", not
+		 * "you places") */
+		printf("Accepted game %lld: prediction rules, you are the %s player (%s %s stones "
 		       "1 and 4; the predictions decide the colours).\n",
 		       (long long)json_integer_value(json_object_get(req, "game")),
-		       me ? "first" : "second", me ? "you" : first);
+		       me ? "first" : "second", me ? "you" : first, me ? "place" : "places");
 		return;
 	}
 	printf("Accepted game %lld: you play %s (%s).\n",

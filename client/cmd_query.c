@@ -233,7 +233,9 @@ static const char games_usage[] =
 	"--mine: the games of the --user (challenges waiting: --mine --phase pending);\n"
 	"--tournament T: a tournament's games, T its number or its name;\n"
 	"Komi is the komi counted with: with n >= 2 handicap stones, the komi plus n (docs/rules.md,\n"
-	"Art. 11), as the SGF's KM;\n"
+	"Art. 11), as the SGF's KM; '-' for none yet (a prediction game before its predictions);\n"
+	"a prediction game in its opening or predictions lists its first and second player as\n"
+	"NAME (1st) and NAME (2nd), not colours;\n"
 	"when more are left, the last line gives the --before of the next page.\n";
 
 static void games_print(struct cli_batch *b, const json_t *req, const json_t *reply)
@@ -245,37 +247,67 @@ static void games_print(struct cli_batch *b, const json_t *req, const json_t *re
 	       "Phase", "Result", "Tournament");
 	size_t i;
 	const json_t *g;
-	bool nigiri = false;
+	bool nigiri = false, roles = false, undecided = false;
 	json_array_foreach(games, i, g) {
-		char tour[48] = "-", phase[24];
+		char tour[48] = "-", phase[24], bbuf[96], wbuf[96], kbuf[16];
 		/* a pending challenge by nigiri names challenger and challenged, not colours yet */
 		bool n = json_is_true(json_object_get(g, "nigiri"));
 		nigiri |= n;
-		snprintf(phase, sizeof phase, "%s%s", cli_str_or(g, "phase", "?"), n ? "*" : "");
+		/* seed 000 (docs/protocol.md "Prediction ruleset"): the predictions decide the
+		 * colours. In the opening and predictions the listing names the first and second
+		 * player (black and white null); a challenge, a game not begun or one called off
+		 * before play lists its players in the colour columns: marked, not read as colours */
+		const char *ph = cli_str_or(g, "phase", "?"), *why = cli_str_or(g, "reason", NULL);
+		const char *first = cli_str_or(g, "first", NULL), *second = cli_str_or(g, "second", NULL);
+		bool u = strcmp(cli_str_or(g, "ruleset", ""), "prediction") == 0 && !first &&
+			 (strcmp(ph, "pending") == 0 || strcmp(ph, "scheduled") == 0 ||
+			  (strcmp(ph, "ended") == 0 && !cli_str_or(g, "result", NULL) && why &&
+			   (strcmp(why, "declined") == 0 || strcmp(why, "expired") == 0)));
+		undecided |= u;
+		roles |= first != NULL;
+		snprintf(phase, sizeof phase, "%s%s", ph, n ? "*" : u ? "#" : "");
 		const json_t *t = json_object_get(g, "tournament");
 		if (json_is_integer(t))
 			snprintf(tour, sizeof tour, "%lld round %lld", (long long)json_integer_value(t),
 				 (long long)json_integer_value(json_object_get(g, "round")));
 		const char *bn = cli_str_or(g, "black", "?"), *wn = cli_str_or(g, "white", "?");
+		if (first && second) {
+			snprintf(bbuf, sizeof bbuf, "%s (1st)", first);
+			snprintf(wbuf, sizeof wbuf, "%s (2nd)", second);
+			bn = bbuf;
+			wn = wbuf;
+		}
 		/* an ended game without a result says why: a challenge declined or expired, a
 		 * tournament game called off (its round taken back: reason declined) */
-		const char *res = cli_str_or(g, "result", NULL), *why = cli_str_or(g, "reason", NULL);
+		const char *res = cli_str_or(g, "result", NULL);
 		if (!res && why)
 			res = json_is_integer(t) && strcmp(why, "declined") == 0 ? "called off" : why;
 		/* Void is a double loss or a void game (as if never paired): their reasons differ */
 		if (res && why && strcmp(res, "Void") == 0 && strcmp(why, "double_forfeit") == 0)
 			res = "dbl loss";
 		/* widths in characters: "Dvořák Tomáš" is 12 wide in 14 bytes */
-		/* the komi counted with, as the server gives it (handicap compensation included) */
-		double komi = json_number_value(json_object_get(g, "effective_komi"));
-		printf("%6lld  %-*s %-*s %5lld %5g  %-9s %-10s %s\n",
+		/* the komi counted with, as the server gives it (handicap compensation included);
+		 * none (null) before a prediction game's bar, nor for one whose colours are not
+		 * decided: "-" (it printed 0) */
+		const json_t *k = json_object_get(g, "effective_komi");
+		if (json_is_number(k) && !u)
+			snprintf(kbuf, sizeof kbuf, "%g", json_number_value(k));
+		else
+			snprintf(kbuf, sizeof kbuf, "-");
+		printf("%6lld  %-*s %-*s %5lld %5s  %-9s %-10s %s\n",
 		       (long long)json_integer_value(json_object_get(g, "id")), cli_width(bn, 16), bn,
 		       cli_width(wn, 16), wn, (long long)json_integer_value(json_object_get(g, "size")),
-		       komi, phase, res ? res : "-", tour);
+		       kbuf, phase, res ? res : "-", tour);
 	}
 	if (nigiri)
 		puts("* colours by nigiri at accept (never drawn, for a challenge declined or "
 		     "lapsed): Black and White are challenger and challenged");
+	if (undecided)
+		puts("# prediction rules, colours not decided (the predictions decide them): Black "
+		     "and White list the players, not colours");
+	if (roles)
+		puts("(1st), (2nd): a prediction game's first and second player, before the "
+		     "predictions decide the colours");
 	if (json_array_size(games) == 0)
 		puts("(no games)");
 	const json_t *next = json_object_get(reply, "next");

@@ -7,6 +7,7 @@
 #include "cmd_games.h"
 #include "game.h"
 #include "rating.h"
+#include "tour.h"
 #include "tournaments.h"
 #include "vertex.h"
 
@@ -706,7 +707,15 @@ static int list_cb(void *ctx, const struct store_game *row)
 		   !(row->rules && strstr(row->rules, "\"prediction\""))) {
 		json_object_set_new(o, "nigiri", json_true()); /* called off: never drawn */
 	}
+	/* seed 000 (docs/rules.md §5, Art. 5.1-5.3): a prediction game says so (a reader could
+	 * not tell a challenge's challenger and challenged from colours), and one in its opening
+	 * or predictions names its first and second player (the row's Black and White columns
+	 * until then) beside its null colours */
+	if (strcmp(tour_game_ruleset(row), ruleset_prediction.name) == 0)
+		json_object_set_new(o, "ruleset", json_string("prediction"));
 	if (g && game_is_prediction(g) && !g->ref.revealed) { /* as the game object: not yet */
+		json_object_set_new(o, "first", json_string(bn));
+		json_object_set_new(o, "second", json_string(wn));
 		json_object_set_new(o, "black", json_null());
 		json_object_set_new(o, "white", json_null());
 		json_object_set_new(o, "komi", json_null());

@@ -177,8 +177,13 @@ void games_sgf(struct conn *c, const struct proto_request *req)
 	struct sgf_game s;
 	sgf_game_init(&s);
 	s.size = g->row.size;
-	/* KM (the komi counted with), HA, RU and PL from the game's ruleset */
-	if (ruleset_sgf_info(g->rs, g->row.komi, g->row.handicap, &s) != SGF_OK) {
+	/* KM (the komi counted with), HA, RU and PL from the game's ruleset; a prediction game
+	 * before its bar has the ruleset's own komi, 0 (docs/rules.md §5, Art. 5.3: KM is minus
+	 * the bar), whatever its row holds: a tournament game's row stored before
+	 * games_create_scheduled took the ruleset's komi holds the event's, and its record said
+	 * KM[7.5] */
+	double km = game_is_prediction(g) && !g->ref.revealed ? g->rs->default_komi : g->row.komi;
+	if (ruleset_sgf_info(g->rs, km, g->row.handicap, &s) != SGF_OK) {
 		sgf_game_free(&s);
 		if (owned)
 			game_free(g);

@@ -509,7 +509,12 @@ int64_t games_create_scheduled(struct server *srv, int64_t black_id, int64_t whi
 	g->row.black_id = black_id;
 	g->row.white_id = white_id;
 	g->row.size = set->size;
-	g->row.komi = handicap >= 1 ? set->handicap_komi : set->komi;
+	/* seed 000 (docs/rules.md §5, Art. 5.3): the bar replaces komi, so the prediction
+	 * ruleset's own (0) until the predictions give one, as a free challenge's; the event's
+	 * komi was kept and went into a record that ended before them (KM[7.5]) */
+	const struct ruleset *rs = ruleset_of_rules(&set->rules);
+	g->row.komi = rs->bar == RULESET_BAR_PREDICTION ? rs->default_komi
+			: handicap >= 1 ? set->handicap_komi : set->komi;
 	g->row.handicap = handicap;
 	g->row.rated = set->rated;
 	g->row.tournament_id = tournament_id;

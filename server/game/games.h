@@ -102,7 +102,8 @@ int games_schedule_check(const struct game_settings *set, int handicap, const ch
  * 0: no start time, as at a board event: no clock runs and nobody is late until both players
  * have joined the game on the server, when it begins as game_begin says),
  * and send game.start to both players. komi: set->komi, or set->handicap_komi with a handicap
- * of 1 or more. Returns the game id, or -1 (logged; nothing created: a setting
+ * of 1 or more; under the prediction ruleset its own komi (0: the bar replaces it, docs/rules.md
+ * §5, Art. 5.3). Returns the game id, or -1 (logged; nothing created: a setting
  * games_schedule_check refuses, no memory, a player not in the store). A store write failure
  * stops the server (as every write in the iteration's transaction). */
 int64_t games_create_scheduled(struct server *srv, int64_t black_id, int64_t white_id,

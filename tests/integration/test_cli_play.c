@@ -37,10 +37,53 @@ START_TEST(test_prediction_game)
 	EXPECT_STATUS(r, 2);
 	EXPECT_ERR(r, "--first must be me, opponent or nigiri");
 	run_free(&r);
+	/* --rules sends numbers and true/false typed: predict_s=5 and decisive=true were sent as
+	 * strings and refused ("must be an integer from 1 to 86400"); ko stays a string */
+	AS(&r, "bob", "challenge", "alice", "--size", "5", "--ruleset", "prediction", "--first",
+	   "opponent", "--rated", "no", "--rules", "predict_s=5,decisive=true,ko=positional");
+	EXPECT_STATUS(r, 0);
+	long long g2 = 0;
+	ck_assert(sscanf(strstr(r.out, "game "), "game %lld", &g2) == 1);
+	run_free(&r);
+	char gs2[32];
+	snprintf(gs2, sizeof gs2, "game=%lld", g2);
+	AS(&r, "bob", "call", "game", gs2);
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "\"predict_s\":5");
+	EXPECT_OUT(r, "\"decisive\":true");
+	EXPECT_OUT(r, "\"ko\":\"positional\"");
+	run_free(&r);
+	/* the pending challenges: players, not colours, and no komi (it printed 0) */
+	AS(&r, "alice", "games", "--phase", "pending");
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "  bob              alice                5     -  pending#  -          -\n");
+	EXPECT_OUT(r, "  alice            bob                  5     -  pending#  -          -\n");
+	EXPECT_OUT(r, "\n# prediction rules, colours not decided (the predictions decide them): "
+		      "Black and White list the players, not colours\n");
+	run_free(&r);
+	snprintf(gs2, sizeof gs2, "%lld", g2);
+	AS(&r, "alice", "accept", gs2); /* the first player: "you place", not "you places" */
+	EXPECT_STATUS(r, 0);
+	char want2[160];
+	snprintf(want2, sizeof want2, "Accepted game %lld: prediction rules, you are the first player "
+		 "(you place stones 1 and 4; the predictions decide the colours).\n", g2);
+	ck_assert_str_eq(r.out, want2);
+	run_free(&r);
 	AS(&r, "bob", "accept", gs);
 	EXPECT_STATUS(r, 0);
 	EXPECT_OUT(r, "you are the second player (alice places stones 1 and 4");
 	ck_assert_msg(!strstr(r.out, "you play"), "%s", r.out);
+	run_free(&r);
+	/* in the opening: the first and second player (black and white are null), komi '-' */
+	AS(&r, "alice", "games", "--phase", "playing");
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "  alice (1st)      bob (2nd)            5     -  opening   -          -\n");
+	EXPECT_OUT(r, "\n(1st), (2nd): a prediction game's first and second player, before the "
+		      "predictions decide the colours\n");
+	ck_assert_msg(!strstr(r.out, "?") && !strstr(r.out, "pending"), "%s", r.out);
+	run_free(&r);
+	AS(&r, "alice", "resign", gs2);
+	EXPECT_STATUS(r, 0);
 	run_free(&r);
 
 	/* watch names first and second, no colours, no komi */

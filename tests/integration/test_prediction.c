@@ -748,7 +748,25 @@ START_TEST(test_tournament)
 			json_t *rr = hc_req(qc, "{s:s, s:I}", "cmd", "resign", "game", (json_int_t)g);
 			OK(rr);
 			json_decref(rr);
-			json_decref(wait_phase(td, g, "ended"));
+			rr = wait_phase(td, g, "ended");
+			ck_assert(json_is_null(hj_get(rr, "game.komi")));
+			json_decref(rr);
+			/* ended before the predictions: no bar, so KM[0] as in a free game, not
+			 * the event's komi (7.5 by default; the record said KM[7.5]) */
+			rr = hc_req(td, "{s:s, s:I}", "cmd", "sgf", "game", (json_int_t)g);
+			OK(rr);
+			ck_assert_msg(strstr(hj_str(rr, "sgf"), "KM[0]") != NULL, "%s", hj_str(rr, "sgf"));
+			json_decref(rr);
+			/* nor does the listing give the event's komi (the game's row held it) */
+			rr = hc_req(td, "{s:s, s:I}", "cmd", "games", "tournament", (json_int_t)tid);
+			OK(rr);
+			size_t j;
+			json_t *lg;
+			json_array_foreach(hj_get(rr, "games"), j, lg)
+				if (hj_int(lg, "id") == g)
+					ck_assert_msg(json_is_null(hj_get(lg, "komi")) ||
+						      hj_num(lg, "komi") == 0, "%s", hj_text(lg));
+			json_decref(rr);
 		}
 		if (round == 1) {
 			/* the winners: game 1's first player, game 2's second */
