@@ -361,11 +361,14 @@ int cmd_resign(int argc, char **argv)
 /* ---- play, pass, dead: read the game first or after ---- */
 
 static const char play_usage[] =
-	"usage: tengen [GLOBAL OPTIONS] play GAME VERTEX [--number N] [--json]\n"
+	"usage: tengen [GLOBAL OPTIONS] play GAME VERTEX [--number N] [--remove own|opponent]\n"
+	"                                  [--json]\n"
 	"Play a stone at VERTEX (GTP letters without I: D4, q16) in game GAME. The move's number\n"
 	"is read from the game first and sent with it, so a command run twice cannot play twice:\n"
 	"the second finds it is not your turn (and no warning is given). --number N plays only if\n"
-	"the move would be number N. Needs a login.\n";
+	"the move would be number N. --remove: prediction rules only (seed 000, Art. 4.3), where\n"
+	"the move leaves both sides with chains without liberties, whose go: your own or (the\n"
+	"default) the opponent's. Needs a login.\n";
 static const char pass_usage[] =
 	"usage: tengen [GLOBAL OPTIONS] pass GAME [--number N] [--json]\n"
 	"Pass in game GAME (numbered as play does). After two passes the game is counted: name\n"
@@ -380,6 +383,7 @@ struct act {
 	json_int_t game;
 	const char *vertex;  /* play: the vertex ("pass" for pass) */
 	json_int_t number;   /* play: --number, 0 to take it from the game */
+	const char *remove;  /* play: --remove own|opponent (prediction rules), NULL: not sent */
 	json_t *stones;      /* dead: the claim */
 	json_t *result;      /* the action's ok reply (kept for --json and the last line) */
 	bool opening;        /* play: a prediction game's opening stone (clocks are by player) */
@@ -475,6 +479,9 @@ static void play_reply(struct session *s, json_t *reply, void *arg)
 		const json_t *v;
 		json_array_foreach(caps, i, v)
 			printf(" %s", json_string_value(v));
+		/* seed 000, Art. 4.2-4.3: the mover's own chains went (a suicide, or chosen) */
+		if (strcmp(cli_str_or(mv, "removed", ""), "own") == 0)
+			printf(" (your own chains removed)");
 	}
 	const json_t *clocks = json_object_get(mv, "clocks");
 	const json_t *clock = color && !x->opening ? json_object_get(clocks, color) : NULL;
@@ -501,8 +508,11 @@ static void play_send(struct cli *c, json_int_t next)
 		cli_finish(c, CMD_EXIT_REFUSED);
 		return;
 	}
-	cli_send(c, json_pack("{s:s, s:I, s:s, s:I}", "cmd", "play", "game", x->game, "vertex",
-			      x->vertex, "number", next), play_reply);
+	json_t *req = json_pack("{s:s, s:I, s:s, s:I}", "cmd", "play", "game", x->game, "vertex",
+				x->vertex, "number", next);
+	if (req && x->remove)
+		json_object_set_new(req, "remove", json_string(x->remove));
+	cli_send(c, req, play_reply);
 }
 
 /* A prediction-rules game before play (seed 000, Art. 5.2; docs/protocol.md "Prediction
@@ -588,18 +598,23 @@ static void play_start(struct cli *c)
 static int play_command(int argc, char **argv, const char *usage, const char *vertex)
 {
 	struct cli_opts o = {0};
-	static const struct cli_option opts[] = {{"--number", true}};
-	const char *values[1] = {NULL};
+	static const struct cli_option opts[] = {{"--number", true}, {"--remove", true}};
+	const char *values[2] = {NULL, NULL};
 	const char *pos[2];
 	int npos;
 	int want = vertex ? 1 : 2;
-	int st = parse(argc, argv, &o, usage, opts, 1, values, pos, want, want, &npos);
+	int st = parse(argc, argv, &o, usage, opts, vertex ? 1 : 2, values, pos, want, want, &npos);
 	if (st >= 0)
 		return st;
-	struct act x = {.vertex = vertex ? vertex : pos[1]};
+	struct act x = {.vertex = vertex ? vertex : pos[1], .remove = values[1]};
 	if (cli_parse_id("GAME", pos[0], &x.game) != 0 ||
 	    (values[0] && cli_parse_id("--number", values[0], &x.number) != 0))
 		return CMD_EXIT_USAGE;
+	if (x.remove && strcmp(x.remove, "own") != 0 && strcmp(x.remove, "opponent") != 0) {
+		cli_errorf("--remove: own or opponent, not '%s' (whose chains go where both sides "
+			   "are left without liberties: seed 000, Art. 4.3)", x.remove);
+		return CMD_EXIT_USAGE;
+	}
 	if (!o.user) {
 		cli_errorf("%s: log in as the player: --user NAME (with --password-file F or "
 			   "TENGEN_PASSWORD)", argv[0]);

@@ -167,6 +167,65 @@ START_TEST(test_prediction_game)
 }
 END_TEST
 
+/* play --remove own (seed 000, Art. 4.3): Black's B5 leaves Black's {A5, B4, B5} and White's
+ * {C5, C4} without liberties, and Black chooses its own; a bad value or --remove on a pass is
+ * a usage error. */
+START_TEST(test_remove_own)
+{
+	struct run r;
+	cli_register("alice");
+	cli_register("bob");
+	AS(&r, "alice", "challenge", "bob", "--size", "5", "--ruleset", "prediction", "--first",
+	   "me", "--rated", "no");
+	EXPECT_STATUS(r, 0);
+	long long g = 0;
+	ck_assert(sscanf(strstr(r.out, "game "), "game %lld", &g) == 1);
+	run_free(&r);
+	char gs[32];
+	snprintf(gs, sizeof gs, "%lld", g);
+	AS(&r, "bob", "accept", gs);
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	/* the opening (alice White C5, bob Black A5, bob White A4, alice Black B4), alice W+5
+	 * against bob's W+3: alice takes White */
+	static const char *const who[] = {"alice", "bob", "bob", "alice", "alice", "bob", "alice",
+					  "bob", "alice", "bob", "alice"};
+	static const char *const at[] = {"C5", "A5", "A4", "B4", "C4", "D5", "B3", "D4", "E1",
+					 "C3", "E2"};
+	for (int i = 0; i < 11; i++) {
+		if (i == 4) {
+			AS(&r, "alice", "predict", gs, "W+5");
+			EXPECT_STATUS(r, 0);
+			run_free(&r);
+			AS(&r, "bob", "predict", gs, "W+3");
+			EXPECT_STATUS(r, 0);
+			run_free(&r);
+		}
+		AS(&r, who[i], "play", gs, at[i]);
+		EXPECT_STATUS(r, 0);
+		run_free(&r);
+	}
+	AS(&r, "bob", "play", gs, "B5", "--remove", "mine");
+	EXPECT_STATUS(r, 2);
+	EXPECT_ERR(r, "--remove: own or opponent, not 'mine'");
+	run_free(&r);
+	AS(&r, "bob", "pass", gs, "--remove", "own");
+	EXPECT_STATUS(r, 2);
+	run_free(&r);
+	AS(&r, "bob", "play", gs, "B5", "--remove", "own");
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "move 12: Black B5, captures 3:");
+	EXPECT_OUT(r, "(your own chains removed)");
+	run_free(&r);
+	char gg[48];
+	snprintf(gg, sizeof gg, "game=%lld", g);
+	AS(&r, "bob", "call", "game", gg); /* White's C5 lives on; Black's three are gone */
+	EXPECT_STATUS(r, 0);
+	EXPECT_OUT(r, "\"..OX.\"");
+	run_free(&r);
+}
+END_TEST
+
 /* challenge --placement free; the placement through `tengen call handicap` (issue 19). */
 START_TEST(test_free_placement)
 {
@@ -766,6 +825,7 @@ static Suite *cli_play_suite(void)
 	tcase_add_test(tc, test_free_placement);
 	tcase_add_test(tc, test_handicap_colour_auto);
 	tcase_add_test(tc, test_prediction_game);
+	tcase_add_test(tc, test_remove_own);
 	tcase_add_test(tc, test_dispute_settled);
 	tcase_add_test(tc, test_dispute_restart);
 	tcase_add_test(tc, test_long_reply);
