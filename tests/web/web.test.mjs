@@ -550,7 +550,8 @@ test('a prediction-rules game from the page: the opening placed by clicks, a sea
 	await acc.ok('login', {name: 'rosa', password: 'rosa-password'});
 	await acc.ok('accept', {game});
 	acc.close();
-	await rosa.goto(`${base}/game/${game}`);
+	// the lobby goes to the game by itself (game.start)
+	await rosa.waitForURL(`**/game/${game}`, {timeout: WAIT});
 	await rosa.waitForSelector('#phase[data-phase="opening"]', {timeout: WAIT});
 	const text = (sel) => rosa.$eval(sel, (e) => e.textContent);
 	assert.match(await text('#you'), /You are the first player: you place stones 1 \(White\) and 4 \(Black\)/);
@@ -558,6 +559,12 @@ test('a prediction-rules game from the page: the opening placed by clicks, a sea
 	assert.match(await text('#white'), /sven \(second player\)/);
 	assert.match(await text('#info'), /prediction rules: no komi/);
 	assert.match(await text('#phase'), /opening: rosa places White, stone 1 of 4/);
+	// the lobby lists it by first and second player (its black and white are null: "null – null")
+	await rosa.goto(base + '/');
+	await rosa.waitForFunction((g) => /rosa – sven, prediction rules \(opening/.test(document.querySelector(`#my-games [data-game="${g}"]`)?.textContent || '')
+		&& /rosa.*\(1st\).*sven.*\(2nd\)/.test(document.querySelector(`#live-games [data-game="${g}"]`)?.textContent || ''), game, {timeout: WAIT});
+	await rosa.goto(`${base}/game/${game}`);
+	await rosa.waitForSelector('#phase[data-phase="opening"]', {timeout: WAIT});
 	// the opening: C5 (rosa, White), A5 and A4 (sven), B4 (rosa, Black); out of turn is said
 	await click(rosa, 'C5', 'W', [rosa]);
 	await rosa.click('[data-point="E5"]');

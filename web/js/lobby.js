@@ -53,8 +53,8 @@ async function liveGames() {
 		const d = await request('game', {game: g.id});
 		const full = d.ok ? d.game : null;
 		const clocks = full && full.clocks ? `${clockText(full.clocks.B, 0)} / ${clockText(full.clocks.W, 0)}` : '–';
-		return el('tr', {'data-game': g.id}, el('td', {}, link('/game/' + g.id, '#' + g.id)), el('td', {}, named(g.black)),
-			el('td', {}, named(g.white)), el('td', {}, `${g.size}×${g.size}`),
+		return el('tr', {'data-game': g.id}, el('td', {}, link('/game/' + g.id, '#' + g.id)), el('td', {}, g.first ? [named(g.first), ' (1st)'] : named(g.black)),
+			el('td', {}, g.second ? [named(g.second), ' (2nd)'] : named(g.white)), el('td', {}, `${g.size}×${g.size}`),
 			el('td', {}, (full ? full.moves.length : '') + (g.phase === 'counting' ? ' (counting)' : '')), el('td', {}, clocks));
 	}));
 	$('#live-games tbody').replaceChildren(...rows, ...(rows.length ? [] : [el('tr', {}, el('td', {colspan: 6}, 'No game in play.'))]));
@@ -129,12 +129,18 @@ async function pending() {
 		: sentItem(c)));
 }
 
+// A listed game's players: Black – White, or a prediction game's first – second player until
+// the predictions decide the colours (black and white are null then).
+function players(g) {
+	return g.first ? `${g.first} – ${g.second}, prediction rules` : `${g.black} – ${g.white}`;
+}
+
 async function myGames() {
 	const me = player();
 	if (!me) return;
 	const lists = await Promise.all(['playing', 'counting', 'scheduled'].map((phase) => call('games', {player: me.name, phase, limit: 20})));
 	$('#my-games').replaceChildren(...lists.flatMap((r) => r.games).map((g) =>
-		el('li', {'data-game': g.id}, link('/game/' + g.id, `#${g.id} ${g.black} – ${g.white} (${g.phase}`
+		el('li', {'data-game': g.id}, link('/game/' + g.id, `#${g.id} ${players(g)} (${g.phase}`
 			+ (myTurn.has(g.id) ? ', your move' : '') + ')'))));
 }
 
