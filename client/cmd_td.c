@@ -20,6 +20,7 @@
 #include "event.h"
 #include "rating.h"
 #include "referee.h"
+#include "ruleset.h"
 #include "cli_run.h"
 #include "cmd_td_team.h"
 #include "cli_values.h"
@@ -192,6 +193,16 @@ static void print_withdrawn(struct cli_batch *b, const json_t *req, const json_t
 		       (long long)json_integer_value(json_object_get(f, "game")),
 		       (long long)json_integer_value(json_object_get(f, "round")),
 		       cli_str_or(f, "result", "?"));
+	/* a round robin's player who played fewer than half their games: their results are
+	 * void for both sides (Art. 28; docs/tiebreaks.md), which the standings now show */
+	const json_t *voided = json_object_get(reply, "voided");
+	if (json_array_size(voided) > 0) {
+		printf("  voided (fewer than half their games played, Art. 28): game");
+		json_array_foreach(voided, i, f)
+			printf("%s %lld", i ? "," : json_array_size(voided) > 1 ? "s" : "",
+			       (long long)json_integer_value(f));
+		printf(": no longer counted for either player\n");
+	}
 }
 
 static void print_started(struct cli_batch *b, const json_t *req, const json_t *reply)
@@ -232,7 +243,7 @@ static void print_result_set(struct cli_batch *b, const json_t *req, const json_
 	/* Void alone read as "as if never paired" (docs/tiebreaks.md): say which it is */
 	if (strcmp(res, "Void") == 0)
 		fputs(strcasecmp(cli_str_or(req, "result", ""), "double_loss") == 0 ||
-		      strcmp(cli_str_or(req, "reason", ""), "double_forfeit") == 0 ?
+		      strcasecmp(cli_str_or(req, "reason", ""), "double_forfeit") == 0 ?
 		      " (a double loss: both lose)" : " (void: as if never paired)", stdout);
 	if (json_is_true(json_object_get(reply, "unchanged")))
 		fputs(" (unchanged: it had that result already)", stdout);
@@ -722,6 +733,17 @@ static int results_line(char *s, int lineno, const char *file, json_t *reqs, jso
 			   "or '31 jigo adjudicated' (%s)", file, lineno,
 			   !result ? "no result after the game" : extra ? "a result has no spaces" :
 			   "the REASON is one of td result's, as adjudicated or warnings");
+		return -1;
+	}
+	/* a reason the result contradicts (W+R score): the server refuses it, so the file is
+	 * refused here, before anything is sent (referee_reason_fits, as the server checks) */
+	char norm[TD_WHAT_MAX];
+	bool dl;
+	if (reason && ruleset_result_normalise(ruleset_default(), result, norm, sizeof norm, &dl) == 0 &&
+	    !dl && referee_reason_fits(ruleset_default(), norm, why) < 0) {
+		cli_errorf("td results: %s line %d: %s does not go with %s: %s goes with %s",
+			   file, lineno, referee_reason_name(why), norm, referee_reason_name(why),
+			   referee_reason_results(why));
 		return -1;
 	}
 	char what[TD_WHAT_MAX];

@@ -1,6 +1,7 @@
 /* referee: one game's rules and penalties. See referee.h. */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include "referee.h"
 
 /* referee_check under ruleset rs. */
@@ -474,28 +475,99 @@ static const char *const reason_names[] = {"", "resignation", "time", "score", "
 static const char *const offence_names[] = {"", "occupied", "suicide", "superko", "not_your_turn",
 	"no_pass"};
 
-static int find(const char *s, const char *const *names, int n)
+static int find(const char *s, const char *const *names, int n, int (*cmp)(const char *,
+									  const char *))
 {
 	for (int i = 0; s && i < n; i++)
-		if (strcmp(s, names[i]) == 0)
+		if (cmp(s, names[i]) == 0)
 			return i;
 	return -1;
 }
 
-#define NAMES(kind, type, table)                                                     \
+#define NAMES(kind, type, table, cmp)                                                \
 	const char *referee_##kind##_name(type v)                                    \
 	{                                                                            \
 		return (unsigned)v < sizeof table / sizeof *table ? table[v] : "";   \
 	}                                                                            \
 	int referee_##kind##_parse(const char *s, type *out)                         \
 	{                                                                            \
-		int i = find(s, table, (int)(sizeof table / sizeof *table));         \
+		int i = find(s, table, (int)(sizeof table / sizeof *table), cmp);    \
 		if (i < 0)                                                           \
 			return -1;                                                   \
 		*out = (type)i;                                                      \
 		return 0;                                                            \
 	}
 
-NAMES(phase, enum game_phase, phase_names)
-NAMES(reason, enum end_reason, reason_names)
-NAMES(offence, enum offence, offence_names)
+NAMES(phase, enum game_phase, phase_names, strcmp)
+/* a reason as a director types it, any case, as results are read (ruleset_result_normalise) */
+NAMES(reason, enum end_reason, reason_names, strcasecmp)
+NAMES(offence, enum offence, offence_names, strcmp)
+
+/* ---- results and reasons ---- */
+
+/* What a result text says about how the game ended: the kinds referee_reason_fits pairs with
+ * reasons. */
+enum result_kind { KIND_NONE = -1, KIND_R, KIND_T, KIND_F, KIND_COUNT, KIND_VOID };
+
+static enum result_kind result_kind(const struct ruleset *rs, const char *result)
+{
+	struct ruleset_result x;
+	if (!rs || !result || rs->result_parse(result, &x) < 0)
+		return KIND_NONE;
+	if (x.decided_by)
+		return x.how == RULESET_WIN_RESIGNATION ? KIND_R : x.how == RULESET_WIN_TIME ? KIND_T
+											    : KIND_F;
+	if (x.counted || x.draw || x.winner != EMPTY) /* "B+3.5", "0", "B+" (no margin given) */
+		return KIND_COUNT;
+	return KIND_VOID;
+}
+
+/* The kind of result each reason goes with (KIND_NONE: any, a director's decision; the
+ * challenge's own endings, declined and expired, have none). */
+static int reason_kind(enum end_reason why)
+{
+	switch (why) {
+	case END_RESIGNATION: return KIND_R;
+	case END_TIME: return KIND_T;
+	case END_WARNINGS:
+	case END_ILLEGAL:
+	case END_LATENESS: return KIND_F;
+	case END_SCORE: return KIND_COUNT;
+	case END_DOUBLE_FORFEIT:
+	case END_CYCLE: return KIND_VOID;
+	case END_ADJUDICATED: return KIND_NONE;
+	default: return -2;
+	}
+}
+
+int referee_reason_fits(const struct ruleset *rs, const char *result, enum end_reason why)
+{
+	enum result_kind k = result_kind(rs, result);
+	int want = reason_kind(why);
+	return k != KIND_NONE && want != -2 && (want == KIND_NONE || want == (int)k) ? 0 : -1;
+}
+
+const char *referee_reason_results(enum end_reason why)
+{
+	switch (reason_kind(why)) {
+	case KIND_R: return "B+R or W+R";
+	case KIND_T: return "B+T or W+T";
+	case KIND_F: return "B+F or W+F";
+	case KIND_COUNT: return "a counted result (W+3.5, B+12, 0)";
+	case KIND_VOID: return "Void";
+	case KIND_NONE: return "any result";
+	default: return "no result";
+	}
+}
+
+const char *referee_result_reasons(const struct ruleset *rs, const char *result)
+{
+	switch (result_kind(rs, result)) {
+	case KIND_R: return "resignation or adjudicated";
+	case KIND_T: return "time or adjudicated";
+	case KIND_F: return "warnings, illegal, lateness or adjudicated";
+	case KIND_COUNT: return "score or adjudicated";
+	case KIND_VOID: return "double_forfeit, cycle or adjudicated";
+	default: return "none";
+	}
+}

@@ -228,11 +228,25 @@ int referee_end(struct referee *r, const char *result, enum end_reason reason, b
  * compensation and warnings (Art. 9, 11, 24.1). */
 void referee_count(const struct referee *r, const bool *dead, struct score *out);
 
-/* Names on the wire and in the store. */
+/* Names on the wire and in the store. A reason is read in any case ("SCORE" is END_SCORE, as
+ * results are: ruleset_result_normalise); phases and offences exactly. */
 const char *referee_phase_name(enum game_phase p);
 int referee_phase_parse(const char *s, enum game_phase *out);
 const char *referee_reason_name(enum end_reason e);
 int referee_reason_parse(const char *s, enum end_reason *out);
+
+/* Does `result` (a result text of rs in its stored form: ruleset_result_normalise) go with
+ * reason `why`, as a director sets them (docs/protocol.md tournament.result)? A reason says how
+ * the game ended and the result must say the same: resignation B+R/W+R; time B+T/W+T;
+ * warnings, illegal, lateness B+F/W+F (lost by the rules' forfeit, Art. 22, 24); score a
+ * counted result (a margin, 0, or "B+"/"W+" without one); double_forfeit and cycle Void (Art.
+ * 17.5, 20.3); adjudicated any (a director's decision, Art. 23). Returns 0, or -1 (also for a
+ * text rs does not read, and for END_NONE, END_DECLINED, END_EXPIRED: no director gives them). */
+int referee_reason_fits(const struct ruleset *rs, const char *result, enum end_reason why);
+/* For messages: the results `why` goes with ("B+R or W+R", "a counted result (W+3.5, B+12,
+ * 0)", "any result"), and the reasons `result` goes with ("resignation or adjudicated"). */
+const char *referee_reason_results(enum end_reason why);
+const char *referee_result_reasons(const struct ruleset *rs, const char *result);
 const char *referee_offence_name(enum offence o);
 int referee_offence_parse(const char *s, enum offence *out);
 

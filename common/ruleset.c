@@ -245,6 +245,22 @@ int ruleset_margin_fits(const struct ruleset *rs, const char *r, double komi)
 	return rest == floor(rest) ? 0 : -1;
 }
 
+double ruleset_margin_max(const struct ruleset *rs, int size, double komi)
+{
+	/* Black's area less White's is at most the board's points, and a warning moves a point
+	 * from one side to the other (Art. 24.1): one short of the warnings that lose, each worth
+	 * two points of the difference */
+	return (double)size * size + 2.0 * (rs->warnings_lose - 1) + fabs(komi);
+}
+
+int ruleset_margin_possible(const struct ruleset *rs, const char *r, int size, double komi)
+{
+	struct ruleset_result x;
+	if (rs->result_parse(r, &x) < 0 || !x.counted)
+		return 0;
+	return x.margin <= ruleset_margin_max(rs, size, komi) ? 0 : -1;
+}
+
 /* ---- records ---- */
 
 const struct ruleset *ruleset_from_sgf(const char *ru, bool *decisive)

@@ -152,6 +152,16 @@ int ruleset_result_check(const struct ruleset *rs, const char *r);
  * Returns 0, or -1. */
 int ruleset_margin_fits(const struct ruleset *rs, const char *r, double komi);
 
+/* The largest margin, in points, a count under rs can give on a board of `size` with komi
+ * `komi` (the komi in force: effective_komi, handicap compensation included; a prediction
+ * game's, minus its bar): Black's and White's areas differ by at most size * size, and by two
+ * more for each warning short of those that lose (Art. 24.1: a warning moves a point), and the
+ * komi moves the margin by its size either way: 90.5 on 9x9 with komi 7.5. */
+double ruleset_margin_max(const struct ruleset *rs, int size, double komi);
+/* Is the counted result r (ruleset_result_check's form) within ruleset_margin_max? Results
+ * without a margin are. Returns 0, or -1 ("W+300.5" on 9x9). */
+int ruleset_margin_possible(const struct ruleset *rs, const char *r, int size, double komi);
+
 /* Fill the game information a record of a game under rs takes from the ruleset: KM (the
  * effective komi of `komi` and `handicap`), HA, RU, and PL when the first player is not the one
  * SGF implies (White when Black has stones before the first move, else Black). s->size must be

@@ -27,7 +27,9 @@
 #define PROTO_PASSWORD_MAX 1024      /* bytes: bounds the hashing work per login */
 #define PROTO_ID_MAX INT64_C(9007199254740991) /* 2^53-1: largest id exact in a JSON double */
 #define PROTO_VERTICES_MAX (BOARD_MAX_SIZE * BOARD_MAX_SIZE) /* entries of a vertex list */
-#define PROTO_ERROR_MESSAGE_MAX 256  /* bytes of an error message, with its NUL */
+#define PROTO_ERROR_MESSAGE_MAX 1024 /* bytes of an error message, with its NUL: the longest
+                                      * refusal and the names it quotes fit (256 cut some
+                                      * mid-word); svc_fail logs a message cut short */
 #define PROTO_ERROR_QUOTE_MAX 40     /* bytes of user text quoted in an error message */
 
 /* Time-control limits (seconds unless said otherwise). */

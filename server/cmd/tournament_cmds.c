@@ -277,6 +277,11 @@ void tournament_cmds_update(struct conn *c, const struct proto_request *req)
 	 * are unique, proto_parse) */
 	const char *differ[sizeof update_fields / sizeof *update_fields];
 	size_t ndiffer = 0;
+	/* where the field gives the rounds (a round robin, a knockout), `rounds` is no change
+	 * when it is those, as tournament.get shows them, and a change (refused:
+	 * tournaments_update) when it is anything else, the stored setting too */
+	bool derived;
+	int shown = tournaments_rounds_shown(&t, &derived);
 	json_object_foreach(req->root, key, v) {
 		if (strcmp(key, "cmd") == 0 || strcmp(key, "id") == 0 || strcmp(key, "tournament") == 0)
 			continue;
@@ -291,6 +296,8 @@ void tournament_cmds_update(struct conn *c, const struct proto_request *req)
 		/* 7 is the stored 7.0: numbers compare by value */
 		bool same = json_is_number(was) && json_is_number(v) ?
 			    json_number_value(was) == json_number_value(v) : json_equal(was, v);
+		if (derived && strcmp(key, "rounds") == 0)
+			same = json_is_integer(v) && json_integer_value(v) == shown;
 		if (!same && ndiffer < sizeof differ / sizeof *differ)
 			differ[ndiffer++] = key;
 		json_object_set(merged, key, v);
@@ -398,17 +405,18 @@ void tournament_cmds_withdraw(struct conn *c, const struct proto_request *req)
 	const char *name;
 	int64_t id;
 	int round;
-	json_t *forfeited;
+	json_t *forfeited, *voided;
 	/* a name as in the field: an account's, or an entrant's "Surname Firstname" */
 	if (proto_get_string(req->root, "player", true, STORE_FULL_NAME_MAX, &name, &err) < 0 ||
 	    proto_get_id(req->root, "tournament", true, &id, &err) < 0 ||
-	    tournaments_withdraw(c->srv, id, name, &round, &forfeited, &err) < 0) {
+	    tournaments_withdraw(c->srv, id, name, &round, &forfeited, &voided, &err) < 0) {
 		reply_refused(c, req, &err);
 		return;
 	}
 	json_t *r = proto_reply_ok(req->id);
 	json_object_set_new(r, "withdrawn_after", json_integer(round));
 	json_object_set_new(r, "forfeited", forfeited);
+	json_object_set_new(r, "voided", voided);
 	server_reply(c, r);
 }
 

@@ -490,8 +490,11 @@ int server_reply_error(struct conn *c, const json_t *id, enum proto_errcode code
 	struct proto_error err = {.code = code};
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(err.message, sizeof err.message, fmt, ap);
+	int n = vsnprintf(err.message, sizeof err.message, fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof err.message) /* cut short: PROTO_ERROR_MESSAGE_MAX is too small */
+		log_msg(LOGL_WARN, "error_message_cut", "bytes=%d max=%zu start=\"%.60s\"", n,
+			sizeof err.message - 1, err.message);
 	server_reply(c, proto_reply_error_from(id, &err));
 	return -1;
 }

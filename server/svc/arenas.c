@@ -77,6 +77,14 @@ static bool out_in(const struct ev_build *b, int p, int round)
 	return q->withdrawn_before_start || (q->withdrawn_after && q->withdrawn_after < round);
 }
 
+bool arenas_decided(const struct tour *t, const struct ev_build *b)
+{
+	struct arena a;
+	struct proto_error ignored;
+	return json_array_size(json_object_get(t->state, "teams")) == 2 &&
+	       arena_replay(t, b, &a, &ignored) == 0 && a.winner >= 0;
+}
+
 int arenas_start_game(struct server *srv, struct tour *t, struct ev_build *b, double start_at,
 		      struct tournament_round *out, struct proto_error *e)
 {

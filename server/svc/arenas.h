@@ -18,6 +18,9 @@
 /* Is t an arena match? */
 bool arenas_is_arena(const struct tour *t);
 
+/* Is arena t (its event b) decided: every game has a result and a team's players are all
+ * beaten (no game is to come)? */
+bool arenas_decided(const struct tour *t, const struct ev_build *b);
 /* The next game of arena t (its event b) at start_at (0: now): out->pairings [{match, home,
  * away, games: [{board: 1, game, black, white}], home_player, away_player}] (the players'
  * places in their teams' orders, from 1). Errors: conflict (not two teams, a game without a

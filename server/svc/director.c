@@ -29,22 +29,32 @@ int games_set_result(struct server *srv, int64_t id, const char *result, const c
 		return -1;
 	}
 	const struct ruleset *rs = g ? g->rs : ruleset_find(tour_game_ruleset(&row));
+	const struct store_game *gr = g ? &g->row : &row;
+	/* (any case: referee_reason_parse) */
+	bool reason_ok = !reason || referee_reason_parse(reason, &why) == 0;
 	/* Art. 23: a director may adjudicate a draw whatever the komi, saying so (reason
 	 * adjudicated); a draw given without a reason is taken for a count, which a half-point
 	 * komi cannot give (a slip of the keyboard at a board event) */
-	bool adjudged_draw = reason && strcmp(reason, "adjudicated") == 0 &&
+	bool adjudged_draw = reason && reason_ok && why == END_ADJUDICATED &&
 			     (strcmp(result, "0") == 0 || strcmp(result, "Draw") == 0);
 	int rc = 0;
 	if (!result_valid(rs, result))
 		rc = -2;
-	else if (!adjudged_draw && ruleset_margin_fits(rs, result, g ? g->row.komi : row.komi) < 0)
+	/* no count gives more than the board and the komi (W+300.5 on 9x9: a typo) */
+	else if (ruleset_margin_possible(rs, result, gr->size,
+					 rs->effective_komi(gr->komi, gr->handicap)) < 0)
+		rc = -5;
+	else if (!adjudged_draw && ruleset_margin_fits(rs, result, gr->komi) < 0)
 		rc = -4;
-	else if ((reason && referee_reason_parse(reason, &why) < 0) || why == END_NONE ||
-		 why == END_DECLINED || why == END_EXPIRED)
+	else if (!reason_ok || why == END_NONE || why == END_DECLINED || why == END_EXPIRED)
 		rc = -3;
 	/* One stored form of a double loss: Void with reason double_forfeit (docs/rules.md §4) */
 	else if (why == END_DOUBLE_FORFEIT && strcmp(result, rs->result_void) != 0)
 		rc = -3;
+	/* the reason says how the game ended, and so does the result: W+R with reason score,
+	 * B+4.5 with resignation, B+F with score contradict each other */
+	else if (referee_reason_fits(rs, result, why) < 0)
+		rc = -6;
 	if (rc != 0) {
 		store_game_clear(&row);
 		return rc;
@@ -143,7 +153,8 @@ int games_repair(struct server *srv, int64_t id, int64_t black_id, int64_t white
 	g->row.black_id = black_id;
 	g->row.white_id = white_id;
 	g->row.handicap = handicap;
-	g->row.komi = komi;
+	/* the bar replaces komi under the prediction ruleset (seed 000, Art. 5.3) */
+	g->row.komi = g->rs->bar == RULESET_BAR_PREDICTION ? g->rs->default_komi : komi;
 	if (game_names_of(srv, g) < 0) {
 		g->row = old;
 		memcpy(g->black, ob, sizeof ob);

@@ -20,7 +20,9 @@ enum games_rating {
  * stored form, ruleset_result_check: give ruleset_result_normalise's form) or -3 (not a reason a director may give: none of
  * referee_reason_name's but "declined", or "double_forfeit" with a result other than Void,
  * docs/rules.md §4) or -4 (a margin an area count cannot give with the game's komi:
- * ruleset_margin_fits). */
+ * ruleset_margin_fits) or -5 (a margin larger than any count on the game's board gives:
+ * ruleset_margin_possible) or -6 (a reason the result contradicts, W+R with score:
+ * referee_reason_fits). The reason is read in any case (referee_reason_parse). */
 int games_set_result(struct server *srv, int64_t id, const char *result, const char *reason,
 		     enum games_rating rating);
 /* The tournament game `id` belongs to: *tournament_id, 0 for a casual game (a director may set
@@ -41,7 +43,8 @@ int games_warn(struct server *srv, int64_t id, enum color c, const char *reason)
  * director may change its pairing then (games_repair). */
 bool games_is_unstarted(struct server *srv, int64_t id);
 /* A director changes scheduled game `id` (games_is_unstarted): its players (black_id,
- * white_id), its handicap (0, 1 or 2-9: games_schedule_check) and komi (points). The board is
+ * white_id), its handicap (0, 1 or 2-9: games_schedule_check) and komi (points; ignored
+ * under the prediction ruleset, whose bar replaces it: docs/rules.md §5, Art. 5.3). The board is
  * set up again for the handicap, presence is cleared, the row written in the iteration's
  * transaction, and game.start goes to both players as at the round's start. Returns 0, -1 (not
  * a scheduled live game), -2 (a handicap the board refuses, or a player not in the store:

@@ -8,7 +8,8 @@
 #include "proto.h"
 
 /* Fill *e (if not NULL) with `code` and the printf-style message (truncated to
- * PROTO_ERROR_MESSAGE_MAX - 1 bytes, as server_reply_error does). Returns -1. */
+ * PROTO_ERROR_MESSAGE_MAX - 1 bytes, as server_reply_error does, and the log says so:
+ * `error_message_cut`). Returns -1. */
 int svc_fail(struct proto_error *e, enum proto_errcode code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

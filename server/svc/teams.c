@@ -601,6 +601,23 @@ out:
 	return rc;
 }
 
+bool teams_over(const struct tour *t, const struct ev_build *b)
+{
+	if (arenas_is_arena(t))
+		return arenas_decided(t, b);
+	struct team_build tb;
+	if (tour_round(t) < 1 || team_build(t, b, &tb) < 0)
+		return false;
+	bool over = tb.te.nteams >= 2;
+	for (int k = 0; over && k < b->ev.ngames; k++)
+		over = b->ev.games[k].result != RESULT_NONE;
+	struct team_round *r = over ? malloc(sizeof *r) : NULL;
+	over = r && team_pair_round(&tb.te, tour_round(t) + 1, r) == PAIRING_EOVER;
+	free(r);
+	team_build_free(&tb);
+	return over;
+}
+
 json_t *teams_pairings(const struct tour *t, const struct ev_build *b, int round)
 {
 	json_t *arr = json_array();

@@ -54,6 +54,10 @@ int teams_lineup(struct server *srv, int64_t tournament, const char *by, bool td
 int teams_start_round(struct server *srv, struct tour *t, struct ev_build *b, double start_at,
 		      struct tournament_round *out, struct proto_error *e);
 
+/* Is team event t (its event b) over: round 1 paired, every game with a result, and no round
+ * to pair after the current one (teams_start_round would answer "the event is over"; an
+ * arena: decided)? */
+bool teams_over(const struct tour *t, const struct ev_build *b);
 /* The matches of round `round` of t as pairings (with each board game's result, when it has
  * one): a new array. */
 json_t *teams_pairings(const struct tour *t, const struct ev_build *b, int round);

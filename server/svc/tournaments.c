@@ -13,6 +13,7 @@
 #include "panic.h"
 #include "pairing.h"
 #include "rating.h"
+#include "referee.h"
 #include "ruleset.h"
 #include "standings.h"
 #include "svc_error.h"
@@ -118,6 +119,52 @@ static int update_late_check(const struct tour *t, const char *key, int round, i
 	return 0;
 }
 
+int tournaments_rounds_shown(const struct tour *t, bool *derived)
+{
+	enum team_system ts;
+	enum event_system base;
+	int stored = tour_setting_int(t, "rounds", TOURNAMENT_ROUNDS_DEFAULT);
+	if (team_system_parse(t->row.system, &ts, &base) == 0) {
+		*derived = ts == TEAM_SYSTEM_ROUND_ROBIN || ts == TEAM_SYSTEM_KNOCKOUT;
+		int r = teams_rounds_planned(t->row.system, t->state);
+		return r > 0 ? r : stored;
+	}
+	*derived = t->system == SYSTEM_ROUND_ROBIN || t->system == SYSTEM_DOUBLE_ROUND_ROBIN ||
+		   (t->system == SYSTEM_KNOCKOUT &&
+		    !json_is_true(json_object_get(tour_settings(t), "double_elimination")) &&
+		    tour_setting_int(t, "elimination_losses", 0) <= 1);
+	return tour_rounds_planned(t->system, t->state);
+}
+
+/* A `rounds` given to t, whose rounds follow from its field (tournaments_rounds_shown: `shown`
+ * of them), that is not those: a conflict at any round (it was stored, or taken for no change
+ * when it was the stored value, and the reply said `ok` with rounds nobody plays). Returns -1
+ * with *e. */
+static int update_rounds_derived(const struct tour *t, int given, int shown, struct proto_error *e)
+{
+	enum team_system ts;
+	enum event_system base;
+	bool team = team_system_parse(t->row.system, &ts, &base) == 0;
+	bool ko = team ? ts == TEAM_SYSTEM_KNOCKOUT : t->system == SYSTEM_KNOCKOUT;
+	int entries = 0;
+	size_t i;
+	json_t *p;
+	if (team)
+		entries = (int)json_array_size(json_object_get(t->state, "teams"));
+	else
+		json_array_foreach(json_object_get(t->state, "players"), i, p)
+			entries += !json_is_true(json_object_get(p, "withdrawn_before_start"));
+	const char *what = team ? (ko ? "team knockout" : "team round robin") :
+			   ko ? "knockout" : t->system == SYSTEM_DOUBLE_ROUND_ROBIN ?
+			   "double round robin" : "round robin";
+	return svc_fail(e, PROTO_ERR_CONFLICT, "field 'rounds': tournament %lld is a %s, whose rounds "
+			"follow from its field, not from this setting: %d for its %d %s%s (%s); "
+			"%d would change nothing", (long long)t->row.id, what, shown, entries,
+			team ? "team" : "entr", team ? (entries == 1 ? "" : "s") :
+			(entries == 1 ? "y" : "ies"), ko ? "the rounds until one is left" :
+			"everyone meets everyone, Art. 26", given);
+}
+
 int tournaments_update(struct server *srv, int64_t id, const struct tournament_settings *set,
 		       const char *const *changed, size_t nchanged, const char *by,
 		       int *handicap_max, json_t **settings, struct proto_error *e)
@@ -126,6 +173,14 @@ int tournaments_update(struct server *srv, int64_t id, const struct tournament_s
 	if (tour_get(srv, id, &t, e) < 0)
 		return -1;
 	int round = tour_round(&t);
+	bool derived;
+	int shown = tournaments_rounds_shown(&t, &derived);
+	for (size_t k = 0; derived && k < nchanged; k++)
+		if (strcmp(changed[k], "rounds") == 0) {
+			update_rounds_derived(&t, set->rounds, shown, e);
+			tour_clear(&t);
+			return -1;
+		}
 	for (size_t k = 0; round > 0 && k < nchanged; k++)
 		if (update_late_check(&t, changed[k], round, set->rounds, e) < 0) {
 			tour_clear(&t);
@@ -140,13 +195,20 @@ int tournaments_update(struct server *srv, int64_t id, const struct tournament_s
 					"without accounts (entrants), who play at real boards only");
 		}
 	json_t *s = settings_json(set, handicap_max);
-	json_object_set(t.state, "settings", s);
+	json_object_set_new(t.state, "settings", s);
 	server_txn(srv);
 	tour_save(srv, &t);
 	log_msg(LOGL_INFO, "tournament_update", "tournament=%lld round=%d by=%s", (long long)id,
 		round, by);
+	/* the reply's settings as tournament.get gives them: a round robin's or knockout's
+	 * rounds those its field plays (it said the stored 5 where get said 3) */
+	*settings = json_deep_copy(s);
+	if (*settings && derived)
+		json_object_set_new(*settings, "rounds", json_integer(tournaments_rounds_shown(&t,
+									&derived)));
 	tour_clear(&t);
-	*settings = s;
+	if (!*settings) /* the change is stored: say so without the object */
+		*settings = json_object();
 	return 0;
 }
 
@@ -204,8 +266,49 @@ bool tournaments_entry_id(struct server *srv, int64_t tournament, const char *na
 	return v != NULL;
 }
 
+static bool tournaments_over(struct server *srv, const struct tour *t);
+
+/* The games of player `pid` that t's standings void because of the withdrawal just recorded in
+ * t (Art. 28: a round robin's player withdrawn with fewer than half its games played): those
+ * void with it and not without it, as [game id] (a best-of-N match: its first game), a new
+ * array; [] for the other systems, whose results stand. */
+static json_t *withdraw_voided(struct server *srv, const struct tour *t, int64_t pid)
+{
+	json_t *ids = json_array();
+	struct ev_build b;
+	if ((t->system != SYSTEM_ROUND_ROBIN && t->system != SYSTEM_DOUBLE_ROUND_ROBIN) ||
+	    teams_is_team(t) || tour_ev_build(srv, t, &b) < 0)
+		return ids;
+	int pi = tour_player_index(&b.ev, pid), n = b.ev.ngames;
+	enum event_result *raw = malloc(((size_t)n + 1) * sizeof *raw),
+			  *kept = malloc(((size_t)n + 1) * sizeof *kept);
+	if (pi >= 0 && raw && kept && matches_reduce(t, &b) == 0) {
+		n = b.ev.ngames;
+		int after = b.ev.players[pi].withdrawn_after;
+		for (int k = 0; k < n; k++)
+			raw[k] = b.ev.games[k].result;
+		b.ev.players[pi].withdrawn_after = 0; /* as the standings read it before */
+		bool ok = standings_apply_withdrawals(&b.ev) >= 0;
+		for (int k = 0; k < n; k++) {
+			kept[k] = b.ev.games[k].result;
+			b.ev.games[k].result = raw[k];
+		}
+		b.ev.players[pi].withdrawn_after = after;
+		ok = ok && standings_apply_withdrawals(&b.ev) >= 0;
+		for (int k = 0; ok && k < n; k++)
+			if (b.ev.games[k].result == RESULT_VOID && kept[k] != RESULT_VOID &&
+			    (b.ev.games[k].black == pi || b.ev.games[k].white == pi))
+				json_array_append_new(ids, json_integer(b.game_ids[k]));
+	}
+	free(raw);
+	free(kept);
+	tour_ev_free(&b);
+	return ids;
+}
+
 int tournaments_withdraw(struct server *srv, int64_t tournament, const char *name,
-			 int *after_round, json_t **forfeited, struct proto_error *e)
+			 int *after_round, json_t **forfeited, json_t **voided,
+			 struct proto_error *e)
 {
 	struct tour t;
 	if (tour_get(srv, tournament, &t, e) < 0)
@@ -220,6 +323,16 @@ int tournaments_withdraw(struct server *srv, int64_t tournament, const char *nam
 		return -1;
 	}
 	int round = tour_round(&t);
+	/* Art. 28 is about leaving an event under way: once it is over, a withdrawal changed
+	 * nothing but the standings' note (the winner "withdrawn after round 3"), and in a
+	 * knockout it could not be undone */
+	if (round > 0 && tournaments_over(srv, &t)) {
+		svc_fail(e, PROTO_ERR_CONFLICT, "tournament %lld is over (round %d was its last, and "
+			 "every game has a result): nobody withdraws from it; to change a result, "
+			 "enter it (tournament.result)", (long long)t.row.id, round);
+		tour_clear(&t);
+		return -1;
+	}
 	int64_t pid = json_integer_value(json_object_get(entry, "id"));
 	json_t *done = json_array();
 	if (round == 0) {
@@ -246,8 +359,9 @@ int tournaments_withdraw(struct server *srv, int64_t tournament, const char *nam
 		}
 	}
 	tour_save(srv, &t);
-	log_msg(LOGL_INFO, "tournament_withdraw", "tournament=%lld player=%s after_round=%d",
-		(long long)t.row.id, name, round);
+	*voided = round > 0 ? withdraw_voided(srv, &t, pid) : json_array();
+	log_msg(LOGL_INFO, "tournament_withdraw", "tournament=%lld player=%s after_round=%d "
+		"voided=%zu", (long long)t.row.id, name, round, json_array_size(*voided));
 	*after_round = round;
 	*forfeited = done;
 	tour_clear(&t);
@@ -349,9 +463,13 @@ static int round_ready(const struct tour *t, const struct ev_build *b, struct pr
 	for (int k = 0; k < b->ev.ngames; k++)
 		if (b->ev.games[k].result == RESULT_NONE) {
 			size_t l = strlen(pending);
-			if (l < sizeof pending - 24)
+			/* the games as far as they fit, then "...": a list cut without a word
+			 * read as the whole of it */
+			if (l < sizeof pending - 32)
 				snprintf(pending + l, sizeof pending - l, "%s%lld", npending ? ", " : "",
 					 (long long)b->game_ids[k]);
+			else if (strcmp(pending + l - 3, "...") != 0)
+				snprintf(pending + l, sizeof pending - l, ", ...");
 			npending++;
 		}
 	if (npending)
@@ -459,6 +577,40 @@ static int tournaments_pair(const struct tour *t, const struct event *ev, int ro
 	return pairing_round(ev, round, out);
 }
 
+/* Is t over: round 1 paired, every game with a result, and no round, knockout replay or
+ * best-of-N game to come (tournaments_start_round would answer "the event is over")? */
+static bool tournaments_over(struct server *srv, const struct tour *t)
+{
+	int round = tour_round(t);
+	struct ev_build b;
+	if (round < 1 || tour_ev_build(srv, t, &b) < 0)
+		return false;
+	bool over;
+	if (teams_is_team(t)) {
+		over = teams_over(t, &b);
+		tour_ev_free(&b);
+		return over;
+	}
+	over = true;
+	for (int k = 0; over && k < b.ev.ngames; k++)
+		over = b.ev.games[k].result != RESULT_NONE;
+	/* best-of-N: an undecided match has its next game to come (matches_next_games) */
+	if (over && matches_games(t)) {
+		over = matches_reduce(t, &b) == 0;
+		for (int k = 0; over && k < b.ev.ngames; k++)
+			over = b.ev.games[k].result != RESULT_NONE;
+	}
+	/* a knockout's drawn or void game is replayed (knockout_replays) */
+	for (int k = 0; over && !matches_games(t) && t->system == SYSTEM_KNOCKOUT &&
+	     k < b.ev.ngames; k++)
+		over = !needs_replay(&b, k, round);
+	struct pairing_out *out = over ? malloc(sizeof *out) : NULL;
+	over = out && tournaments_pair(t, &b.ev, round + 1, out) == PAIRING_EOVER;
+	free(out);
+	tour_ev_free(&b);
+	return over;
+}
+
 int tournaments_start_round(struct server *srv, int64_t tournament, double start_at,
 			    struct tournament_round *res, struct proto_error *e)
 {
@@ -550,13 +702,34 @@ out:
 	return rc;
 }
 
-/* The error for games_set_result's refusal (-2, -3, -4) of `given` (the result as typed) with
- * `reason` (NULL: none given, so none is spoken of); `komi` the game's (points; -4 names it and
- * the two margins next to the one given that fit it, Chinese Rules 2002 Art. 9-11; NAN: not
- * known). Returns -1. */
+/* The error for games_set_result's refusal (-2 ... -6) of `given` (the result as typed) with
+ * `reason` (NULL: none given, so none is spoken of); `komi` the game's in force (points; -4
+ * names it and the two margins next to the one given that fit it, Chinese Rules 2002 Art.
+ * 9-11; -5 the largest margin with `size`, the game's board; NAN: not known). Returns -1. */
 static int result_refused(struct proto_error *e, int rc, const char *given, const char *stored,
-			  const char *reason, double komi)
+			  const char *reason, double komi, int size)
 {
+	const struct ruleset *rs = ruleset_default();
+	if (rc == -5 && isfinite(komi) && size > 0)
+		return svc_fail(e, PROTO_ERR_BAD_REQUEST,
+				"field 'result': '%s' is more than any count can give on this game's "
+				"%dx%d board: a margin is at most %g points there (the board's %d "
+				"points, %d for a warning, and the komi, %g)", stored, size, size,
+				ruleset_margin_max(rs, size, komi), size * size,
+				2 * (rs->warnings_lose - 1), komi);
+	if (rc == -5)
+		return svc_fail(e, PROTO_ERR_BAD_REQUEST, "field 'result': '%s' is more than any "
+				"count can give on this game's board", stored);
+	if (rc == -6) {
+		enum end_reason why = END_ADJUDICATED;
+		referee_reason_parse(reason, &why);
+		return svc_fail(e, PROTO_ERR_BAD_REQUEST,
+				"field 'reason': %s does not go with '%s': %s goes with %s, and %s with "
+				"%s (adjudicated with any: a director's decision, Art. 23)",
+				referee_reason_name(why), stored, referee_reason_name(why),
+				referee_reason_results(why), stored,
+				referee_result_reasons(rs, stored));
+	}
 	if (rc == -4 && isfinite(komi) && strcmp(stored, "0") != 0 &&
 	    (stored[0] == 'B' || stored[0] == 'W') && stored[1] == '+') {
 		/* the margins that fit: a whole number plus the komi's fraction */
@@ -648,7 +821,12 @@ int tournaments_result(struct server *srv, const char *by, bool admin, int64_t g
 	 * double_forfeit (docs/rules.md §4; docs/protocol.md tournament.result). */
 	if (ruleset_result_normalise(ruleset_default(), given, result, STORE_RESULT_SIZE,
 				     &double_loss) < 0)
-		return result_refused(e, -2, given, given, reason, NAN);
+		return result_refused(e, -2, given, given, reason, NAN, 0);
+	/* a reason in any case, as the result ("SCORE" is score), and from here in the one
+	 * form it is stored in (the checks below and games_set_result compare it so) */
+	enum end_reason why;
+	if (reason && referee_reason_parse(reason, &why) == 0)
+		reason = referee_reason_name(why);
 	if (double_loss && reason && strcmp(reason, "double_forfeit") != 0)
 		return svc_fail(e, PROTO_ERR_BAD_REQUEST,
 				"field 'reason': a double loss has reason double_forfeit, not '%s'", reason);
@@ -694,11 +872,15 @@ int tournaments_result(struct server *srv, const char *by, bool admin, int64_t g
 		/* named in a margin's refusal: the komi of the count, as the games listing and
 		 * the SGF's KM give it (with a handicap's compensation: docs/rules.md Art. 11) */
 		double komi = NAN;
+		int size = 0;
 		struct store_game row = {0};
-		if (set == -4 && store_game_get(srv->store, game, &row) == STORE_OK)
-			komi = ruleset_default()->effective_komi(row.komi, row.handicap);
+		if ((set == -4 || set == -5) && store_game_get(srv->store, game, &row) == STORE_OK) {
+			komi = ruleset_find(tour_game_ruleset(&row))->effective_komi(row.komi,
+										    row.handicap);
+			size = row.size;
+		}
 		store_game_clear(&row);
-		rc = result_refused(e, set, given, result, reason, komi);
+		rc = result_refused(e, set, given, result, reason, komi, size);
 		goto done;
 	}
 	if (tid == 0 && !unchanged)

@@ -70,12 +70,19 @@ struct tournament_round {
  * in force). Errors: conflict (the name exists), internal. */
 int tournaments_create(struct server *srv, const struct tournament_settings *set,
 		       const char *director, int64_t *id, int *handicap_max, struct proto_error *e);
+struct tour;
+/* The rounds tournament t plays as tournament.get shows them (tour_rounds_planned,
+ * teams_rounds_planned); *derived: they follow from its field, whatever its `rounds` setting
+ * says (a round robin, double round robin, single-elimination knockout and their team forms). */
+int tournaments_rounds_shown(const struct tour *t, bool *derived);
 /* Replace the settings of tournament `id` (as tournament.create gives them: `set`; the
  * `changed` ones, nchanged of them, differ from the stored settings); *handicap_max as
- * tournaments_create; *settings: the new settings object (a new reference). Before round 1
- * is paired any may change; after, only rounds (Swiss, McMahon; not below the rounds paired),
- * tiebreaks, time, lateness_limit_s and place. Errors: not_found, conflict (a setting fixed
- * by now, naming it). */
+ * tournaments_create; *settings: the new settings object (a new reference; `rounds` as
+ * tournaments_rounds_shown). Before round 1 is paired any may change; after, only rounds
+ * (Swiss, McMahon; not below the rounds paired), tiebreaks, time, lateness_limit_s and place.
+ * `rounds` never changes where the field gives them (tournaments_rounds_shown's *derived: a
+ * value other than those shown is a conflict). Errors: not_found, conflict (a setting fixed by
+ * now, naming it). */
 int tournaments_update(struct server *srv, int64_t id, const struct tournament_settings *set,
 		       const char *const *changed, size_t nchanged, const char *by,
 		       int *handicap_max, json_t **settings, struct proto_error *e);
@@ -115,9 +122,13 @@ bool tournaments_entry_id(struct server *srv, int64_t tournament, const char *na
 /* Withdraw player `name` (Art. 28): before round 1 it leaves the field, later its unfinished
  * games are forfeits; *after_round: the current round (0: before the start); *forfeited (new
  * reference, [] if none): those games, [{game, round, result}], so the director hears of the
- * results written. Errors: not found (tournament, not in the field), conflict (withdrawn). */
+ * results written; *voided (new reference, [] if none): the player's games whose results the
+ * standings now void (a round robin's player with fewer than half its games played, Art. 28),
+ * [game id]. Errors: not found (tournament, not in the field), conflict (withdrawn; the event
+ * is over: every round played, every result in). */
 int tournaments_withdraw(struct server *srv, int64_t tournament, const char *name,
-			 int *after_round, json_t **forfeited, struct proto_error *e);
+			 int *after_round, json_t **forfeited, json_t **voided,
+			 struct proto_error *e);
 /* Pair and start the next round at start_at (Unix seconds, 0: now), or schedule a knockout's
  * replays; the games' and byes' events go to the players. Errors: not found, conflict (round
  * not finished, too few players, cannot pair), internal. */

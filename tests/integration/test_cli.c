@@ -216,6 +216,47 @@ static long long tour_create(const char *td)
 	EXPECT_STATUS(r, 0);
 	ck_assert_msg(!strstr(r.out, "Sprnig"), "listed after its deletion: %s", r.out);
 	run_free(&r);
+	/* at real boards, four entrants: one withdrawn after one game of three has it voided for
+	 * both sides (Art. 28), and the reply says which (it said nothing) */
+	run(&r, td, NULL, "--user", "carol", "td", "create", "Void Cup", "--system", "round_robin",
+	    "--venue", "board", NULL);
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	static const char *const rr[] = {"One Ann", "Two Bob", "Three Cy", "Four Di"};
+	for (int i = 0; i < 4; i++) {
+		run(&r, td, NULL, "--user", "carol", "td", "enter", "Void Cup", rr[i], NULL);
+		EXPECT_STATUS(r, 0);
+		run_free(&r);
+	}
+	run(&r, td, NULL, "--user", "carol", "td", "start", "Void Cup", NULL);
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	run(&r, NULL, NULL, "pairings", "Void Cup", "1", "--json", NULL);
+	EXPECT_STATUS(r, 0);
+	json_t *pj = json_loads(r.out, JSON_DISABLE_EOF_CHECK, NULL);
+	long long ann = 0;
+	size_t pi;
+	json_t *pv;
+	json_array_foreach(json_object_get(pj, "pairings"), pi, pv) {
+		const char *bn = json_string_value(json_object_get(pv, "black"));
+		const char *wn = json_string_value(json_object_get(pv, "white"));
+		if ((bn && strcmp(bn, "One Ann") == 0) || (wn && strcmp(wn, "One Ann") == 0))
+			ann = (long long)json_integer_value(json_object_get(pv, "game"));
+	}
+	json_decref(pj);
+	ck_assert_msg(ann > 0, "no game of One Ann: %s", r.out);
+	run_free(&r);
+	char anns[32], want[128];
+	snprintf(anns, sizeof anns, "%lld", ann);
+	run(&r, td, NULL, "--user", "carol", "td", "result", anns, "b+r", NULL);
+	EXPECT_STATUS(r, 0);
+	run_free(&r);
+	run(&r, td, NULL, "--user", "carol", "td", "withdraw", "Void Cup", "One Ann", NULL);
+	EXPECT_STATUS(r, 0);
+	snprintf(want, sizeof want, "  voided (fewer than half their games played, Art. 28): game "
+		 "%lld: no longer counted for either player\n", ann);
+	EXPECT_OUT(r, want);
+	run_free(&r);
 	return t;
 }
 
@@ -336,6 +377,9 @@ static void tour_results_file(const char *td, const char *gs)
 		{"W+R by forfeit", "(a result has no spaces)"},
 		/* a reason the server refuses (a challenge's own ending), before a comment */
 		{"W+R declined # lapsed", "(the REASON is one of td result's"},
+		/* a reason the result contradicts (any case), as the server would refuse it */
+		{"w+r SCORE", "line 1: score does not go with W+R: score goes with a counted result "
+			      "(W+3.5, B+12, 0)"},
 	};
 	char text[256];
 	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {

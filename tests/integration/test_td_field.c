@@ -1079,6 +1079,221 @@ START_TEST(test_update_rounds_late)
 }
 END_TEST
 
+/* A board event `name` of `system` (`more`: fields, stolen, may be NULL) with the n entrants
+ * "<prefix> P0", ... (5k). Returns its id. */
+static long long event_of(struct hc *td, const char *name, const char *system, json_t *more,
+			  const char *prefix, int n)
+{
+	long long t = board_event(td, name, system, more);
+	for (int i = 0; i < n; i++) {
+		char who[32];
+		snprintf(who, sizeof who, "%s P%d", prefix, i);
+		json_t *r = enter(td, t, json_pack("{s:s, s:s}", "name", who, "rank", "5k"));
+		OK(r);
+		json_decref(r);
+	}
+	return t;
+}
+
+/* Start round `round` of t and give each of its games `res`; its pairing into *v. */
+static void play_round(struct hc *td, long long t, int round, const char *res,
+		       struct round_view *v)
+{
+	start(td, t, round, v);
+	for (int i = 0; i < v->n; i++)
+		result(td, v->game[i], res);
+}
+
+/* tournament.update of t with `fields` (stolen): the reply (new reference). */
+static json_t *update(struct hc *td, long long t, json_t *fields)
+{
+	json_t *req = json_pack("{s:s, s:I}", "cmd", "tournament.update", "tournament", (json_int_t)t);
+	json_object_update(req, fields);
+	json_decref(fields);
+	return hc_reqj(td, req);
+}
+
+/* tournament.get's settings.rounds of t. */
+static long long rounds_shown(struct hc *td, long long t)
+{
+	json_t *r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.get", "tournament", (json_int_t)t);
+	OK(r);
+	long long n = hj_int(r, "tournament.settings.rounds");
+	json_decref(r);
+	return n;
+}
+
+/* A refusal of tournament.update arrives whole: the message buffer held 255 bytes, and "td set
+ * "Club Swiss" --size 13" after round 1 ended "... while none of its games h". */
+START_TEST(test_update_message_whole)
+{
+	struct hc *td = tt_director("uw_td");
+	long long t = event_of(td, "Club Swiss", "swiss", json_pack("{s:i}", "rounds", 3), "Uw", 2);
+	struct round_view v;
+	start(td, t, 1, &v);
+	json_t *r = update(td, t, json_pack("{s:i}", "size", 13));
+	ERR(r, "conflict");
+	char want[512];
+	snprintf(want, sizeof want, "field 'size': tournament %lld is at round 1, and this setting "
+		 "is fixed once round 1 is paired (what may still change: rounds in a Swiss or "
+		 "McMahon event, tiebreaks, time, lateness_limit_s, place; tournament.unpair takes "
+		 "a round back while none of its games has begun)", t);
+	ck_assert_pstr_eq(hj_str(r, "error.message"), want);
+	json_decref(r);
+	/* a knockout's rounds: the sentence to its end */
+	long long ko = event_of(td, "Club KO", "knockout", NULL, "Uk", 4);
+	start(td, ko, 1, &v);
+	r = update(td, ko, json_pack("{s:i}", "rounds", 7));
+	ERR(r, "conflict");
+	snprintf(want, sizeof want, "field 'rounds': tournament %lld is a knockout, whose rounds "
+		 "follow from its field, not from this setting: 2 for its 4 entries (the rounds "
+		 "until one is left); 7 would change nothing", ko);
+	ck_assert_pstr_eq(hj_str(r, "error.message"), want);
+	json_decref(r);
+	hc_close(td);
+}
+END_TEST
+
+/* A round robin's or knockout's rounds follow from its field: a `rounds` other than those is a
+ * conflict, before round 1 and after the last (a finished round robin's "rounds": 5, the
+ * stored default, replied ok with 5 while tournament.get said 3, and nothing changed); the
+ * rounds it plays are no change, and the reply says those. */
+START_TEST(test_update_rounds_derived)
+{
+	struct hc *td = tt_director("ud_td");
+	long long t = event_of(td, "UD RR", "round_robin", NULL, "Ud", 4);
+	ck_assert_int_eq(rounds_shown(td, t), 3);
+	json_t *r = update(td, t, json_pack("{s:i}", "rounds", 7));
+	ERR(r, "conflict");
+	ck_assert_msg(strstr(hj_str(r, "error.message"), "is a round robin, whose rounds follow "
+			     "from its field, not from this setting: 3 for its 4 entries "
+			     "(everyone meets everyone, Art. 26)"), "%s", hj_text(r));
+	json_decref(r);
+	r = update(td, t, json_pack("{s:i, s:s}", "rounds", 3, "place", "FR,Lyon")); /* no change */
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "settings.rounds"), 3);
+	json_decref(r);
+	struct round_view v;
+	for (int round = 1; round <= 3; round++)
+		play_round(td, t, round, "b+r", &v);
+	tt_expect_conflict_start(&(struct tt_event){.td = td, .id = t}, "the event is over");
+	for (int k = 0; k < 2; k++) { /* the stored default, and another */
+		r = update(td, t, json_pack("{s:i}", "rounds", k ? 4 : 5));
+		ERR(r, "conflict");
+		ck_assert_msg(strstr(hj_str(r, "error.message"), "field 'rounds': tournament") &&
+			      strstr(hj_str(r, "error.message"), "follow from its field"), "%s",
+			      hj_text(r));
+		json_decref(r);
+	}
+	ck_assert_int_eq(rounds_shown(td, t), 3);
+	r = update(td, t, json_pack("{s:i, s:[s]}", "rounds", 3, "tiebreaks", "SOS"));
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "settings.rounds"), 3);
+	json_decref(r);
+	/* a knockout's before round 1 too; a double elimination's are its setting */
+	long long ko = event_of(td, "UD KO", "knockout", NULL, "Uk", 5);
+	r = update(td, ko, json_pack("{s:i}", "rounds", 5));
+	ERR(r, "conflict");
+	ck_assert_msg(strstr(hj_str(r, "error.message"), "3 for its 5 entries (the rounds until "
+			     "one is left)"), "%s", hj_text(r));
+	json_decref(r);
+	long long de = event_of(td, "UD DE", "knockout", json_pack("{s:b}", "double_elimination",
+								   true), "Ue", 4);
+	r = update(td, de, json_pack("{s:i}", "rounds", 6));
+	OK(r);
+	ck_assert_int_eq(hj_int(r, "settings.rounds"), 6);
+	json_decref(r);
+	ck_assert_int_eq(rounds_shown(td, de), 6);
+	hc_close(td);
+}
+END_TEST
+
+/* tournament.withdraw of a finished event (every round played, every result in) is a conflict
+ * for every system: it was accepted, marked the winner "withdrawn after round 3", and a
+ * knockout's could not be undone. An event still under way takes it; so does one given a
+ * round more. */
+START_TEST(test_withdraw_over)
+{
+	struct hc *td = tt_director("wo_td");
+	static const char *const systems[] = {"round_robin", "knockout", "swiss", "mcmahon"};
+	for (size_t k = 0; k < sizeof systems / sizeof *systems; k++) {
+		char name[32], prefix[8];
+		snprintf(name, sizeof name, "WO %s", systems[k]);
+		snprintf(prefix, sizeof prefix, "Wo%c", (char)('a' + k));
+		long long t = event_of(td, name, systems[k], json_pack("{s:i}", "rounds", 2), prefix, 4);
+		struct round_view v;
+		int last = k == 0 ? 3 : 2; /* a round robin of 4: 3 rounds, whatever `rounds` says */
+		for (int round = 1; round <= last; round++)
+			play_round(td, t, round, "w+r", &v);
+		char who[32];
+		snprintf(who, sizeof who, "%s P0", prefix);
+		json_t *r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament",
+				   (json_int_t)t, "player", who);
+		ERR(r, "conflict");
+		char want[128];
+		snprintf(want, sizeof want, "tournament %lld is over (round %d was its last, and every "
+			 "game has a result)", t, last);
+		ck_assert_msg(strstr(hj_str(r, "error.message"), want), "%s: %s", systems[k],
+			      hj_text(r));
+		json_decref(r);
+		r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.get", "tournament", (json_int_t)t);
+		size_t i;
+		json_t *p;
+		json_array_foreach(hj_get(r, "tournament.field"), i, p)
+			ck_assert_msg(hj_int(p, "withdrawn_after") == 0, "%s: %s", systems[k],
+				      hj_text(p));
+		json_decref(r);
+		if (k < 2)
+			continue;
+		/* a Swiss given a third round is under way again */
+		r = update(td, t, json_pack("{s:i}", "rounds", 3));
+		OK(r);
+		json_decref(r);
+		tt_req_ok(td, json_pack("{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament",
+					(json_int_t)t, "player", who));
+	}
+	/* the last round paired, a result still to come: the withdrawal forfeits the game */
+	long long t = event_of(td, "WO Last", "swiss", json_pack("{s:i}", "rounds", 1), "Wl", 2);
+	struct round_view v;
+	start(td, t, 1, &v);
+	json_t *r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament",
+			   (json_int_t)t, "player", "Wl P0");
+	OK(r);
+	ck_assert_int_eq(json_array_size(hj_get(r, "forfeited")), 1);
+	json_decref(r);
+	hc_close(td);
+}
+END_TEST
+
+/* A round robin's player withdrawn before playing half their games has those results voided
+ * (Art. 28): the reply says which (`voided`), as it says which games it forfeited. */
+START_TEST(test_withdraw_voided)
+{
+	struct hc *td = tt_director("wv_td");
+	long long t = event_of(td, "WV RR", "round_robin", NULL, "Wv", 4);
+	struct round_view v;
+	play_round(td, t, 1, "b+r", &v);
+	int g = game_of_player(&v, "Wv P0");
+	ck_assert_int_ge(g, 0);
+	json_t *r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament",
+			   (json_int_t)t, "player", "Wv P0");
+	OK(r);
+	ck_assert_msg(json_array_size(hj_get(r, "voided")) == 1 &&
+		      hj_int(r, "voided.0") == v.game[g], "game %lld: %s", v.game[g], hj_text(r));
+	json_decref(r);
+	/* results stand elsewhere: a Swiss's withdrawal voids nothing */
+	long long s = event_of(td, "WV Swiss", "swiss", json_pack("{s:i}", "rounds", 3), "Ws", 4);
+	play_round(td, s, 1, "b+r", &v);
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament",
+		   (json_int_t)s, "player", "Ws P0");
+	OK(r);
+	ck_assert_msg(json_is_array(hj_get(r, "voided")) && json_array_size(hj_get(r, "voided")) == 0,
+		      "%s", hj_text(r));
+	json_decref(r);
+	hc_close(td);
+}
+END_TEST
+
 /* A board event of `system` with the four entrants `nm`, round 1 paired (into *v), and `gone`
  * withdrawn. Returns its id. */
 static long long withdrawn_in_round_1(struct hc *td, const char *name, const char *system,
@@ -1294,6 +1509,10 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_handicap_by_mms);
 	tcase_add_test(tc, test_update_settings);
 	tcase_add_test(tc, test_update_rounds_late);
+	tcase_add_test(tc, test_update_message_whole);
+	tcase_add_test(tc, test_update_rounds_derived);
+	tcase_add_test(tc, test_withdraw_over);
+	tcase_add_test(tc, test_withdraw_voided);
 	tcase_add_test(tc, test_reinstate);
 	tcase_add_test(tc, test_withdrawn_mark_as_of);
 	tcase_add_test(tc, test_h9_dates_local);

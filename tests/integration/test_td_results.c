@@ -145,6 +145,64 @@ START_TEST(test_result_forms)
 }
 END_TEST
 
+/* A result no game can have: a margin beyond the board and the komi (W+300.5 on 9x9, komi
+ * 7.5: at most 81 points, 2 for a warning and the komi, 90.5), and a reason the result
+ * contradicts (W+R with score, B+4.5 with resignation, B+F with score): each was stored as
+ * typed. The reason is read in any case, as the result is (SCORE was refused, b+r not). */
+START_TEST(test_result_bounds_and_reasons)
+{
+	static char names[TT_MAXP][32];
+	struct tt_event e = {0};
+	tt_players(&e, "rb", 2, names);
+	e.td = tt_director("rb_td");
+	e.id = tt_create(e.td, "RB Cup", "swiss", json_pack("{s:i, s:f}", "rounds", 1, "komi", 7.5));
+	for (int i = 0; i < e.n; i++)
+		tt_register(&e, i);
+	ck_assert_int_eq(tt_start_round(&e, 1), 1);
+	long long g = e.g[0].id;
+	expect_refused(e.td, g, "W+300.5", NULL, "field 'result': 'W+300.5' is more than any count "
+		       "can give on this game's 9x9 board: a margin is at most 90.5 points there "
+		       "(the board's 81 points, 2 for a warning, and the komi, 7.5)", "reason");
+	expect_refused(e.td, g, "b+91.5", NULL, "at most 90.5 points", NULL);
+	expect_refused(e.td, g, "W+300.5", "score", "'W+300.5' is more than any count", NULL);
+	/* a reason and a result that contradict each other, named both ways */
+	expect_refused(e.td, g, "W+R", "score", "field 'reason': score does not go with 'W+R': "
+		       "score goes with a counted result (W+3.5, B+12, 0), and W+R with resignation "
+		       "or adjudicated (adjudicated with any: a director's decision, Art. 23)", NULL);
+	expect_refused(e.td, g, "B+4.5", "resignation", "resignation does not go with 'B+4.5': "
+		       "resignation goes with B+R or W+R, and B+4.5 with score or adjudicated", NULL);
+	expect_refused(e.td, g, "B+F", "score", "score does not go with 'B+F': score goes with a "
+		       "counted result (W+3.5, B+12, 0), and B+F with warnings, illegal, lateness or "
+		       "adjudicated", NULL);
+	expect_refused(e.td, g, "w+t", "Resignation", "resignation does not go with 'W+T'", NULL);
+	expect_refused(e.td, g, "b+r", "TIME", "time does not go with 'B+R'", NULL);
+	expect_refused(e.td, g, "void", "lateness", "lateness does not go with 'Void'", NULL);
+	expect_refused(e.td, g, "b+r", "cycle", "cycle does not go with 'B+R': cycle goes with Void",
+		       NULL);
+	/* still an error of its own: a double loss, an unknown reason */
+	expect_refused(e.td, g, "b+r", "Double_Forfeit", "not 'B+R'", NULL);
+	expect_refused(e.td, g, "b+r", "scored", "'scored' is not a reason", NULL);
+	/* nothing was stored by the refusals */
+	json_t *r = hc_req(e.td, "{s:s, s:I}", "cmd", "game", "game", (json_int_t)g);
+	OK(r);
+	ck_assert_msg(!json_is_string(hj_get(r, "game.result")), "%s", hj_text(r));
+	json_decref(r);
+	/* what goes together, in any case, stored in the one form */
+	expect_stored(e.td, g, "b+4.5", "SCORE", "B+4.5", "score");
+	expect_stored(e.td, g, "W+90.5", "Score", "W+90.5", "score"); /* the most a count gives */
+	expect_stored(e.td, g, "w+r", "Resignation", "W+R", "resignation");
+	expect_stored(e.td, g, "b+t", "time", "B+T", "time");
+	expect_stored(e.td, g, "B+F", "Warnings", "B+F", "warnings");
+	expect_stored(e.td, g, "w+f", "lateness", "W+F", "lateness");
+	expect_stored(e.td, g, "w+f", "illegal", "W+F", "illegal");
+	expect_stored(e.td, g, "void", "CYCLE", "Void", "cycle");
+	expect_stored(e.td, g, "b+r", "adjudicated", "B+R", "adjudicated");
+	expect_stored(e.td, g, "jigo", "Adjudicated", "0", "adjudicated"); /* Art. 23 */
+	expect_stored(e.td, g, "Void", "DOUBLE_FORFEIT", "Void", "double_forfeit");
+	tt_close_all(&e);
+}
+END_TEST
+
 /* The reply says where a result went (the event, the round), and warns when the game is not
  * of the current round: game numbers are the server's, and a typo landed in another round
  * (or event) without a word; changed there, the rounds after it were paired from the old. */
@@ -479,6 +537,7 @@ static Suite *results_suite(void)
 	tcase_add_checked_fixture(tc, tt_setup, tt_teardown);
 	tcase_set_timeout(tc, TEST_TIMEOUT_S);
 	tcase_add_test(tc, test_result_forms);
+	tcase_add_test(tc, test_result_bounds_and_reasons);
 	tcase_add_test(tc, test_casual_game);
 	tcase_add_test(tc, test_result_where);
 	tcase_add_test(tc, test_result_unchanged);

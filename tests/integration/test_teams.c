@@ -267,6 +267,20 @@ START_TEST(test_team_round_robin)
 	r = hc_req(td, "{s:s, s:I}", "cmd", "tournament.start_round", "tournament", (json_int_t)t);
 	ERR(r, "conflict"); /* every round played */
 	json_decref(r);
+	/* over: nobody withdraws (it was taken, and marked the player), and its rounds, its
+	 * teams', are no setting (5, the stored default, replied ok and changed nothing) */
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament", (json_int_t)t,
+		   "player", names[2]);
+	ERR(r, "conflict");
+	ck_assert_msg(strstr(hj_str(r, "error.message"), "is over"), "%s", hj_text(r));
+	json_decref(r);
+	r = hc_req(td, "{s:s, s:I, s:i}", "cmd", "tournament.update", "tournament", (json_int_t)t,
+		   "rounds", 5);
+	ERR(r, "conflict");
+	ck_assert_msg(strstr(hj_str(r, "error.message"), "is a team round robin, whose rounds "
+			     "follow from its field, not from this setting: 3 for its 4 teams"), "%s",
+		      hj_text(r));
+	json_decref(r);
 	hc_close(td);
 }
 END_TEST
@@ -808,6 +822,12 @@ START_TEST(test_arena)
 	ck_assert_int_eq(hj_int(r, "standings.1.match_points"), 0);
 	ck_assert_int_eq(hj_int(r, "standings.1.boards.1"), 2);
 	ck_assert_int_eq(hj_int(r, "standings.1.players_left"), 0);
+	json_decref(r);
+	/* decided: nobody withdraws from it */
+	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament", (json_int_t)t,
+		   "player", names[2]);
+	ERR(r, "conflict");
+	ck_assert_msg(strstr(hj_str(r, "error.message"), "is over"), "%s", hj_text(r));
 	json_decref(r);
 	hc_close(td);
 }

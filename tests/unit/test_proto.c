@@ -925,7 +925,7 @@ END_TEST
 START_TEST(error_set_truncates)
 {
 	struct proto_error err;
-	char big[1000];
+	char big[PROTO_ERROR_MESSAGE_MAX + 1000];
 	memset(big, 'a', sizeof big);
 	memcpy(big + PROTO_ERROR_MESSAGE_MAX - 3, "\xe5\x90\x8d", 3); /* straddles the end */
 	big[sizeof big - 1] = '\0';

@@ -155,6 +155,66 @@ START_TEST(test_margin_fits)
 }
 END_TEST
 
+/* No count gives more than the board's points, a warning's two and the komi (W+300.5 on 9x9
+ * was stored); the extreme counts do fit. */
+START_TEST(test_margin_possible)
+{
+	const struct ruleset *rs = ruleset_default();
+	ck_assert(ruleset_margin_max(rs, 9, 7.5) == 90.5);
+	ck_assert(ruleset_margin_max(rs, 19, -6.5) == 369.5);
+	ck_assert_int_eq(ruleset_margin_possible(rs, "W+300.5", 9, 7.5), -1);
+	ck_assert_int_eq(ruleset_margin_possible(rs, "W+91", 9, 7.5), -1);
+	ck_assert_int_eq(ruleset_margin_possible(rs, "W+90.5", 9, 7.5), 0);
+	ck_assert_int_eq(ruleset_margin_possible(rs, "B+300.5", 19, 7.5), 0);
+	ck_assert_int_eq(ruleset_margin_possible(rs, "B+R", 2, 7.5), 0);
+	ck_assert_int_eq(ruleset_margin_possible(rs, "0", 2, 7.5), 0);
+	ck_assert_int_eq(ruleset_margin_possible(rs, "Void", 2, 7.5), 0);
+	char out[SCORE_RESULT_MAX];
+	for (double komi = -7.5; komi <= 7.5; komi += 0.5) /* the whole board and a warning */
+		for (int side = 0; side < 2; side++) {
+			struct score s = { .black = side ? 82 : -1, .white = side ? -1 : 82,
+					   .komi = komi };
+			const char *r = rs->result_counted(&s, out);
+			ck_assert_msg(ruleset_margin_possible(rs, r, 9, komi) == 0, "%s, komi %g", r,
+				      komi);
+		}
+	ck_assert_int_eq(ruleset_margin_possible(&ruleset_prediction, "W+8.75", 9, -6.5), 0);
+	ck_assert_int_eq(ruleset_margin_possible(&ruleset_prediction, "W+170.25", 9, -6.5), -1);
+}
+END_TEST
+
+/* A director's reason and result must say the same about how the game ended; adjudicated
+ * goes with any; the reason is read in any case. */
+START_TEST(test_reason_fits)
+{
+	const struct ruleset *rs = ruleset_default();
+	static const struct { const char *result; enum end_reason why; int rc; } cases[] = {
+		{"B+R", END_RESIGNATION, 0}, {"W+R", END_SCORE, -1}, {"W+R", END_TIME, -1},
+		{"W+T", END_TIME, 0}, {"W+T", END_RESIGNATION, -1},
+		{"B+F", END_WARNINGS, 0}, {"B+F", END_ILLEGAL, 0}, {"W+F", END_LATENESS, 0},
+		{"B+F", END_SCORE, -1}, {"B+F", END_RESIGNATION, -1},
+		{"B+4.5", END_SCORE, 0}, {"B+4.5", END_RESIGNATION, -1}, {"0", END_SCORE, 0},
+		{"0", END_TIME, -1}, {"B+", END_SCORE, 0}, {"B+", END_RESIGNATION, -1},
+		{"Void", END_CYCLE, 0}, {"Void", END_DOUBLE_FORFEIT, 0}, {"Void", END_SCORE, -1},
+		{"B+R", END_CYCLE, -1}, {"B+R", END_DOUBLE_FORFEIT, -1},
+		{"B+R", END_ADJUDICATED, 0}, {"0", END_ADJUDICATED, 0}, {"Void", END_ADJUDICATED, 0},
+		{"W+3.5", END_ADJUDICATED, 0}, {"W+F", END_ADJUDICATED, 0},
+		{"B+R", END_NONE, -1}, {"B+R", END_DECLINED, -1}, {"B+R", END_EXPIRED, -1},
+		{"X+1", END_ADJUDICATED, -1}};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+		ck_assert_msg(referee_reason_fits(rs, cases[i].result, cases[i].why) == cases[i].rc,
+			      "%s with %s", cases[i].result, referee_reason_name(cases[i].why));
+	ck_assert_int_eq(referee_reason_fits(&ruleset_prediction, "W+0", END_SCORE), 0);
+	ck_assert_str_eq(referee_reason_results(END_LATENESS), "B+F or W+F");
+	ck_assert_str_eq(referee_result_reasons(rs, "W+R"), "resignation or adjudicated");
+	enum end_reason e = END_NONE;
+	ck_assert_int_eq(referee_reason_parse("SCORE", &e), 0);
+	ck_assert_int_eq(e, END_SCORE);
+	ck_assert_int_eq(referee_reason_parse("Double_Forfeit", &e), 0);
+	ck_assert_int_eq(e, END_DOUBLE_FORFEIT);
+}
+END_TEST
+
 START_TEST(test_result_parse)
 {
 	const struct ruleset *rs = ruleset_default();
@@ -399,6 +459,8 @@ static Suite *ruleset_suite(void)
 	tcase_add_test(c, test_result_parse);
 	tcase_add_test(c, test_result_check);
 	tcase_add_test(c, test_margin_fits);
+	tcase_add_test(c, test_margin_possible);
+	tcase_add_test(c, test_reason_fits);
 	tcase_add_test(c, test_result_normalise);
 	tcase_add_test(c, test_sgf_info);
 	suite_add_tcase(s, c);
