@@ -41,10 +41,13 @@
  *     same colour: the larger imbalance, then the better seed, gets it; no history (round 1):
  *     the better seed takes White on the top board, and the boards alternate. In a handicap
  *     game the weaker player takes Black.
- *     The bye of an odd field is chosen inside the matching: a dummy player at the field's
- *     lowest score, below its last place, may be paired only with the players who have had
- *     the fewest byes (nobody has two while another has none); so it goes to the lowest-
- *     placed of them unless that costs a rematch or a larger score difference.
+ *     The bye of an odd field goes to the lowest-placed player (score, then seed) of those
+ *     with the fewest byes (nobody has two while another has none) whose bye leaves the
+ *     others pairable without a rematch and the rounds after completable, as the EGF and
+ *     OpenGotha choose it before the pairing; then the next place up. It is the matching's
+ *     dummy player at the field's lowest score, open to that player only. Where no such
+ *     player is left (rematches forced), the dummy is open to all of the fewest byes and
+ *     the matching places it with the rest.
  *     Withdrawn players are not paired after their last round.
  *     Speed: a field of more than 97 players is matched on candidate pairs: each
  *     player's 48 nearest allowed opponents above and below in the placing order, around

@@ -116,7 +116,7 @@ static int comp_find(struct comp *g, int k)
 /* Does this round's matching (mate over the vertices) leave the rest of the event
  * completable without a rematch? *verdict: 1 yes (or not decided within the budget),
  * 0 no. */
-static int completable(const struct sw *c, const int *mate, int *verdict)
+int swiss_completable(const struct sw *c, const int *mate, int *verdict)
 {
 	const struct event *ev = c->ev;
 	const struct hist *h = c->h;
@@ -294,7 +294,7 @@ static int kb_child(const struct kb_node *parent, const long *freee, int i, int 
  * stays. */
 int swiss_ensure_completable(const struct sw *c, const struct edges *E, int *mate)
 {
-	int verdict, ret = completable(c, mate, &verdict);
+	int verdict, ret = swiss_completable(c, mate, &verdict);
 	if (ret || verdict)
 		return ret;
 	int nv = c->nv, nopen = 0, solves = 0;
@@ -314,7 +314,7 @@ int swiss_ensure_completable(const struct sw *c, const struct edges *E, int *mat
 	memset(&root, 0, sizeof root);
 	for (int popped = 0; popped < KBEST_SOLUTIONS; popped++) {
 		if (popped > 0) {
-			if ((ret = completable(c, cur.mate, &verdict)))
+			if ((ret = swiss_completable(c, cur.mate, &verdict)))
 				goto out_cur;
 			if (verdict) {
 				memcpy(mate, cur.mate, (size_t)nv * sizeof *mate);

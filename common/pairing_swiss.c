@@ -104,16 +104,16 @@ struct terms {
 };
 
 /* Terms of the bye: the dummy v the place i (the dummy sits at the field's lowest score
- * and below its last place, so the bye goes to the lowest-placed player unless that costs
- * a rematch or a worse score difference elsewhere). Only players with the fewest byes. The
- * places above the last weigh as floats do (a place a float unit, up to W3_MAX), above
- * seeding and colour: a bye does not move up a place to keep two players' colours even
- * (as OpenGotha and the EGF choose the bye before the pairing). */
+ * and below its last place). Only players with the fewest byes, and only c->bye_only when
+ * it is set (swiss_match: the lowest-placed of them whose bye leaves the rest pairable
+ * without a rematch). The places above the last weigh as floats do (a place a float unit,
+ * up to W3_MAX), above seeding and colour: a bye does not move up a place to keep two
+ * players' colours even (as OpenGotha and the EGF choose the bye before the pairing). */
 static bool bye_terms(const struct sw *c, int i, struct terms *t)
 {
 	const struct hist *h = c->h;
 	int a = c->pl[i];
-	if (h->nbyes[a] != c->min_byes)
+	if (h->nbyes[a] != c->min_byes || (c->bye_only >= 0 && i != c->bye_only))
 		return false;
 	int above = c->nf - 1 - i;
 	*t = (struct terms){ .d = abs(h->score[a] - c->score_min),
@@ -400,12 +400,48 @@ static int solve_mode(const struct sw *c, enum mode mode, struct edges *E, int *
 	}
 }
 
-/* Solve: mate[] over the vertices, perfect. */
-static int swiss_match(const struct sw *c, int *mate)
+/* Solve: mate[] over the vertices, perfect. For an odd field the bye is chosen first, as the
+ * EGF and OpenGotha do: the lowest-placed player with the fewest byes whose bye leaves the
+ * others pairable without a rematch, then the next place up (c->bye_only). Only where no
+ * such player is left does the matching place the bye with everything else, rematches then
+ * the fewest. Weighed in the matching instead, below the score difference, the bye could
+ * move to the top: a McMahon's joint leader had it in the last round, and won the event on
+ * it, because the lowest player's bye paired the leader with the last. */
+static int swiss_match(struct sw *c, int *mate)
 {
 	int ret = PAIRING_OK;
 	struct edges E = { 0 };
 	bool ok = false;
+	int *first = NULL; /* the lowest bye's pairing without a rematch, if none completes */
+	c->bye_only = -1;
+	for (int i = c->nf - 1; c->dummy >= 0 && i >= 0 && !ok; i--) {
+		if (c->h->nbyes[c->pl[i]] != c->min_byes)
+			continue;
+		c->bye_only = i;
+		int verdict = 0;
+		if ((ret = solve_mode(c, MODE_STRICT, &E, mate, &ok)))
+			goto out;
+		/* ... and the rounds after it pairable without a rematch (criterion 1, above the
+		 * bye's place): else the next place up */
+		if (ok && ((ret = swiss_ensure_completable(c, &E, mate)) ||
+			   (ret = swiss_completable(c, mate, &verdict))))
+			goto out;
+		if (ok && !verdict && !first) {
+			if (!(first = malloc((size_t)c->nv * sizeof *first))) {
+				ret = PAIRING_ENOMEM;
+				goto out;
+			}
+			memcpy(first, mate, (size_t)c->nv * sizeof *first);
+		}
+		ok = ok && verdict;
+	}
+	if (!ok && first) { /* no bye leaves the event completable: the lowest one */
+		memcpy(mate, first, (size_t)c->nv * sizeof *mate);
+		ok = true;
+	}
+	if (ok)
+		goto out;
+	c->bye_only = -1;
 	for (int mode = MODE_STRICT; mode < MODE_COUNT && !ok; mode++) {
 		if ((ret = solve_mode(c, (enum mode)mode, &E, mate, &ok)))
 			goto out;
@@ -415,6 +451,7 @@ static int swiss_match(const struct sw *c, int *mate)
 	if (!ret && !ok)
 		ret = PAIRING_EMATCH; /* cannot happen: the last pass has every pair */
 out:
+	free(first);
 	free(E.e);
 	return ret;
 }
@@ -485,6 +522,7 @@ int pair_swiss(const struct event *ev, int round, const struct hist *h,
 	c.nf = k;
 	c.dummy = k % 2 ? k : -1;
 	c.nv = k + (k % 2);
+	c.bye_only = -1;
 	c.min_byes = h->nbyes[c.pl[0]];
 	c.score_min = h->score[c.pl[0]];
 	for (int i = 0; i < k; i++) {

@@ -23,6 +23,8 @@ struct sw {
 	int *gsize;    /* per place: the size of its score group */
 	int min_byes;  /* the fewest byes of anyone in the field: only they may get this one */
 	int score_min; /* the lowest score of the field: the dummy's score */
+	int bye_only;  /* >= 0: the one place that may have the bye (swiss_match tries them
+			* from the last up); -1: any with the fewest byes */
 	bool hcap;
 };
 
@@ -45,5 +47,9 @@ bool swiss_is_perfect(const int *mate, int nv);
  * replace it by the first of the next-best matchings, in order of weight, that does not
  * (none within the limits: mate stays). PAIRING_ENOMEM, PAIRING_EMATCH (pairing_complete.c). */
 int swiss_ensure_completable(const struct sw *c, const struct edges *E, int *mate);
+/* Does the round's matching `mate` leave the rounds after it pairable without a rematch
+ * (docs/pairing.md, criterion 1)? *verdict 1 yes (or not decided within the search's budget),
+ * 0 no. PAIRING_ENOMEM (pairing_complete.c). */
+int swiss_completable(const struct sw *c, const int *mate, int *verdict);
 
 #endif

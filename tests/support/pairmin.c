@@ -19,6 +19,7 @@ struct pm {
 	int *score, *nbyes;       /* per player */
 	uint8_t *met;             /* n * n */
 	int n, minbyes, minscore;
+	int bye;                  /* >= 0: the one player the bye may go to */
 	bool count;
 };
 
@@ -27,7 +28,7 @@ static bool pm_cost(const struct pm *m, int x, int y, int64_t *cost)
 	int d;
 	if (y == m->nf) {
 		int p = m->player[x];
-		if (m->nbyes[p] != m->minbyes)
+		if (m->nbyes[p] != m->minbyes || (m->bye >= 0 && p != m->bye))
 			return false;
 		d = m->score[p] - m->minscore;
 	} else {
@@ -121,7 +122,13 @@ out:
 
 int pairmin_round(const struct event *ev, int round, long *diff_min, long *cross_min)
 {
-	struct pm m = { 0 };
+	return pairmin_round_bye(ev, round, -1, diff_min, cross_min);
+}
+
+int pairmin_round_bye(const struct event *ev, int round, int bye, long *diff_min,
+		      long *cross_min)
+{
+	struct pm m = { .bye = bye };
 	int ret = -1, n = ev->nplayers;
 	m.n = n;
 	m.player = malloc((size_t)(n + 1) * sizeof *m.player);

@@ -14,5 +14,9 @@
  * *cross_min: the fewest pairs (and bye) across scores among the pairings of that least
  * total. Returns 0, or -1 (no pairing without rematches, a bad event, no memory). */
 int pairmin_round(const struct event *ev, int round, long *diff_min, long *cross_min);
+/* The same with the bye given to player `bye` (an odd field; -1: any of the fewest byes):
+ * -1 also when no pairing of the others is without a rematch. */
+int pairmin_round_bye(const struct event *ev, int round, int bye, long *diff_min,
+		      long *cross_min);
 
 #endif

@@ -17,20 +17,24 @@
 /* ================================ Swiss ================================ */
 
 /* Brute force over the perfect matchings of a small field (docs/pairing.md):
- * the cost of a round's pairing is lexicographic: rematches, then the sum of score
- * differences (half wins, capped at 127), then the sum of their squares (each capped at
- * 63); a bye is a pair with a dummy at the field's
+ * the cost of a round's pairing is lexicographic: rematches, then (without rematches) the
+ * bye's place, counted from the last (the EGF's and OpenGotha's bye to the lowest-placed
+ * player), then the sum of score differences (half wins, capped at 127), then the sum of
+ * their squares (each capped at 63); a bye is a pair with a dummy at the field's
  * lowest score, open only to the players with the fewest byes. A pairing must also leave
  * the rest of the event completable without a rematch where some pairing does. */
 struct bf_cost {
 	int rematch;
 	long score, sq;
+	int bye; /* the bye's player's places above the last of the field */
 };
 
 static int cost_cmp(struct bf_cost a, struct bf_cost b)
 {
 	if (a.rematch != b.rematch)
 		return a.rematch < b.rematch ? -1 : 1;
+	if (a.rematch == 0 && a.bye != b.bye)
+		return a.bye < b.bye ? -1 : 1;
 	if (a.score != b.score)
 		return a.score < b.score ? -1 : 1;
 	if (a.sq != b.sq)
@@ -41,6 +45,7 @@ static int cost_cmp(struct bf_cost a, struct bf_cost b)
 #define BF_DUMMY (-1)
 static int bf_field[SIM_MAX_PLAYERS + 1], bf_nf, bf_nv;
 static int bf_score[SIM_MAX_PLAYERS], bf_byes[SIM_MAX_PLAYERS], bf_minbyes, bf_minscore;
+static int bf_above_last[SIM_MAX_PLAYERS]; /* places above the field's last (score, then seed) */
 static bool bf_met[SIM_MAX_PLAYERS][SIM_MAX_PLAYERS];
 
 static bool bf_allowed(int a, int b)
@@ -52,10 +57,11 @@ static bool bf_allowed(int a, int b)
 
 static struct bf_cost pair_cost(int a, int b)
 {
-	struct bf_cost c = { 0, 0, 0 };
+	struct bf_cost c = { 0, 0, 0, 0 };
 	long d;
 	if (a == BF_DUMMY || b == BF_DUMMY) {
 		d = bf_score[a == BF_DUMMY ? b : a] - bf_minscore;
+		c.bye = bf_above_last[a == BF_DUMMY ? b : a];
 	} else {
 		c.rematch = bf_met[a][b];
 		d = bf_score[a] - bf_score[b];
@@ -87,7 +93,7 @@ static void bf_enum(int *mate, struct bf_cost acc, bf_visit f, void *ctx)
 		mate[i] = j;
 		mate[j] = i;
 		bf_enum(mate, (struct bf_cost){ acc.rematch + c.rematch, acc.score + c.score,
-						acc.sq + c.sq }, f, ctx);
+						acc.sq + c.sq, acc.bye + c.bye }, f, ctx);
 		mate[i] = mate[j] = -1;
 	}
 }
@@ -252,6 +258,16 @@ static void bf_load(const struct sim *s, enum event_system sys, int n, int r, co
 			if (bf_score[i] < bf_minscore)
 				bf_minscore = bf_score[i];
 		}
+	for (int x = 0; x < bf_nf; x++) {
+		int p = bf_field[x], below = 0;
+		for (int y = 0; y < bf_nf; y++) {
+			int q = bf_field[y];
+			int sp = s->players[p].seed, sq = s->players[q].seed;
+			below += bf_score[q] < bf_score[p] ||
+				 (bf_score[q] == bf_score[p] && (sq != sp ? sq > sp : q > p));
+		}
+		bf_above_last[p] = below;
+	}
 	bf_nv = bf_nf;
 	if (bf_nf % 2)
 		bf_field[bf_nv++] = BF_DUMMY;
@@ -280,11 +296,12 @@ static void draw_mates(const struct pairing_out *o, const int *pos, int *mate)
 static struct bf_cost draw_cost(const struct sim *s, int r, const struct pairing_out *o,
 				int *seen, bool *cross)
 {
-	struct bf_cost got = { 0, 0, 0 };
+	struct bf_cost got = { 0, 0, 0, 0 };
 	for (int b = 0; b < o->nbyes; b++) {
 		struct bf_cost c = pair_cost(o->byes[b], BF_DUMMY);
 		got.score += c.score;
 		got.sq += c.sq;
+		got.bye += c.bye;
 	}
 	for (int p = 0; p < o->npairs; p++) {
 		const struct pairing_pair *q = &o->pairs[p];
@@ -323,10 +340,10 @@ static bool check_optimal(const struct sim *s, int n, int r, int rounds,
 	}
 	if (bf_nv <= 12) {
 		struct bf_ctx x = { .s = s, .round = r, .left = rounds - r,
-				    .best = { 1 << 20, 0, 0 },
-				    .best_completable = { 1 << 20, 0, 0 },
+				    .best = { 1 << 20, 0, 0, 0 },
+				    .best_completable = { 1 << 20, 0, 0, 0 },
 				    .got = got };
-		bf_enum(mate, (struct bf_cost){ 0, 0, 0 }, bf_visit_best, &x);
+		bf_enum(mate, (struct bf_cost){ 0, 0, 0, 0 }, bf_visit_best, &x);
 		ck_assert_msg(cost_cmp(got, x.best) >= 0, "n=%d round %d: better than best?", n, r);
 		ck_assert_msg(!x.any_completable,
 			      "n=%d round %d: cost %d/%ld/%ld, a completable pairing costs %d/%ld/%ld",
@@ -535,6 +552,39 @@ START_TEST(test_swiss_bye_before_colour)
 }
 END_TEST
 
+/* A director's trial (McMahon, 5 players, 3 rounds): the joint leader had the bye in the last
+ * round and won the event on it, because the lowest player's bye left the leader to play the
+ * last (a larger score difference). The bye goes to the lowest-placed player with the fewest
+ * byes whose bye leaves the rest pairable without a rematch, as the EGF and OpenGotha give it:
+ * here Ortiz, and the leader plays. Round 1: Kim beat Dvorak, Tanaka beat Schmidt, Ortiz
+ * absent; round 2: Dvorak beat Schmidt, Ortiz beat Kim, Tanaka's bye. */
+START_TEST(test_mcmahon_bye_lowest)
+{
+	static struct sim s;
+	static struct pairing_out o;
+	enum { DVORAK, KIM, SCHMIDT, ORTIZ, TANAKA };
+	static const int ranks[5] = { 3, 1, -1, -8, -15 }; /* 4d 2d 1k 8k 15k */
+	sim_init(&s, SYSTEM_MCMAHON, 5);
+	s.ev.rounds_planned = 3;
+	for (int i = 0; i < 5; i++)
+		s.players[i].rank = ranks[i];
+	s.players[ORTIZ].absent_rounds = 1; /* round 1 */
+	sim_game(&s, 1, DVORAK, KIM, RESULT_WHITE_WIN);
+	sim_game(&s, 1, TANAKA, SCHMIDT, RESULT_BLACK_WIN);
+	sim_game(&s, 2, SCHMIDT, DVORAK, RESULT_WHITE_WIN);
+	sim_game(&s, 2, ORTIZ, KIM, RESULT_BLACK_WIN);
+	sim_bye(&s, 2, TANAKA);
+	ck_assert_int_eq(pairing_round(&s.ev, 3, &o), 0);
+	ck_assert_int_eq(o.nbyes, 1);
+	ck_assert_msg(o.byes[0] == ORTIZ, "the bye went to %d", o.byes[0]);
+	ck_assert_int_eq(o.quality.rematches, 0);
+	bool dvorak_plays = false;
+	for (int p = 0; p < o.npairs; p++)
+		dvorak_plays |= o.pairs[p].black == DVORAK || o.pairs[p].white == DVORAK;
+	ck_assert(dvorak_plays);
+}
+END_TEST
+
 /* Issue 15, finding 1: with the better seed always winning, 8 players, 3 rounds: the two
  * leaders meet in the last round (colour never keeps score groups apart). */
 START_TEST(test_swiss_leaders_meet)
@@ -598,6 +648,40 @@ static int check_leaders(const struct event *ev, int r, const struct pairing_out
 	return 1;
 }
 
+/* The bye of round r's draw o (an odd field): the least score difference with the bye where
+ * it went (pairmin_round_bye), into *mn; and no player placed below it (score, then seed)
+ * with as few byes could have had it without a rematch among the others (the EGF's and
+ * OpenGotha's bye to the lowest-placed player; docs/pairing.md). Without a bye: *mn is the
+ * round's least. */
+static void check_bye_lowest(const struct event *ev, int r, const struct pairing_out *o, long *mn)
+{
+	long cross;
+	if (o->nbyes == 0) {
+		ck_assert_int_eq(pairmin_round(ev, r, mn, &cross), 0);
+		return;
+	}
+	int b = o->byes[0];
+	ck_assert_int_eq(pairmin_round_bye(ev, r, b, mn, &cross), 0);
+	int nb[EVENT_MAX_PLAYERS] = { 0 };
+	for (int k = 0; k < ev->nbyes; k++)
+		if (ev->byes[k].round < r)
+			nb[ev->byes[k].player]++;
+	double sb, sc;
+	ck_assert_int_eq(pairing_score(ev, r, b, &sb), 0);
+	for (int p = 0; p < o->npairs; p++)
+		for (int side = 0; side < 2; side++) {
+			int c = side ? o->pairs[p].white : o->pairs[p].black;
+			ck_assert_int_eq(pairing_score(ev, r, c, &sc), 0);
+			int sdc = ev->players[c].seed, sdb = ev->players[b].seed;
+			bool below = sc < sb || (sc == sb && (sdc != sdb ? sdc > sdb : c > b));
+			long m2, c2;
+			if (below && nb[c] <= nb[b])
+				ck_assert_msg(pairmin_round_bye(ev, r, c, &m2, &c2) != 0,
+					      "round %d: the bye went to %d, but %d, placed below with "
+					      "as few byes, could have had it", r, b, c);
+		}
+}
+
 /* Issue 15, finding 1: over whole random events of 20 to 64 players the total score
  * difference is the exact minimum, round by round, and the last round's two leaders (the
  * only two at the top score, not yet met) are paired. */
@@ -615,10 +699,10 @@ START_TEST(test_swiss_score_minimum)
 			s.players[i].rank = ev % 2 ? 4 - i / 4 : 0;
 		long got = 0, best = 0;
 		for (int r = 1; r <= rounds; r++) {
-			long mn, cross_mn;
-			ck_assert_int_eq(pairmin_round(&s.ev, r, &mn, &cross_mn), 0);
+			long mn;
 			ck_assert_int_eq(pairing_round(&s.ev, r, &o), 0);
 			ck_assert_int_eq(o.quality.rematches, 0);
+			check_bye_lowest(&s.ev, r, &o, &mn);
 			got += o.quality.score_diff + o.quality.bye_score_diff;
 			best += mn;
 			if (r == rounds)
@@ -686,10 +770,10 @@ START_TEST(test_swiss_large_properties)
 				pl[i].seed = sd;
 			}
 			for (int r = 1; r <= rounds; r++) {
-				long mn, cross_mn;
-				ck_assert_int_eq(pairmin_round(&ev, r, &mn, &cross_mn), 0);
+				long mn;
 				ck_assert_int_eq(pairing_round(&ev, r, &o), 0);
 				ck_assert_int_eq(o.quality.rematches, 0);
+				check_bye_lowest(&ev, r, &o, &mn);
 				ck_assert_msg(o.quality.score_diff + o.quality.bye_score_diff == mn,
 					      "n=%d round %d: score difference %ld, minimum %ld", n, r,
 					      o.quality.score_diff + o.quality.bye_score_diff, mn);
@@ -1019,6 +1103,7 @@ static Suite *pairing_suite(void)
 	tcase_add_test(tc, test_mcmahon_properties);
 	tcase_add_test(tc, test_handicap_colour_balance);
 	tcase_add_test(tc, test_mcmahon_spread);
+	tcase_add_test(tc, test_mcmahon_bye_lowest);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	return s;
