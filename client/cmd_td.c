@@ -247,8 +247,11 @@ static void print_result_set(struct cli_batch *b, const json_t *req, const json_
 		      " (a double loss: both lose)" : " (void: as if never paired)", stdout);
 	if (json_is_true(json_object_get(reply, "unchanged")))
 		fputs(" (unchanged: it had that result already)", stdout);
-	else if (was) /* an override says what it replaced */
-		printf(" (was %s)", was);
+	else if (was) { /* an override says what it replaced; Void, which of the two */
+		const char *wr = json_string_value(json_object_get(reply, "previous_reason"));
+		printf(" (was %s%s)", was, strcmp(was, "Void") != 0 ? "" :
+		       wr && strcmp(wr, "double_forfeit") == 0 ? ", a double loss" : ", void");
+	}
 	const char *event = json_string_value(json_object_get(reply, "tournament_name"));
 	if (event) /* where it went: game numbers are the server's, a typo lands elsewhere */
 		printf(" in %s, round %lld", event,

@@ -465,6 +465,10 @@ void tournament_cmds_result(struct conn *c, const struct proto_request *req)
 	json_object_set_new(r, "result", json_string(result));
 	/* the result it replaced (an override), null for a game that had none */
 	json_object_set_new(r, "previous", previous[0] ? json_string(previous) : json_null());
+	/* ... and its reason: Void was a double loss (double_forfeit) or a void game */
+	if (previous[0])
+		json_object_set_new(r, "previous_reason", w.previous_reason[0] ?
+				    json_string(w.previous_reason) : json_null());
 	if (w.unchanged) /* it had that result already: nothing written */
 		json_object_set_new(r, "unchanged", json_true());
 	/* where it went, and what a director should know: a game numbers are the server's, so a

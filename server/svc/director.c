@@ -95,7 +95,8 @@ int games_set_result(struct server *srv, int64_t id, const char *result, const c
 }
 
 int games_tournament_of(struct server *srv, int64_t id, int64_t *tournament_id, int *round,
-			char result[STORE_RESULT_SIZE], bool *called_off)
+			char result[STORE_RESULT_SIZE], char reason[STORE_REASON_SIZE],
+			bool *called_off)
 {
 	struct game *g = game_live(srv, id);
 	*called_off = false; /* a live game is not (games_call_off retires it) */
@@ -104,6 +105,8 @@ int games_tournament_of(struct server *srv, int64_t id, int64_t *tournament_id, 
 		*round = g->row.round;
 		if (result)
 			snprintf(result, STORE_RESULT_SIZE, "%s", g->row.result);
+		if (reason)
+			snprintf(reason, STORE_REASON_SIZE, "%s", g->row.reason);
 		return 0;
 	}
 	struct store_game row = {0};
@@ -113,6 +116,8 @@ int games_tournament_of(struct server *srv, int64_t id, int64_t *tournament_id, 
 	*called_off = rc == 0 && tour_called_off(&row);
 	if (result)
 		snprintf(result, STORE_RESULT_SIZE, "%s", rc == 0 ? row.result : "");
+	if (reason)
+		snprintf(reason, STORE_REASON_SIZE, "%s", rc == 0 ? row.reason : "");
 	store_game_clear(&row);
 	return rc;
 }

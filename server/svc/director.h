@@ -28,10 +28,12 @@ int games_set_result(struct server *srv, int64_t id, const char *result, const c
 /* The tournament game `id` belongs to: *tournament_id, 0 for a casual game (a director may set
  * only a tournament's results; an admin any, docs/protocol.md tournament.result), and its
  * *round (0 for a casual game); and, unless `result` is NULL, its result as it stands (""
- * for none); *called_off: it was called off, never played (tour_called_off: its round taken
- * back, a challenge declined or lapsed). Returns 0, or -1 (no such game). */
+ * for none) and, unless `reason` is NULL, its reason ("" for none); *called_off: it was called
+ * off, never played (tour_called_off: its round taken back, a challenge declined or lapsed).
+ * Returns 0, or -1 (no such game). */
 int games_tournament_of(struct server *srv, int64_t id, int64_t *tournament_id, int *round,
-			char result[STORE_RESULT_SIZE], bool *called_off);
+			char result[STORE_RESULT_SIZE], char reason[STORE_REASON_SIZE],
+			bool *called_off);
 /* Call off tournament game `id` before it began (games_is_unstarted): it ends without a result,
  * reason `declined` (a game called off before play; no event of its own: the caller tells
  * the players). Returns 0, or -1 when it is not live or has begun. */

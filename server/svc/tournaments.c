@@ -832,7 +832,8 @@ int tournaments_result(struct server *srv, const char *by, bool admin, int64_t g
 				"field 'reason': a double loss has reason double_forfeit, not '%s'", reason);
 	if (double_loss)
 		reason = "double_forfeit";
-	if (games_tournament_of(srv, game, &tid, &round, previous, &off) < 0)
+	char was_reason[STORE_REASON_SIZE] = "";
+	if (games_tournament_of(srv, game, &tid, &round, previous, was_reason, &off) < 0)
 		return svc_fail(e, PROTO_ERR_NOT_FOUND, "no game %lld", (long long)game);
 	/* A director sets a tournament's results only; an admin any game's, logged. */
 	if (tid == 0 && !admin)
@@ -896,6 +897,7 @@ int tournaments_result(struct server *srv, const char *by, bool admin, int64_t g
 			where->current = tour_round(ev);
 		}
 		where->unchanged = unchanged;
+		snprintf(where->previous_reason, sizeof where->previous_reason, "%s", was_reason);
 	}
 done:
 	if (ev)

@@ -141,6 +141,8 @@ struct result_where {
 	char name[STORE_TOURNAMENT_NAME_MAX + 1];
 	int round, current;
 	bool unchanged;           /* the game had that result already: nothing was written */
+	char previous_reason[STORE_REASON_SIZE]; /* the replaced result's reason ("" for none):
+						  * Void is a double loss or a void game */
 };
 /* Set game `game`'s result as typed (`given`: ruleset_result_normalise; `reason` or NULL) by
  * director or admin `by`; a casual game's only if `admin`. result: the result stored;

@@ -408,7 +408,8 @@ static void tour_results_file(const char *td, const char *gs)
 	EXPECT_OUT(r, "line 1: game");
 	EXPECT_OUT(r, "result Void (a double loss: both lose)");
 	EXPECT_OUT(r, "line 2: game");
-	EXPECT_OUT(r, "result B+R");
+	/* which Void it replaced: a double loss, not a void game (both read "was Void") */
+	EXPECT_OUT(r, "result B+R (was Void, a double loss)");
 	run_free(&r);
 	/* a draw the director decides (Art. 23), from a round's sheet: with komi 7.5 only with
 	 * its reason (line 4 of the first sheet was refused without one); then B+R again */
