@@ -592,7 +592,7 @@ test('a prediction-rules game from the page: the opening placed by clicks, a sea
 	await rosa.waitForFunction(() => /Predictions: rosa \(first\) W\+5, sven \(second\) W\+3\. Bar W\+4: rosa takes White/.test(document.querySelector('#notes').textContent), null, {timeout: WAIT});
 	assert.match(await text('#white'), /^rosa$/);
 	assert.match(await text('#black'), /^sven$/);
-	assert.match(await text('#info'), /prediction rules: bar W\+4 \(komi -4\)/);
+	assert.match(await text('#info'), /prediction rules: rosa \(first\) W\+5, sven \(second\) W\+3, bar W\+4 \(komi -4\)/);
 	assert.match(await text('#you'), /You play White/);
 	// play, White first: then Black's B5 leaves both sides without liberties and Black
 	// removes its own chain (B5 A5 B4), White's C5 C4 live on (Art. 4.3)
@@ -618,6 +618,8 @@ test('a prediction-rules game from the page: the opening placed by clicks, a sea
 	await rosa.goto(`${base}/game/${game}`);
 	await rosa.waitForSelector('#phase[data-phase="playing"]', {timeout: WAIT});
 	await ownRemoved();
+	// the predictions are still said (the note of them went with the old page)
+	assert.match(await text('#info'), /rosa \(first\) W\+5, sven \(second\) W\+3, bar W\+4/);
 	await rosa.click('#prev');
 	await rosa.waitForSelector('[data-vertex="A5"][data-color="B"]', {timeout: WAIT});
 	await rosa.click('#next');

@@ -288,7 +288,9 @@ async function load() {
 	// the komi counted with (the server's effective_komi: with n >= 2 handicap stones Black gives
 	// back n points, docs/rules.md Art. 11), as the SGF's KM and the count say; the base komi
 	// alone read as the game's
-	const komi = prediction() ? (game.bar ? `prediction rules: bar ${barText(game.bar)} (komi ${game.komi})`
+	// the two predictions stay shown (the notes that said them are gone after a reload)
+	const said = game.predictions ? `${game.first} (first) ${barText(game.predictions.first)}, ${game.second} (second) ${barText(game.predictions.second)}, ` : '';
+	const komi = prediction() ? (game.bar ? `prediction rules: ${said}bar ${barText(game.bar)} (komi ${game.komi})`
 		: 'prediction rules: no komi, the two sealed predictions set the bar (Art. 5.3)')
 		: game.effective_komi !== game.komi && typeof game.effective_komi === 'number'
 			? `komi ${game.effective_komi} (${game.komi} + ${game.effective_komi - game.komi} for the handicap stones)` : `komi ${game.komi}`;
