@@ -451,6 +451,10 @@ static int swiss_match(struct sw *c, int *mate)
 	if (!ret && !ok)
 		ret = PAIRING_EMATCH; /* cannot happen: the last pass has every pair */
 out:
+	/* the bye's terms are read again for the quality figures: open to the place that has it
+	 * (after the fallback to `first`, bye_only named the last place tried, and bye_terms
+	 * refused the place that had it: its figures went unwritten) */
+	c->bye_only = -1;
 	free(first);
 	free(E.e);
 	return ret;

@@ -390,7 +390,12 @@ function onMove(e) {
 	game.board = null; // the replayed position is the board now
 	game.to_move = e.color === 'B' ? 'W' : 'B';
 	// the fourth stone of a prediction game's opening opens the predictions (Art. 5.2-5.3)
-	if (prediction() && game.phase === 'opening' && game.moves.length >= 4) { load(); return; }
+	if (prediction() && game.phase === 'opening' && game.moves.length >= 4) {
+		game.phase = 'predicting'; // until load() has the game: no fifth placement meanwhile
+		render();
+		load();
+		return;
+	}
 	if (e.forfeited) explain(`${e.color === 'B' ? 'Black' : 'White'}: ${FORFEIT[e.forfeited] || 'turn forfeited: ' + e.forfeited}`);
 	else if (e.vertex === 'pass') { // a pass is easy to miss on the board
 		const before = game.moves[game.moves.length - 2];
