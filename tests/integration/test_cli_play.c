@@ -12,6 +12,20 @@
 #include <unistd.h>
 #include "clitest.h"
 
+/* The game of the challenge whose output r holds (r is freed), accepted by `by`: its number,
+ * and as text in gs. */
+static long long accepted(struct run *r, const char *by, char gs[32])
+{
+	long long g = 0;
+	ck_assert(sscanf(strstr(r->out, "game "), "game %lld", &g) == 1);
+	run_free(r);
+	snprintf(gs, 32, "%lld", g);
+	AS(r, by, "accept", gs);
+	EXPECT_STATUS(*r, 0);
+	run_free(r);
+	return g;
+}
+
 /* A prediction-rules game through the plain commands (issue 17): the challenge and accept
  * name the first player, not a colour or komi; the opening placed with `tengen play` by the
  * player whose stone is due (first, second, second, first; a pass refused); the predictions
@@ -178,14 +192,8 @@ START_TEST(test_remove_own)
 	AS(&r, "alice", "challenge", "bob", "--size", "5", "--ruleset", "prediction", "--first",
 	   "me", "--rated", "no");
 	EXPECT_STATUS(r, 0);
-	long long g = 0;
-	ck_assert(sscanf(strstr(r.out, "game "), "game %lld", &g) == 1);
-	run_free(&r);
 	char gs[32];
-	snprintf(gs, sizeof gs, "%lld", g);
-	AS(&r, "bob", "accept", gs);
-	EXPECT_STATUS(r, 0);
-	run_free(&r);
+	long long g = accepted(&r, "bob", gs);
 	/* the opening (alice White C5, bob Black A5, bob White A4, alice Black B4), alice W+5
 	 * against bob's W+3: alice takes White */
 	static const char *const who[] = {"alice", "bob", "bob", "alice", "alice", "bob", "alice",
@@ -712,14 +720,8 @@ START_TEST(test_dispute_settled)
 	AS(&r, "alice", "challenge", "bob", "--size", "5", "--komi", "0.5", "--color", "black",
 	   "--rated", "no");
 	EXPECT_STATUS(r, 0);
-	long long g = 0;
-	ck_assert(sscanf(strstr(r.out, "game "), "game %lld", &g) == 1);
-	run_free(&r);
 	char gs[32];
-	snprintf(gs, sizeof gs, "%lld", g);
-	AS(&r, "bob", "accept", gs);
-	EXPECT_STATUS(r, 0);
-	run_free(&r);
+	long long g = accepted(&r, "bob", gs);
 	AS(&r, "alice", "play", gs, "C3");
 	EXPECT_STATUS(r, 0);
 	run_free(&r);

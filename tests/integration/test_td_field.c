@@ -1105,6 +1105,13 @@ static void play_round(struct hc *td, long long t, int round, const char *res,
 }
 
 /* tournament.update of t with `fields` (stolen): the reply (new reference). */
+/* tournament.withdraw of `who` from t: the reply (the caller's). */
+static json_t *withdraw(struct hc *td, long long t, const char *who)
+{
+	return hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament", (json_int_t)t,
+		      "player", who);
+}
+
 static json_t *update(struct hc *td, long long t, json_t *fields)
 {
 	json_t *req = json_pack("{s:s, s:I}", "cmd", "tournament.update", "tournament", (json_int_t)t);
@@ -1227,8 +1234,7 @@ START_TEST(test_withdraw_over)
 			play_round(td, t, round, "w+r", &v);
 		char who[32];
 		snprintf(who, sizeof who, "%s P0", prefix);
-		json_t *r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament",
-				   (json_int_t)t, "player", who);
+		json_t *r = withdraw(td, t, who);
 		ERR(r, "conflict");
 		char want[128];
 		snprintf(want, sizeof want, "tournament %lld is over (round %d was its last, and every "
@@ -1256,8 +1262,7 @@ START_TEST(test_withdraw_over)
 	long long t = event_of(td, "WO Last", "swiss", json_pack("{s:i}", "rounds", 1), "Wl", 2);
 	struct round_view v;
 	start(td, t, 1, &v);
-	json_t *r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament",
-			   (json_int_t)t, "player", "Wl P0");
+	json_t *r = withdraw(td, t, "Wl P0");
 	OK(r);
 	ck_assert_int_eq(json_array_size(hj_get(r, "forfeited")), 1);
 	json_decref(r);
@@ -1275,8 +1280,7 @@ START_TEST(test_withdraw_voided)
 	play_round(td, t, 1, "b+r", &v);
 	int g = game_of_player(&v, "Wv P0");
 	ck_assert_int_ge(g, 0);
-	json_t *r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament",
-			   (json_int_t)t, "player", "Wv P0");
+	json_t *r = withdraw(td, t, "Wv P0");
 	OK(r);
 	ck_assert_msg(json_array_size(hj_get(r, "voided")) == 1 &&
 		      hj_int(r, "voided.0") == v.game[g], "game %lld: %s", v.game[g], hj_text(r));
@@ -1284,8 +1288,7 @@ START_TEST(test_withdraw_voided)
 	/* results stand elsewhere: a Swiss's withdrawal voids nothing */
 	long long s = event_of(td, "WV Swiss", "swiss", json_pack("{s:i}", "rounds", 3), "Ws", 4);
 	play_round(td, s, 1, "b+r", &v);
-	r = hc_req(td, "{s:s, s:I, s:s}", "cmd", "tournament.withdraw", "tournament",
-		   (json_int_t)s, "player", "Ws P0");
+	r = withdraw(td, s, "Ws P0");
 	OK(r);
 	ck_assert_msg(json_is_array(hj_get(r, "voided")) && json_array_size(hj_get(r, "voided")) == 0,
 		      "%s", hj_text(r));
