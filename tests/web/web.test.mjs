@@ -429,7 +429,7 @@ test('a tournament page shows standings and updates as results are entered', asy
 	const fr = await td.ok('tournament.start_round', {tournament: final, start_at: Date.now() / 1000 + 600});
 	// a scheduled game's page says when it starts (it said "scheduled" and showed full clocks)
 	await page.goto(`${base}/game/${fr.pairings[0].game}`);
-	await page.waitForFunction(() => /scheduled: starts at \d\d:\d\d/.test(document.querySelector('#phase').textContent), null, {timeout: WAIT});
+	await page.waitForFunction(() => /scheduled: starts at \d\d:\d\d, Black's clock runs from then/.test(document.querySelector('#phase').textContent), null, {timeout: WAIT});
 	await page.goto(`${base}/tournament/${final}`);
 	await page.waitForSelector(`#rounds [data-game="${fr.pairings[0].game}"] .result`, {timeout: WAIT});
 	assert.equal(await page.textContent(`#rounds [data-game="${fr.pairings[0].game}"] .result`), 'not begun');

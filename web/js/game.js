@@ -68,6 +68,9 @@ function runningClock() {
 	if (prediction() && game.phase === 'opening') return placer(game.moves.length + 1) === game.first ? 'B' : 'W';
 	return game.phase === 'playing' ? game.to_move : null;
 }
+// Whose clock runs first: Black's, or White's after fixed handicap stones (Black places free
+// ones on its own clock).
+function firstClock() { return game.handicap >= 2 && game.handicap_placement !== 'free' ? 'White' : 'Black'; }
 function barText(bar) { return bar ? `${bar.color}+${bar.margin}` : '?'; }
 const COLOUR = {B: 'Black', W: 'White'};
 
@@ -143,7 +146,7 @@ function render() {
 		: prediction() && game.phase === 'predicting'
 			? `predicting: ${game.first} (first) ${game.sealed.first ? 'has sealed' : 'to seal'}, ${game.second} (second) ${game.sealed.second ? 'has sealed' : 'to seal'} (Art. 5.3)`
 			: game.phase + (game.to_move ? `, ${game.to_move === 'B' ? 'Black' : 'White'} to move` : '')
-		+ (game.phase === 'scheduled' && game.start_at ? `: starts at ${fmtTime(game.start_at).slice(11)}, Black's clock runs from then (Art. 22.4)` : '')
+		+ (game.phase === 'scheduled' && game.start_at ? `: starts at ${fmtTime(game.start_at).slice(11)}, ${firstClock()}'s clock runs from then (Art. 22.4)` : '')
 		+ (game.held_ms ? ` (after the server's restart, the clock waits for ${game.to_move === 'B' ? game.black : game.white} to reconnect)` : '');
 	$('#phase').dataset.phase = game.phase;
 	$('#result').textContent = game.result !== null && game.result !== undefined
