@@ -740,7 +740,7 @@ static int results_line(char *s, int lineno, const char *file, json_t *reqs, jso
 	}
 	/* a reason the result contradicts (W+R score): the server refuses it, so the file is
 	 * refused here, before anything is sent (referee_reason_fits, as the server checks) */
-	char norm[TD_WHAT_MAX];
+	char norm[SCORE_RESULT_MAX];
 	bool dl;
 	if (reason && ruleset_result_normalise(ruleset_default(), result, norm, sizeof norm, &dl) == 0 &&
 	    !dl && referee_reason_fits(ruleset_default(), norm, why) < 0) {

@@ -338,11 +338,11 @@ async function joinIfMine() {
 function refusedHere(v, [x, y]) {
 	const n = game.moves.length, now = n ? history[n - 1] : start;
 	if (!now || view !== n || game.phase !== 'playing') return null;
-	const after = now.clone(), color = myColor(), prediction = game.rules && game.rules.ruleset === 'prediction';
-	after.playFull(color, v, {prediction});
-	if (!prediction && !after.chain(x, y).libs) return `${v} would be suicide: the server would forfeit your turn (Art. 19).`;
+	const after = now.clone(), color = myColor(), pred = prediction();
+	after.playFull(color, v, {prediction: pred});
+	if (!pred && !after.chain(x, y).libs) return `${v} would be suicide: the server would forfeit your turn (Art. 19).`;
 	const same = (q) => q && q.grid.every((row, j) => row.every((c, i) => c === after.grid[j][i]));
-	if (prediction) {
+	if (pred) {
 		if (same(start) || history.some(same))
 			return `${v} would repeat an earlier position: under the prediction rules that loses the game (Art. 5.4).`;
 	} else if (same(n >= 2 ? history[n - 2] : n === 1 ? start : null)) {
